@@ -1,0 +1,73 @@
+# ioca: the one entry point. `make help` lists the targets.
+#
+# Sub-directories build with their own Makefiles; this file only wires them
+# together and passes the few settings they share.
+
+LLVM_VERSION ?= 16
+PREFIX ?= /usr/local
+DESTDIR ?=
+# Where per-machine build products live (the KUnit kernel, the unpacked
+# kernel source, VM images). Outside the repo, so clean clones reuse them.
+IOCA_CACHE ?= $(shell [ -w /var/cache ] && echo /var/cache/ioca || echo $(HOME)/.cache/ioca)
+# Kernel tree for the module: the running kernel's build link, else the
+# newest installed Debian headers.
+KDIR ?= $(shell scripts/kdir.sh)
+
+export LLVM_VERSION PREFIX DESTDIR IOCA_CACHE KDIR
+
+USER_DIRS := libspec iocad
+SUBMAKE = $(MAKE) --no-print-directory
+
+.PHONY: all check demo bench vmtest kunit lint install clean help deps kmod \
+	$(USER_DIRS)
+
+all: kmod $(USER_DIRS) ## build everything (default)
+
+deps: ## install missing Debian packages (scripts/deps.sh)
+	@scripts/deps.sh
+
+kmod: ## build kmod/ioca.ko against KDIR
+	@$(SUBMAKE) -C kmod
+
+libspec: ## build libspec (shared and static library, spec-cc)
+	@$(SUBMAKE) -C libspec
+
+iocad: libspec ## build iocad and iocactl
+	@$(SUBMAKE) -C iocad
+
+check: deps ## install deps, build, run every test group, print the sum
+	@scripts/check.sh
+
+demo: deps ## run iocad on the simulator with the example scenarios and plot them
+	@$(SUBMAKE) -C iocad
+	@scripts/demo.sh
+
+bench: deps all ## run the benchmarks (figures and ratios, never pass/fail)
+	@$(SUBMAKE) -C iocad bench
+	@$(SUBMAKE) -C libspec bench
+	@scripts/vm/bench.sh
+
+vmtest: ## boot the Debian kernel in QEMU (TCG) and run the module's selftests
+	@scripts/vm/vmtest.sh
+
+kunit: ## build (once, cached) a KUnit kernel and run the module's KUnit suites
+	@scripts/kunit/kunit.sh
+
+lint: ## checkpatch --strict (kmod, uapi), clang-format and cppcheck (userspace)
+	@scripts/lint.sh
+
+install: all ## install into $(DESTDIR)$(PREFIX)
+	@$(SUBMAKE) -C libspec install
+	@$(SUBMAKE) -C iocad install
+	@$(SUBMAKE) -C kmod install
+
+clean: ## remove build products from the tree (the cache stays)
+	@for d in kmod $(USER_DIRS) selftests; do \
+		[ -f $$d/Makefile ] && $(SUBMAKE) -C $$d clean; done; true
+	@rm -rf build
+
+help: ## this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 20
+	@echo "  settings: LLVM_VERSION=$(LLVM_VERSION) KDIR=$(KDIR)"
+	@echo "            PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) IOCA_CACHE=$(IOCA_CACHE)"

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs every Debian package ioca needs. This is the one list of them.
+# Idempotent: when everything is present it prints nothing and touches no
+# network; "apt-get update" runs only when something is missing.
+set -euo pipefail
+
+LLVM_VERSION=${LLVM_VERSION:-16}
+
+pkgs=(
+	# toolchain and userspace build
+	build-essential pkg-config git make
+	clang-"$LLVM_VERSION" llvm-"$LLVM_VERSION"-dev
+	libnl-3-dev libnl-genl-3-dev libcmocka-dev libinih-dev
+	# lint
+	clang-format cppcheck
+	# kernel module build and the test VM's kernel
+	linux-headers-amd64 linux-image-amd64 kmod
+	# KUnit kernel build from source; also supplies checkpatch.pl and
+	# kselftest_harness.h
+	linux-source-6.1 bc flex bison libelf-dev libssl-dev xz-utils cpio
+	# VM runner
+	qemu-system-x86 busybox-static
+	# plots and repeatable benchmark counts
+	gnuplot-nox valgrind
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	SUDO=sudo
+	command -v sudo >/dev/null || {
+		echo "deps.sh: missing packages: ${missing[*]}" >&2
+		echo "deps.sh: run this script as root (or install sudo) to install them" >&2
+		exit 1
+	}
+else
+	SUDO=
+fi
+
+echo "deps.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "deps.sh: done"
