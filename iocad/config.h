@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * iocad's tenant config: an INI file with one [platform] section and one
+ * [tenant NAME] section per tenant (CONFIG.md is the reference). Parsing
+ * fills a caller-owned struct and touches the caller's copy only on
+ * success, so a bad reload leaves the running config in place.
+ */
+#ifndef IOCAD_CONFIG_H
+#define IOCAD_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "platform.h"
+
+#define CONFIG_PATH_LEN 256
+
+enum config_model {
+	CONFIG_MODEL_AGGREGATION, /* one vswitch owns the NIC (OVS + virtio) */
+	CONFIG_MODEL_SLICING,     /* SR-IOV: each tenant owns its VF's rings */
+};
+
+enum config_prio {
+	CONFIG_PRIO_BE, /* best effort: may share ways with DDIO */
+	CONFIG_PRIO_PS, /* performance sensitive: kept away from DDIO */
+};
+
+struct config_tenant {
+	char name[PLATFORM_NAME_LEN];
+	unsigned int cpus[PLATFORM_MAX_CPUS]; /* ascending, no duplicates */
+	unsigned int ncpus;
+	unsigned int ways; /* initial LLC ways; the floor Reclaim returns to */
+	enum config_prio prio;
+	bool networking;
+	bool vswitch; /* the virtual switch of the aggregation model */
+	/* Where each setting came from, for errors found after parsing. */
+	unsigned int line;
+	unsigned int cpus_line;
+	unsigned int ways_line;
+	unsigned int prio_line;
+};
+
+struct config {
+	char path[CONFIG_PATH_LEN]; /* file name used in messages */
+	enum config_model model;
+	uint64_t interval_ns;
+	unsigned int socket;
+	unsigned int llc_ways;      /* 0: detect from the platform */
+	unsigned int ddio_ways;     /* initial DDIO ways; 0: the platform's */
+	unsigned int ddio_ways_min; /* DDIO_WAYS_MIN */
+	unsigned int ddio_ways_max; /* DDIO_WAYS_MAX */
+	double threshold_stable;    /* THRESHOLD_STABLE, relative change */
+	double threshold_miss_low;  /* THRESHOLD_MISS_LOW, DDIO misses/s */
+	double threshold_min_rate;  /* changes below this many events/s are noise */
+	unsigned int model_line;
+	unsigned int llc_ways_line;
+	unsigned int ddio_line; /* first ddio_* key seen, else the section */
+	unsigned int ntenants;
+	struct config_tenant tenant[PLATFORM_MAX_TENANTS];
+};
+
+/* Fill @cfg with the documented defaults and no tenants. */
+void config_defaults(struct config *cfg);
+
+/*
+ * Parse and validate an INI file into @out (left untouched on error).
+ * Returns 0 or -errno; on error @err holds "file:line: key: problem".
+ */
+int config_parse_file(const char *path, struct config *out, char *err, size_t errlen);
+
+/* Same, from a string; @name stands in for the file name in messages. */
+int config_parse_string(const char *text, const char *name, struct config *out, char *err,
+			size_t errlen);
+
+/*
+ * Checks that need the platform: "detect" resolved, CPU ids exist, ways
+ * fit. On success @cfg->llc_ways and @cfg->ddio_ways are resolved.
+ * Returns 0 or -EINVAL with @err set; @cfg is unchanged on error.
+ */
+int config_resolve(struct config *cfg, const struct platform_info *info, char *err,
+		   size_t errlen);
+
+/* Index of the tenant called @name, or -1. */
+int config_tenant_index(const struct config *cfg, const char *name);
+
+#endif /* IOCAD_CONFIG_H */

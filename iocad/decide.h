@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One interval's decision, pure: stability check → FSM → selection →
+ * way planner (with shuffling). The loop feeds it deltas and applies what
+ * it returns; the benchmark times exactly this.
+ */
+#ifndef IOCAD_DECIDE_H
+#define IOCAD_DECIDE_H
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "fsm.h"
+#include "planner.h"
+#include "stability.h"
+#include "tenant.h"
+
+enum iocad_mode {
+	IOCAD_MODE_IOCA,      /* everything the paper describes */
+	IOCAD_MODE_CORE_ONLY, /* no I/O Demand, no shuffling (I/O-unaware) */
+	IOCAD_MODE_STATIC,    /* LLC Alloc once, then never change anything */
+};
+
+enum decide_reason {
+	DECIDE_R_FIRST,        /* no previous interval to compare with */
+	DECIDE_R_STATIC,       /* static mode: observe only */
+	DECIDE_R_STABLE,       /* nothing moved */
+	DECIDE_R_IPC_ONLY,     /* exception 1 */
+	DECIDE_R_CORE_ALLOC,   /* exception 2: +1 way for a non-networking tenant */
+	DECIDE_R_CORE_RELEASE, /* exception 2 the other way: its demand fell */
+	DECIDE_R_CORE_NO_ROOM, /* exception 2, but no way is left */
+	DECIDE_R_SHUFFLE,      /* exception 3: reshuffled sharers */
+	DECIDE_R_FSM,          /* the FSM ran; see fsm_reason */
+};
+
+struct decide_ctx {
+	const struct config *cfg;
+	enum iocad_mode mode;
+	enum fsm_state_id state;
+	struct alloc alloc;
+};
+
+struct decide_out {
+	enum fsm_state_id prev_state;
+	enum fsm_state_id state;
+	enum decide_reason reason;
+	enum fsm_reason fsm_reason; /* DECIDE_R_FSM only */
+	enum fsm_action action;     /* what the FSM asked for */
+	int tenant;                 /* tenant grown/reclaimed/moved, else -1 */
+	bool ddio_changed;          /* DDIO ways changed */
+	bool changed;               /* some mask changed: apply */
+	bool blocked;               /* the action had nothing to act on */
+	struct stab_out stab;
+};
+
+/* Parse a mode name ("ioca", "core-only", "static"); -EINVAL if unknown. */
+int decide_mode_parse(const char *s, enum iocad_mode *out);
+const char *decide_mode_name(enum iocad_mode m);
+
+/*
+ * Get Tenant Info + LLC Alloc: the starting allocation for @cfg (resolved
+ * by config_resolve) with @ddio_ways DDIO ways, state Low Keep.
+ * Returns 0 or -ENOSPC.
+ */
+int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
+		unsigned int ddio_ways);
+
+/* One interval. ctx->alloc and ctx->state are updated in place. */
+void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out);
+
+/* "stable", "core_alloc", ... or the FSM reason's name. */
+const char *decide_reason_name(const struct decide_out *out);
+
+#endif /* IOCAD_DECIDE_H */

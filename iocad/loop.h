@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The daemon loop, the only place that does I/O:
+ *   Get Tenant Info → LLC Alloc → (Poll → check → FSM → Re-alloc →
+ *   shuffle → apply → wait)*
+ * It runs on any struct platform (simulator or real host), logs one line
+ * per interval through a callback, optionally writes a CSV trace, and can
+ * collect per-interval records in memory (what the scenario tests read).
+ *
+ * Trace CSV (one header line, then one row per interval):
+ *   interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses,
+ *   then per tenant of the starting config, in config order:
+ *   <tenant>_ways,<tenant>_mask,<tenant>_ipc,<tenant>_llc_refs,<tenant>_llc_misses
+ * interval counts from 0; t_s is platform time in seconds; state and reason
+ * are fsm_state_name()/decide_reason_name(); masks are 0x-hex; hits, misses,
+ * refs are counts within the interval; ipc = instructions/cycles. A tenant
+ * removed by a reload leaves its cells empty; one added later is not traced.
+ */
+#ifndef IOCAD_LOOP_H
+#define IOCAD_LOOP_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "decide.h"
+#include "platform.h"
+
+struct loop_tenant_record {
+	char name[PLATFORM_NAME_LEN];
+	unsigned int ways;
+	uint32_t mask;
+	double ipc;
+	uint64_t llc_refs;   /* within the interval */
+	uint64_t llc_misses; /* within the interval */
+};
+
+/* Everything one interval decided and saw, after its decision. */
+struct loop_record {
+	uint64_t index; /* 0, 1, ... */
+	uint64_t t_ns;  /* platform time at the end of the interval */
+	enum fsm_state_id prev_state;
+	enum fsm_state_id state;
+	struct decide_out decision; /* reason, action, stability verdict */
+	unsigned int ddio_ways;
+	uint32_t ddio_mask;
+	uint64_t ddio_hits;   /* within the interval */
+	uint64_t ddio_misses; /* within the interval */
+	bool applied;         /* the plan reached the platform (not dry-run) */
+	unsigned int ntenants;
+	struct loop_tenant_record tenant[PLATFORM_MAX_TENANTS];
+};
+
+enum loop_log_level {
+	LOOP_LOG_ERROR,
+	LOOP_LOG_INFO,     /* startup, reload, restore */
+	LOOP_LOG_INTERVAL, /* the one line per interval */
+};
+
+typedef void (*loop_log_fn)(void *arg, enum loop_log_level level, const char *msg);
+
+/*
+ * Re-reads the config on SIGHUP: fill @out and return 0, or return
+ * -errno with @err set (the running config then stays).
+ */
+typedef int (*loop_reload_fn)(void *arg, struct config *out, char *err, size_t errlen);
+
+struct loop_opts {
+	size_t sz; /* sizeof(struct loop_opts) */
+	/* Parsed config (config_parse_*); the loop resolves a copy of it. */
+	const struct config *cfg;
+	enum iocad_mode mode;
+	bool dry_run;           /* decide and log, never apply */
+	uint64_t max_intervals; /* 0: until the platform ends or a stop */
+	FILE *trace;            /* CSV trace, or NULL */
+	loop_log_fn log;        /* NULL: silent */
+	void *log_arg;
+	/* Set asynchronously (signal handlers); the loop polls and clears. */
+	volatile sig_atomic_t *stop;   /* SIGTERM/SIGINT: restore and return */
+	volatile sig_atomic_t *reload; /* SIGHUP: call reload_fn */
+	loop_reload_fn reload_fn;
+	void *reload_arg;
+	size_t : 0;
+};
+
+/*
+ * Run the loop on @pf (opened, not destroyed here). Records, if @out is
+ * not NULL, the first @max intervals into @out and their number into
+ * @nout. The platform is restored before return in every case except
+ * dry-run (which never changed it).
+ * Returns 0 when the run ended (max_intervals, PLATFORM_END, stop), or
+ * -errno (-EINVAL bad opts or config that does not fit the platform,
+ * or the platform's error); failures are also logged.
+ */
+int loop_run(const struct loop_opts *opts, struct platform *pf, struct loop_record *out,
+	     size_t max, size_t *nout);
+
+/* Write the trace header for @cfg's tenants. */
+int loop_trace_header(FILE *f, const struct config *cfg);
+
+/* Format the one log line of @r into @buf. */
+void loop_format_line(const struct loop_record *r, char *buf, size_t len);
+
+#endif /* IOCAD_LOOP_H */

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The way planner: turns way counts (DDIO's and each tenant's) into
+ * contiguous CAT masks. DDIO always sits at the most significant ways.
+ * The I/O-aware policy (ioca mode) never lets a tenant share DDIO's ways
+ * while free ways exist, and when sharing is unavoidable picks the BE
+ * tenant(s) with the fewest LLC references ("shuffling"); PS tenants and
+ * the vswitch share only if the BE tenants cannot cover the overlap.
+ * The I/O-unaware policy (core-only, static) packs tenants in config
+ * order from way 0, blind to where DDIO is.
+ */
+#ifndef IOCAD_PLANNER_H
+#define IOCAD_PLANNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "platform.h"
+
+/* The current allocation: what the loop applies and decisions change. */
+struct alloc {
+	unsigned int llc_ways;
+	unsigned int ddio_ways;
+	uint32_t ddio_mask;
+	unsigned int ntenants;
+	unsigned int ways[PLATFORM_MAX_TENANTS];
+	uint32_t mask[PLATFORM_MAX_TENANTS];
+	/* Demand when a way was last granted; Reclaim compares against it. */
+	double grant_refs[PLATFORM_MAX_TENANTS];  /* tenant LLC refs/s */
+	double ddio_grant_traffic;                /* DDIO hits+misses per s */
+	unsigned int ddio_grant_ways;             /* DDIO ways after that grant */
+};
+
+enum planner_policy {
+	PLANNER_IO_AWARE,
+	PLANNER_IO_UNAWARE,
+};
+
+/* Mask of @n ways starting at way @lo (n may be 0). */
+uint32_t planner_ways_mask(unsigned int lo, unsigned int n);
+
+/* DDIO's mask: the @ddio_ways most significant of @llc_ways. */
+uint32_t planner_ddio_mask(unsigned int llc_ways, unsigned int ddio_ways);
+
+/* True if @m is non-empty and its set bits are contiguous. */
+bool planner_mask_contiguous(uint32_t m);
+
+/*
+ * Recompute every mask of @a from a->ways[] and a->ddio_ways. @llc_refs
+ * (per tenant, may be NULL) orders BE tenants for sharing; a tenant that
+ * shares now keeps its place unless another has @hysteresis (relative)
+ * fewer references. Previous masks in @a keep the order of the others.
+ * Returns 0, or -ENOSPC if the ways do not fit (a is then unchanged).
+ */
+int planner_plan(const struct config *cfg, enum planner_policy pol, const double *llc_refs,
+		 double hysteresis, struct alloc *a);
+
+/* Ways of tenant @i that DDIO can also allocate into. */
+unsigned int planner_ddio_overlap(const struct alloc *a, unsigned int i);
+
+/* Ways used by no tenant and not by DDIO. */
+unsigned int planner_free_ways(const struct alloc *a);
+
+/* Sum of the tenants' ways. */
+unsigned int planner_tenant_ways(const struct alloc *a);
+
+/* Fill a platform plan (names from @cfg) from @a. */
+void planner_to_plan(const struct config *cfg, const struct alloc *a, struct platform_plan *out);
+
+#endif /* IOCAD_PLANNER_H */
