@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libspec runtime and policy API: what the service's fixed code includes.
+ *
+ * A runtime is opened from a handler IR/bitcode file produced by spec-cc,
+ * loaded (the generic variant is JIT-compiled), and then hands out stable
+ * handler pointers. Behind each pointer the current variant is swapped
+ * atomically by spec_runtime__specialize(); old variants are freed only when
+ * no thread can still be running them.
+ *
+ * Conventions (libbpf style): objects are opaque; int functions return 0 or a
+ * negative errno and also set errno; pointer functions return NULL and set
+ * errno; *_opts structs carry their own size and are declared with
+ * LIBSPEC_OPTS(); the library never writes to stderr, messages go to the
+ * callback installed with libspec_set_print().
+ */
+#ifndef LIBSPEC_LIBSPEC_H
+#define LIBSPEC_LIBSPEC_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef LIBSPEC_API
+#define LIBSPEC_API __attribute__((visibility("default")))
+#endif
+
+/*
+ * Declare and zero an opts struct, set its size and the given fields:
+ *   LIBSPEC_OPTS(spec_runtime_opts, o, .pipeline = "default<O2>");
+ */
+#define LIBSPEC_OPTS(TYPE, NAME, ...)                                  \
+	struct TYPE NAME = ({                                          \
+		memset(&NAME, 0, sizeof(struct TYPE));                 \
+		(struct TYPE){.sz = sizeof(struct TYPE), __VA_ARGS__}; \
+	})
+
+struct spec_runtime;
+struct spec_config;
+struct spec_space;
+struct spec_variant;
+
+/* ---- logging ---------------------------------------------------------- */
+
+enum libspec_print_level {
+	LIBSPEC_WARN,
+	LIBSPEC_INFO,
+	LIBSPEC_DEBUG,
+};
+
+typedef int (*libspec_print_fn_t)(enum libspec_print_level level, const char *fmt, va_list ap);
+
+/**
+ * @brief Install the message callback (process-wide; NULL silences).
+ * @param fn callback, or NULL; the default is NULL (silent)
+ * @return the previous callback
+ */
+LIBSPEC_API libspec_print_fn_t libspec_set_print(libspec_print_fn_t fn);
+
+/* ---- points and the specialization space -------------------------------- */
+
+enum spec_point_kind {
+	SPEC_POINT_ENUM = 1, /* spec_enum(): one of a listed set */
+	SPEC_POINT_RANGE,    /* spec_range(): lo <= x <= hi */
+	SPEC_POINT_GENERIC,  /* spec_generic(): any value the policy picks */
+	SPEC_POINT_ASSUME,   /* spec_assume(): a condition, enabled or not */
+	SPEC_POINT_CUSTOM,   /* spec_custom(): fast-path cases from a generator */
+};
+
+/* One observed value of a point and how many samples saw it. */
+struct spec_observed {
+	int64_t value;
+	uint64_t count;
+};
+
+/*
+ * One point of the space, keyed by label. A label may annotate several sites
+ * (same kind and values); a configuration entry applies to all of them.
+ * Owned by the spec_space snapshot; fields are only ever appended.
+ */
+struct spec_point_info {
+	const char *label;
+	enum spec_point_kind kind;
+	const char *function; /* function holding the first site */
+	const char *file;     /* source file and line of the first site */
+	int line;
+	size_t nr_sites;
+	const int64_t *values; /* SPEC_POINT_ENUM: allowed values */
+	size_t nr_values;
+	int64_t lo, hi; /* SPEC_POINT_RANGE: inclusive bounds */
+	/* Instrumentation, merged over threads at snapshot time, by count
+	 * descending (at most the top-K of each thread).
+	 */
+	const struct spec_observed *observed;
+	size_t nr_observed;
+	uint64_t samples;	 /* samples recorded since the last reset */
+	uint64_t guard_failures; /* failed guards since the last reset */
+};
+
+/**
+ * @brief Snapshot the space: every point with its observed values and
+ * guard-failure count at the moment of the call.
+ * @param rt runtime
+ * @return snapshot to free with spec_space__free(), or NULL and errno
+ */
+LIBSPEC_API struct spec_space *spec_runtime__space(struct spec_runtime *rt);
+
+/** @brief Number of points (labels) in @p space. @return count */
+LIBSPEC_API size_t spec_space__size(const struct spec_space *space);
+
+/**
+ * @brief The @p i-th point, in order of first appearance in the IR.
+ * @return point, or NULL and errno = ERANGE
+ */
+LIBSPEC_API const struct spec_point_info *spec_space__point(const struct spec_space *space,
+							    size_t i);
+
+/** @brief Point by label. @return point, or NULL and errno = ENOENT */
+LIBSPEC_API const struct spec_point_info *spec_space__find(const struct spec_space *space,
+							   const char *label);
+
+/** @brief Free a snapshot (NULL is fine). */
+LIBSPEC_API void spec_space__free(struct spec_space *space);
+
+/* ---- configurations ---------------------------------------------------- */
+
+/*
+ * A configuration maps labels to settings. A label not mentioned is
+ * disabled (generic behaviour, no guard, no sampling). Configurations are
+ * plain values: they are validated against a runtime only when used.
+ */
+
+/** @brief New empty configuration (= the generic variant). @return cfg or NULL and errno */
+LIBSPEC_API struct spec_config *spec_config__new(void);
+
+/** @brief Free a configuration (NULL is fine). */
+LIBSPEC_API void spec_config__free(struct spec_config *cfg);
+
+/** @brief Deep copy. @return copy, or NULL and errno */
+LIBSPEC_API struct spec_config *spec_config__dup(const struct spec_config *cfg);
+
+/**
+ * @brief Copy every entry of @p src into @p dst, replacing entries of the
+ * same label (cartesian products of spaces are built this way).
+ * @return 0, or -ENOMEM
+ */
+LIBSPEC_API int spec_config__merge(struct spec_config *dst, const struct spec_config *src);
+
+/**
+ * @brief Specialize a value point (enum, range, generic) to @p value.
+ * @return 0, or -EINVAL (bad label), -ENOMEM
+ */
+LIBSPEC_API int spec_config__set_value(struct spec_config *cfg, const char *label, int64_t value);
+
+/** @brief Enable an assume or custom point. @return 0 or -errno */
+LIBSPEC_API int spec_config__enable(struct spec_config *cfg, const char *label);
+
+/** @brief Disable a point (drops its value; keeps its sampling rate). @return 0 or -errno */
+LIBSPEC_API int spec_config__disable(struct spec_config *cfg, const char *label);
+
+/**
+ * @brief Guard on (default) or off for an enabled point. Without a guard,
+ * a wrong value or a false assumption gives wrong results: only for values
+ * the service knows to hold.
+ * @return 0 or -errno
+ */
+LIBSPEC_API int spec_config__set_guard(struct spec_config *cfg, const char *label, bool on);
+
+/**
+ * @brief Sample the point's value once every @p every_n calls (per thread);
+ * 0 turns sampling off, 1 records every call.
+ * @return 0 or -errno
+ */
+LIBSPEC_API int spec_config__set_sampling(struct spec_config *cfg, const char *label,
+					  uint32_t every_n);
+
+/**
+ * @brief Value of @p label in @p cfg.
+ * @param value out: the value, when the point is set to one
+ * @return 1 if set to a value, 0 if not (absent, disabled or enabled without
+ *         value), -EINVAL on bad arguments
+ */
+LIBSPEC_API int spec_config__get_value(const struct spec_config *cfg, const char *label,
+				       int64_t *value);
+
+/**
+ * @brief Canonical text of @p cfg: entries sorted by label, e.g.
+ * "B=16,N=256!noguard,a~64,c+": =V a value, + enabled (assume, custom),
+ * !noguard guard off, ~N sampling every N; disabled entries without
+ * sampling are left out. Equal configurations give equal text; the variant
+ * cache is keyed by it.
+ * @return length of the full text (like snprintf), or -errno
+ */
+LIBSPEC_API int spec_config__format(const struct spec_config *cfg, char *buf, size_t size);
+
+/**
+ * @brief Parse the text spec_config__format() writes (whitespace allowed
+ * around entries) into a new configuration.
+ * @return cfg, or NULL and errno = EINVAL (the print callback names the bad
+ *         entry)
+ */
+LIBSPEC_API struct spec_config *spec_config__parse(const char *text);
+
+/* ---- runtime ------------------------------------------------------------ */
+
+struct spec_runtime_opts {
+	size_t sz; /* sizeof(struct spec_runtime_opts) */
+	/* LLVM new-PM pipeline for every variant; NULL: "default<O3>" */
+	const char *pipeline;
+	/* compiled variants kept for reuse (the current and the generic one
+	 * are never evicted); 0: 16
+	 */
+	size_t max_variants;
+	/* write /tmp/perf-<pid>.map entries for JIT code (also when the
+	 * environment has LIBSPEC_PERF_MAP=1)
+	 */
+	bool perf_map;
+	/* if not NULL, the reason an open fails is also copied here */
+	char *errbuf;
+	size_t errbuf_sz;
+	size_t : 0;
+};
+#define spec_runtime_opts__last_field errbuf_sz
+
+/**
+ * @brief Open a runtime from a handler IR (.ll) or bitcode (.bc) file made by
+ * spec-cc: parses it and collects the specialization points. Nothing is
+ * compiled yet: define static symbols, then spec_runtime__load().
+ * @param path IR file
+ * @param opts options, or NULL
+ * @return runtime, or NULL and errno (ENOENT missing file, EINVAL bad IR or a
+ *         malformed point, with the reason logged and copied to errbuf)
+ */
+LIBSPEC_API struct spec_runtime *spec_runtime__open(const char *path,
+						    const struct spec_runtime_opts *opts);
+
+/**
+ * @brief Make @p name resolve to @p addr in handler code (for static
+ * functions and variables of the fixed code; exported process symbols
+ * resolve without this). Only before spec_runtime__load().
+ * @return 0, -EEXIST (already defined), -EBUSY (already loaded), -EINVAL
+ */
+LIBSPEC_API int spec_runtime__define_symbol(struct spec_runtime *rt, const char *name,
+					    const void *addr);
+
+/**
+ * @brief JIT-compile the generic variant and the stable entry points and
+ * start the compile thread. Called implicitly by the first
+ * spec_runtime__handler().
+ * @return 0, or -ENOENT (unresolved symbol, named in the message), -EINVAL
+ *         (bad pipeline, verifier error), -ENOMEM
+ */
+LIBSPEC_API int spec_runtime__load(struct spec_runtime *rt);
+
+/**
+ * @brief Stable entry point of handler @p name (any function defined in the
+ * IR), valid until spec_runtime__close(). Cast it to the handler's type.
+ * @return function pointer, or NULL and errno = ENOENT (unknown handler) or
+ *         the load error
+ */
+LIBSPEC_API void *spec_runtime__handler(struct spec_runtime *rt, const char *name);
+
+/** @brief Replace the pipeline for later compiles (NULL: default). @return 0 or -errno */
+LIBSPEC_API int spec_runtime__set_pipeline(struct spec_runtime *rt, const char *pipeline);
+
+/* Called on a failed guard of @label before the generic version runs. */
+typedef void (*spec_cleanup_fn)(void *ctx, const char *label, int64_t observed);
+
+/**
+ * @brief Install the cleanup callback of @p label (NULL removes it); applies
+ * to variants compiled afterwards and to cached ones.
+ * @return 0, or -ENOENT (unknown label)
+ */
+LIBSPEC_API int spec_runtime__set_cleanup(struct spec_runtime *rt, const char *label,
+					  spec_cleanup_fn fn, void *ctx);
+
+/* One inline answer of a custom point: fn(in) == out. */
+struct spec_case {
+	int64_t in;
+	int64_t out;
+};
+
+/*
+ * Generator of a custom point, called in the compile thread: fill at most
+ * @max cases from the hot inputs observed by sampling (may be empty).
+ * Returns the number of cases written, or a negative errno that fails the
+ * compile.
+ */
+typedef int (*spec_custom_gen_fn)(void *ctx, const char *label, const struct spec_observed *hot,
+				  size_t nr_hot, struct spec_case *cases, size_t max);
+
+/**
+ * @brief Register the generator of custom point @p label.
+ * @return 0, -ENOENT (unknown label), -EINVAL (not a custom point)
+ */
+LIBSPEC_API int spec_runtime__add_custom(struct spec_runtime *rt, const char *label,
+					 spec_custom_gen_fn gen, void *ctx);
+
+/* Called in the compile thread when a queued specialization ends. */
+typedef void (*spec_done_fn)(void *ctx, int err);
+
+struct spec_specialize_opts {
+	size_t sz; /* sizeof(struct spec_specialize_opts) */
+	/* pipeline for this variant only; NULL: the runtime's */
+	const char *pipeline;
+	/* completion callback (async form only), or NULL */
+	spec_done_fn done;
+	void *done_ctx;
+	size_t : 0;
+};
+#define spec_specialize_opts__last_field done_ctx
+
+/**
+ * @brief Validate @p cfg now, then compile (or take from the cache) and
+ * install its variant in the background; returns at once. An empty
+ * configuration installs the generic variant.
+ * @return 0 when queued; -ENOENT (unknown label), -EINVAL (value not in the
+ *         enum, kind mismatch), -ERANGE (value outside a range), with the
+ *         point's label, value and file:line in the message
+ */
+LIBSPEC_API int spec_runtime__specialize(struct spec_runtime *rt, const struct spec_config *cfg,
+					 const struct spec_specialize_opts *opts);
+
+/**
+ * @brief Like spec_runtime__specialize() but waits until the variant is
+ * installed or the compile failed (the current variant then stays).
+ * @return 0, a validation error, or the compile error (-EINVAL bad pipeline
+ *         or verifier error, -ENOENT unresolved symbol, -ENOMEM)
+ */
+LIBSPEC_API int spec_runtime__specialize_sync(struct spec_runtime *rt,
+					      const struct spec_config *cfg,
+					      const struct spec_specialize_opts *opts);
+
+/** @brief Wait until every queued specialization has ended. @return 0 or -errno */
+LIBSPEC_API int spec_runtime__wait(struct spec_runtime *rt);
+
+/**
+ * @brief The last compile or validation error of @p rt.
+ * @param buf message out (may be NULL), always NUL-terminated when size > 0
+ * @return that error (-errno), or 0 if none happened
+ */
+LIBSPEC_API int spec_runtime__last_error(struct spec_runtime *rt, char *buf, size_t size);
+
+/**
+ * @brief Canonical text (spec_config__format()) of the installed
+ * configuration.
+ * @return length of the full text, or -errno
+ */
+LIBSPEC_API int spec_runtime__current(struct spec_runtime *rt, char *buf, size_t size);
+
+/**
+ * @brief Failed guards of @p label since the last reset, over all variants.
+ * @return 0, or -ENOENT (unknown label)
+ */
+LIBSPEC_API int spec_runtime__guard_failures(struct spec_runtime *rt, const char *label,
+					     uint64_t *count);
+
+/** @brief Zero guard-failure counts and observed values. @return 0 or -errno */
+LIBSPEC_API int spec_runtime__reset_counters(struct spec_runtime *rt);
+
+struct spec_runtime_stats {
+	uint64_t compiles;	   /* variants compiled (generic included) */
+	uint64_t compile_failures; /* compiles that failed */
+	uint64_t cache_hits;	   /* specializations served from the cache */
+	uint64_t swaps;		   /* variant installations */
+	uint64_t evictions;	   /* variants evicted from the cache */
+	uint64_t freed;		   /* variants whose code was released */
+	uint64_t live_variants;	   /* variants whose code is still mapped */
+	uint64_t last_compile_ns;  /* wall time of the last compile */
+	uint64_t total_compile_ns; /* wall time of all compiles */
+};
+
+/**
+ * @brief Copy the runtime's counters.
+ * @param stats out
+ * @param sz sizeof(*stats) as the caller knows it (fields are appended)
+ * @return 0 or -EINVAL
+ */
+LIBSPEC_API int spec_runtime__stats(struct spec_runtime *rt, struct spec_runtime_stats *stats,
+				    size_t sz);
+
+/**
+ * @brief Stop the compile thread and free everything; no thread may be
+ * inside or later call a handler of @p rt. NULL is fine.
+ */
+LIBSPEC_API void spec_runtime__close(struct spec_runtime *rt);
+
+/* ---- policies --------------------------------------------------------- */
+
+/*
+ * Live system metric a policy maximizes (e.g. requests/s over the last
+ * dwell period); called from the policy's thread.
+ */
+typedef double (*spec_metric_fn)(void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBSPEC_LIBSPEC_H */
