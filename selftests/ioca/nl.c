@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libnl 3.7 has no extack helper, so the error callback steps back from the
+ * nlmsgerr to its nlmsghdr and parses the TLVs that follow it itself.
+ */
+#include "nl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/msg.h>
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+static void parse_extack(struct nlmsgerr *e, struct tnl_reply *r)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	size_t off = sizeof(*e);
+	int len;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	/* Without NLM_F_CAPPED the request's payload is echoed first. */
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN);
+	len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)off;
+	if (len <= 0)
+		return;
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((char *)e + off), len, NULL))
+		return;
+	if (tb[NLMSGERR_ATTR_MSG])
+		snprintf(r->msg, sizeof(r->msg), "%s", nla_get_string(tb[NLMSGERR_ATTR_MSG]));
+	if (tb[NLMSGERR_ATTR_OFFS])
+		r->offs = (int)nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+}
+
+static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	struct tnl_reply *r = arg;
+
+	(void)nla;
+	r->err = e->error;
+	r->done = 1;
+	parse_extack(e, r);
+	return NL_STOP;
+}
+
+static int on_done(struct nl_msg *msg, void *arg)
+{
+	struct tnl_reply *r = arg;
+
+	(void)msg;
+	r->done = 1;
+	return NL_STOP;
+}
+
+static int on_valid(struct nl_msg *msg, void *arg)
+{
+	struct tnl_reply *r = arg;
+	int err;
+
+	r->nmsgs++;
+	if (r->parse) {
+		err = r->parse(nlmsg_hdr(msg), r->arg);
+		if (err && !r->parse_err)
+			r->parse_err = err;
+	}
+	return NL_OK;
+}
+
+static int setopt(struct nl_sock *sk, int opt)
+{
+	int one = 1;
+
+	if (setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, opt, &one, sizeof(one)))
+		return -errno;
+	return 0;
+}
+
+int tnl_open(struct tnl *t, const char *family)
+{
+	int err;
+
+	t->family = -1;
+	t->sk = nl_socket_alloc();
+	if (!t->sk)
+		return -ENOMEM;
+	if (genl_connect(t->sk)) {
+		err = -ECONNREFUSED;
+		goto out_free;
+	}
+	nl_socket_enable_msg_peek(t->sk);
+	err = setopt(t->sk, NETLINK_EXT_ACK);
+	if (!err)
+		err = setopt(t->sk, NETLINK_CAP_ACK);
+	if (err)
+		goto out_free;
+	if (!family)
+		return 0;
+	t->family = genl_ctrl_resolve(t->sk, family);
+	if (t->family < 0) {
+		err = -ENOENT;
+		goto out_free;
+	}
+	return 0;
+
+out_free:
+	nl_socket_free(t->sk);
+	t->sk = NULL;
+	return err;
+}
+
+void tnl_close(struct tnl *t)
+{
+	if (t->sk)
+		nl_socket_free(t->sk);
+	t->sk = NULL;
+}
+
+struct nl_msg *tnl_msg(const struct tnl *t, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, t->family, 0, flags, cmd, 1)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+int tnl_do(struct tnl *t, struct nl_msg *msg, struct tnl_reply *r)
+{
+	struct nl_cb *cb;
+	int err;
+
+	r->err = 0;
+	r->msg[0] = '\0';
+	r->offs = -1;
+	r->nmsgs = 0;
+	r->parse_err = 0;
+	r->done = 0;
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl_cb_err(cb, NL_CB_CUSTOM, on_error, r);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_done, r);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_done, r);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, r);
+
+	err = nl_send_auto(t->sk, msg);
+	nlmsg_free(msg);
+	if (err < 0) {
+		err = -EIO;
+		goto out_cb;
+	}
+	err = 0;
+	while (!r->done) {
+		int ret = nl_recvmsgs(t->sk, cb);
+
+		/* The error callback's NL_STOP also surfaces as ret < 0. */
+		if (ret < 0 && !r->done) {
+			err = -EIO;
+			goto out_cb;
+		}
+	}
+	err = r->err;
+out_cb:
+	nl_cb_put(cb);
+	return err;
+}
+
+int tnl_join(struct tnl *t, const char *family, const char *grp)
+{
+	int id = genl_ctrl_resolve_grp(t->sk, family, grp);
+	int err;
+
+	if (id < 0)
+		return -ENOENT;
+	nl_socket_disable_seq_check(t->sk);
+	nl_socket_set_buffer_size(t->sk, 4 << 20, 0);
+	err = nl_socket_add_membership(t->sk, id);
+	if (err < 0)
+		/* libnl maps EPERM from setsockopt to NLE_PERM; keep the errno. */
+		return err == -NLE_PERM ? -EPERM : -EIO;
+	return 0;
+}
+
+struct recv_one {
+	tnl_parse_fn parse;
+	void *arg;
+	int got;
+	int err;
+};
+
+static int on_mcast(struct nl_msg *msg, void *arg)
+{
+	struct recv_one *ro = arg;
+
+	ro->got = 1;
+	if (ro->parse)
+		ro->err = ro->parse(nlmsg_hdr(msg), ro->arg);
+	return NL_STOP;
+}
+
+int tnl_recv_one(struct tnl *t, int timeout_ms, tnl_parse_fn parse, void *arg)
+{
+	struct recv_one ro = {.parse = parse, .arg = arg};
+	struct pollfd pfd = {.fd = nl_socket_get_fd(t->sk), .events = POLLIN};
+	struct nl_cb *cb;
+	int ret;
+
+	ret = poll(&pfd, 1, timeout_ms);
+	if (ret < 0)
+		return -errno;
+	if (ret == 0)
+		return 0;
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb)
+		return -ENOMEM;
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_mcast, &ro);
+	ret = nl_recvmsgs(t->sk, cb);
+	nl_cb_put(cb);
+	if (ret < 0 && !ro.got)
+		return ret == -NLE_NOMEM ? -ENOBUFS : -EIO;
+	if (ro.err)
+		return ro.err;
+	return ro.got;
+}
+
+int tnl_drain(struct tnl *t)
+{
+	int n = 0;
+
+	while (tnl_recv_one(t, 0, NULL, NULL) > 0)
+		n++;
+	return n;
+}
