@@ -39,6 +39,7 @@ struct config_tenant {
 	unsigned int cpus_line;
 	unsigned int ways_line;
 	unsigned int prio_line;
+	unsigned int vswitch_line;
 };
 
 struct config {

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * INI config parsing with libinih. inih of Debian 12 is built without
+ * INI_HANDLER_LINENO, so line numbers come from our own reader, which
+ * inih calls once per line; it also notes [section] lines itself, so an
+ * empty section is still seen.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "config.h"
+#include "config_check.h"
+#include "config_value.h"
+
+struct parse_ctx {
+	struct config *cfg;
+	const char *name;
+	/* line source: a FILE or a string */
+	FILE *f;
+	const char *text;
+	unsigned int lineno;
+	bool overlong;
+	/* section state */
+	int tenant;           /* index of the current [tenant], -1 otherwise */
+	bool in_platform;
+	unsigned int platform_line;
+	unsigned int seen;    /* bitmask of keys seen in the current section */
+	char *err;
+	size_t errlen;
+	int rc;
+};
+
+static void ctx_error(struct parse_ctx *c, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (c->rc)
+		return;
+	c->rc = -EINVAL;
+	n = snprintf(c->err, c->errlen, "%s:%u: ", c->name, line);
+	if (n < 0 || (size_t)n >= c->errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+	va_end(ap);
+}
+
+static char *next_line(struct parse_ctx *c, char *buf, int num)
+{
+	char *r;
+	size_t n;
+
+	if (c->f) {
+		r = fgets(buf, num, c->f);
+	} else {
+		const char *nl;
+
+		if (!*c->text)
+			return NULL;
+		nl = strchr(c->text, '\n');
+		n = nl ? (size_t)(nl - c->text) + 1 : strlen(c->text);
+		if (n > (size_t)num - 1)
+			n = num - 1;
+		memcpy(buf, c->text, n);
+		buf[n] = '\0';
+		c->text += n;
+		r = buf;
+	}
+	if (!r)
+		return NULL;
+	c->lineno++;
+	n = strlen(buf);
+	/* A chunk without its newline that fills the buffer is a cut line. */
+	if (n == (size_t)num - 1 && buf[n - 1] != '\n' && !c->overlong) {
+		c->overlong = true;
+		ctx_error(c, c->lineno, "line longer than %d characters", num - 2);
+	}
+	return r;
+}
+
+enum key_bit {
+	K_MODEL = 1u << 0,
+	K_INTERVAL = 1u << 1,
+	K_SOCKET = 1u << 2,
+	K_LLC = 1u << 3,
+	K_DDIO = 1u << 4,
+	K_DDIO_MIN = 1u << 5,
+	K_DDIO_MAX = 1u << 6,
+	K_STABLE = 1u << 7,
+	K_MISS_LOW = 1u << 8,
+	K_MIN_RATE = 1u << 9,
+	K_CPUS = 1u << 10,
+	K_WAYS = 1u << 11,
+	K_PRIO = 1u << 12,
+	K_NET = 1u << 13,
+	K_VSWITCH = 1u << 14,
+};
+
+/* Start a section on a new "[...]" header; inih gives us its name. */
+static int enter_section(struct parse_ctx *c, const char *section)
+{
+	struct config *cfg = c->cfg;
+	unsigned int line = c->lineno;
+	struct config_tenant *t;
+	const char *name;
+	int i;
+
+	c->seen = 0;
+	c->tenant = -1;
+	c->in_platform = false;
+	if (!strcmp(section, "platform")) {
+		if (c->platform_line) {
+			ctx_error(c, line, "[platform] given twice (first at line %u)",
+				  c->platform_line);
+			return -1;
+		}
+		c->platform_line = line;
+		c->in_platform = true;
+		return 0;
+	}
+	if (strncmp(section, "tenant ", 7)) {
+		ctx_error(c, line, "unknown section [%s] (expected [platform] or [tenant NAME])",
+			  section);
+		return -1;
+	}
+	name = section + 7;
+	while (*name == ' ')
+		name++;
+	if (config_check_name(name)) {
+		ctx_error(c, line,
+			  "[%s]: tenant name must be 1-%d characters of A-Z a-z 0-9 _ -", section,
+			  PLATFORM_NAME_LEN - 1);
+		return -1;
+	}
+	i = config_tenant_index(cfg, name);
+	if (i >= 0) {
+		ctx_error(c, line, "[tenant %s] given twice (first at line %u)", name,
+			  cfg->tenant[i].line);
+		return -1;
+	}
+	if (cfg->ntenants == PLATFORM_MAX_TENANTS) {
+		ctx_error(c, line, "[tenant %s]: more than %d tenants", name, PLATFORM_MAX_TENANTS);
+		return -1;
+	}
+	c->tenant = cfg->ntenants++;
+	t = &cfg->tenant[c->tenant];
+	memset(t, 0, sizeof(*t));
+	memcpy(t->name, name, strlen(name) + 1);
+	t->line = line;
+	t->prio = CONFIG_PRIO_BE;
+	return 0;
+}
+
+/* Returns 0, or -1 after recording the error. */
+static int platform_key(struct parse_ctx *c, const char *key, const char *val, unsigned int *bit)
+{
+	struct config *cfg = c->cfg;
+	unsigned int line = c->lineno;
+	char why[128] = "";
+	int r = 0;
+
+	if (!strcmp(key, "model")) {
+		*bit = K_MODEL;
+		cfg->model_line = line;
+		if (!strcmp(val, "aggregation"))
+			cfg->model = CONFIG_MODEL_AGGREGATION;
+		else if (!strcmp(val, "slicing"))
+			cfg->model = CONFIG_MODEL_SLICING;
+		else
+			r = snprintf(why, sizeof(why), "expected aggregation or slicing");
+	} else if (!strcmp(key, "interval_ms")) {
+		unsigned int ms;
+
+		*bit = K_INTERVAL;
+		r = config_value_uint(val, 1, 60000, &ms, why, sizeof(why));
+		cfg->interval_ns = (uint64_t)ms * 1000000u;
+	} else if (!strcmp(key, "socket")) {
+		*bit = K_SOCKET;
+		r = config_value_uint(val, 0, 255, &cfg->socket, why, sizeof(why));
+	} else if (!strcmp(key, "llc_ways")) {
+		*bit = K_LLC;
+		cfg->llc_ways_line = line;
+		if (!strcmp(val, "detect"))
+			cfg->llc_ways = 0;
+		else
+			r = config_value_uint(val, 2, 32, &cfg->llc_ways, why, sizeof(why));
+	} else if (!strcmp(key, "ddio_ways")) {
+		*bit = K_DDIO;
+		if (!strcmp(val, "keep"))
+			cfg->ddio_ways = 0;
+		else
+			r = config_value_uint(val, 1, 32, &cfg->ddio_ways, why, sizeof(why));
+	} else if (!strcmp(key, "ddio_ways_min")) {
+		*bit = K_DDIO_MIN;
+		r = config_value_uint(val, 1, 32, &cfg->ddio_ways_min, why, sizeof(why));
+	} else if (!strcmp(key, "ddio_ways_max")) {
+		*bit = K_DDIO_MAX;
+		r = config_value_uint(val, 1, 32, &cfg->ddio_ways_max, why, sizeof(why));
+	} else if (!strcmp(key, "threshold_stable")) {
+		*bit = K_STABLE;
+		r = config_value_double(val, 0.001, 10.0, &cfg->threshold_stable, why,
+					sizeof(why));
+	} else if (!strcmp(key, "threshold_miss_low")) {
+		*bit = K_MISS_LOW;
+		r = config_value_double(val, 0, 1e15, &cfg->threshold_miss_low, why, sizeof(why));
+	} else if (!strcmp(key, "threshold_min_rate")) {
+		*bit = K_MIN_RATE;
+		r = config_value_double(val, 0, 1e15, &cfg->threshold_min_rate, why, sizeof(why));
+	} else {
+		ctx_error(c, line, "[platform] %s: unknown key", key);
+		return -1;
+	}
+	if (*bit & (K_DDIO | K_DDIO_MIN | K_DDIO_MAX) && !cfg->ddio_line)
+		cfg->ddio_line = line;
+	if (r) {
+		ctx_error(c, line, "[platform] %s: bad value '%s': %s", key, val, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int tenant_key(struct parse_ctx *c, const char *key, const char *val, unsigned int *bit)
+{
+	struct config_tenant *t = &c->cfg->tenant[c->tenant];
+	unsigned int line = c->lineno;
+	char why[128] = "";
+	int r = 0;
+
+	if (!strcmp(key, "cpus")) {
+		*bit = K_CPUS;
+		t->cpus_line = line;
+		r = config_value_cpus(val, t->cpus, &t->ncpus, why, sizeof(why));
+	} else if (!strcmp(key, "ways")) {
+		*bit = K_WAYS;
+		t->ways_line = line;
+		r = config_value_uint(val, 1, 32, &t->ways, why, sizeof(why));
+	} else if (!strcmp(key, "priority")) {
+		*bit = K_PRIO;
+		t->prio_line = line;
+		if (!strcmp(val, "PS") || !strcmp(val, "ps"))
+			t->prio = CONFIG_PRIO_PS;
+		else if (!strcmp(val, "BE") || !strcmp(val, "be"))
+			t->prio = CONFIG_PRIO_BE;
+		else
+			r = snprintf(why, sizeof(why), "expected PS or BE");
+	} else if (!strcmp(key, "networking")) {
+		*bit = K_NET;
+		r = config_value_bool(val, &t->networking, why, sizeof(why));
+	} else if (!strcmp(key, "vswitch")) {
+		*bit = K_VSWITCH;
+		t->vswitch_line = line;
+		r = config_value_bool(val, &t->vswitch, why, sizeof(why));
+	} else {
+		ctx_error(c, line, "[tenant %s] %s: unknown key", t->name, key);
+		return -1;
+	}
+	if (r) {
+		ctx_error(c, line, "[tenant %s] %s: bad value '%s': %s", t->name, key, val, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int handler(void *user, const char *section, const char *key, const char *val)
+{
+	struct parse_ctx *c = user;
+	unsigned int bit = 0;
+	int r;
+
+	(void)section; /* tracked by section_reader, which sees empty ones too */
+	if (c->rc)
+		return 1; /* keep only the first error */
+	if (c->tenant < 0 && !c->in_platform) {
+		ctx_error(c, c->lineno, "%s: key outside of a known section", key);
+		return 1;
+	}
+	r = c->in_platform ? platform_key(c, key, val, &bit) : tenant_key(c, key, val, &bit);
+	if (r)
+		return 1;
+	if (c->seen & bit) {
+		ctx_error(c, c->lineno, "%s: given twice in this section", key);
+		return 1;
+	}
+	c->seen |= bit;
+	return 1;
+}
+
+/*
+ * inih reports a section only with its first key; we see the header line
+ * ourselves in the reader, so sections are entered in order, empty or not.
+ */
+static char *section_reader(char *str, int num, void *stream)
+{
+	struct parse_ctx *c = stream;
+	char *line = next_line(c, str, num);
+	char name[PLATFORM_NAME_LEN + 16];
+	const char *s, *e;
+	size_t n;
+
+	if (!line || c->rc)
+		return line;
+	s = line;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s != '[')
+		return line;
+	e = strchr(s, ']');
+	if (!e)
+		return line; /* inih reports the syntax error */
+	n = (size_t)(e - s - 1);
+	if (n >= sizeof(name)) {
+		ctx_error(c, c->lineno, "section name too long");
+		return line;
+	}
+	memcpy(name, s + 1, n);
+	name[n] = '\0';
+	enter_section(c, name);
+	return line;
+}
+
+static int parse(struct parse_ctx *c, struct config *out)
+{
+	int r;
+
+	config_defaults(c->cfg);
+	snprintf(c->cfg->path, sizeof(c->cfg->path), "%s", c->name);
+	c->tenant = -1;
+	r = ini_parse_stream(section_reader, c, handler, c);
+	if (r > 0 && !c->rc)
+		ctx_error(c, (unsigned int)r, "syntax error (expected [section] or key = value)");
+	else if (r < 0 && !c->rc) {
+		snprintf(c->err, c->errlen, "%s: cannot parse (inih error %d)", c->name, r);
+		c->rc = r == -2 ? -ENOMEM : -EIO;
+	}
+	if (!c->rc)
+		c->rc = config_check(c->cfg, c->err, c->errlen);
+	if (!c->rc)
+		memcpy(out, c->cfg, sizeof(*out));
+	return c->rc;
+}
+
+int config_parse_file(const char *path, struct config *out, char *err, size_t errlen)
+{
+	struct parse_ctx c = {.name = path, .err = err, .errlen = errlen};
+	int r;
+
+	c.f = fopen(path, "r");
+	if (!c.f) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	c.cfg = malloc(sizeof(*c.cfg));
+	if (!c.cfg) {
+		fclose(c.f);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	r = parse(&c, out);
+	free(c.cfg);
+	fclose(c.f);
+	return r;
+}
+
+int config_parse_string(const char *text, const char *name, struct config *out, char *err,
+			size_t errlen)
+{
+	struct parse_ctx c = {.name = name, .text = text, .err = err, .errlen = errlen};
+	int r;
+
+	c.cfg = malloc(sizeof(*c.cfg));
+	if (!c.cfg) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	r = parse(&c, out);
+	free(c.cfg);
+	return r;
+}
+
+int config_tenant_index(const struct config *cfg, const char *name)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		if (!strcmp(cfg->tenant[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+void config_defaults(struct config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->model = CONFIG_MODEL_SLICING;
+	cfg->interval_ns = 1000000000u;
+	cfg->llc_ways = 0;
+	cfg->ddio_ways = 0;
+	cfg->ddio_ways_min = 2;
+	cfg->ddio_ways_max = 6;
+	cfg->threshold_stable = 0.10;
+	cfg->threshold_miss_low = 1e6;
+	cfg->threshold_min_rate = 1e4;
+}

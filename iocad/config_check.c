@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_check.h"
+
+static int err_at(const struct config *cfg, unsigned int line, char *err, size_t len,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (line)
+		n = snprintf(err, len, "%s:%u: ", cfg->path, line);
+	else
+		n = snprintf(err, len, "%s: ", cfg->path);
+	if (n >= 0 && (size_t)n < len) {
+		va_start(ap, fmt);
+		vsnprintf(err + n, len - n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+int config_check_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n >= PLATFORM_NAME_LEN)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_' && name[i] != '-')
+			return -EINVAL;
+	return 0;
+}
+
+static int check_cpu_overlap(const struct config *cfg, char *err, size_t len)
+{
+	for (unsigned int j = 1; j < cfg->ntenants; j++) {
+		const struct config_tenant *b = &cfg->tenant[j];
+
+		for (unsigned int i = 0; i < j; i++) {
+			const struct config_tenant *a = &cfg->tenant[i];
+			unsigned int x = 0, y = 0;
+
+			/* both lists ascending: merge walk */
+			while (x < a->ncpus && y < b->ncpus) {
+				if (a->cpus[x] == b->cpus[y])
+					return err_at(cfg, b->cpus_line, err, len,
+						      "[tenant %s] cpus: CPU %u is also in tenant "
+						      "%s (line %u)",
+						      b->name, b->cpus[y], a->name, a->cpus_line);
+				if (a->cpus[x] < b->cpus[y])
+					x++;
+				else
+					y++;
+			}
+		}
+	}
+	return 0;
+}
+
+static int check_vswitch(struct config *cfg, char *err, size_t len)
+{
+	int first = -1;
+
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		struct config_tenant *t = &cfg->tenant[i];
+
+		if (!t->vswitch)
+			continue;
+		if (cfg->model != CONFIG_MODEL_AGGREGATION)
+			return err_at(cfg, t->vswitch_line, err, len,
+				      "[tenant %s] vswitch: a virtual switch needs model = "
+				      "aggregation in [platform]",
+				      t->name);
+		if (first >= 0)
+			return err_at(cfg, t->vswitch_line, err, len,
+				      "[tenant %s] vswitch: tenant %s (line %u) is already the "
+				      "virtual switch",
+				      t->name, cfg->tenant[first].name,
+				      cfg->tenant[first].vswitch_line);
+		first = (int)i;
+		/* all traffic goes through it */
+		t->networking = true;
+	}
+	if (cfg->model == CONFIG_MODEL_AGGREGATION && first < 0)
+		return err_at(cfg, cfg->model_line, err, len,
+			      "model: aggregation needs one tenant with vswitch = yes");
+	return 0;
+}
+
+static int check_ddio(const struct config *cfg, char *err, size_t len)
+{
+	if (cfg->ddio_ways_min > cfg->ddio_ways_max)
+		return err_at(cfg, cfg->ddio_line, err, len,
+			      "ddio_ways_min: %u is above ddio_ways_max %u", cfg->ddio_ways_min,
+			      cfg->ddio_ways_max);
+	if (cfg->ddio_ways &&
+	    (cfg->ddio_ways < cfg->ddio_ways_min || cfg->ddio_ways > cfg->ddio_ways_max))
+		return err_at(cfg, cfg->ddio_line, err, len,
+			      "ddio_ways: %u is outside ddio_ways_min..ddio_ways_max (%u..%u)",
+			      cfg->ddio_ways, cfg->ddio_ways_min, cfg->ddio_ways_max);
+	return 0;
+}
+
+int config_check_ways(const struct config *cfg, unsigned int llc, unsigned int ddio, char *err,
+		      size_t len)
+{
+	unsigned int sum = 0, prot = 0;
+
+	if (cfg->ddio_ways_max > llc)
+		return err_at(cfg, cfg->ddio_line, err, len,
+			      "ddio_ways_max: %u is more than the LLC's %u ways", cfg->ddio_ways_max,
+			      llc);
+	if (ddio < cfg->ddio_ways_min)
+		ddio = cfg->ddio_ways_min;
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		const struct config_tenant *t = &cfg->tenant[i];
+
+		sum += t->ways;
+		if (sum > llc)
+			return err_at(cfg, t->ways_line, err, len,
+				      "[tenant %s] ways: too many initial ways: tenants so far need "
+				      "%u, the LLC has %u",
+				      t->name, sum, llc);
+		if (t->prio != CONFIG_PRIO_PS && !t->vswitch)
+			continue;
+		prot += t->ways;
+		if (prot + ddio > llc)
+			return err_at(cfg, t->prio_line ? t->prio_line : t->ways_line, err, len,
+				      "[tenant %s] %s: PS tenant cannot be isolated from DDIO: "
+				      "PS and vswitch ways %u + DDIO ways %u > LLC ways %u",
+				      t->name, t->prio_line ? "priority" : "ways", prot, ddio,
+				      llc);
+	}
+	return 0;
+}
+
+int config_check(struct config *cfg, char *err, size_t len)
+{
+	int r;
+
+	if (!cfg->ntenants)
+		return err_at(cfg, 0, err, len, "no [tenant NAME] section: nothing to manage");
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		const struct config_tenant *t = &cfg->tenant[i];
+
+		if (!t->ncpus)
+			return err_at(cfg, t->line, err, len,
+				      "[tenant %s] cpus: missing (required)", t->name);
+		if (!t->ways)
+			return err_at(cfg, t->line, err, len,
+				      "[tenant %s] ways: missing (required)", t->name);
+	}
+	r = check_cpu_overlap(cfg, err, len);
+	if (!r)
+		r = check_vswitch(cfg, err, len);
+	if (!r)
+		r = check_ddio(cfg, err, len);
+	if (!r && cfg->llc_ways)
+		r = config_check_ways(cfg, cfg->llc_ways, cfg->ddio_ways, err, len);
+	return r;
+}
+
+int config_resolve(struct config *cfg, const struct platform_info *info, char *err, size_t len)
+{
+	unsigned int llc = cfg->llc_ways, ddio = cfg->ddio_ways;
+	int r;
+
+	if (info->llc_ways < 2 || info->llc_ways > 32)
+		return err_at(cfg, 0, err, len, "platform reports %u LLC ways (supported: 2..32)",
+			      info->llc_ways);
+	if (llc && llc != info->llc_ways)
+		return err_at(cfg, cfg->llc_ways_line, err, len,
+			      "llc_ways: %u, but the platform's LLC has %u ways", llc,
+			      info->llc_ways);
+	llc = info->llc_ways;
+	if (!ddio) {
+		ddio = (unsigned int)__builtin_popcount(info->ddio_mask);
+		if (ddio < cfg->ddio_ways_min)
+			ddio = cfg->ddio_ways_min;
+		if (ddio > cfg->ddio_ways_max)
+			ddio = cfg->ddio_ways_max;
+	}
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		const struct config_tenant *t = &cfg->tenant[i];
+
+		if (t->cpus[t->ncpus - 1] >= info->ncpus)
+			return err_at(cfg, t->cpus_line, err, len,
+				      "[tenant %s] cpus: CPU %u does not exist (platform has %u)",
+				      t->name, t->cpus[t->ncpus - 1], info->ncpus);
+	}
+	r = config_check_ways(cfg, llc, ddio, err, len);
+	if (r)
+		return r;
+	cfg->llc_ways = llc;
+	cfg->ddio_ways = ddio;
+	return 0;
+}

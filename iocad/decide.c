@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One interval of decisions. Keep states (Low/High Keep) only act when
+ * the stability check finds a change; the acting states (I/O Demand,
+ * Core Demand, Reclaim) step every interval, since their whole point is
+ * one way per interval until a condition ends them.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "decide.h"
+#include "select.h"
+
+static const char *const reason_names[] = {
+	[DECIDE_R_FIRST] = "first",
+	[DECIDE_R_STATIC] = "static",
+	[DECIDE_R_STABLE] = "stable",
+	[DECIDE_R_IPC_ONLY] = "ipc_only",
+	[DECIDE_R_CORE_ALLOC] = "core_alloc",
+	[DECIDE_R_CORE_RELEASE] = "core_release",
+	[DECIDE_R_CORE_NO_ROOM] = "core_no_room",
+	[DECIDE_R_SHUFFLE] = "shuffle",
+	[DECIDE_R_FSM] = "fsm",
+};
+
+const char *decide_reason_name(const struct decide_out *out)
+{
+	if (out->reason == DECIDE_R_FSM)
+		return fsm_reason_name(out->fsm_reason);
+	return (unsigned int)out->reason <= DECIDE_R_FSM ? reason_names[out->reason] : "?";
+}
+
+int decide_mode_parse(const char *s, enum iocad_mode *out)
+{
+	if (!strcmp(s, "ioca"))
+		*out = IOCAD_MODE_IOCA;
+	else if (!strcmp(s, "core-only"))
+		*out = IOCAD_MODE_CORE_ONLY;
+	else if (!strcmp(s, "static"))
+		*out = IOCAD_MODE_STATIC;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *decide_mode_name(enum iocad_mode m)
+{
+	return m == IOCAD_MODE_IOCA ? "ioca" : m == IOCAD_MODE_CORE_ONLY ? "core-only" : "static";
+}
+
+static enum planner_policy policy(enum iocad_mode m)
+{
+	return m == IOCAD_MODE_IOCA ? PLANNER_IO_AWARE : PLANNER_IO_UNAWARE;
+}
+
+int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
+		unsigned int ddio_ways)
+{
+	struct alloc *a = &ctx->alloc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->cfg = cfg;
+	ctx->mode = mode;
+	ctx->state = FSM_LOW_KEEP;
+	a->llc_ways = cfg->llc_ways;
+	a->ddio_ways = ddio_ways;
+	a->ntenants = cfg->ntenants;
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		a->ways[i] = cfg->tenant[i].ways;
+	return planner_plan(cfg, policy(mode), NULL, 0, a);
+}
+
+static bool any_grown(const struct config *cfg, const struct alloc *a)
+{
+	for (unsigned int i = 0; i < a->ntenants; i++)
+		if (select_tenant_grown(cfg, a, i))
+			return true;
+	return false;
+}
+
+/* Exception 2: the core-side allocator, for a tenant's own demand. */
+static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
+		      struct decide_out *out)
+{
+	const struct config *cfg = ctx->cfg;
+	struct alloc *a = &ctx->alloc;
+	const struct tenant_rates *c, *p;
+
+	if (i < 0)
+		return;
+	c = &d->cur.tenant[i];
+	p = &d->prev.tenant[i];
+	out->tenant = i;
+	if (c->llc_misses > p->llc_misses) {
+		if (planner_tenant_ways(a) >= a->llc_ways) {
+			out->reason = DECIDE_R_CORE_NO_ROOM;
+			out->blocked = true;
+			return;
+		}
+		a->ways[i]++;
+		a->grant_refs[i] = c->llc_refs;
+		out->reason = DECIDE_R_CORE_ALLOC;
+	} else if (select_tenant_grown(cfg, a, i) &&
+		   c->llc_refs < a->grant_refs[i] * (1.0 - cfg->threshold_stable)) {
+		a->ways[i]--;
+		out->reason = DECIDE_R_CORE_RELEASE;
+	}
+}
+
+static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out)
+{
+	const struct config *cfg = ctx->cfg;
+	struct alloc *a = &ctx->alloc;
+	struct fsm_state s = {
+		.state = ctx->state,
+		.ddio_ways = a->ddio_ways,
+		.ddio_ways_min = cfg->ddio_ways_min,
+		.ddio_ways_max = cfg->ddio_ways_max,
+		.io_demand_enabled = ctx->mode == IOCAD_MODE_IOCA,
+		.reclaimable = any_grown(cfg, a),
+		.threshold_stable = cfg->threshold_stable,
+		.threshold_miss_low = cfg->threshold_miss_low,
+		.threshold_min_rate = cfg->threshold_min_rate,
+	};
+	struct select_reclaim rc;
+	struct fsm_out o;
+	int i;
+
+	fsm_step(&s, d, &o);
+	out->reason = DECIDE_R_FSM;
+	out->fsm_reason = o.reason;
+	out->action = o.action;
+	ctx->state = o.next;
+	switch (o.action) {
+	case FSM_ACT_DDIO_GROW:
+		if (a->ddio_ways >= cfg->ddio_ways_max) {
+			out->blocked = true;
+			break;
+		}
+		a->ddio_ways++;
+		a->ddio_grant_ways = a->ddio_ways;
+		a->ddio_grant_traffic = d->cur.ddio_hits + d->cur.ddio_misses;
+		break;
+	case FSM_ACT_TENANT_GROW:
+		i = select_grow(cfg, a, d);
+		out->tenant = i;
+		if (i < 0) {
+			out->blocked = true;
+			break;
+		}
+		a->ways[i]++;
+		a->grant_refs[i] = d->cur.tenant[i].llc_refs;
+		break;
+	case FSM_ACT_RECLAIM:
+		select_reclaim(cfg, a, d, &rc);
+		if (rc.kind == SELECT_RECLAIM_TENANT) {
+			out->tenant = rc.tenant;
+			a->ways[rc.tenant]--;
+		} else if (rc.kind == SELECT_RECLAIM_DDIO && ctx->mode == IOCAD_MODE_IOCA) {
+			a->ddio_ways--;
+		} else {
+			out->blocked = true;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static bool masks_differ(const struct alloc *x, const struct alloc *y)
+{
+	if (x->ddio_mask != y->ddio_mask)
+		return true;
+	return memcmp(x->mask, y->mask, x->ntenants * sizeof(x->mask[0])) != 0;
+}
+
+/* Which of the stability verdicts lets a keep state sleep. */
+static bool quiet(enum stab_verdict v)
+{
+	return v == STAB_STABLE || v == STAB_IPC_ONLY;
+}
+
+void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out)
+{
+	const struct config *cfg = ctx->cfg;
+	struct alloc before = ctx->alloc;
+	double refs[PLATFORM_MAX_TENANTS];
+	bool fsm = false, replan;
+
+	memset(out, 0, sizeof(*out));
+	out->prev_state = ctx->state;
+	out->tenant = -1;
+	stability_check(cfg, &ctx->alloc, d, &out->stab);
+	if (ctx->mode == IOCAD_MODE_STATIC || !d->have_prev) {
+		out->reason = d->have_prev ? DECIDE_R_STATIC : DECIDE_R_FIRST;
+		out->state = ctx->state;
+		return;
+	}
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		refs[i] = d->cur.tenant[i].llc_refs;
+
+	switch (out->stab.verdict) {
+	case STAB_STABLE:
+	case STAB_IPC_ONLY:
+		out->reason = out->stab.verdict == STAB_STABLE ? DECIDE_R_STABLE
+							       : DECIDE_R_IPC_ONLY;
+		/* a persistent miss level is a reason even without a change */
+		fsm = !fsm_state_is_keep(ctx->state) ||
+		      (ctx->state == FSM_LOW_KEEP && d->cur.ddio_misses > cfg->threshold_miss_low);
+		break;
+	case STAB_SHUFFLE:
+		if (ctx->mode == IOCAD_MODE_IOCA) {
+			planner_plan(cfg, PLANNER_IO_AWARE, refs, cfg->threshold_stable,
+				     &ctx->alloc);
+			if (masks_differ(&before, &ctx->alloc)) {
+				out->reason = DECIDE_R_SHUFFLE;
+				out->tenant = out->stab.tenant;
+				fsm = !fsm_state_is_keep(ctx->state);
+				break;
+			}
+			fsm = true; /* nothing to shuffle: let the FSM decide */
+			break;
+		}
+		/* core-only: I/O-unaware, so this is just core demand */
+		core_side(ctx, d, out->stab.tenant, out);
+		fsm = !fsm_state_is_keep(ctx->state);
+		break;
+	case STAB_CORE_ALLOC:
+		core_side(ctx, d, out->stab.tenant, out);
+		fsm = !fsm_state_is_keep(ctx->state);
+		break;
+	case STAB_UNSTABLE:
+		fsm = true;
+		break;
+	}
+	if (fsm) {
+		struct decide_out keep = *out;
+
+		run_fsm(ctx, d, out);
+		/* an exception that acted keeps its reason if the FSM only stayed */
+		if (keep.reason != DECIDE_R_STABLE && keep.reason != DECIDE_R_IPC_ONLY &&
+		    out->action == FSM_ACT_NONE && ctx->state == out->prev_state && keep.reason) {
+			out->reason = keep.reason;
+			out->tenant = keep.tenant;
+		}
+	}
+	out->ddio_changed = before.ddio_ways != ctx->alloc.ddio_ways;
+	replan = out->ddio_changed ||
+		 memcmp(before.ways, ctx->alloc.ways, cfg->ntenants * sizeof(before.ways[0])) ||
+		 (ctx->mode == IOCAD_MODE_IOCA && !quiet(out->stab.verdict));
+	if (replan && planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable,
+				   &ctx->alloc)) {
+		/* cannot happen with checked way counts; never apply half a plan */
+		ctx->alloc = before;
+		out->blocked = true;
+	}
+	out->state = ctx->state;
+	out->changed = masks_differ(&before, &ctx->alloc);
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The FSM of the paper's Fig. 6. Where the paper says "decrease" or
+ * "large amount" without numbers, FSM.md records the reading used here.
+ */
+#include "fsm.h"
+
+static const char *const state_names[FSM_NSTATES] = {
+	[FSM_LOW_KEEP] = "low_keep",       [FSM_IO_DEMAND] = "io_demand",
+	[FSM_CORE_DEMAND] = "core_demand", [FSM_HIGH_KEEP] = "high_keep",
+	[FSM_RECLAIM] = "reclaim",
+};
+
+static const char *const reason_names[FSM_NREASONS] = {
+	[FSM_R_NONE] = "stay",
+	[FSM_R_IO_PRESSURE] = "io_pressure",
+	[FSM_R_CORE_CONTENTION] = "core_contention",
+	[FSM_R_BALANCED] = "balanced",
+	[FSM_R_IO_NOT_CORE] = "io_not_core",
+	[FSM_R_STILL_MISSING] = "still_missing",
+	[FSM_R_DDIO_MAX] = "ddio_max",
+	[FSM_R_OVERPROVISIONED] = "overprovisioned",
+	[FSM_R_HITS_DOWN] = "hits_down",
+	[FSM_R_NO_MISS_INCREASE] = "no_miss_increase",
+	[FSM_R_RECLAIM_DONE] = "reclaim_done",
+	[FSM_R_IO_DISABLED] = "io_disabled",
+};
+
+const char *fsm_state_name(enum fsm_state_id s)
+{
+	return (unsigned int)s < FSM_NSTATES ? state_names[s] : "?";
+}
+
+const char *fsm_reason_name(enum fsm_reason r)
+{
+	return (unsigned int)r < FSM_NREASONS ? reason_names[r] : "?";
+}
+
+bool fsm_state_is_keep(enum fsm_state_id s)
+{
+	return s == FSM_LOW_KEEP || s == FSM_HIGH_KEEP;
+}
+
+bool fsm_changed(double prev, double cur, double rel, double floor)
+{
+	double d = cur > prev ? cur - prev : prev - cur;
+
+	return d > rel * prev && d > floor;
+}
+
+static bool went_up(double prev, double cur, double rel, double floor)
+{
+	return cur > prev && fsm_changed(prev, cur, rel, floor);
+}
+
+static bool went_down(double prev, double cur, double rel, double floor)
+{
+	return cur < prev && fsm_changed(prev, cur, rel, floor);
+}
+
+void fsm_signals(const struct fsm_state *s, const struct ioca_delta *d, struct fsm_signals *out)
+{
+	const struct ioca_interval *c = &d->cur, *p = &d->prev;
+	double rel = s->threshold_stable, fl = s->threshold_min_rate;
+	double ct = c->ddio_hits + c->ddio_misses, pt = p->ddio_hits + p->ddio_misses;
+	double cr = ct > 0 ? c->ddio_misses / ct : 0, pr = pt > 0 ? p->ddio_misses / pt : 0;
+
+	*out = (struct fsm_signals){.miss_high = c->ddio_misses > s->threshold_miss_low};
+	if (!d->have_prev)
+		return;
+	out->miss_up = went_up(p->ddio_misses, c->ddio_misses, rel, fl);
+	out->miss_down = went_down(p->ddio_misses, c->ddio_misses, rel, fl);
+	out->hits_down = went_down(p->ddio_hits, c->ddio_hits, rel, fl);
+	out->refs_up = went_up(p->llc_refs, c->llc_refs, rel, fl);
+	out->miss_rate_down = went_down(pr, cr, rel, 0) &&
+			      (fsm_changed(p->ddio_misses, c->ddio_misses, 0, fl) ||
+			       fsm_changed(p->ddio_hits, c->ddio_hits, 0, fl));
+}
+
+static void set(struct fsm_out *o, enum fsm_state_id n, enum fsm_reason r, enum fsm_action a)
+{
+	o->next = n;
+	o->reason = r;
+	o->action = a;
+}
+
+/* Enter I/O Demand, or High Keep if DDIO cannot grow any more. */
+static void to_io_demand(const struct fsm_state *s, struct fsm_out *o, enum fsm_reason r)
+{
+	if (!s->io_demand_enabled)
+		set(o, s->state, FSM_R_IO_DISABLED, FSM_ACT_NONE);
+	else if (s->ddio_ways >= s->ddio_ways_max)
+		set(o, FSM_HIGH_KEEP, FSM_R_DDIO_MAX, FSM_ACT_NONE);
+	else
+		set(o, FSM_IO_DEMAND, r, FSM_ACT_DDIO_GROW);
+}
+
+static void step_low_keep(const struct fsm_state *s, const struct fsm_signals *g,
+			  struct fsm_out *o)
+{
+	if (!g->miss_high)
+		return;
+	if (g->hits_down && g->refs_up)
+		set(o, FSM_CORE_DEMAND, FSM_R_CORE_CONTENTION, FSM_ACT_TENANT_GROW);
+	else
+		to_io_demand(s, o, FSM_R_IO_PRESSURE);
+}
+
+static void step_core_demand(const struct fsm_state *s, const struct fsm_signals *g,
+			     struct fsm_out *o)
+{
+	if (!g->miss_high) {
+		set(o, FSM_RECLAIM, FSM_R_BALANCED, FSM_ACT_RECLAIM);
+	} else if (g->miss_up && !g->hits_down) {
+		to_io_demand(s, o, FSM_R_IO_NOT_CORE);
+		if (o->reason == FSM_R_IO_DISABLED)
+			o->action = FSM_ACT_TENANT_GROW;
+	} else {
+		set(o, FSM_CORE_DEMAND, FSM_R_NONE, FSM_ACT_TENANT_GROW);
+	}
+}
+
+/* I/O Demand and High Keep share their exits (the paper: "same rule"). */
+static void step_io_or_high(const struct fsm_state *s, const struct fsm_signals *g,
+			    struct fsm_out *o)
+{
+	if (!g->miss_high)
+		set(o, FSM_RECLAIM, FSM_R_OVERPROVISIONED, FSM_ACT_RECLAIM);
+	else if (g->hits_down && !g->miss_down)
+		set(o, FSM_CORE_DEMAND, FSM_R_HITS_DOWN, FSM_ACT_TENANT_GROW);
+	else if (s->state == FSM_HIGH_KEEP)
+		return;
+	else if (s->ddio_ways >= s->ddio_ways_max)
+		set(o, FSM_HIGH_KEEP, FSM_R_DDIO_MAX, FSM_ACT_NONE);
+	else
+		set(o, FSM_IO_DEMAND, FSM_R_STILL_MISSING, FSM_ACT_DDIO_GROW);
+}
+
+static void step_reclaim(const struct fsm_state *s, const struct fsm_signals *g,
+			 struct fsm_out *o)
+{
+	if (g->miss_high && g->miss_up) {
+		if (g->hits_down)
+			set(o, FSM_CORE_DEMAND, FSM_R_CORE_CONTENTION, FSM_ACT_TENANT_GROW);
+		else
+			to_io_demand(s, o, FSM_R_IO_PRESSURE);
+	} else if (s->ddio_ways <= s->ddio_ways_min && !s->reclaimable) {
+		set(o, FSM_LOW_KEEP, FSM_R_RECLAIM_DONE, FSM_ACT_NONE);
+	} else {
+		set(o, FSM_RECLAIM, FSM_R_NO_MISS_INCREASE, FSM_ACT_RECLAIM);
+	}
+}
+
+void fsm_step(const struct fsm_state *s, const struct ioca_delta *d, struct fsm_out *out)
+{
+	struct fsm_signals g;
+
+	fsm_signals(s, d, &g);
+	set(out, s->state, FSM_R_NONE, FSM_ACT_NONE);
+	switch (s->state) {
+	case FSM_LOW_KEEP:
+		step_low_keep(s, &g, out);
+		break;
+	case FSM_CORE_DEMAND:
+		step_core_demand(s, &g, out);
+		break;
+	case FSM_IO_DEMAND:
+	case FSM_HIGH_KEEP:
+		step_io_or_high(s, &g, out);
+		break;
+	case FSM_RECLAIM:
+		step_reclaim(s, &g, out);
+		break;
+	default:
+		set(out, FSM_LOW_KEEP, FSM_R_NONE, FSM_ACT_NONE);
+		break;
+	}
+}

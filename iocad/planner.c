@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tenants are packed from way 0 upward and DDIO owns the top ways, so
+ * the only ways tenants can share with DDIO are the top of the packing:
+ * overlap = max(0, tenant ways + DDIO ways - LLC ways), never more. Who
+ * sits on top is the whole of "shuffling".
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "planner.h"
+
+uint32_t planner_ways_mask(unsigned int lo, unsigned int n)
+{
+	if (!n)
+		return 0;
+	return (n >= 32 ? 0xffffffffu : ((1u << n) - 1)) << lo;
+}
+
+uint32_t planner_ddio_mask(unsigned int llc_ways, unsigned int ddio_ways)
+{
+	if (ddio_ways > llc_ways)
+		ddio_ways = llc_ways;
+	return planner_ways_mask(llc_ways - ddio_ways, ddio_ways);
+}
+
+bool planner_mask_contiguous(uint32_t m)
+{
+	if (!m)
+		return false;
+	m >>= __builtin_ctz(m);
+	return (m & (m + 1)) == 0;
+}
+
+unsigned int planner_ddio_overlap(const struct alloc *a, unsigned int i)
+{
+	return (unsigned int)__builtin_popcount(a->mask[i] & a->ddio_mask);
+}
+
+unsigned int planner_tenant_ways(const struct alloc *a)
+{
+	unsigned int w = 0;
+
+	for (unsigned int i = 0; i < a->ntenants; i++)
+		w += a->ways[i];
+	return w;
+}
+
+unsigned int planner_free_ways(const struct alloc *a)
+{
+	uint32_t used = a->ddio_mask;
+
+	for (unsigned int i = 0; i < a->ntenants; i++)
+		used |= a->mask[i];
+	return a->llc_ways - (unsigned int)__builtin_popcount(used);
+}
+
+/* Current position of a tenant; unplaced ones sort after placed ones. */
+static unsigned int position(const struct alloc *a, unsigned int i)
+{
+	return a->mask[i] ? (unsigned int)__builtin_ctz(a->mask[i]) : 64 + i;
+}
+
+static void sort_by_position(const struct alloc *a, unsigned int *idx, unsigned int n)
+{
+	for (unsigned int k = 1; k < n; k++) {
+		unsigned int v = idx[k], j = k;
+
+		while (j > 0 && position(a, idx[j - 1]) > position(a, v)) {
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = v;
+	}
+}
+
+static bool protected_tenant(const struct config *cfg, unsigned int i)
+{
+	return cfg->tenant[i].prio == CONFIG_PRIO_PS || cfg->tenant[i].vswitch;
+}
+
+/*
+ * Sharing candidates, best first: BE before protected; within a class,
+ * fewest LLC references, a current sharer's count discounted by
+ * @hysteresis so noise does not swap sharers back and forth.
+ */
+static void sort_sharers(const struct config *cfg, const struct alloc *a, const double *refs,
+			 double hyst, unsigned int *idx, unsigned int n)
+{
+	double key[PLATFORM_MAX_TENANTS];
+
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int i = idx[k];
+		double r = refs ? refs[i] : 0;
+
+		if (a->mask[i] & a->ddio_mask)
+			r *= 1.0 - hyst;
+		key[i] = r;
+	}
+	for (unsigned int k = 1; k < n; k++) {
+		unsigned int v = idx[k], j = k;
+
+		while (j > 0) {
+			unsigned int u = idx[j - 1];
+			bool pu = protected_tenant(cfg, u), pv = protected_tenant(cfg, v);
+
+			if (pu < pv || (pu == pv && (key[u] < key[v] || (key[u] == key[v] && u < v))))
+				break;
+			idx[j] = u;
+			j--;
+		}
+		idx[j] = v;
+	}
+}
+
+static void pack(struct alloc *a, const unsigned int *order, unsigned int n)
+{
+	unsigned int lo = 0;
+
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int i = order[k];
+
+		a->mask[i] = planner_ways_mask(lo, a->ways[i]);
+		lo += a->ways[i];
+	}
+}
+
+/* Order for the I/O-aware policy: keepers by position, then sharers. */
+static void aware_order(const struct config *cfg, const struct alloc *a, const double *refs,
+			double hyst, unsigned int *order)
+{
+	unsigned int n = a->ntenants, w = planner_tenant_ways(a);
+	unsigned int room = a->llc_ways - a->ddio_ways;
+	unsigned int cand[PLATFORM_MAX_TENANTS], keep[PLATFORM_MAX_TENANTS];
+	bool share[PLATFORM_MAX_TENANTS] = {false};
+	unsigned int nk = 0, ns = 0, need, got = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		cand[i] = i;
+	need = w > room ? w - room : 0;
+	sort_sharers(cfg, a, refs, hyst, cand, n);
+	for (unsigned int k = 0; k < n && got < need; k++) {
+		share[cand[k]] = true;
+		got += a->ways[cand[k]];
+		ns++;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (!share[i])
+			keep[nk++] = i;
+	sort_by_position(a, keep, nk);
+	memcpy(order, keep, nk * sizeof(*order));
+	/* the first chosen (fewest refs) goes on top, into DDIO's ways */
+	for (unsigned int k = 0; k < ns; k++)
+		order[nk + k] = cand[ns - 1 - k];
+}
+
+int planner_plan(const struct config *cfg, enum planner_policy pol, const double *llc_refs,
+		 double hysteresis, struct alloc *a)
+{
+	unsigned int order[PLATFORM_MAX_TENANTS];
+
+	if (!a->ddio_ways || a->ddio_ways > a->llc_ways || a->llc_ways > 32 ||
+	    planner_tenant_ways(a) > a->llc_ways)
+		return -ENOSPC;
+	for (unsigned int i = 0; i < a->ntenants; i++)
+		if (!a->ways[i])
+			return -ENOSPC;
+	/* sharers are chosen against the DDIO mask being planned */
+	a->ddio_mask = planner_ddio_mask(a->llc_ways, a->ddio_ways);
+	if (pol == PLANNER_IO_AWARE) {
+		aware_order(cfg, a, llc_refs, hysteresis, order);
+	} else {
+		for (unsigned int i = 0; i < a->ntenants; i++)
+			order[i] = i;
+	}
+	pack(a, order, a->ntenants);
+	return 0;
+}
+
+void planner_to_plan(const struct config *cfg, const struct alloc *a, struct platform_plan *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->ddio_mask = a->ddio_mask;
+	out->ntenants = a->ntenants;
+	for (unsigned int i = 0; i < a->ntenants; i++) {
+		memcpy(out->tenant[i].name, cfg->tenant[i].name, PLATFORM_NAME_LEN);
+		out->tenant[i].mask = a->mask[i];
+	}
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+
+#include "tenant.h"
+
+static uint64_t diff(uint64_t now, uint64_t before)
+{
+	return now >= before ? now - before : 0;
+}
+
+static double per_s(uint64_t n, uint64_t dt_ns)
+{
+	return (double)n * 1e9 / (double)dt_ns;
+}
+
+int tenant_interval(const struct config *cfg, const struct platform_sample *before,
+		    const struct platform_sample *now, struct ioca_interval *out)
+{
+	uint64_t dt;
+
+	if (now->t_ns <= before->t_ns)
+		return -EINVAL;
+	dt = now->t_ns - before->t_ns;
+	memset(out, 0, sizeof(*out));
+	out->t_ns = now->t_ns;
+	out->dt_ns = dt;
+	out->ntenants = cfg->ntenants;
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		const struct config_tenant *t = &cfg->tenant[i];
+		struct tenant_rates *r = &out->tenant[i];
+		uint64_t ins = 0, cyc = 0, refs = 0, miss = 0;
+
+		for (unsigned int k = 0; k < t->ncpus; k++) {
+			unsigned int c = t->cpus[k];
+			const struct platform_cpu_counters *a, *b;
+
+			if (c >= now->ncpus || c >= before->ncpus)
+				continue;
+			a = &before->cpu[c];
+			b = &now->cpu[c];
+			if (!b->online || !a->online)
+				continue;
+			ins += diff(b->instructions, a->instructions);
+			cyc += diff(b->cycles, a->cycles);
+			refs += diff(b->llc_refs, a->llc_refs);
+			miss += diff(b->llc_misses, a->llc_misses);
+		}
+		r->instructions = per_s(ins, dt);
+		r->cycles = per_s(cyc, dt);
+		r->llc_refs = per_s(refs, dt);
+		r->llc_misses = per_s(miss, dt);
+		r->ipc = cyc ? (double)ins / (double)cyc : 0;
+		r->miss_rate = refs ? (double)miss / (double)refs : 0;
+		out->llc_refs_n[i] = refs;
+		out->llc_misses_n[i] = miss;
+		out->llc_refs += r->llc_refs;
+		out->llc_misses += r->llc_misses;
+	}
+	out->ddio_hits_n = diff(now->ddio_hits, before->ddio_hits);
+	out->ddio_misses_n = diff(now->ddio_misses, before->ddio_misses);
+	out->ddio_hits = per_s(out->ddio_hits_n, dt);
+	out->ddio_misses = per_s(out->ddio_misses_n, dt);
+	return 0;
+}
+
+void tenant_delta_push(struct ioca_delta *d, const struct ioca_interval *next)
+{
+	d->prev = d->cur;
+	d->have_prev = d->cur.dt_ns != 0;
+	d->cur = *next;
+}
