@@ -185,7 +185,7 @@ int ioca_ddio_set(struct tnl *t, int64_t sock, int64_t mask, int64_t ways, struc
 
 	if (!msg)
 		return -ENOMEM;
-	nest = nla_nest_start(msg, IOCA_A_DDIO_SOCKET);
+	nest = nla_nest_start(msg, IOCA_A_DDIO_SOCKET | NLA_F_NESTED);
 	if (!nest)
 		goto nla_put_failure;
 	if (sock >= 0)
@@ -218,7 +218,7 @@ nla_put_failure:
 
 static int put_event(struct nl_msg *msg, int attr, const struct ioca_event_cfg *ev)
 {
-	struct nlattr *nest = nla_nest_start(msg, attr);
+	struct nlattr *nest = nla_nest_start(msg, attr | NLA_F_NESTED);
 
 	if (!nest)
 		return -EMSGSIZE;
