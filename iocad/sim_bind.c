@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "sim_bind.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_keys.h"
+
+static int find_cfg(const struct sim_tenant_cfg *cfg, unsigned int ncfg, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ncfg; i++)
+		if (cfg[i].name && !strcmp(cfg[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Traffic (rate > 0) given to a tenant the config says is not networking. */
+static int check_traffic(const struct scenario *s, unsigned int t, char *err, size_t len)
+{
+	unsigned int i, k;
+
+	if (s->tenant[t].rate_line) {
+		snprintf(err, len,
+			 "%s:%u: tenant '%s' gets traffic but the config says networking = no",
+			 s->path, s->tenant[t].rate_line, s->tenant[t].name);
+		return -EINVAL;
+	}
+	for (i = 0; i < s->nevents; i++) {
+		const struct scenario_event *ev = &s->events[i];
+
+		if (ev->kind != SCN_EV_SET || ev->tenant != t)
+			continue;
+		for (k = 0; k < ev->nset; k++)
+			if (!strcmp(sim_keys_name(ev->set[k].key), "rate") &&
+			    ev->set[k].value > 0) {
+				snprintf(err, len,
+					 "%s:%u: tenant '%s' gets traffic but the config says "
+					 "networking = no",
+					 s->path, ev->line, s->tenant[t].name);
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
+static int from_cfg(const struct scenario *s, const struct sim_tenant_cfg *cfg, unsigned int ncfg,
+		    struct sim_bind *b, char *err, size_t len)
+{
+	unsigned int i, c;
+
+	for (i = 0; i < ncfg; i++)
+		if (!cfg[i].name || scenario_tenant_index(s, cfg[i].name) < 0) {
+			snprintf(err, len, "%s: no [tenant %s] for the config's tenant", s->path,
+				 cfg[i].name ? cfg[i].name : "(unnamed)");
+			return -EINVAL;
+		}
+	for (i = 0; i < s->ntenants; i++) {
+		int k = find_cfg(cfg, ncfg, s->tenant[i].name);
+
+		if (k < 0) {
+			snprintf(err, len, "%s:%u: tenant '%s' is not in the config", s->path,
+				 s->tenant[i].line, s->tenant[i].name);
+			return -EINVAL;
+		}
+		if (cfg[k].ncpus > PLATFORM_MAX_CPUS || (cfg[k].ncpus && !cfg[k].cpus)) {
+			snprintf(err, len, "config tenant '%s': bad cpu list", cfg[k].name);
+			return -EINVAL;
+		}
+		if (!cfg[k].networking && check_traffic(s, i, err, len))
+			return -EINVAL;
+		b->tenant_ncpus[i] = cfg[k].ncpus;
+		for (c = 0; c < cfg[k].ncpus; c++)
+			b->cpu[i][c] = cfg[k].cpus[c];
+	}
+	return 0;
+}
+
+static int from_scenario(const struct scenario *s, struct sim_bind *b, char *err, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->ntenants; i++) {
+		if (!s->tenant[i].ncpus) {
+			snprintf(err, len,
+				 "%s:%u: tenant '%s' has no cpus (needed without a config)",
+				 s->path, s->tenant[i].line, s->tenant[i].name);
+			return -EINVAL;
+		}
+		b->tenant_ncpus[i] = s->tenant[i].ncpus;
+		memcpy(b->cpu[i], s->tenant[i].cpus, s->tenant[i].ncpus * sizeof(unsigned int));
+	}
+	return 0;
+}
+
+int sim_bind_tenants(const struct scenario *s, const struct sim_tenant_cfg *cfg, unsigned int ncfg,
+		     struct sim_bind *b, char *err, size_t len)
+{
+	unsigned char owner[PLATFORM_MAX_CPUS];
+	unsigned int i, c;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	rc = ncfg ? from_cfg(s, cfg, ncfg, b, err, len) : from_scenario(s, b, err, len);
+	if (rc)
+		return rc;
+	memset(owner, 0, sizeof(owner));
+	for (i = 0; i < s->ntenants; i++)
+		for (c = 0; c < b->tenant_ncpus[i]; c++) {
+			unsigned int id = b->cpu[i][c];
+
+			if (id >= PLATFORM_MAX_CPUS) {
+				snprintf(err, len, "tenant '%s': cpu %u is beyond %d",
+					 s->tenant[i].name, id, PLATFORM_MAX_CPUS - 1);
+				return -EINVAL;
+			}
+			if (owner[id]) {
+				snprintf(err, len,
+					 "%s:%u: tenant '%s': cpu %u is also tenant '%s''s",
+					 s->path, s->tenant[i].line, s->tenant[i].name, id,
+					 s->tenant[owner[id] - 1].name);
+				return -EINVAL;
+			}
+			owner[id] = (unsigned char)(i + 1);
+			if (id + 1 > b->ncpus)
+				b->ncpus = id + 1;
+		}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Binding a scenario's tenants to the cores they run on: from iocad's
+ * config when the caller passes tenants (the config is the truth about
+ * cores and roles; every tenant must be in both files), else from the
+ * scenario's own cpus= keys. Also checks that the scenario's traffic only
+ * goes to tenants the config calls networking.
+ */
+#ifndef IOCAD_SIM_BIND_H
+#define IOCAD_SIM_BIND_H
+
+#include <stddef.h>
+
+#include "scenario.h"
+#include "sim_platform.h"
+
+struct sim_bind {
+	unsigned int ncpus; /* highest cpu id + 1 */
+	unsigned int tenant_ncpus[PLATFORM_MAX_TENANTS];
+	unsigned int cpu[PLATFORM_MAX_TENANTS][PLATFORM_MAX_CPUS];
+};
+
+/*
+ * Fill @b for the tenants of @s (in scenario order) from @cfg (may be
+ * NULL or empty). Returns 0 or -EINVAL with @err naming file:line.
+ */
+int sim_bind_tenants(const struct scenario *s, const struct sim_tenant_cfg *cfg, unsigned int ncfg,
+		     struct sim_bind *b, char *err, size_t len);
+
+#endif /* IOCAD_SIM_BIND_H */

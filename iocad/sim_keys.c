@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "sim_keys.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_parse.h"
+
+enum key_type { K_SIZE, K_COUNT, K_REAL, K_UINT, K_BOOL };
+
+struct tkey {
+	const char *name;
+	enum key_type type;
+	size_t off;
+	double min, max;
+	int group;
+};
+
+#define WOFF(f) offsetof(struct sim_workload, f)
+static const struct tkey tkeys[] = {
+	{"active", K_BOOL, WOFF(active), 0, 1, 0},
+	{"ws", K_SIZE, WOFF(ws), 0, 1e12, SIM_KEYS_WORKLOAD},
+	{"rpi", K_REAL, WOFF(rpi), 0, 1, SIM_KEYS_WORKLOAD},
+	{"cpi", K_REAL, WOFF(cpi), 0.05, 100, SIM_KEYS_WORKLOAD},
+	{"rate", K_COUNT, WOFF(rate), 0, 1e9, SIM_KEYS_TRAFFIC},
+	{"pkt", K_SIZE, WOFF(pkt), 1, 65536, SIM_KEYS_TRAFFIC},
+	{"buf", K_SIZE, WOFF(buf), 64, 65536, SIM_KEYS_TRAFFIC},
+	{"ring", K_UINT, WOFF(ring), 1, 65536, SIM_KEYS_TRAFFIC},
+	{"queues", K_UINT, WOFF(queues), 1, 1024, SIM_KEYS_TRAFFIC},
+	{"ipp", K_REAL, WOFF(ipp), 1, 1e6, SIM_KEYS_TRAFFIC},
+	{"touch", K_SIZE, WOFF(touch), 0, 65536, SIM_KEYS_TRAFFIC},
+	{"flows", K_COUNT, WOFF(flows), 0, 1e9, 0},
+	{"flow_bytes", K_SIZE, WOFF(flow_bytes), 0, 1 << 20, 0},
+	{"emc_flows", K_COUNT, WOFF(emc_flows), 0, 1e9, 0},
+};
+#define NTKEYS ((int)(sizeof(tkeys) / sizeof(tkeys[0])))
+
+static const char *const type_hint[] = {
+	[K_SIZE] = "a size like 2M or 1500",
+	[K_COUNT] = "a count like 200K or 3.5M",
+	[K_REAL] = "a number",
+	[K_UINT] = "a whole number",
+	[K_BOOL] = "yes or no",
+};
+
+const char *sim_keys_name(int key)
+{
+	return key >= 0 && key < NTKEYS ? tkeys[key].name : "?";
+}
+
+void sim_keys_apply(struct sim_workload *w, const struct scenario_set *set)
+{
+	const struct tkey *k = &tkeys[set->key];
+	char *base = (char *)w;
+
+	if (k->type == K_BOOL)
+		*(bool *)(base + k->off) = set->value != 0;
+	else if (k->type == K_UINT)
+		*(unsigned int *)(base + k->off) = (unsigned int)set->value;
+	else
+		*(double *)(base + k->off) = set->value;
+}
+
+static int parse_typed(enum key_type type, const char *val, double *v)
+{
+	bool b;
+	int rc;
+
+	switch (type) {
+	case K_SIZE:
+		return sim_parse_size(val, v);
+	case K_COUNT:
+		return sim_parse_count(val, v);
+	case K_BOOL:
+		rc = sim_parse_bool(val, &b);
+		*v = b;
+		return rc;
+	case K_UINT:
+		rc = sim_parse_real(val, v);
+		if (!rc && (*v < 0 || *v > 4e9 || *v != (double)(unsigned long)*v))
+			rc = -EINVAL;
+		return rc;
+	default:
+		return sim_parse_real(val, v);
+	}
+}
+
+int sim_keys_tenant(const char *key, const char *val, int group, struct scenario_set *out,
+		    char *msg, size_t len)
+{
+	double v = 0;
+	int i;
+
+	for (i = 0; i < NTKEYS; i++)
+		if (!strcmp(tkeys[i].name, key))
+			break;
+	if (i == NTKEYS) {
+		snprintf(msg, len, "unknown tenant key '%s'", key);
+		return -EINVAL;
+	}
+	if (group && !(tkeys[i].group & group)) {
+		snprintf(msg, len, "key '%s' cannot be changed by this event", key);
+		return -EINVAL;
+	}
+	if (parse_typed(tkeys[i].type, val, &v)) {
+		snprintf(msg, len, "%s: bad value '%s' (expected %s)", key, val,
+			 type_hint[tkeys[i].type]);
+		return -EINVAL;
+	}
+	if (v < tkeys[i].min || v > tkeys[i].max) {
+		snprintf(msg, len, "%s: %s is out of range [%g, %g]", key, val, tkeys[i].min,
+			 tkeys[i].max);
+		return -EINVAL;
+	}
+	out->key = i;
+	out->value = v;
+	return 0;
+}
+
+/* Real-valued platform keys: name, where, range, what the value means. */
+struct pkey {
+	const char *name;
+	enum key_type type;
+	size_t off;
+	double min, max;
+	const char *hint;
+};
+
+#define POFF(f) offsetof(struct sim_params, f)
+static const struct pkey pkeys[] = {
+	{"ways", K_UINT, POFF(ways), 1, 32, "a way count in [1, 32]"},
+	{"way_size", K_SIZE, POFF(way_bytes), 4096, 1 << 30, "a size in [4K, 1G]"},
+	{"miss_penalty", K_REAL, POFF(miss_penalty), 0, 10000, "cycles in [0, 10000]"},
+	{"ghz", K_REAL, POFF(ghz), 0.1, 10, "a clock in GHz in [0.1, 10]"},
+	{"migrate", K_REAL, POFF(migrate), 0, 1, "a fraction in [0, 1]"},
+};
+
+static int other_platform_key(struct scenario *s, const char *key, const char *val, char *msg,
+			      size_t len)
+{
+	char *end;
+	double v;
+
+	if (!strcmp(key, "noise")) {
+		if (sim_parse_real(val, &v) || v < 0 || v > 0.5)
+			goto bad;
+		s->noise = v;
+	} else if (!strcmp(key, "seed")) {
+		errno = 0;
+		s->seed = strtoull(val, &end, 0);
+		if (*end || errno || *val == '-' || !*val)
+			goto bad;
+	} else if (!strcmp(key, "duration")) {
+		if (sim_parse_time(val, &s->duration_ns) || !s->duration_ns)
+			goto bad;
+	} else if (!strcmp(key, "ddio_mask")) {
+		if (sim_parse_mask(val, &s->ddio_mask))
+			goto bad;
+	} else {
+		snprintf(msg, len, "unknown key '%s' in [platform]", key);
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	snprintf(msg, len, "%s: bad value '%s' (expected %s)", key, val,
+		 !strcmp(key, "noise")	    ? "a relative sd in [0, 0.5]"
+		 : !strcmp(key, "seed")	    ? "an unsigned number"
+		 : !strcmp(key, "duration") ? "a time like 60s"
+					    : "a mask like 0x600");
+	return -EINVAL;
+}
+
+int sim_keys_platform(struct scenario *s, const char *key, const char *val, char *msg, size_t len)
+{
+	char *base = (char *)&s->params;
+	size_t i;
+	double v;
+
+	for (i = 0; i < sizeof(pkeys) / sizeof(pkeys[0]); i++) {
+		if (strcmp(pkeys[i].name, key))
+			continue;
+		if (parse_typed(pkeys[i].type, val, &v) || v < pkeys[i].min || v > pkeys[i].max) {
+			snprintf(msg, len, "%s: bad value '%s' (expected %s)", key, val,
+				 pkeys[i].hint);
+			return -EINVAL;
+		}
+		if (pkeys[i].type == K_UINT)
+			*(unsigned int *)(base + pkeys[i].off) = (unsigned int)v;
+		else
+			*(double *)(base + pkeys[i].off) = v;
+		return 0;
+	}
+	return other_platform_key(s, key, val, msg, len);
+}

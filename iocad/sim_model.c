@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rates and occupancy depend on each other (a tenant that misses less runs
+ * faster and so references more, which wins it more of a shared way), so
+ * the steady state is a damped fixed-point iteration around the occupancy
+ * equilibrium of sim_pool.c.
+ */
+#include "sim_model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#define MAX_ITER 300
+#define DAMP 0.5
+#define CONVERGED 1e-9
+
+/* Per-tenant quantities fixed for one solve, and the iterated state. */
+struct tstate {
+	bool on;
+	bool nic;
+	double own_lines;
+	double rpp;   /* own-data references per packet */
+	double lp;    /* lines per packet written by the NIC */
+	double lt;    /* lines per packet read by the core */
+	double slots; /* descriptors over all queues */
+	double refs;  /* own-data references per second (iterated) */
+	double pkts;  /* packets per second processed (iterated) */
+	double delay; /* seconds a packet waits before the core reads it */
+	double cpp;   /* cycles per packet */
+	double mc;    /* probability a packet line is gone when the core reads it */
+};
+
+void sim_workload_defaults(struct sim_workload *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->active = true;
+	w->ws = 1 << 20;
+	w->rpi = 0.005;
+	w->cpi = 0.8;
+	w->pkt = 64;
+	w->buf = 2048;
+	w->ring = 1024;
+	w->queues = 1;
+	w->ipp = 300;
+	w->touch = 64;
+	w->flow_bytes = 256;
+	w->emc_flows = 8192;
+}
+
+static void derive(const struct sim_tenant *t, struct tstate *s)
+{
+	const struct sim_workload *w = &t->w;
+	double flow_factor = 1.0;
+
+	memset(s, 0, sizeof(*s));
+	s->on = w->active && t->ncpus > 0;
+	if (!s->on)
+		return;
+	s->own_lines = (w->ws + w->flows * w->flow_bytes) / SIM_LINE;
+	s->nic = w->rate > 0 && w->ring > 0 && w->queues > 0 && w->ipp > 0;
+	if (!s->nic)
+		return;
+	/* Beyond the exact-match cache every doubling of flows adds a lookup. */
+	if (w->flows > 0 && w->emc_flows > 0)
+		flow_factor += log2(1.0 + w->flows / w->emc_flows);
+	s->rpp = w->rpi * w->ipp * flow_factor;
+	s->lp = ceil(fmin(w->pkt, w->buf) / SIM_LINE);
+	if (s->lp < 1)
+		s->lp = 1;
+	s->lt = fmin(s->lp, fmax(1.0, ceil(w->touch / SIM_LINE)));
+	s->slots = (double)w->ring * w->queues;
+}
+
+static unsigned int build_agents(const struct sim_params *p, const struct sim_tenant *t,
+				 unsigned int n, uint32_t ddio_mask, const struct tstate *s,
+				 struct sim_model_ws *ws)
+{
+	struct sim_class *c = ws->cls;
+	struct sim_agent *ddio = &ws->agent[n];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct sim_agent *a = &ws->agent[i];
+
+		a->mask = t[i].mask;
+		a->cls = c;
+		a->nclass = 0;
+		if (!s[i].on)
+			continue;
+		if (s[i].own_lines > 0 && s[i].refs > 0) {
+			c->lines = s[i].own_lines;
+			c->rate = s[i].refs / s[i].own_lines;
+			c++;
+			a->nclass++;
+		}
+		if (s[i].nic && s[i].pkts > 0 && p->migrate > 0) {
+			c->lines = p->migrate * s[i].slots * s[i].lp;
+			c->rate = s[i].pkts / s[i].slots;
+			c++;
+			a->nclass++;
+		}
+	}
+	ddio->mask = ddio_mask;
+	ddio->cls = c;
+	ddio->nclass = 0;
+	for (i = 0; i < n; i++) {
+		if (!s[i].on || !s[i].nic || s[i].pkts <= 0 || p->migrate >= 1)
+			continue;
+		c->lines = (1 - p->migrate) * s[i].slots * s[i].lp;
+		c->rate = s[i].pkts / s[i].slots;
+		c++;
+		ddio->nclass++;
+	}
+	return n + 1;
+}
+
+/* Chance a line touched @age seconds ago is gone, in a pool of time @t. */
+static double gone(double t, double age)
+{
+	if (age <= 0 || isinf(t))
+		return 0.0;
+	if (t <= 0)
+		return 1.0;
+	return exp(-t / age);
+}
+
+/* New rates for tenant @i from the pool's times; returns the relative change. */
+static double update(const struct sim_params *p, const struct sim_tenant *t, struct tstate *s,
+		     double t_own, double t_ddio, double damp)
+{
+	const struct sim_workload *w = &t->w;
+	double f = p->ghz * 1e9 * t->ncpus;
+	double h, refs, pkts, change;
+
+	h = s->own_lines > 0 ? sim_pool_hit(s->refs / s->own_lines, t_own) : 1.0;
+	if (s->refs <= 0 && s->own_lines > 0)
+		h = 1.0; /* nothing referenced yet: the first pass assumes hits */
+	if (!s->nic) {
+		refs = w->rpi * f / (w->cpi + w->rpi * (1 - h) * p->miss_penalty);
+		change = fabs(refs - s->refs) / fmax(refs, 1.0);
+		s->refs = damp * s->refs + (1 - damp) * refs;
+		return change;
+	}
+	s->mc = (1 - p->migrate) * gone(t_ddio, s->delay) + p->migrate * gone(t_own, s->delay);
+	s->cpp = w->ipp * w->cpi + (s->rpp * (1 - h) + s->lt * s->mc) * p->miss_penalty;
+	pkts = fmin(w->rate, f / s->cpp);
+	change = fabs(pkts - s->pkts) / fmax(pkts, 1.0);
+	s->pkts = damp * s->pkts + (1 - damp) * pkts;
+	s->refs = s->pkts * s->rpp;
+	{
+		double mu = f / s->cpp, rho = w->rate / mu;
+		double rev = s->slots / s->pkts;
+
+		/* M/D/1 sojourn while the core keeps up; a full ring otherwise. */
+		s->delay = rho < 1 ? (1 + rho / (2 * (1 - rho))) / mu : rev;
+		s->delay = fmin(s->delay, rev);
+	}
+	return change;
+}
+
+static void fill_out(const struct sim_params *p, const struct sim_tenant *t, unsigned int n,
+		     const struct tstate *s, const struct sim_model_ws *ws, struct sim_rates *out)
+{
+	double t_ddio = ws->pool.t[n];
+	unsigned int i;
+
+	out->ntenants = n;
+	out->ddio_occ = ws->pool.occ[n] * SIM_LINE;
+	for (i = 0; i < n; i++) {
+		struct sim_tenant_rates *r = &out->tenant[i];
+		double f = p->ghz * 1e9 * t[i].ncpus;
+		double t_own = ws->pool.t[i];
+		double h;
+
+		r->t_char = t_own;
+		r->occ = ws->pool.occ[i] * SIM_LINE;
+		if (!s[i].on)
+			continue;
+		h = s[i].own_lines > 0 && s[i].refs > 0
+			    ? sim_pool_hit(s[i].refs / s[i].own_lines, t_own)
+			    : 1.0;
+		r->hit_own = h;
+		if (!s[i].nic) {
+			r->cycles = f;
+			r->instructions = f / (t[i].w.cpi + t[i].w.rpi * (1 - h) * p->miss_penalty);
+			r->llc_refs = r->instructions * t[i].w.rpi;
+			r->llc_misses = r->llc_refs * (1 - h);
+			continue;
+		}
+		{
+			double reuse = s[i].pkts / s[i].slots;
+			double wh = (1 - p->migrate) * sim_pool_hit(reuse, t_ddio) +
+				    p->migrate * sim_pool_hit(reuse, t_own);
+			double lines = s[i].pkts * s[i].lp;
+
+			r->pkts = s[i].pkts;
+			r->drops = t[i].w.rate - s[i].pkts;
+			r->cycles = s[i].pkts * s[i].cpp;
+			r->instructions = s[i].pkts * t[i].w.ipp;
+			r->llc_refs = s[i].pkts * (s[i].rpp + s[i].lt);
+			r->llc_misses = s[i].pkts * (s[i].rpp * (1 - h) + s[i].lt * s[i].mc);
+			r->ring_hit = wh;
+			out->ddio_hits += lines * wh;
+			out->ddio_misses += lines * (1 - wh);
+		}
+	}
+	for (i = 0; i < n; i++)
+		out->mem_bytes += out->tenant[i].llc_misses * SIM_LINE;
+	out->mem_bytes += out->ddio_misses * SIM_LINE;
+}
+
+static int check_args(const struct sim_params *p, const struct sim_tenant *t, unsigned int n)
+{
+	unsigned int i;
+
+	if (!p || (!t && n) || n > PLATFORM_MAX_TENANTS)
+		return -EINVAL;
+	if (p->ways == 0 || p->ways > SIM_POOL_MAX_WAYS || !(p->way_bytes >= SIM_LINE) ||
+	    !(p->miss_penalty >= 0) || !(p->ghz > 0) || !(p->migrate >= 0 && p->migrate <= 1))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		const struct sim_workload *w = &t[i].w;
+
+		if (!(w->cpi > 0) || !(w->rpi >= 0) || !(w->ws >= 0) || !(w->rate >= 0) ||
+		    !(w->pkt > 0) || !(w->buf > 0) || !(w->flows >= 0) || !(w->flow_bytes >= 0))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int sim_model_solve(const struct sim_params *p, const struct sim_tenant *t, unsigned int n,
+		    uint32_t ddio_mask, struct sim_model_ws *ws, struct sim_rates *out)
+{
+	struct tstate s[PLATFORM_MAX_TENANTS];
+	unsigned int i, it;
+	int err;
+
+	err = check_args(p, t, n);
+	if (err)
+		return err;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		derive(&t[i], &s[i]);
+		/* Start from "everything hits": one pass then sees real misses. */
+		if (s[i].on)
+			update(p, &t[i], &s[i], INFINITY, INFINITY, 0.0);
+	}
+	for (it = 0; it < MAX_ITER; it++) {
+		double worst = 0.0;
+		unsigned int na = build_agents(p, t, n, ddio_mask, s, ws);
+
+		err = sim_pool_solve(&ws->pool, ws->agent, na, p->ways, p->way_bytes / SIM_LINE);
+		if (err)
+			return err;
+		for (i = 0; i < n; i++)
+			if (s[i].on)
+				worst = fmax(worst, update(p, &t[i], &s[i], ws->pool.t[i],
+							   ws->pool.t[n], DAMP));
+		if (worst < CONVERGED)
+			break;
+	}
+	build_agents(p, t, n, ddio_mask, s, ws);
+	err = sim_pool_solve(&ws->pool, ws->agent, n + 1, p->ways, p->way_bytes / SIM_LINE);
+	if (err)
+		return err;
+	fill_out(p, t, n, s, ws, out);
+	out->iterations = it;
+	return 0;
+}

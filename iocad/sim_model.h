@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The simulator's equations (SIMULATOR.md): from the platform, each
+ * tenant's workload and the current CAT and DDIO masks to steady-state
+ * rates per second: instructions, cycles, LLC references and misses per
+ * tenant, DDIO hits and misses, memory traffic. No time, no noise, no I/O:
+ * sim_platform.c integrates these rates over intervals and events.
+ */
+#ifndef IOCAD_SIM_MODEL_H
+#define IOCAD_SIM_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "platform.h"
+#include "sim_pool.h"
+
+#define SIM_LINE 64.0
+
+struct sim_params {
+	unsigned int ways;   /* LLC ways of the socket */
+	double way_bytes;    /* bytes per way (LLC size / ways) */
+	double miss_penalty; /* cycles an LLC miss stalls a core */
+	double ghz;	     /* core clock */
+	double migrate;	     /* share of consumed RX lines written back into the consumer's ways */
+};
+
+/* What a tenant runs; sizes in bytes, rates per second. */
+struct sim_workload {
+	bool active; /* false: not started yet or left; its cores idle */
+	double ws;   /* working set of its own data */
+	double rpi;  /* LLC references per instruction to its own data */
+	double cpi;  /* cycles per instruction when every reference hits */
+	/* Packet processing: rate > 0 makes the tenant an RX ring consumer. */
+	double rate;	   /* offered packets per second */
+	double pkt;	   /* packet size */
+	double buf;	   /* RX buffer size per descriptor */
+	unsigned int ring; /* descriptors per RX queue */
+	unsigned int queues;
+	double ipp;   /* instructions per packet */
+	double touch; /* bytes of each packet the core reads */
+	/* Virtual switch: flow table (part of its own data) and lookup cost. */
+	double flows;
+	double flow_bytes; /* bytes per flow-table entry */
+	double emc_flows;  /* flows the exact-match cache holds; beyond, lookups cost more */
+};
+
+struct sim_tenant {
+	unsigned int ncpus;
+	uint32_t mask; /* CAT ways its cores may allocate into */
+	struct sim_workload w;
+};
+
+struct sim_tenant_rates {
+	double instructions;
+	double cycles; /* unhalted: a packet consumer halts when it has no work */
+	double llc_refs;
+	double llc_misses;
+	double pkts;	 /* packets processed */
+	double drops;	 /* offered but not taken: the ring was full */
+	double hit_own;	 /* hit ratio of its own data */
+	double t_char;	 /* characteristic time of its lines, s (INFINITY: all fit) */
+	double occ;	 /* bytes it holds in the LLC */
+	double ring_hit; /* DDIO write hit ratio of its RX buffers */
+};
+
+struct sim_rates {
+	unsigned int ntenants;
+	struct sim_tenant_rates tenant[PLATFORM_MAX_TENANTS];
+	double ddio_hits;
+	double ddio_misses;
+	double ddio_occ;  /* bytes DDIO's in-flight/ring lines hold */
+	double mem_bytes; /* DRAM traffic: reads on misses, write-backs of DDIO allocations */
+	unsigned int iterations; /* fixed-point iterations it took */
+};
+
+/* Scratch space for one solve (large: keep it off small stacks). */
+struct sim_model_ws {
+	struct sim_pool pool;
+	struct sim_class cls[PLATFORM_MAX_TENANTS * 2 + PLATFORM_MAX_TENANTS];
+	struct sim_agent agent[SIM_POOL_MAX_AGENTS];
+};
+
+/* Fill @w with a light non-networking workload (documented defaults). */
+void sim_workload_defaults(struct sim_workload *w);
+
+/*
+ * Steady state for @n tenants and DDIO mask @ddio_mask.
+ * Returns 0, or -EINVAL if an argument is out of range.
+ */
+int sim_model_solve(const struct sim_params *p, const struct sim_tenant *t, unsigned int n,
+		    uint32_t ddio_mask, struct sim_model_ws *ws, struct sim_rates *out);
+
+#endif /* IOCAD_SIM_MODEL_H */

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "sim_platform.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+#include "sim_bind.h"
+#include "sim_keys.h"
+#include "sim_rng.h"
+
+#define DEFAULT_INTERVAL_NS 1000000000ULL
+
+struct sim_cpu_acc {
+	double instructions, cycles, llc_refs, llc_misses;
+};
+
+struct sim_ctx {
+	struct scenario *scn;
+	struct sim_bind bind;
+	struct sim_params params;
+	struct sim_rng rng;
+	double noise;
+	uint64_t interval_ns;
+	uint64_t now_ns;
+	uint64_t seq;
+	unsigned int next_event;
+	uint32_t ddio_mask;
+	uint32_t ddio_open; /* what open() found, for restore() */
+	uint32_t all_ways;
+	struct sim_tenant t[PLATFORM_MAX_TENANTS];
+	bool dirty; /* masks or workloads changed since the last solve */
+	bool polled;
+	struct sim_rates rates;
+	struct sim_model_ws ws;
+	/* Cumulative counters, as doubles so rounding never drifts. */
+	struct sim_cpu_acc acc[PLATFORM_MAX_CPUS];
+	double ddio_hits, ddio_misses;
+};
+
+static const struct platform_ops sim_ops;
+
+static bool contiguous(uint32_t m)
+{
+	return m && !((m >> __builtin_ctz(m)) & ((m >> __builtin_ctz(m)) + 1));
+}
+
+static int sim_info(void *c, struct platform_info *out)
+{
+	struct sim_ctx *x = c;
+
+	memset(out, 0, sizeof(*out));
+	out->llc_ways = x->params.ways;
+	out->ncpus = x->bind.ncpus;
+	out->ddio_mask = x->ddio_mask;
+	out->ddio_boot_mask = x->ddio_open;
+	out->ddio_counters = true;
+	return 0;
+}
+
+static void run_event(struct sim_ctx *x, const struct scenario_event *ev)
+{
+	struct sim_workload *w = ev->kind == SCN_EV_DDIO ? NULL : &x->t[ev->tenant].w;
+	unsigned int k;
+
+	switch (ev->kind) {
+	case SCN_EV_SET:
+		for (k = 0; k < ev->nset; k++)
+			sim_keys_apply(w, &ev->set[k]);
+		break;
+	case SCN_EV_JOIN:
+		w->active = true;
+		break;
+	case SCN_EV_LEAVE:
+		w->active = false;
+		break;
+	case SCN_EV_DDIO:
+		x->ddio_mask = ev->mask;
+		break;
+	}
+	x->dirty = true;
+}
+
+/* A multiplicative noise factor, never negative. */
+static double jitter(struct sim_ctx *x)
+{
+	if (x->noise <= 0)
+		return 1.0;
+	return fmax(0.0, 1.0 + x->noise * sim_rng_normal(&x->rng));
+}
+
+/* Add @dt seconds of the current rates to the interval's deltas. */
+static void integrate(struct sim_ctx *x, double dt, struct sim_cpu_acc *d, double *hits,
+		      double *misses)
+{
+	unsigned int i, c;
+
+	for (i = 0; i < x->scn->ntenants; i++) {
+		const struct sim_tenant_rates *r = &x->rates.tenant[i];
+		unsigned int n = x->bind.tenant_ncpus[i];
+
+		for (c = 0; c < n; c++) {
+			struct sim_cpu_acc *a = &d[x->bind.cpu[i][c]];
+
+			a->instructions += r->instructions * dt / n;
+			a->cycles += r->cycles * dt / n;
+			a->llc_refs += r->llc_refs * dt / n;
+			a->llc_misses += r->llc_misses * dt / n;
+		}
+	}
+	*hits += x->rates.ddio_hits * dt;
+	*misses += x->rates.ddio_misses * dt;
+}
+
+static int advance(struct sim_ctx *x, uint64_t end_ns, struct sim_cpu_acc *d, double *hits,
+		   double *misses)
+{
+	const struct scenario *s = x->scn;
+	uint64_t at = x->now_ns;
+	int err;
+
+	while (at < end_ns) {
+		uint64_t seg_end = end_ns;
+
+		while (x->next_event < s->nevents && s->events[x->next_event].t_ns <= at)
+			run_event(x, &s->events[x->next_event++]);
+		if (x->next_event < s->nevents && s->events[x->next_event].t_ns < seg_end)
+			seg_end = s->events[x->next_event].t_ns;
+		if (x->dirty) {
+			err = sim_model_solve(&x->params, x->t, s->ntenants, x->ddio_mask, &x->ws,
+					      &x->rates);
+			if (err)
+				return err;
+			x->dirty = false;
+		}
+		integrate(x, (double)(seg_end - at) / 1e9, d, hits, misses);
+		at = seg_end;
+	}
+	return 0;
+}
+
+static int sim_poll(void *c, struct platform_sample *out)
+{
+	struct sim_ctx *x = c;
+	struct sim_cpu_acc d[PLATFORM_MAX_CPUS];
+	double hits = 0, misses = 0;
+	unsigned int i;
+	int err;
+
+	if (x->now_ns + x->interval_ns > x->scn->duration_ns)
+		return PLATFORM_END;
+	memset(d, 0, sizeof(d));
+	err = advance(x, x->now_ns + x->interval_ns, d, &hits, &misses);
+	if (err)
+		return err;
+	x->now_ns += x->interval_ns;
+	x->polled = true;
+	memset(out, 0, sizeof(*out));
+	out->seq = ++x->seq;
+	out->t_ns = x->now_ns;
+	out->ncpus = x->bind.ncpus;
+	for (i = 0; i < x->bind.ncpus; i++) {
+		struct sim_cpu_acc *a = &x->acc[i];
+		double refs = d[i].llc_refs * jitter(x);
+		double ratio = d[i].llc_refs > 0 ? d[i].llc_misses / d[i].llc_refs : 0;
+
+		a->instructions += d[i].instructions * jitter(x);
+		a->cycles += d[i].cycles;
+		a->llc_refs += refs;
+		a->llc_misses += fmin(refs, refs * ratio * jitter(x));
+		out->cpu[i].online = true;
+		out->cpu[i].instructions = (uint64_t)a->instructions;
+		out->cpu[i].cycles = (uint64_t)a->cycles;
+		out->cpu[i].llc_refs = (uint64_t)a->llc_refs;
+		out->cpu[i].llc_misses = (uint64_t)a->llc_misses;
+	}
+	x->ddio_hits += hits * jitter(x);
+	x->ddio_misses += misses * jitter(x);
+	out->ddio_hits = (uint64_t)x->ddio_hits;
+	out->ddio_misses = (uint64_t)x->ddio_misses;
+	return 0;
+}
+
+static int sim_apply(void *c, const struct platform_plan *plan)
+{
+	struct sim_ctx *x = c;
+	int idx[PLATFORM_MAX_TENANTS];
+	unsigned int i;
+
+	if (!plan || plan->ntenants > PLATFORM_MAX_TENANTS)
+		return -EINVAL;
+	if (!contiguous(plan->ddio_mask) || (plan->ddio_mask & ~x->all_ways))
+		return -EINVAL;
+	for (i = 0; i < plan->ntenants; i++) {
+		char name[PLATFORM_NAME_LEN];
+		uint32_t m = plan->tenant[i].mask;
+
+		memcpy(name, plan->tenant[i].name, sizeof(name));
+		name[sizeof(name) - 1] = '\0';
+		idx[i] = scenario_tenant_index(x->scn, name);
+		if (idx[i] < 0)
+			return -ENOENT;
+		if (!contiguous(m) || (m & ~x->all_ways))
+			return -EINVAL;
+	}
+	/* Everything checked: now change it all. */
+	x->ddio_mask = plan->ddio_mask;
+	for (i = 0; i < plan->ntenants; i++)
+		x->t[idx[i]].mask = plan->tenant[i].mask;
+	x->dirty = true;
+	return 0;
+}
+
+static int sim_wait(void *c, uint64_t interval_ns)
+{
+	(void)c;
+	(void)interval_ns;
+	return 0; /* simulated time moves in poll(): faster than real time */
+}
+
+static int sim_restore(void *c)
+{
+	struct sim_ctx *x = c;
+	unsigned int i;
+
+	x->ddio_mask = x->ddio_open;
+	for (i = 0; i < x->scn->ntenants; i++)
+		x->t[i].mask = x->all_ways;
+	x->dirty = true;
+	return 0;
+}
+
+static void sim_destroy(void *c)
+{
+	struct sim_ctx *x = c;
+
+	if (!x)
+		return;
+	scenario_free(x->scn);
+	free(x);
+}
+
+static const struct platform_ops sim_ops = {
+	.name = "sim",
+	.info = sim_info,
+	.poll = sim_poll,
+	.apply = sim_apply,
+	.wait = sim_wait,
+	.restore = sim_restore,
+	.destroy = sim_destroy,
+};
+
+/* Like libbpf's OPTS_VALID: a known size, and nothing set past what we know. */
+static bool opts_valid(const struct sim_platform_opts *o)
+{
+	size_t known = offsetof(struct sim_platform_opts, ntenants) + sizeof(o->ntenants);
+	size_t i;
+
+	if (!o)
+		return true;
+	if (o->sz < known)
+		return false;
+	for (i = sizeof(*o); i < o->sz; i++)
+		if (((const unsigned char *)o)[i])
+			return false;
+	return true;
+}
+
+/* Options that override the scenario's platform. */
+static int take_opts(struct sim_ctx *x, const struct sim_platform_opts *o, char *err, size_t len)
+{
+	struct scenario *s = x->scn;
+
+	x->interval_ns = o && o->interval_ns ? o->interval_ns : DEFAULT_INTERVAL_NS;
+	x->noise = o && o->noise >= 0 ? o->noise : s->noise;
+	if (x->noise > 0.5 || isnan(x->noise)) {
+		snprintf(err, len, "noise %g is not a relative sd in [0, 0.5]", x->noise);
+		return -EINVAL;
+	}
+	sim_rng_seed(&x->rng, o && o->seed ? o->seed : s->seed);
+	if (o && o->llc_ways) {
+		uint32_t all;
+
+		if (o->llc_ways > 32) {
+			snprintf(err, len, "llc_ways %u is more than 32", o->llc_ways);
+			return -EINVAL;
+		}
+		s->params.ways = o->llc_ways;
+		all = o->llc_ways == 32 ? 0xffffffffu : (1u << o->llc_ways) - 1;
+		if (!s->ddio_line)
+			s->ddio_mask = all & ~(all >> 2);
+		if (s->ddio_mask & ~all) {
+			snprintf(err, len, "%s:%u: ddio_mask 0x%x does not fit in %u ways", s->path,
+				 s->ddio_line, s->ddio_mask, o->llc_ways);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int sim_platform_open(const char *scenario_path, const struct sim_platform_opts *opts,
+		      struct platform *out, char *errbuf, size_t errlen)
+{
+	char scratch[8];
+	struct sim_ctx *x;
+	unsigned int i;
+	int err;
+
+	if (!errbuf || !errlen) {
+		errbuf = scratch;
+		errlen = sizeof(scratch);
+	}
+	errbuf[0] = '\0';
+	if (!scenario_path || !out || !opts_valid(opts)) {
+		snprintf(errbuf, errlen, "sim_platform_open: bad arguments or opts size");
+		return -EINVAL;
+	}
+	x = calloc(1, sizeof(*x));
+	if (!x) {
+		snprintf(errbuf, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	x->scn = scenario_load(scenario_path, errbuf, errlen);
+	if (!x->scn) {
+		err = -errno;
+		free(x);
+		return err ? err : -EINVAL;
+	}
+	err = take_opts(x, opts, errbuf, errlen);
+	if (!err)
+		err = sim_bind_tenants(x->scn, opts ? opts->tenants : NULL,
+				       opts ? opts->ntenants : 0, &x->bind, errbuf, errlen);
+	if (err) {
+		sim_destroy(x);
+		return err;
+	}
+	x->params = x->scn->params;
+	x->all_ways = x->params.ways == 32 ? 0xffffffffu : (1u << x->params.ways) - 1;
+	x->ddio_mask = x->ddio_open = x->scn->ddio_mask;
+	for (i = 0; i < x->scn->ntenants; i++) {
+		x->t[i].ncpus = x->bind.tenant_ncpus[i];
+		x->t[i].mask = x->all_ways; /* CAT's default class: every way */
+		x->t[i].w = x->scn->tenant[i].w;
+	}
+	x->dirty = true;
+	out->ops = &sim_ops;
+	out->ctx = x;
+	return 0;
+}
+
+static struct sim_ctx *sim_of(const struct platform *pf)
+{
+	return pf && pf->ops == &sim_ops ? pf->ctx : NULL;
+}
+
+const struct sim_rates *sim_platform_rates(const struct platform *pf)
+{
+	struct sim_ctx *x = sim_of(pf);
+
+	return x && x->polled ? &x->rates : NULL;
+}
+
+int sim_platform_tenant_index(const struct platform *pf, const char *name)
+{
+	struct sim_ctx *x = sim_of(pf);
+
+	return x ? scenario_tenant_index(x->scn, name) : -1;
+}
+
+uint32_t sim_platform_ddio_mask(const struct platform *pf)
+{
+	struct sim_ctx *x = sim_of(pf);
+
+	return x ? x->ddio_mask : 0;
+}
+
+uint32_t sim_platform_tenant_mask(const struct platform *pf, const char *name)
+{
+	struct sim_ctx *x = sim_of(pf);
+	int i = x ? scenario_tenant_index(x->scn, name) : -1;
+
+	return i >= 0 ? x->t[i].mask : 0;
+}

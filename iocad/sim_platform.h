@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The simulated platform: a scenario (scenario.h) run through the model
+ * (sim_model.h) behind the platform interface, so iocad's loop cannot tell
+ * it from a real host. Each poll() advances simulated time by one interval,
+ * applies the scenario's events as their time comes, integrates the
+ * model's rates piecewise between them and returns cumulative counters
+ * with optional multiplicative noise; PLATFORM_END once the scenario's
+ * duration is used up. apply() takes effect from the next interval on.
+ */
+#ifndef IOCAD_SIM_PLATFORM_H
+#define IOCAD_SIM_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "platform.h"
+#include "sim_model.h"
+
+struct sim_tenant_cfg {
+	const char *name;	  /* matches a [tenant NAME] in the scenario */
+	const unsigned int *cpus; /* cpu ids */
+	unsigned int ncpus;
+	bool networking;
+	bool vswitch;
+};
+
+struct sim_platform_opts {
+	size_t sz;	       /* sizeof(struct sim_platform_opts) */
+	uint64_t seed;	       /* 0: the scenario's seed */
+	double noise;	       /* <0: the scenario's; else relative sd of counter noise */
+	uint64_t interval_ns;  /* one poll advances simulated time by this */
+	unsigned int llc_ways; /* 0: the scenario's */
+	const struct sim_tenant_cfg *tenants;
+	unsigned int ntenants;
+};
+
+/* 0 or -errno; on error errbuf says what and where (scenario file:line). */
+int sim_platform_open(const char *scenario_path, const struct sim_platform_opts *opts,
+		      struct platform *out, char *errbuf, size_t errlen);
+
+/*
+ * For tests and tools: the model's rates in the last segment integrated
+ * (per scenario tenant, in scenario order), or NULL if @pf is not a
+ * simulator or has not been polled yet.
+ */
+const struct sim_rates *sim_platform_rates(const struct platform *pf);
+
+/* Scenario index of tenant @name in a simulator platform, or -1. */
+int sim_platform_tenant_index(const struct platform *pf, const char *name);
+
+/* Current DDIO mask and a tenant's CAT mask (0 if unknown), as the sim applies them. */
+uint32_t sim_platform_ddio_mask(const struct platform *pf);
+uint32_t sim_platform_tenant_mask(const struct platform *pf, const char *name);
+
+#endif /* IOCAD_SIM_PLATFORM_H */
