@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The candidate list of an exhaustive search: the cartesian product of the
+ * enumerable points of a space with a list of extra partial configurations,
+ * without duplicates, in a fixed order (so a search is reproducible).
+ */
+#ifndef LIBSPEC_POLICY_CANDIDATES_H
+#define LIBSPEC_POLICY_CANDIDATES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libspec/libspec.h"
+
+struct policy_cand {
+	struct spec_config *cfg;
+	char *text; /* canonical text, the identity of a candidate */
+	double score;
+	int err;
+};
+
+struct policy_space_opts {
+	const char *const *labels; /* NULL: every enumerable point */
+	size_t nr_labels;
+	uint64_t max_range_values;
+	const struct spec_config *const *extra;
+	size_t nr_extra;
+	bool include_generic;
+	size_t max_candidates;
+};
+
+/*
+ * Build the candidates of @space under @o into *@out (*@nr entries).
+ * Returns 0 or -errno with the reason written to @err.
+ */
+int policy_candidates_build(const struct spec_space *space, const struct policy_space_opts *o,
+			    struct policy_cand **out, size_t *nr, char *err, size_t errsz);
+
+void policy_candidates_free(struct policy_cand *c, size_t nr);
+
+#endif /* LIBSPEC_POLICY_CANDIDATES_H */
