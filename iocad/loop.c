@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The only file of iocad's library that does I/O: platform calls, the
+ * trace file and the log callback. Decisions come from decide_step().
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loop.h"
+#include "loop_trace.h"
+
+struct loop {
+	const struct loop_opts *o;
+	struct platform *pf;
+	struct platform_info info;
+	struct config cfg;    /* resolved, in use */
+	struct config newcfg; /* reload scratch */
+	struct config oldcfg; /* reload: what to go back to */
+	struct config traced; /* tenants of the trace columns */
+	struct decide_ctx ctx;
+	struct ioca_delta delta;
+	struct platform_sample prev, cur;
+	bool have_base;
+	bool changed_platform;
+};
+
+static void say(struct loop *l, enum loop_log_level lvl, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (!l->o->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	l->o->log(l->o->log_arg, lvl, buf);
+}
+
+static int apply(struct loop *l)
+{
+	struct platform_plan plan;
+	int r;
+
+	if (l->o->dry_run)
+		return 0;
+	planner_to_plan(&l->cfg, &l->ctx.alloc, &plan);
+	r = l->pf->ops->apply(l->pf->ctx, &plan);
+	if (r)
+		say(l, LOOP_LOG_ERROR, "%s: apply failed: %s", l->pf->ops->name, strerror(-r));
+	else
+		l->changed_platform = true;
+	return r;
+}
+
+/* Get Tenant Info + LLC Alloc for l->cfg, keeping @ddio DDIO ways. */
+static int llc_alloc(struct loop *l, unsigned int ddio)
+{
+	int r;
+
+	r = decide_init(&l->ctx, &l->cfg, l->o->mode, ddio);
+	if (r) {
+		say(l, LOOP_LOG_ERROR, "%s: tenants do not fit the LLC", l->cfg.path);
+		return r;
+	}
+	memset(&l->delta, 0, sizeof(l->delta));
+	return apply(l);
+}
+
+static unsigned int clamp(unsigned int v, unsigned int lo, unsigned int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* SIGHUP: a config that fails to parse or fit changes nothing. */
+static void reload(struct loop *l)
+{
+	const struct loop_opts *o = l->o;
+	struct decide_ctx before = l->ctx;
+	const struct alloc *old = &before.alloc;
+	char err[512] = "";
+	unsigned int ddio;
+	int r;
+
+	if (!o->reload_fn) {
+		say(l, LOOP_LOG_INFO, "reload requested, but no config file to re-read");
+		return;
+	}
+	r = o->reload_fn(o->reload_arg, &l->newcfg, err, sizeof(err));
+	if (!r)
+		r = config_resolve(&l->newcfg, &l->info, err, sizeof(err));
+	if (r) {
+		say(l, LOOP_LOG_ERROR, "reload rejected, keeping the running config: %s", err);
+		return;
+	}
+	if (!memcmp(&l->newcfg, &l->cfg, sizeof(l->cfg))) {
+		say(l, LOOP_LOG_INFO, "reload: %s unchanged", l->cfg.path);
+		return;
+	}
+	ddio = clamp(old->ddio_ways, l->newcfg.ddio_ways_min, l->newcfg.ddio_ways_max);
+	memcpy(&l->oldcfg, &l->cfg, sizeof(l->cfg));
+	memcpy(&l->cfg, &l->newcfg, sizeof(l->cfg));
+	r = llc_alloc(l, ddio);
+	if (r) {
+		/* the platform refused: the old allocation is still in force */
+		memcpy(&l->cfg, &l->oldcfg, sizeof(l->cfg));
+		l->ctx = before;
+		memset(&l->delta, 0, sizeof(l->delta));
+		say(l, LOOP_LOG_ERROR, "reload: new allocation not applied, keeping the old one");
+		return;
+	}
+	say(l, LOOP_LOG_INFO, "reload: %u tenants, LLC Alloc done, DDIO %u ways", l->cfg.ntenants,
+	    l->ctx.alloc.ddio_ways);
+}
+
+static void fill_record(struct loop *l, uint64_t idx, const struct decide_out *dec, bool applied,
+			struct loop_record *rec)
+{
+	const struct alloc *a = &l->ctx.alloc;
+	const struct ioca_interval *iv = &l->delta.cur;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->index = idx;
+	rec->t_ns = iv->t_ns;
+	rec->prev_state = dec->prev_state;
+	rec->state = dec->state;
+	rec->decision = *dec;
+	rec->ddio_ways = a->ddio_ways;
+	rec->ddio_mask = a->ddio_mask;
+	rec->ddio_hits = iv->ddio_hits_n;
+	rec->ddio_misses = iv->ddio_misses_n;
+	rec->applied = applied;
+	rec->ntenants = l->cfg.ntenants;
+	for (unsigned int i = 0; i < l->cfg.ntenants; i++) {
+		struct loop_tenant_record *t = &rec->tenant[i];
+
+		memcpy(t->name, l->cfg.tenant[i].name, sizeof(t->name));
+		t->ways = a->ways[i];
+		t->mask = a->mask[i];
+		t->ipc = iv->tenant[i].ipc;
+		t->llc_refs = iv->llc_refs_n[i];
+		t->llc_misses = iv->llc_misses_n[i];
+	}
+}
+
+/* One Poll → check → FSM → Re-alloc → shuffle → apply. 1 at the end. */
+static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
+{
+	struct decide_ctx before = l->ctx;
+	struct ioca_interval iv;
+	struct decide_out dec;
+	bool applied = false;
+	char line[1024];
+	int r;
+
+	r = l->pf->ops->poll(l->pf->ctx, &l->cur);
+	if (r == PLATFORM_END)
+		return 1;
+	if (r < 0) {
+		say(l, LOOP_LOG_ERROR, "%s: poll failed: %s", l->pf->ops->name, strerror(-r));
+		return r;
+	}
+	if (!l->have_base) {
+		/* the first poll is the baseline of the first interval */
+		l->prev = l->cur;
+		l->have_base = true;
+		return 0;
+	}
+	if (l->cur.seq != l->prev.seq + 1)
+		say(l, LOOP_LOG_INFO, "lost %" PRIu64 " sample(s) before seq %" PRIu64,
+		    l->cur.seq - l->prev.seq - 1, l->cur.seq);
+	if (tenant_interval(&l->cfg, &l->prev, &l->cur, &iv)) {
+		say(l, LOOP_LOG_ERROR, "%s: sample time did not advance (seq %" PRIu64 ")",
+		    l->pf->ops->name, l->cur.seq);
+		return -EIO;
+	}
+	l->prev = l->cur;
+	tenant_delta_push(&l->delta, &iv);
+	decide_step(&l->ctx, &l->delta, &dec);
+	if (dec.changed) {
+		if (apply(l)) {
+			l->ctx = before; /* nothing half-applied: decide again next time */
+			dec.changed = false;
+			dec.state = l->ctx.state;
+		} else {
+			applied = !l->o->dry_run;
+		}
+	}
+	fill_record(l, idx, &dec, applied, rec);
+	loop_format_line(rec, line, sizeof(line));
+	say(l, LOOP_LOG_INTERVAL, "%s%s", line, l->o->dry_run && dec.changed ? " (dry-run)" : "");
+	if (l->o->trace)
+		loop_trace_row(l->o->trace, &l->traced, rec);
+	return 2;
+}
+
+static int check_opts(const struct loop_opts *o, struct platform *pf)
+{
+	if (!o || o->sz < offsetof(struct loop_opts, reload_arg) + sizeof(void *) || !o->cfg ||
+	    !pf || !pf->ops)
+		return -EINVAL;
+	if (o->sz > sizeof(*o)) {
+		/* a newer caller: its extra fields must be zero */
+		for (size_t i = sizeof(*o); i < o->sz; i++)
+			if (((const char *)o)[i])
+				return -EINVAL;
+	}
+	return 0;
+}
+
+static int run(struct loop *l, struct loop_record *out, size_t max, size_t *nout)
+{
+	const struct loop_opts *o = l->o;
+	struct loop_record *rec;
+	uint64_t idx = 0;
+	int r = 0;
+
+	rec = malloc(sizeof(*rec));
+	if (!rec)
+		return -ENOMEM;
+	for (;;) {
+		if (o->stop && *o->stop) {
+			say(l, LOOP_LOG_INFO, "stop requested");
+			break;
+		}
+		if (o->reload && *o->reload) {
+			*o->reload = 0;
+			reload(l);
+		}
+		if (o->max_intervals && idx >= o->max_intervals)
+			break;
+		r = interval(l, idx, rec);
+		if (r == 1) {
+			r = 0;
+			break;
+		}
+		if (r < 0)
+			break;
+		if (r == 2) {
+			if (out && idx < max) {
+				out[idx] = *rec;
+				*nout = idx + 1;
+			}
+			idx++;
+		}
+		r = l->pf->ops->wait(l->pf->ctx, l->cfg.interval_ns);
+		if (r < 0 && r != -EINTR) {
+			say(l, LOOP_LOG_ERROR, "%s: wait failed: %s", l->pf->ops->name,
+			    strerror(-r));
+			break;
+		}
+		r = 0;
+	}
+	free(rec);
+	return r;
+}
+
+int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record *out, size_t max,
+	     size_t *nout)
+{
+	char err[512] = "";
+	struct loop *l;
+	int r, rr;
+
+	if (nout)
+		*nout = 0;
+	if (check_opts(o, pf) || (out && !nout))
+		return -EINVAL;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->o = o;
+	l->pf = pf;
+	memcpy(&l->cfg, o->cfg, sizeof(l->cfg));
+	r = pf->ops->info(pf->ctx, &l->info);
+	if (!r) {
+		r = config_resolve(&l->cfg, &l->info, err, sizeof(err));
+		if (r)
+			say(l, LOOP_LOG_ERROR, "%s", err);
+	}
+	if (!r) {
+		memcpy(&l->traced, &l->cfg, sizeof(l->cfg));
+		say(l, LOOP_LOG_INFO,
+		    "%s: %u tenants, %u LLC ways, DDIO %u ways (%u..%u), mode %s%s",
+		    pf->ops->name, l->cfg.ntenants, l->cfg.llc_ways, l->cfg.ddio_ways,
+		    l->cfg.ddio_ways_min, l->cfg.ddio_ways_max, decide_mode_name(o->mode),
+		    o->dry_run ? ", dry-run" : "");
+		if (o->trace)
+			r = loop_trace_header(o->trace, &l->cfg);
+	}
+	if (!r)
+		r = llc_alloc(l, l->cfg.ddio_ways);
+	if (!r)
+		r = run(l, out, max, nout);
+	if (l->changed_platform) {
+		rr = pf->ops->restore(pf->ctx);
+		if (rr)
+			say(l, LOOP_LOG_ERROR, "%s: restore failed: %s", pf->ops->name,
+			    strerror(-rr));
+		else
+			say(l, LOOP_LOG_INFO, "%s: original DDIO and CAT state restored",
+			    pf->ops->name);
+		if (!r)
+			r = rr;
+	}
+	free(l);
+	return r;
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "loop_trace.h"
+
+int loop_trace_header(FILE *f, const struct config *cfg)
+{
+	fputs("interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses", f);
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		const char *n = cfg->tenant[i].name;
+
+		fprintf(f, ",%s_ways,%s_mask,%s_ipc,%s_llc_refs,%s_llc_misses", n, n, n, n, n);
+	}
+	fputc('\n', f);
+	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+static const struct loop_tenant_record *find(const struct loop_record *r, const char *name)
+{
+	for (unsigned int i = 0; i < r->ntenants; i++)
+		if (!strcmp(r->tenant[i].name, name))
+			return &r->tenant[i];
+	return NULL;
+}
+
+int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r)
+{
+	fprintf(f, "%" PRIu64 ",%.6f,%s,%s,%u,0x%x,%" PRIu64 ",%" PRIu64, r->index,
+		(double)r->t_ns / 1e9, fsm_state_name(r->state), decide_reason_name(&r->decision),
+		r->ddio_ways, r->ddio_mask, r->ddio_hits, r->ddio_misses);
+	for (unsigned int i = 0; i < traced->ntenants; i++) {
+		const struct loop_tenant_record *t = find(r, traced->tenant[i].name);
+
+		if (!t) {
+			fputs(",,,,,", f);
+			continue;
+		}
+		fprintf(f, ",%u,0x%x,%.4f,%" PRIu64 ",%" PRIu64, t->ways, t->mask, t->ipc,
+			t->llc_refs, t->llc_misses);
+	}
+	fputc('\n', f);
+	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+void loop_format_line(const struct loop_record *r, char *buf, size_t len)
+{
+	const struct decide_out *d = &r->decision;
+	size_t n;
+	int k;
+
+	if (r->prev_state != r->state)
+		k = snprintf(buf, len, "#%" PRIu64 " t=%.3fs %s -> %s (%s)", r->index,
+			     (double)r->t_ns / 1e9, fsm_state_name(r->prev_state),
+			     fsm_state_name(r->state), decide_reason_name(d));
+	else
+		k = snprintf(buf, len, "#%" PRIu64 " t=%.3fs %s (%s)", r->index,
+			     (double)r->t_ns / 1e9, fsm_state_name(r->state),
+			     decide_reason_name(d));
+	if (k < 0 || (size_t)k >= len)
+		return;
+	n = (size_t)k;
+	k = snprintf(buf + n, len - n, " ddio=0x%x", r->ddio_mask);
+	for (unsigned int i = 0; i < r->ntenants && k >= 0 && (size_t)k < len - n; i++) {
+		n += (size_t)k;
+		k = snprintf(buf + n, len - n, " %s=0x%x", r->tenant[i].name, r->tenant[i].mask);
+	}
+	if (k >= 0 && (size_t)k < len - n && d->blocked) {
+		n += (size_t)k;
+		snprintf(buf + n, len - n, " [blocked]");
+	}
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Text output of the loop: the per-interval log line and the CSV trace
+ * (columns documented in loop.h). loop_trace_header() and
+ * loop_format_line() are declared in loop.h, their users' header.
+ */
+#ifndef IOCAD_LOOP_TRACE_H
+#define IOCAD_LOOP_TRACE_H
+
+#include <stdio.h>
+
+#include "loop.h"
+
+/* One CSV row; columns follow @traced's tenants, matched by name. */
+int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r);
+
+#endif /* IOCAD_LOOP_TRACE_H */

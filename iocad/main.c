@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iocad: parse options and the config, open a platform, run the loop.
+ * The only place that installs signal handlers and calls exit().
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "loop.h"
+
+#if __has_include("sim_platform.h")
+#include "sim_platform.h"
+#define HAVE_SIM 1
+#else
+#define HAVE_SIM 0
+#endif
+
+static volatile sig_atomic_t stop_flag;
+static volatile sig_atomic_t reload_flag;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static void on_hup(int sig)
+{
+	(void)sig;
+	reload_flag = 1;
+}
+
+struct args {
+	const char *sim;
+	const char *trace;
+	const char *config;
+	enum iocad_mode mode;
+	bool dry_run;
+	bool quiet;
+	uint64_t seed;
+	uint64_t intervals;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: iocad [--sim SCENARIO] [--mode ioca|core-only|static] [--dry-run]\n"
+	      "             [--trace FILE] [--seed N] [--intervals N] [--quiet] CONFIG\n"
+	      "\n"
+	      "I/O-aware LLC management (the IOCA FSM) for one socket.\n"
+	      "  --sim SCENARIO  run on the simulated platform driven by SCENARIO\n"
+	      "  --mode M        ioca (default), core-only (no I/O Demand, no shuffling),\n"
+	      "                  static (allocate once, never change)\n"
+	      "  --dry-run       decide and log, never apply\n"
+	      "  --trace FILE    write one CSV row per interval (columns: iocad/loop.h)\n"
+	      "  --seed N        simulator seed (default: the scenario's)\n"
+	      "  --intervals N   stop after N intervals (default: until the end)\n"
+	      "  --quiet         no per-interval log lines\n"
+	      "CONFIG is the tenant config (iocad/CONFIG.md). SIGHUP re-reads it;\n"
+	      "SIGTERM/SIGINT restore the platform's original state and exit.\n",
+	      f);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end || errno)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option opts[] = {
+		{"sim", required_argument, NULL, 's'},   {"mode", required_argument, NULL, 'm'},
+		{"dry-run", no_argument, NULL, 'n'},     {"trace", required_argument, NULL, 't'},
+		{"seed", required_argument, NULL, 'S'},  {"intervals", required_argument, NULL, 'i'},
+		{"quiet", no_argument, NULL, 'q'},       {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			a->sim = optarg;
+			break;
+		case 'm':
+			if (decide_mode_parse(optarg, &a->mode)) {
+				fprintf(stderr, "iocad: --mode: unknown mode '%s' "
+						"(ioca, core-only, static)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'n':
+			a->dry_run = true;
+			break;
+		case 't':
+			a->trace = optarg;
+			break;
+		case 'S':
+		case 'i':
+			if (parse_u64(optarg, c == 'S' ? &a->seed : &a->intervals)) {
+				fprintf(stderr, "iocad: --%s: '%s' is not a number\n",
+					c == 'S' ? "seed" : "intervals", optarg);
+				return 2;
+			}
+			break;
+		case 'q':
+			a->quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "iocad: expected exactly one CONFIG file\n");
+		usage(stderr);
+		return 2;
+	}
+	a->config = argv[optind];
+	return 0;
+}
+
+static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
+{
+	const struct args *a = arg;
+
+	if (lvl == LOOP_LOG_INTERVAL) {
+		if (!a->quiet)
+			printf("%s\n", msg);
+		return;
+	}
+	fprintf(stderr, "iocad: %s%s\n", lvl == LOOP_LOG_ERROR ? "error: " : "", msg);
+}
+
+static int reload_cb(void *arg, struct config *out, char *err, size_t len)
+{
+	const struct args *a = arg;
+
+	return config_parse_file(a->config, out, err, len);
+}
+
+static int open_platform(const struct args *a, const struct config *cfg, struct platform *pf)
+{
+	char err[512] = "";
+	int r = -ENOSYS;
+
+	if (!a->sim) {
+		fprintf(stderr, "iocad: the real platform (ioca.ko + resctrl) is not implemented "
+				"yet; run on the simulator with --sim SCENARIO\n");
+		return r;
+	}
+#if HAVE_SIM
+	{
+		struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
+		struct sim_platform_opts o = {
+			.sz = sizeof(o),
+			.seed = a->seed,
+			.noise = -1,
+			.interval_ns = cfg->interval_ns,
+			.llc_ways = cfg->llc_ways,
+			.tenants = t,
+			.ntenants = cfg->ntenants,
+		};
+
+		for (unsigned int i = 0; i < cfg->ntenants; i++)
+			t[i] = (struct sim_tenant_cfg){
+				.name = cfg->tenant[i].name,
+				.cpus = cfg->tenant[i].cpus,
+				.ncpus = cfg->tenant[i].ncpus,
+				.networking = cfg->tenant[i].networking,
+				.vswitch = cfg->tenant[i].vswitch,
+			};
+		r = sim_platform_open(a->sim, &o, pf, err, sizeof(err));
+		if (r)
+			fprintf(stderr, "iocad: %s\n", err);
+	}
+#else
+	(void)cfg;
+	(void)err;
+	fprintf(stderr, "iocad: this build has no simulator (iocad/sim_platform.c missing)\n");
+#endif
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = {.mode = IOCAD_MODE_IOCA};
+	struct sigaction sa = {0};
+	struct platform pf = {0};
+	char err[512] = "";
+	struct config *cfg;
+	FILE *trace = NULL;
+	int r;
+
+	r = parse_args(argc, argv, &a);
+	if (r)
+		return r == 1 ? 0 : r;
+	cfg = malloc(sizeof(*cfg));
+	if (!cfg) {
+		fprintf(stderr, "iocad: out of memory\n");
+		return 1;
+	}
+	if (config_parse_file(a.config, cfg, err, sizeof(err))) {
+		fprintf(stderr, "iocad: %s\n", err);
+		free(cfg);
+		return 2;
+	}
+	if (open_platform(&a, cfg, &pf)) {
+		free(cfg);
+		return 2;
+	}
+	if (a.trace) {
+		trace = fopen(a.trace, "w");
+		if (!trace) {
+			fprintf(stderr, "iocad: --trace %s: %s\n", a.trace, strerror(errno));
+			pf.ops->destroy(pf.ctx);
+			free(cfg);
+			return 2;
+		}
+	}
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_hup;
+	sigaction(SIGHUP, &sa, NULL);
+
+	struct loop_opts lo = {
+		.sz = sizeof(lo),
+		.cfg = cfg,
+		.mode = a.mode,
+		.dry_run = a.dry_run,
+		.max_intervals = a.intervals,
+		.trace = trace,
+		.log = log_cb,
+		.log_arg = &a,
+		.stop = &stop_flag,
+		.reload = &reload_flag,
+		.reload_fn = reload_cb,
+		.reload_arg = &a,
+	};
+	r = loop_run(&lo, &pf, NULL, 0, NULL);
+	pf.ops->destroy(pf.ctx);
+	if (trace && fclose(trace)) {
+		fprintf(stderr, "iocad: --trace %s: %s\n", a.trace, strerror(errno));
+		r = r ? r : -EIO;
+	}
+	free(cfg);
+	return r ? 1 : 0;
+}

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Way planner: invariants over randomized tenant sets, and shuffling. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "planner.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static unsigned int rnd(unsigned int n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned int)(rng % n);
+}
+
+static bool protected(const struct config *c, unsigned int i)
+{
+	return c->tenant[i].prio == CONFIG_PRIO_PS || c->tenant[i].vswitch;
+}
+
+/* A random set: llc ways, DDIO ways, tenants whose ways fit. */
+static void random_set(struct config *c, struct alloc *a, double *refs)
+{
+	unsigned int n, left;
+
+	memset(a, 0, sizeof(*a));
+	config_defaults(c);
+	a->llc_ways = 4 + rnd(17);
+	a->ddio_ways = 1 + rnd(a->llc_ways - 1);
+	n = 1 + rnd(a->llc_ways < 10 ? a->llc_ways : 10);
+	left = a->llc_ways;
+	for (unsigned int i = 0; i < n && left > 0; i++) {
+		struct config_tenant *t = &c->tenant[i];
+
+		t->ways = 1 + rnd(left < 4 ? left : 4);
+		left -= t->ways;
+		t->prio = rnd(3) ? CONFIG_PRIO_BE : CONFIG_PRIO_PS;
+		t->vswitch = i == 0 && rnd(4) == 0;
+		a->ways[i] = t->ways + (left && rnd(3) == 0 ? 1 : 0);
+		left -= a->ways[i] - t->ways;
+		refs[i] = rnd(1000);
+		c->ntenants = a->ntenants = i + 1;
+	}
+	c->llc_ways = a->llc_ways;
+}
+
+static void check_invariants(const struct config *c, const struct alloc *a, const double *refs)
+{
+	unsigned int n = a->ntenants, w = planner_tenant_ways(a);
+	unsigned int room = a->llc_ways - a->ddio_ways, be = 0, overlap = 0;
+	uint32_t all = (a->llc_ways == 32) ? ~0u : (1u << a->llc_ways) - 1;
+
+	assert_int_equal(a->ddio_mask, planner_ddio_mask(a->llc_ways, a->ddio_ways));
+	assert_true(a->ddio_mask & (1u << (a->llc_ways - 1))); /* most significant way */
+	for (unsigned int i = 0; i < n; i++) {
+		assert_true(planner_mask_contiguous(a->mask[i]));
+		assert_int_equal((a->mask[i] & ~all), 0);
+		assert_int_equal(__builtin_popcount(a->mask[i]), a->ways[i]);
+		for (unsigned int j = i + 1; j < n; j++)
+			assert_int_equal(a->mask[i] & a->mask[j], 0);
+		overlap += planner_ddio_overlap(a, i);
+		if (!protected(c, i))
+			be += a->ways[i];
+	}
+	/* no sharing at all while free ways exist */
+	if (w <= room)
+		assert_int_equal(overlap, 0);
+	else
+		assert_int_equal(overlap, w - room);
+	if (planner_free_ways(a))
+		assert_int_equal(overlap, 0);
+	for (unsigned int i = 0; i < n; i++) {
+		/* PS isolated whenever the BE tenants can take the overlap */
+		if (protected(c, i) && w - room <= be && w > room)
+			assert_int_equal(planner_ddio_overlap(a, i), 0);
+		/* sharers are the BE tenants with the fewest references */
+		if (protected(c, i) || !planner_ddio_overlap(a, i))
+			continue;
+		for (unsigned int k = 0; k < n; k++)
+			if (!protected(c, k) && !planner_ddio_overlap(a, k))
+				assert_true(refs[i] <= refs[k]);
+	}
+}
+
+static void test_planner_random_sets_keep_invariants(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	double refs[PLATFORM_MAX_TENANTS];
+	struct alloc a;
+
+	(void)u;
+	assert_non_null(c);
+	for (int iter = 0; iter < 20000; iter++) {
+		random_set(c, &a, refs);
+		assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &a), 0);
+		check_invariants(c, &a, refs);
+		/* replanning with the same inputs moves nothing */
+		struct alloc b = a;
+
+		assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &b), 0);
+		assert_memory_equal(a.mask, b.mask, sizeof(a.mask));
+	}
+	free(c);
+}
+
+static void test_planner_unaware_packs_in_config_order(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	struct alloc a = {.llc_ways = 11, .ddio_ways = 2, .ntenants = 3, .ways = {3, 4, 3}};
+
+	(void)u;
+	config_defaults(c);
+	c->ntenants = 3;
+	c->tenant[2].prio = CONFIG_PRIO_PS;
+	assert_int_equal(planner_plan(c, PLANNER_IO_UNAWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x007);
+	assert_int_equal(a.mask[1], 0x078);
+	assert_int_equal(a.mask[2], 0x380); /* blind to DDIO at 0x600: PS shares */
+	assert_int_equal(a.ddio_mask, 0x600);
+	/* the aware planner moves a BE tenant onto DDIO instead */
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(planner_ddio_overlap(&a, 2), 0);
+	free(c);
+}
+
+static void test_planner_shuffles_lighter_be_onto_ddio(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	struct alloc a = {.llc_ways = 11, .ddio_ways = 3, .ntenants = 3, .ways = {4, 3, 3}};
+	double refs[3] = {5000, 100, 900};
+
+	(void)u;
+	config_defaults(c);
+	c->ntenants = 3;
+	c->tenant[0].prio = CONFIG_PRIO_PS;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0.1, &a), 0);
+	assert_int_equal(planner_ddio_overlap(&a, 1), 2); /* 10 ways - 8 room */
+	assert_int_equal(planner_ddio_overlap(&a, 2), 0);
+	/* tenant 1 turns LLC-hungry: tenant 2 now has fewer references */
+	refs[1] = 3000;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0.1, &a), 0);
+	assert_int_equal(planner_ddio_overlap(&a, 1), 0);
+	assert_int_equal(planner_ddio_overlap(&a, 2), 2);
+	assert_int_equal(planner_ddio_overlap(&a, 0), 0);
+	/* within the hysteresis the current sharer stays */
+	refs[1] = 850;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0.1, &a), 0);
+	assert_int_equal(planner_ddio_overlap(&a, 2), 2);
+	free(c);
+}
+
+static void test_planner_ps_shares_only_when_unavoidable(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	struct alloc a = {.llc_ways = 8, .ddio_ways = 4, .ntenants = 2, .ways = {5, 1}};
+
+	(void)u;
+	config_defaults(c);
+	c->ntenants = 2;
+	c->tenant[0].prio = CONFIG_PRIO_PS;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	/* 6 ways, room 4: the BE tenant's one way is not enough */
+	assert_int_equal(planner_ddio_overlap(&a, 1), 1);
+	assert_int_equal(planner_ddio_overlap(&a, 0), 1);
+	free(c);
+}
+
+static void test_planner_rejects_what_does_not_fit(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	struct alloc a = {.llc_ways = 8, .ddio_ways = 2, .ntenants = 2, .ways = {5, 4}};
+	struct alloc b;
+
+	(void)u;
+	config_defaults(c);
+	c->ntenants = 2;
+	b = a;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), -28);
+	assert_memory_equal(&a, &b, sizeof(a));
+	a.ways[0] = 0;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), -28);
+	a.ways[0] = 1;
+	a.ddio_ways = 9;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), -28);
+	free(c);
+}
+
+static void test_planner_mask_helpers(void **u)
+{
+	(void)u;
+	assert_int_equal(planner_ways_mask(2, 3), 0x1c);
+	assert_int_equal(planner_ways_mask(0, 32), 0xffffffffu);
+	assert_int_equal(planner_ways_mask(5, 0), 0);
+	assert_int_equal(planner_ddio_mask(11, 2), 0x600);
+	assert_true(planner_mask_contiguous(0x1c));
+	assert_false(planner_mask_contiguous(0x14));
+	assert_false(planner_mask_contiguous(0));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_planner_random_sets_keep_invariants),
+		cmocka_unit_test(test_planner_unaware_packs_in_config_order),
+		cmocka_unit_test(test_planner_shuffles_lighter_be_onto_ddio),
+		cmocka_unit_test(test_planner_ps_shares_only_when_unavoidable),
+		cmocka_unit_test(test_planner_rejects_what_does_not_fit),
+		cmocka_unit_test(test_planner_mask_helpers),
+	};
+
+	return cmocka_run_group_tests_name("planner", tests, NULL, NULL);
+}
