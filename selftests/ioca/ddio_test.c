@@ -146,7 +146,7 @@ TEST_F(ioca_nl, ddio_set_rejects_more_ways_than_the_llc_has)
 TEST_F(ioca_nl, ddio_set_rejects_unknown_socket)
 {
 	uint32_t l = self->before.sock[0].llc_ways;
-	const struct reject known_range = {self->before.nsockets, ioca_top_ways(l, 3), -1, -EINVAL,
+	const struct reject known_range = {self->before.nsockets, ioca_top_ways(l, 3), -1, -ENODEV,
 					   "unknown socket", OFF_FIRST};
 	/* Beyond IOCA_MAX_SOCKETS - 1 the policy rejects it first. */
 	const struct reject out_of_range = {IOCA_MAX_SOCKETS, ioca_top_ways(l, 3), -1, -ERANGE,
@@ -164,7 +164,8 @@ TEST_F(ioca_nl, ddio_set_rejects_mask_and_ways_together)
 	struct ioca_info after;
 
 	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, 0, ioca_top_ways(l, 3), 3, &r));
-	EXPECT_NE(0, strlen(r.msg)) TH_LOG("no extack message for mask+ways");
+	EXPECT_STREQ("give exactly one of ddio-mask and ddio-ways", r.msg);
+	EXPECT_EQ(OFF_NEST, r.offs);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &r));
 	ASSERT_DDIO_UNCHANGED(&self->before, &after);
 }
@@ -176,9 +177,11 @@ TEST_F(ioca_nl, ddio_set_rejects_socket_without_id_or_value)
 	struct ioca_info after;
 
 	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, -1, ioca_top_ways(l, 3), -1, &r));
-	EXPECT_NE(0, strlen(r.msg)) TH_LOG("no extack message for a missing socket id");
+	EXPECT_STREQ("socket id missing", r.msg);
+	EXPECT_EQ(OFF_NEST, r.offs);
 	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, 0, -1, -1, &r));
-	EXPECT_NE(0, strlen(r.msg)) TH_LOG("no extack message for a missing mask/ways");
+	EXPECT_STREQ("give exactly one of ddio-mask and ddio-ways", r.msg);
+	EXPECT_EQ(OFF_NEST, r.offs);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &r));
 	ASSERT_DDIO_UNCHANGED(&self->before, &after);
 }
@@ -211,6 +214,15 @@ TEST_F(ioca_nl, ddio_set_rejects_unknown_attribute)
 	ASSERT_EQ(-EINVAL, tnl_do(&self->nl, msg, &self->r));
 	EXPECT_STREQ("Unknown attribute type", self->r.msg);
 	EXPECT_EQ(OFF_NEST, self->r.offs);
+}
+
+TEST_F(ioca_nl, ddio_set_rejects_an_empty_request)
+{
+	struct nl_msg *msg = tnl_msg(&self->nl, IOCA_CMD_DDIO_SET, 0);
+
+	ASSERT_NE(NULL, msg);
+	ASSERT_EQ(-EINVAL, tnl_do(&self->nl, msg, &self->r));
+	EXPECT_STREQ("no socket given", self->r.msg);
 }
 
 TEST_F(ioca_nl, ddio_set_is_all_or_nothing_across_sockets)

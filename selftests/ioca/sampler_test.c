@@ -220,7 +220,7 @@ TEST_F(ioca_nl, sampler_set_while_running_is_rejected)
 	ASSERT_EQ(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
 	cfg.interval_us = 2 * INTERVAL_US;
 	EXPECT_EQ(-EBUSY, ioca_sampler_set(&self->nl, &cfg, &self->r));
-	EXPECT_NE(0, strlen(self->r.msg));
+	EXPECT_STREQ("sampler is running: stop it first", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &info, &self->r));
 	stop(&self->nl);
 	EXPECT_EQ(INTERVAL_US, info.sampler.interval_us);

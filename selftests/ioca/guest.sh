@@ -1,0 +1,45 @@
+#!/bin/sh
+# Runs inside the test VM (busybox sh, as root, cwd /ioca): the kselftest
+# programs of one boot, in order, each framed by "# ioca-run NAME" and
+# "# ioca-exit NAME STATUS" so vmrun.sh can tell a crash from a pass.
+#   guest.sh full   unsupported CPU model: refusal, then every ABI test
+#                   against the emulated backend
+#   guest.sh msr    a model with DDIO way control: msr backend and info
+# Exits non-zero if any program did.
+mode=${1:-full}
+cd /ioca || exit 1
+export IOCA_KO=/ioca/ioca.ko
+status=0
+
+run() {
+	echo "# ioca-run $1"
+	"./$1"
+	rc=$?
+	echo "# ioca-exit $1 $rc"
+	[ "$rc" -eq 0 ] || status=1
+}
+
+case $mode in
+full)
+	run load_test
+	# load_test leaves the module out on a model without DDIO ways.
+	[ -d /sys/module/ioca ] || insmod /ioca/ioca.ko emulate=1 ||
+		echo "# ioca: insmod ioca.ko emulate=1 failed"
+	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
+	for t in family_test ddio_test perm_test sampler_test concurrency_test \
+		fuzz_test unload_test kmsg_test; do
+		run "$t"
+	done
+	;;
+msr)
+	run load_test
+	export IOCA_EXPECT_BACKEND=msr IOCA_KO_PARAMS=
+	run family_test
+	run kmsg_test
+	;;
+*)
+	echo "guest.sh: unknown mode '$mode' (full or msr)"
+	exit 2
+	;;
+esac
+exit $status

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Host-side driver of the ioca kselftests: builds the module and the static
+# test programs, boots the Debian kernel under QEMU (TCG) via
+# scripts/vm/run.sh, runs guest.sh in each boot and sums the TAP results.
+#
+#   boot 1: -cpu Skylake-Client (family 6 model 0x5E, no DDIO way control),
+#           -smp 2: load refused without emulate=1, then every ABI test on
+#           the emulated backend (the sampler test uses both CPUs)
+#   boot 2: -cpu Skylake-Server (model 0x55): plain insmod selects msr
+#
+# Prints the console of each boot and one closing line
+# "ioca: N passed, M failed" (skipped tests are listed apart and do not
+# count as passed). A boot that times out or dies counts as a failure.
+# IOCA_KO=/path/ioca.ko skips the module build and tests that file.
+# Exits non-zero if anything failed or nothing ran.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+run=$root/scripts/vm/run.sh
+tests="load_test family_test ddio_test perm_test sampler_test concurrency_test fuzz_test
+	unload_test kmsg_test"
+
+pass=0 fail=0 skip=0
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+
+# IOCA_KO=path runs the tests against a module built elsewhere.
+ko=${IOCA_KO:-$root/kmod/ioca.ko}
+target=all
+[ -n "${IOCA_KO:-}" ] && target=tests
+if ! make --no-print-directory -C "$here" -j2 "$target" >"$log/build" 2>&1; then
+	tail -n 30 "$log/build"
+	echo "ioca: build of selftests/ioca or kmod failed"
+	echo "ioca: 0 passed, 1 failed"
+	exit 1
+fi
+if [ ! -x "$run" ]; then
+	echo "ioca: $run missing (the VM runner)"
+	echo "ioca: 0 passed, 1 failed"
+	exit 1
+fi
+
+files=(--file "$ko:/ioca/ioca.ko" --file "$here/guest.sh")
+for t in $tests; do
+	files+=(--file "$here/$t")
+done
+
+boot() { # name cpu smp timeout mode
+	local name=$1 cpu=$2 smp=$3 timeout=$4 mode=$5 rc p f s start
+	echo "=== ioca boot $name: -cpu $cpu -smp $smp ($mode)"
+	start=$(date +%s)
+	"$run" --cpu "$cpu" --smp "$smp" --mem 512 --timeout "$timeout" --append loglevel=2 \
+		"${files[@]}" -- /bin/sh /ioca/guest.sh "$mode" | tee "$log/$name"
+	rc=${PIPESTATUS[0]}
+	read -r p f s < <(awk -f "$here/tapsum.awk" "$log/$name")
+	case $rc in
+	0) ;;
+	124)
+		echo "ioca: boot $name timed out after ${timeout}s"
+		f=$((f + 1))
+		;;
+	125)
+		echo "ioca: boot $name died without an exit status (panic/oops?)"
+		f=$((f + 1))
+		;;
+	*)
+		if [ "$f" -eq 0 ]; then
+			echo "ioca: boot $name exited $rc without a failing result"
+			f=1
+		fi
+		;;
+	esac
+	echo "ioca: boot $name: $p passed, $f failed, $s skipped in $(($(date +%s) - start))s"
+	pass=$((pass + p))
+	fail=$((fail + f))
+	skip=$((skip + s))
+}
+
+boot unsupported Skylake-Client 2 600 full
+boot skylake-sp Skylake-Server 1 180 msr
+
+[ "$skip" -gt 0 ] && echo "ioca: $skip skipped"
+echo "ioca: $pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
