@@ -131,7 +131,7 @@ static double update(const struct sim_params *p, const struct sim_tenant *t, str
 {
 	const struct sim_workload *w = &t->w;
 	double f = p->ghz * 1e9 * t->ncpus;
-	double h, refs, pkts, change;
+	double h, refs, pkts, cpp, change;
 
 	h = s->own_lines > 0 ? sim_pool_hit(s->refs / s->own_lines, t_own) : 1.0;
 	if (s->refs <= 0 && s->own_lines > 0)
@@ -143,9 +143,11 @@ static double update(const struct sim_params *p, const struct sim_tenant *t, str
 		return change;
 	}
 	s->mc = (1 - p->migrate) * gone(t_ddio, s->delay) + p->migrate * gone(t_own, s->delay);
-	s->cpp = w->ipp * w->cpi + (s->rpp * (1 - h) + s->lt * s->mc) * p->miss_penalty;
+	cpp = w->ipp * w->cpi + (s->rpp * (1 - h) + s->lt * s->mc) * p->miss_penalty;
+	change = fabs(cpp - s->cpp) / cpp;
+	s->cpp = cpp;
 	pkts = fmin(w->rate, f / s->cpp);
-	change = fabs(pkts - s->pkts) / fmax(pkts, 1.0);
+	change = fmax(change, fabs(pkts - s->pkts) / fmax(pkts, 1.0));
 	s->pkts = damp * s->pkts + (1 - damp) * pkts;
 	s->refs = s->pkts * s->rpp;
 	{
