@@ -11,12 +11,12 @@
 #include <stdint.h>
 
 struct kmod_sampler_result {
-	int samples;          /* samples received */
-	int lost;             /* sequence gaps */
-	int ncpus;            /* CPUs per sample */
-	double mean_collect_us;  /* mean of the samples' collect-ns */
+	int samples;		/* samples received */
+	int lost;		/* sequence gaps */
+	int ncpus;		/* CPUs per sample */
+	double mean_collect_us; /* mean of the samples' collect-ns */
 	double min_collect_us;
-	double info_mean_us;  /* the module's own running mean (info) */
+	double info_mean_us; /* the module's own running mean (info) */
 };
 
 /* Runs @n intervals of @interval_us with @nevents events on every CPU. */

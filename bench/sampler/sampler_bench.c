@@ -28,8 +28,8 @@ static uint64_t now_ns(void)
 }
 
 /* Mean and minimum µs of @n intervals, paced like the sampler's timer. */
-static int user_loop(int ncpus, int nregs, int n, long interval_us, double *mean_us,
-		     double *min_us, int *substituted)
+static int user_loop(int ncpus, int nregs, int n, long interval_us, double *mean_us, double *min_us,
+		     int *substituted)
 {
 	struct timespec pace = {.tv_sec = interval_us / 1000000,
 				.tv_nsec = (interval_us % 1000000) * 1000};

@@ -64,7 +64,8 @@ TEST_F_TIMEOUT(ioca_nl, two_processes_configuring_at_once_stay_consistent, 300)
 		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("writer %d saw unexpected errors", i);
 	}
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_TRUE(after.sock[0].mask == ioca_top_ways(l, 5) || after.sock[0].mask == ioca_top_ways(l, 3))
+	EXPECT_TRUE(after.sock[0].mask == ioca_top_ways(l, 5) ||
+		    after.sock[0].mask == ioca_top_ways(l, 3))
 	TH_LOG("final mask 0x%x is neither writer's", after.sock[0].mask);
 	EXPECT_EQ(IOCA_SAMPLER_STATE_CONFIGURED, after.sampler.state);
 	EXPECT_TRUE(after.sampler.interval_us == 2000 || after.sampler.interval_us == 5000);

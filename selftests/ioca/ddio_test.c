@@ -111,8 +111,8 @@ TEST_F(ioca_nl, ddio_set_rejects_empty_mask)
 TEST_F(ioca_nl, ddio_set_rejects_non_contiguous_mask)
 {
 	uint32_t l = self->before.sock[0].llc_ways;
-	const struct reject rj = {0, (int64_t)(0x5u << (l - 3)), -1, -EINVAL,
-				  "DDIO mask is not contiguous", off_value(0)};
+	const struct reject rj = {0,	   (int64_t)(0x5u << (l - 3)),	  -1,
+				  -EINVAL, "DDIO mask is not contiguous", off_value(0)};
 
 	expect_rejected(_metadata, &self->nl, &self->before, &rj);
 }
@@ -120,10 +120,14 @@ TEST_F(ioca_nl, ddio_set_rejects_non_contiguous_mask)
 TEST_F(ioca_nl, ddio_set_rejects_fewer_ways_than_min_ways)
 {
 	uint32_t l = self->before.sock[0].llc_ways;
-	const struct reject by_mask = {0, ioca_top_ways(l, 1), -1, -EINVAL,
-				       "DDIO mask has fewer ways than min_ways", off_value(0)};
-	const struct reject by_ways = {0, -1, 1, -EINVAL, "DDIO mask has fewer ways than min_ways",
+	const struct reject by_mask = {0,
+				       ioca_top_ways(l, 1),
+				       -1,
+				       -EINVAL,
+				       "DDIO mask has fewer ways than min_ways",
 				       off_value(0)};
+	const struct reject by_ways = {
+		0, -1, 1, -EINVAL, "DDIO mask has fewer ways than min_ways", off_value(0)};
 
 	expect_rejected(_metadata, &self->nl, &self->before, &by_mask);
 	expect_rejected(_metadata, &self->nl, &self->before, &by_ways);
@@ -132,11 +136,15 @@ TEST_F(ioca_nl, ddio_set_rejects_fewer_ways_than_min_ways)
 TEST_F(ioca_nl, ddio_set_rejects_more_ways_than_the_llc_has)
 {
 	uint32_t l = self->before.sock[0].llc_ways;
-	const struct reject by_ways = {0, -1, l + 1, -EINVAL, "DDIO way count exceeds the LLC ways",
-				       off_value(0)};
+	const struct reject by_ways = {
+		0, -1, l + 1, -EINVAL, "DDIO way count exceeds the LLC ways", off_value(0)};
 	/* Contiguous, enough ways, but its top two bits lie above the LLC. */
-	const struct reject by_mask = {0, (int64_t)(0x7u << (l - 1)), -1, -EINVAL,
-				       "DDIO mask has bits beyond the LLC ways", off_value(0)};
+	const struct reject by_mask = {0,
+				       (int64_t)(0x7u << (l - 1)),
+				       -1,
+				       -EINVAL,
+				       "DDIO mask has bits beyond the LLC ways",
+				       off_value(0)};
 
 	expect_rejected(_metadata, &self->nl, &self->before, &by_ways);
 	if (l + 2 < 32)
@@ -146,11 +154,15 @@ TEST_F(ioca_nl, ddio_set_rejects_more_ways_than_the_llc_has)
 TEST_F(ioca_nl, ddio_set_rejects_unknown_socket)
 {
 	uint32_t l = self->before.sock[0].llc_ways;
-	const struct reject known_range = {self->before.nsockets, ioca_top_ways(l, 3), -1, -ENODEV,
-					   "unknown socket", OFF_FIRST};
+	const struct reject known_range = {self->before.nsockets,
+					   ioca_top_ways(l, 3),
+					   -1,
+					   -ENODEV,
+					   "unknown socket",
+					   OFF_FIRST};
 	/* Beyond IOCA_MAX_SOCKETS - 1 the policy rejects it first. */
-	const struct reject out_of_range = {IOCA_MAX_SOCKETS, ioca_top_ways(l, 3), -1, -ERANGE,
-					    "integer out of range", OFF_FIRST};
+	const struct reject out_of_range = {IOCA_MAX_SOCKETS, ioca_top_ways(l, 3),    -1,
+					    -ERANGE,	      "integer out of range", OFF_FIRST};
 
 	if (self->before.nsockets < IOCA_MAX_SOCKETS)
 		expect_rejected(_metadata, &self->nl, &self->before, &known_range);
@@ -232,7 +244,7 @@ TEST_F(ioca_nl, ddio_set_is_all_or_nothing_across_sockets)
 	struct nlattr *nest;
 	struct ioca_info after;
 	uint32_t good = ioca_top_ways(l, 3) == self->before.sock[0].mask ? ioca_top_ways(l, 4)
-									   : ioca_top_ways(l, 3);
+									 : ioca_top_ways(l, 3);
 
 	ASSERT_NE(NULL, msg);
 	nest = nla_nest_start(msg, IOCA_A_DDIO_SOCKET | NLA_F_NESTED);

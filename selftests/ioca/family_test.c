@@ -34,7 +34,8 @@ static void parse_attr_pol(struct nlattr *nest, struct attr_pol *p)
 	int rem;
 
 	p->present = true;
-	nla_for_each_nested(a, nest, rem) {
+	nla_for_each_nested(a, nest, rem)
+	{
 		switch (nla_type(a)) {
 		case NL_POLICY_TYPE_ATTR_TYPE:
 			p->type = nla_get_u32(a);
@@ -61,21 +62,27 @@ static int parse_policy_msg(struct nlmsghdr *nlh, void *arg)
 	int rem, r1, r2;
 
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
+	{
 		if (nla_type(a) == CTRL_ATTR_POLICY) {
-			nla_for_each_nested(pi, a, r1) {
-				nla_for_each_nested(at, pi, r2) {
+			nla_for_each_nested(pi, a, r1)
+			{
+				nla_for_each_nested(at, pi, r2)
+				{
 					if (nla_type(pi) < MAX_POLICIES && nla_type(at) < MAX_ATTRS)
-						parse_attr_pol(at, &d->pol[nla_type(pi)][nla_type(at)]);
+						parse_attr_pol(at,
+							       &d->pol[nla_type(pi)][nla_type(at)]);
 				}
 			}
 		} else if (nla_type(a) == CTRL_ATTR_OP_POLICY) {
-			nla_for_each_nested(op, a, r1) {
+			nla_for_each_nested(op, a, r1)
+			{
 				struct nlattr *p;
 
 				if (nla_type(op) > IOCA_CMD_MAX)
 					continue;
-				nla_for_each_nested(p, op, r2) {
+				nla_for_each_nested(p, op, r2)
+				{
 					if (nla_type(p) == CTRL_ATTR_POLICY_DO) {
 						d->op_seen[nla_type(op)] = true;
 						d->op_do[nla_type(op)] = nla_get_u32(p);

@@ -26,10 +26,9 @@ static uint32_t rnd(uint64_t *st)
 
 static uint32_t interesting(uint64_t *st)
 {
-	static const uint32_t v[] = {0,     1,          2,          3,         7,
-				     8,     31,         32,         33,        255,
-				     256,   999,        1000,       0x600,     0x7ff,
-				     0x5,   60000000,   60000001,   0x7fffffff, 0xffffffff};
+	static const uint32_t v[] = {0,	    1,	 2,	   3,	     7,		 8,	    31,
+				     32,    33,	 255,	   256,	     999,	 1000,	    0x600,
+				     0x7ff, 0x5, 60000000, 60000001, 0x7fffffff, 0xffffffff};
 
 	return rnd(st) % 3 ? v[rnd(st) % (sizeof(v) / sizeof(v[0]))] : rnd(st);
 }
@@ -52,8 +51,8 @@ static void put_random(struct nl_msg *msg, uint64_t *st, int depth)
 			break;
 		case 2:
 			if (depth < 3) {
-				struct nlattr *nest =
-					nla_nest_start(msg, type | (rnd(st) % 4 ? NLA_F_NESTED : 0));
+				struct nlattr *nest = nla_nest_start(
+					msg, type | (rnd(st) % 4 ? NLA_F_NESTED : 0));
 
 				if (nest) {
 					put_random(msg, st, depth + 1);

@@ -17,7 +17,8 @@ static void parse_socket(struct nlattr *nest, struct ioca_socket_info *s)
 	int rem;
 
 	memset(s, 0, sizeof(*s));
-	nla_for_each_nested(a, nest, rem) {
+	nla_for_each_nested(a, nest, rem)
+	{
 		uint32_t v = nla_len(a) >= 4 ? nla_get_u32(a) : 0;
 
 		switch (nla_type(a)) {
@@ -55,7 +56,8 @@ static void parse_event(struct nlattr *nest, struct ioca_sampler_info *si)
 		return;
 	si->kind[i] = 0;
 	si->effective_kind[i] = 0;
-	nla_for_each_nested(a, nest, rem) {
+	nla_for_each_nested(a, nest, rem)
+	{
 		if (nla_type(a) == IOCA_A_EVENT_KIND)
 			si->kind[i] = nla_get_u32(a);
 		else if (nla_type(a) == IOCA_A_EVENT_EFFECTIVE_KIND)
@@ -71,7 +73,8 @@ static void parse_sampler(struct nlattr *nest, struct ioca_sampler_info *si)
 
 	memset(si, 0, sizeof(*si));
 	si->present = true;
-	nla_for_each_nested(a, nest, rem) {
+	nla_for_each_nested(a, nest, rem)
+	{
 		switch (nla_type(a)) {
 		case IOCA_A_SAMPLER_STATE:
 			si->state = nla_get_u32(a);
@@ -115,7 +118,8 @@ static int parse_info(struct nlmsghdr *nlh, void *arg)
 
 	memset(info, 0, sizeof(*info));
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
+	{
 		switch (nla_type(a)) {
 		case IOCA_A_INFO_BACKEND:
 			info->backend = nla_get_u32(a);
@@ -274,7 +278,8 @@ static void parse_counter(struct nlattr *nest, struct ioca_counter *c)
 	int rem;
 
 	memset(c, 0, sizeof(*c));
-	nla_for_each_nested(a, nest, rem) {
+	nla_for_each_nested(a, nest, rem)
+	{
 		switch (nla_type(a)) {
 		case IOCA_A_COUNTER_INDEX:
 			c->index = nla_get_u32(a);
@@ -298,7 +303,8 @@ static int parse_cpu(struct nlattr *nest, struct ioca_cpu_sample *cs)
 	int rem;
 
 	memset(cs, 0, sizeof(*cs));
-	nla_for_each_nested(a, nest, rem) {
+	nla_for_each_nested(a, nest, rem)
+	{
 		switch (nla_type(a)) {
 		case IOCA_A_CPU_ID:
 			cs->id = nla_get_u32(a);
@@ -326,7 +332,8 @@ static void parse_sample_socket(struct nlattr *nest, struct ioca_sample *s)
 
 	s->socket_id[i] = 0;
 	s->socket_ncounters[i] = 0;
-	nla_for_each_nested(a, nest, rem) {
+	nla_for_each_nested(a, nest, rem)
+	{
 		if (nla_type(a) == IOCA_A_SOCKET_ID)
 			s->socket_id[i] = nla_get_u32(a);
 		else if (nla_type(a) == IOCA_A_SOCKET_COUNTER)
@@ -344,7 +351,8 @@ int ioca_parse_sample(struct nlmsghdr *nlh, void *arg)
 	if (g->cmd != IOCA_CMD_SAMPLE_NTF && g->cmd != IOCA_CMD_SAMPLE_GET)
 		return -EPROTO;
 	memset(s, 0, sizeof(*s));
-	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem)
+	{
 		switch (nla_type(a)) {
 		case IOCA_A_SAMPLE_SEQ:
 			s->seq = nla_get_u64(a);

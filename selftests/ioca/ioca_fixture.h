@@ -33,15 +33,15 @@ FIXTURE_TEARDOWN(ioca_nl)
 }
 
 /* Asserts the DDIO state of every socket equals @a's. */
-#define ASSERT_DDIO_UNCHANGED(a, b)                                                                \
-	do {                                                                                       \
-		int __i;                                                                           \
-		ASSERT_EQ((a)->nsockets, (b)->nsockets);                                           \
-		for (__i = 0; __i < (a)->nsockets; __i++) {                                        \
-			ASSERT_EQ((a)->sock[__i].mask, (b)->sock[__i].mask)                        \
-			TH_LOG("socket %d mask changed by a rejected request", __i);              \
-			ASSERT_EQ((a)->sock[__i].ways, (b)->sock[__i].ways);                       \
-		}                                                                                  \
+#define ASSERT_DDIO_UNCHANGED(a, b)                                                  \
+	do {                                                                         \
+		int __i;                                                             \
+		ASSERT_EQ((a)->nsockets, (b)->nsockets);                             \
+		for (__i = 0; __i < (a)->nsockets; __i++) {                          \
+			ASSERT_EQ((a)->sock[__i].mask, (b)->sock[__i].mask)          \
+			TH_LOG("socket %d mask changed by a rejected request", __i); \
+			ASSERT_EQ((a)->sock[__i].ways, (b)->sock[__i].ways);         \
+		}                                                                    \
 	} while (0)
 
 #endif

@@ -16,8 +16,8 @@
 #define SYSLOG_ACTION_SIZE_BUFFER 10
 
 static const char *const splats[] = {
-	"WARNING:", "BUG:", "Oops", "Call Trace", "general protection", "UBSAN:", "KASAN:",
-	"kernel BUG", "list_add corruption", "refcount_t:",
+	"WARNING:", "BUG:",   "Oops",	    "Call Trace",	   "general protection",
+	"UBSAN:",   "KASAN:", "kernel BUG", "list_add corruption", "refcount_t:",
 };
 
 char *kmsg_read(void)

@@ -58,7 +58,8 @@ static void expect_backend(struct __test_metadata *_metadata, uint32_t backend, 
 TEST(load_with_emulate_selects_the_emulated_backend)
 {
 	ensure_unloaded(_metadata);
-	ASSERT_EQ(0, kmod_load(kmod_path(), "emulate=1")) TH_LOG("insmod %s emulate=1", kmod_path());
+	ASSERT_EQ(0, kmod_load(kmod_path(), "emulate=1"))
+	TH_LOG("insmod %s emulate=1", kmod_path());
 	expect_backend(_metadata, IOCA_BACKEND_EMULATED, "emulated");
 	ASSERT_EQ(0, kmod_unload("ioca", 5000));
 }
