@@ -200,7 +200,8 @@ static int add_unique(struct policy_cand *c, size_t *n, struct spec_config *cfg)
 
 /* One point of the product: the first dimension varies slowest. */
 static struct spec_config *product_point(const struct dim *dims, size_t nr_dims, uint64_t idx,
-					 const struct spec_config *extra, int *ret)
+					 const struct spec_config *extra,
+					 const struct policy_space_opts *o, int *ret)
 {
 	struct spec_config *cfg = spec_config__new();
 	size_t i;
@@ -212,6 +213,12 @@ static struct spec_config *product_point(const struct dim *dims, size_t nr_dims,
 	}
 	if (cfg && !*ret && extra)
 		*ret = spec_config__merge(cfg, extra);
+	for (i = 0; cfg && !*ret && i < o->nr_noguard; i++) {
+		int64_t v;
+
+		if (spec_config__get_value(cfg, o->noguard[i], &v) == 1)
+			*ret = spec_config__set_guard(cfg, o->noguard[i], false);
+	}
 	if (*ret) {
 		spec_config__free(cfg);
 		return NULL;
@@ -234,6 +241,13 @@ int policy_candidates_build(const struct spec_space *space, const struct policy_
 			snprintf(err, errsz, "extra[%zu] is NULL", i);
 		if (ret)
 			return ret;
+	}
+	for (i = 0; i < o->nr_noguard; i++) {
+		if (!o->noguard[i] || !spec_space__find(space, o->noguard[i])) {
+			snprintf(err, errsz, "noguard_labels[%zu]: no point labelled '%s'", i,
+				 o->noguard[i] ? o->noguard[i] : "(null)");
+			return -ENOENT;
+		}
 	}
 	ret = collect_dims(space, o, &dims, &nr_dims, err, errsz);
 	if (ret)
@@ -264,7 +278,7 @@ int policy_candidates_build(const struct spec_space *space, const struct policy_
 		for (i = 0; i < nx; i++) {
 			struct spec_config *cfg;
 
-			cfg = product_point(dims, nr_dims, idx, o->nr_extra ? o->extra[i] : NULL,
+			cfg = product_point(dims, nr_dims, idx, o->nr_extra ? o->extra[i] : NULL, o,
 					    &ret);
 			if (!cfg)
 				goto out;

@@ -23,6 +23,8 @@ struct policy_cand {
 struct policy_space_opts {
 	const char *const *labels; /* NULL: every enumerable point */
 	size_t nr_labels;
+	const char *const *noguard; /* labels whose guard is off when set */
+	size_t nr_noguard;
 	uint64_t max_range_values;
 	const struct spec_config *const *extra;
 	size_t nr_extra;

@@ -130,6 +130,8 @@ static int build(struct spec_policy_exhaustive *p, const struct spec_policy_exha
 	struct policy_space_opts so = {
 		.labels = OPTS_GET(o, labels, NULL),
 		.nr_labels = OPTS_GET(o, nr_labels, 0),
+		.noguard = OPTS_GET(o, noguard_labels, NULL),
+		.nr_noguard = OPTS_GET(o, nr_noguard_labels, 0),
 		.max_range_values = OPTS_GET(o, max_range_values, 0),
 		.extra = OPTS_GET(o, extra, NULL),
 		.nr_extra = OPTS_GET(o, nr_extra, 0),
@@ -144,9 +146,12 @@ static int build(struct spec_policy_exhaustive *p, const struct spec_policy_exha
 		so.max_range_values = DEFAULT_MAX_RANGE;
 	if (!so.max_candidates)
 		so.max_candidates = DEFAULT_MAX_CANDIDATES;
-	if ((so.nr_labels && !so.labels) || (so.nr_extra && !so.extra)) {
+	if ((so.nr_labels && !so.labels) || (so.nr_extra && !so.extra) ||
+	    (so.nr_noguard && !so.noguard)) {
 		pr_warn("policy: opts.%s is NULL with a non-zero count\n",
-			so.nr_extra && !so.extra ? "extra" : "labels");
+			so.nr_extra && !so.extra     ? "extra"
+			: so.nr_labels && !so.labels ? "labels"
+						     : "noguard_labels");
 		return -EINVAL;
 	}
 	space = spec_runtime__space(p->rt);

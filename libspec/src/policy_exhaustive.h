@@ -95,6 +95,12 @@ struct spec_policy_exhaustive_opts {
 	 */
 	const char *const *labels;
 	size_t nr_labels;
+	/* free choices (any value is correct, e.g. a block size): their guard
+	 * is turned off in every candidate that sets them, so the value the
+	 * caller passes is only the generic version's default
+	 */
+	const char *const *noguard_labels;
+	size_t nr_noguard_labels;
 	/* range points with at most this many values are enumerated; 0: 64 */
 	uint64_t max_range_values;
 	/* partial configurations merged into every point of the space (the
@@ -124,7 +130,8 @@ struct spec_policy_exhaustive_opts {
  * @param opts options; .metric is required
  * @return policy, or NULL and errno: EINVAL (bad opts: missing metric,
  *         negative or NaN threshold, a generic point in .labels, bad sz),
- *         ENOENT (a label of .labels or .extra not in the space), E2BIG
+ *         ENOENT (a label of .labels, .noguard_labels or .extra not
+ *         in the space), E2BIG
  *         (more candidates than .max_candidates, or a listed range wider
  *         than .max_range_values), ENOMEM; the message names the opt
  */

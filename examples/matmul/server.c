@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MMulBlockBench server (the Iridescent paper, Fig. 2b): the fixed code.
+ *
+ * A worker thread serves matrix-multiply requests in a loop through the
+ * stable handler pointer from libspec and checks every answer; a policy
+ * thread runs the exhaustive search over the block size B (crossed with
+ * "N generic" and "N = first size") and installs the best by throughput.
+ * Half-way the workload changes size: the throughput of the chosen variant
+ * moves past the threshold and the policy searches again.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libspec/libspec.h>
+
+#include "handlers.h"
+#include "policy_exhaustive.h"
+#include "server_policy.h"
+#include "workload.h"
+
+#ifndef MATMUL_IR
+#define MATMUL_IR "build/handlers.ll"
+#endif
+
+typedef void (*matmul_fn)(const uint64_t *, const uint64_t *, uint64_t *, int, int);
+
+struct server {
+	matmul_fn mm;
+	int b_default; /* B the fixed code passes: the generic version's choice */
+	struct workload load[2];
+	_Atomic int cur; /* which workload the requests come from */
+	_Atomic uint64_t served, wrong;
+	atomic_bool stop;
+};
+
+struct args {
+	double seconds, switch_at, threshold;
+	int n1, n2, native_b;
+	unsigned dwell_ms;
+	const char *ir;
+};
+
+static void *worker(void *arg)
+{
+	struct server *s = arg;
+	size_t cells = 0;
+	uint64_t *O = NULL;
+
+	while (!atomic_load(&s->stop)) {
+		const struct workload *w = &s->load[atomic_load(&s->cur)];
+		size_t need = (size_t)w->n * (size_t)w->n;
+
+		if (need > cells) {
+			free(O);
+			O = malloc(need * sizeof(*O));
+			if (!O) {
+				atomic_fetch_add(&s->wrong, 1);
+				break;
+			}
+			cells = need;
+		}
+		memset(O, 0, need * sizeof(*O));
+		s->mm(w->L, w->R, O, w->n, s->b_default);
+		if (workload_checksum(O, w->n) != w->checksum)
+			atomic_fetch_add(&s->wrong, 1);
+		atomic_fetch_add(&s->served, 1);
+	}
+	free(O);
+	return NULL;
+}
+
+/* Counter metric: the policy turns its increase into requests/s. */
+static double served_count(void *ctx)
+{
+	struct server *s = ctx;
+
+	return (double)atomic_load(&s->served);
+}
+
+static void report(void *ctx, enum spec_policy_event ev, const struct spec_policy_result *r)
+{
+	(void)ctx;
+	switch (ev) {
+	case SPEC_POLICY_EXPLORE:
+		printf("policy: exploring\n");
+		break;
+	case SPEC_POLICY_MEASURED:
+		if (r->err)
+			printf("  %-16s failed: %s\n", r->text[0] ? r->text : "(generic)",
+			       strerror(-r->err));
+		else
+			printf("  %-16s %10.1f req/s\n", r->text[0] ? r->text : "(generic)",
+			       r->score);
+		break;
+	case SPEC_POLICY_CHOSEN:
+		printf("policy: chose %s (%.1f req/s)\n", r->text, r->score);
+		break;
+	case SPEC_POLICY_SHIFT:
+		printf("policy: throughput of %s moved to %.1f req/s: searching again\n", r->text,
+		       r->score);
+		break;
+	case SPEC_POLICY_PERIOD:
+		printf("policy: re-exploration period ended\n");
+		break;
+	case SPEC_POLICY_NONE_OK:
+		printf("policy: every candidate failed\n");
+		break;
+	case SPEC_POLICY_WATCH:
+		break;
+	}
+}
+
+static int print_libspec(enum libspec_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBSPEC_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void sleep_until(double t0, double t)
+{
+	struct timespec now;
+	double left;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left = t - (now.tv_sec + now.tv_nsec / 1e9 - t0);
+	if (left > 0) {
+		struct timespec d = {(time_t)left, (long)((left - (time_t)left) * 1e9)};
+
+		nanosleep(&d, NULL);
+	}
+}
+
+static double mono(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec + now.tv_nsec / 1e9;
+}
+
+/* Serve until the deadline, printing throughput and the installed variant. */
+static void drive(struct server *s, struct spec_runtime *rt, const struct args *a)
+{
+	double t0 = mono(), t;
+	uint64_t last = 0, now_served;
+	char cur[128] = "native";
+
+	for (t = 1; t <= a->seconds; t += 1) {
+		if (t - 1 < a->switch_at && t >= a->switch_at) {
+			sleep_until(t0, a->switch_at);
+			atomic_store(&s->cur, 1);
+			printf("workload: N changes from %d to %d\n", a->n1, a->n2);
+		}
+		sleep_until(t0, t);
+		now_served = atomic_load(&s->served);
+		if (rt && spec_runtime__current(rt, cur, sizeof(cur)) >= 0 && !cur[0])
+			snprintf(cur, sizeof(cur), "(generic)");
+		printf("t=%2.0fs N=%-4d %6.1f req/s  installed: %s\n", t,
+		       s->load[atomic_load(&s->cur)].n, (double)(now_served - last), cur);
+		last = now_served;
+	}
+}
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-d SECONDS] [-s SWITCH_AT] [-a N1] [-b N2] [-w DWELL_MS]\n"
+		"          [-t THRESHOLD] [-i HANDLER_IR] [-n B]\n"
+		"  -n B  no JIT: the natively compiled handler with block size B\n",
+		prog);
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	int c;
+
+	*a = (struct args){.seconds = 20,
+			   .switch_at = -1,
+			   .threshold = 0.3,
+			   .n1 = 256,
+			   .n2 = 128,
+			   .dwell_ms = 250,
+			   .ir = MATMUL_IR};
+	while ((c = getopt(argc, argv, "d:s:a:b:w:t:i:n:h")) != -1) {
+		switch (c) {
+		case 'd':
+			a->seconds = atof(optarg);
+			break;
+		case 's':
+			a->switch_at = atof(optarg);
+			break;
+		case 'a':
+			a->n1 = atoi(optarg);
+			break;
+		case 'b':
+			a->n2 = atoi(optarg);
+			break;
+		case 'w':
+			a->dwell_ms = (unsigned)atoi(optarg);
+			break;
+		case 't':
+			a->threshold = atof(optarg);
+			break;
+		case 'i':
+			a->ir = optarg;
+			break;
+		case 'n':
+			a->native_b = atoi(optarg);
+			break;
+		default:
+			usage(argv[0]);
+			return -EINVAL;
+		}
+	}
+	if (a->switch_at < 0)
+		a->switch_at = a->seconds / 2;
+	if (a->seconds <= 0 || a->n1 < 1 || a->n2 < 1 || a->n1 > 2048 || a->n2 > 2048 ||
+	    !a->dwell_ms || a->native_b < 0) {
+		fprintf(stderr, "%s: bad argument (sizes 1..2048, positive duration/dwell)\n",
+			argv[0]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct server s = {.b_default = 16};
+	struct spec_runtime *rt = NULL;
+	struct server_policy pr = {0};
+	pthread_t th;
+	struct args a;
+	int ret = 1;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (parse_args(argc, argv, &a))
+		return 2;
+	libspec_set_print(print_libspec);
+	if (workload_init(&s.load[0], a.n1, 1) || workload_init(&s.load[1], a.n2, 2)) {
+		fprintf(stderr, "matmul: out of memory for the workloads\n");
+		goto out;
+	}
+	if (a.native_b) {
+		s.mm = matmul;
+		s.b_default = a.native_b;
+		printf("native handler, B=%d (no JIT)\n", a.native_b);
+	} else {
+		rt = server_policy_open_runtime(a.ir);
+		if (!rt)
+			goto out;
+		s.mm = (matmul_fn)spec_runtime__handler(rt, "matmul");
+		if (!s.mm) {
+			fprintf(stderr, "matmul: no handler 'matmul' in %s: %s\n", a.ir,
+				strerror(errno));
+			goto out;
+		}
+	}
+	if (pthread_create(&th, NULL, worker, &s)) {
+		fprintf(stderr, "matmul: cannot start the worker\n");
+		goto out;
+	}
+	if (rt &&
+	    server_policy_start(&pr, rt, a.n1, a.dwell_ms, a.threshold, served_count, &s, report))
+		atomic_store(&s.stop, true);
+	else
+		drive(&s, rt, &a);
+	server_policy_stop(&pr);
+	atomic_store(&s.stop, true);
+	pthread_join(th, NULL);
+	printf("served %llu requests, %llu wrong answers\n",
+	       (unsigned long long)atomic_load(&s.served),
+	       (unsigned long long)atomic_load(&s.wrong));
+	if (rt)
+		server_policy_summary(&pr, rt);
+	ret = atomic_load(&s.wrong) || !atomic_load(&s.served) ? 1 : 0;
+out:
+	server_policy_fini(&pr);
+	spec_runtime__close(rt);
+	workload_fini(&s.load[0]);
+	workload_fini(&s.load[1]);
+	return ret;
+}

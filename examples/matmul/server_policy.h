@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The matmul server's use of libspec: open the runtime, run the exhaustive
+ * policy in its own thread (the paper's spec_policy(), Fig. 2b), and print
+ * what the runtime did.
+ */
+#ifndef MATMUL_SERVER_POLICY_H
+#define MATMUL_SERVER_POLICY_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include <libspec/libspec.h>
+
+#include "policy_exhaustive.h"
+
+struct server_policy {
+	struct spec_policy_exhaustive *pol;
+	struct spec_config *extra[2]; /* {} and {N = the first size} */
+	pthread_t th;
+	bool running;
+};
+
+/* Open and load the handler IR; prints the reason and returns NULL on error. */
+struct spec_runtime *server_policy_open_runtime(const char *ir);
+
+/*
+ * Search B in {2..64} x {N generic, N = @n_fixed}, each candidate measured
+ * for @dwell_ms by @metric (a request counter), re-searching when the
+ * throughput moves by more than @threshold. Returns 0 or -errno (printed).
+ */
+int server_policy_start(struct server_policy *sp, struct spec_runtime *rt, int n_fixed,
+			unsigned dwell_ms, double threshold, spec_metric_fn metric, void *ctx,
+			spec_policy_report_fn report);
+void server_policy_stop(struct server_policy *sp);
+/* Compile counts and times, guard failures, the final choice. */
+void server_policy_summary(struct server_policy *sp, struct spec_runtime *rt);
+void server_policy_fini(struct server_policy *sp);
+
+#endif /* MATMUL_SERVER_POLICY_H */
