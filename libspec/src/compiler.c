@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The compile thread: specializations are validated in the caller, queued,
+ * and built (or taken from the cache) and installed here, so callers never
+ * wait for LLVM unless they ask to.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "runtime.h"
+#include "sampler.h"
+
+#define MAX_CASES 64
+/* How often the idle thread retries freeing retired variants. */
+#define RECLAIM_POLL_NS 2000000
+
+static int bad(struct spec_runtime *rt, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad(struct spec_runtime *rt, int err, const char *fmt, ...)
+{
+	char msg[RT_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&rt->lock);
+	rt_set_error(rt, err, msg);
+	pthread_mutex_unlock(&rt->lock);
+	return libspec_err(err);
+}
+
+static void list_values(const struct spec_point *p, char *buf, size_t size)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->nr_values && len + 24 < size; i++)
+		len += snprintf(buf + len, size - len, "%s%" PRId64, i ? ", " : "", p->values[i]);
+}
+
+static int validate_entry(struct spec_runtime *rt, const struct cfg_entry *e)
+{
+	struct spec_point *p = points_find(&rt->pts, e->label);
+	const char *kind;
+	char vals[256];
+	bool value_kind;
+
+	if (!p)
+		return bad(rt, -ENOENT, "unknown label '%s': no point of that name in the IR",
+			   e->label);
+	kind = points_kind_name(p->kind);
+	value_kind = p->kind == SPEC_POINT_ENUM || p->kind == SPEC_POINT_RANGE ||
+		     p->kind == SPEC_POINT_GENERIC;
+	if (e->mode == CFG_VALUE && !value_kind)
+		return bad(rt, -EINVAL,
+			   "'%s' is a %s point (%s:%d): it is enabled, not set to "
+			   "a value",
+			   e->label, kind, p->sites[0].file, p->sites[0].line);
+	if (e->mode == CFG_ENABLED && value_kind)
+		return bad(rt, -EINVAL, "'%s' is a %s point (%s:%d): it needs a value", e->label,
+			   kind, p->sites[0].file, p->sites[0].line);
+	if (e->mode == CFG_VALUE && p->kind == SPEC_POINT_ENUM) {
+		size_t i;
+
+		for (i = 0; i < p->nr_values && p->values[i] != e->value; i++)
+			;
+		if (i == p->nr_values) {
+			list_values(p, vals, sizeof(vals));
+			return bad(rt, -EINVAL,
+				   "value %" PRId64 " for '%s' (spec_enum at %s:%d) is not one "
+				   "of {%s}",
+				   e->value, e->label, p->sites[0].file, p->sites[0].line, vals);
+		}
+	}
+	if (e->mode == CFG_VALUE && p->kind == SPEC_POINT_RANGE &&
+	    (e->value < p->lo || e->value > p->hi))
+		return bad(rt, -ERANGE,
+			   "value %" PRId64 " for '%s' (spec_range at %s:%d) is outside "
+			   "[%" PRId64 ", %" PRId64 "]",
+			   e->value, e->label, p->sites[0].file, p->sites[0].line, p->lo, p->hi);
+	if (e->mode == CFG_ENABLED && p->kind == SPEC_POINT_CUSTOM && !p->gen)
+		return bad(rt, -EINVAL, "custom point '%s' (%s:%d) has no generator registered",
+			   e->label, p->sites[0].file, p->sites[0].line);
+	if (e->every && p->kind == SPEC_POINT_ASSUME)
+		return bad(rt, -EINVAL, "'%s' is a spec_assume point: no value to sample",
+			   e->label);
+	if (e->mode != CFG_DISABLED && !e->noguard && p->unguardable &&
+	    p->kind != SPEC_POINT_CUSTOM)
+		return bad(rt, -EINVAL,
+			   "guard of '%s' cannot be placed at %s; turn it off "
+			   "(!noguard) only if the value always holds",
+			   e->label, p->unguardable);
+	return 0;
+}
+
+int compiler_validate(struct spec_runtime *rt, const struct spec_config *cfg)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < cfg->n; i++) {
+		ret = validate_entry(rt, &cfg->e[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int by_in(const void *a, const void *b)
+{
+	const struct spec_case *x = a, *y = b;
+
+	return x->in < y->in ? -1 : x->in > y->in;
+}
+
+/* Ask the generator of custom point @p for its cases (sorted, unique). */
+static int gen_cases(struct spec_runtime *rt, struct spec_point *p, struct jit_setting *s)
+{
+	struct spec_observed hot[32];
+	struct spec_case *cases = calloc(MAX_CASES, sizeof(*cases));
+	spec_custom_gen_fn gen;
+	void *ctx;
+	size_t nhot, i, n = 0;
+	int ret;
+
+	if (!cases)
+		return -ENOMEM;
+	pthread_mutex_lock(&rt->lock);
+	gen = p->gen;
+	ctx = p->gen_ctx;
+	pthread_mutex_unlock(&rt->lock);
+	nhot = sampler_merge(&rt->dom, p->idx, hot, 32, NULL);
+	ret = gen ? gen(ctx, p->label, hot, nhot, cases, MAX_CASES) : 0;
+	if (ret < 0 || ret > MAX_CASES) {
+		free(cases);
+		return ret < 0 ? ret : -EINVAL;
+	}
+	qsort(cases, (size_t)ret, sizeof(*cases), by_in);
+	for (i = 0; i < (size_t)ret; i++) {
+		if (!n || cases[n - 1].in != cases[i].in)
+			cases[n++] = cases[i];
+	}
+	s->cases = cases;
+	s->nr_cases = n;
+	return 0;
+}
+
+static void free_settings(struct spec_runtime *rt, struct jit_setting *s)
+{
+	size_t i;
+
+	for (i = 0; s && i < rt->pts.n; i++)
+		free((void *)s[i].cases);
+	free(s);
+}
+
+static int build_settings(struct spec_runtime *rt, const struct spec_config *cfg,
+			  struct jit_setting **out, char *err, size_t errsz)
+{
+	struct jit_setting *s = calloc(rt->pts.n ? rt->pts.n : 1, sizeof(*s));
+	size_t i;
+
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < cfg->n; i++) {
+		const struct cfg_entry *e = &cfg->e[i];
+		struct spec_point *p = points_find(&rt->pts, e->label);
+		struct jit_setting *ps;
+		int ret;
+
+		if (!p)
+			continue;
+		ps = &s[p->idx];
+		ps->mode = e->mode;
+		ps->value = e->value;
+		ps->guard = !e->noguard;
+		ps->every = e->every;
+		if (e->mode == CFG_ENABLED && p->kind == SPEC_POINT_CUSTOM) {
+			ret = gen_cases(rt, p, ps);
+			if (ret) {
+				snprintf(err, errsz, "generator of custom point '%s' failed: %s",
+					 p->label, strerror(-ret));
+				free_settings(rt, s);
+				return ret;
+			}
+		}
+	}
+	*out = s;
+	return 0;
+}
+
+static int run_job(struct spec_runtime *rt, struct job *job)
+{
+	char text[RT_MSG_MAX], key[2 * RT_MSG_MAX], err[RT_MSG_MAX] = "";
+	struct jit_setting *settings = NULL;
+	struct variant *v;
+	int ret;
+
+	ret = spec_config__format(job->cfg, text, sizeof(text));
+	if (ret < 0 || (size_t)ret >= sizeof(text))
+		return bad(rt, -ENAMETOOLONG, "configuration text too long");
+	snprintf(key, sizeof(key), "%s|%s", text, job->pipeline);
+	pthread_mutex_lock(&rt->lock);
+	v = variant_find(rt, key);
+	if (v) {
+		rt->stats.cache_hits++;
+		variant_install(rt, v);
+		pthread_mutex_unlock(&rt->lock);
+		return 0;
+	}
+	pthread_mutex_unlock(&rt->lock);
+
+	ret = build_settings(rt, job->cfg, &settings, err, sizeof(err));
+	if (!ret)
+		ret = variant_build(rt, settings, job->pipeline, true, &v, err, sizeof(err));
+	free_settings(rt, settings);
+	if (!ret) {
+		v->key = strdup(key);
+		v->text = strdup(text);
+		if (!v->key || !v->text) {
+			pthread_mutex_lock(&rt->jit_lock);
+			variant_free(rt, v);
+			pthread_mutex_unlock(&rt->jit_lock);
+			ret = -ENOMEM;
+			snprintf(err, sizeof(err), "out of memory");
+		}
+	}
+	if (ret)
+		return bad(rt, ret, "compiling \"%s\" failed, current variant kept: %s", text, err);
+	pthread_mutex_lock(&rt->lock);
+	variant_add(rt, v);
+	variant_install(rt, v);
+	variant_evict(rt);
+	pthread_mutex_unlock(&rt->lock);
+	return 0;
+}
+
+static void finish(struct spec_runtime *rt, struct job *job, int ret)
+{
+	/* lock held */
+	job->result = ret;
+	job->finished = true;
+	if (!job->sync) {
+		pthread_mutex_unlock(&rt->lock);
+		if (job->done)
+			job->done(job->done_ctx, ret);
+		spec_config__free(job->cfg);
+		free(job->pipeline);
+		free(job);
+		pthread_mutex_lock(&rt->lock);
+	}
+	pthread_cond_broadcast(&rt->cond);
+}
+
+static void *compiler_main(void *arg)
+{
+	struct spec_runtime *rt = arg;
+
+	pthread_mutex_lock(&rt->lock);
+	while (!rt->stop) {
+		struct job *job = rt->qhead;
+		int ret;
+
+		if (!job) {
+			if (rt->retired) {
+				struct timespec ts;
+
+				clock_gettime(CLOCK_REALTIME, &ts);
+				ts.tv_nsec += RECLAIM_POLL_NS;
+				if (ts.tv_nsec >= 1000000000) {
+					ts.tv_sec++;
+					ts.tv_nsec -= 1000000000;
+				}
+				pthread_cond_timedwait(&rt->cond, &rt->lock, &ts);
+				pthread_mutex_unlock(&rt->lock);
+				variant_reclaim(rt);
+				pthread_mutex_lock(&rt->lock);
+			} else {
+				pthread_cond_wait(&rt->cond, &rt->lock);
+			}
+			continue;
+		}
+		rt->qhead = job->next;
+		if (!rt->qhead)
+			rt->qtail = NULL;
+		rt->busy = true;
+		pthread_mutex_unlock(&rt->lock);
+		ret = run_job(rt, job);
+		variant_reclaim(rt);
+		pthread_mutex_lock(&rt->lock);
+		rt->busy = false;
+		finish(rt, job, ret);
+	}
+	/* Jobs still queued at close end as cancelled. */
+	while (rt->qhead) {
+		struct job *job = rt->qhead;
+
+		rt->qhead = job->next;
+		finish(rt, job, -ECANCELED);
+	}
+	rt->qtail = NULL;
+	pthread_mutex_unlock(&rt->lock);
+	return NULL;
+}
+
+int compiler_start(struct spec_runtime *rt)
+{
+	int err = pthread_create(&rt->thread, NULL, compiler_main, rt);
+
+	if (err)
+		return -err;
+	rt->thread_started = true;
+	return 0;
+}
+
+void compiler_stop(struct spec_runtime *rt)
+{
+	if (!rt->thread_started)
+		return;
+	pthread_mutex_lock(&rt->lock);
+	rt->stop = true;
+	pthread_cond_broadcast(&rt->cond);
+	pthread_mutex_unlock(&rt->lock);
+	pthread_join(rt->thread, NULL);
+	rt->thread_started = false;
+}
+
+static struct job *job_new(struct spec_runtime *rt, const struct spec_config *cfg,
+			   const struct spec_specialize_opts *opts, bool sync)
+{
+	struct job *job = calloc(1, sizeof(*job));
+	const char *pipeline = OPTS_GET(opts, pipeline, NULL);
+
+	if (!job)
+		return NULL;
+	job->cfg = spec_config__dup(cfg);
+	pthread_mutex_lock(&rt->lock);
+	job->pipeline = strdup(pipeline ? pipeline : rt->pipeline);
+	pthread_mutex_unlock(&rt->lock);
+	if (!job->cfg || !job->pipeline) {
+		spec_config__free(job->cfg);
+		free(job->pipeline);
+		free(job);
+		return NULL;
+	}
+	job->sync = sync;
+	if (!sync) {
+		job->done = OPTS_GET(opts, done, NULL);
+		job->done_ctx = OPTS_GET(opts, done_ctx, NULL);
+	}
+	return job;
+}
+
+static int submit(struct spec_runtime *rt, const struct spec_config *cfg,
+		  const struct spec_specialize_opts *opts, bool sync)
+{
+	struct job *job;
+	int ret;
+
+	if (!rt || !cfg || !OPTS_VALID(opts, spec_specialize_opts))
+		return libspec_err(-EINVAL);
+	ret = spec_runtime__load(rt);
+	if (ret)
+		return ret;
+	ret = compiler_validate(rt, cfg);
+	if (ret)
+		return ret;
+	job = job_new(rt, cfg, opts, sync);
+	if (!job)
+		return libspec_err(-ENOMEM);
+	pthread_mutex_lock(&rt->lock);
+	if (rt->qtail)
+		rt->qtail->next = job;
+	else
+		rt->qhead = job;
+	rt->qtail = job;
+	pthread_cond_broadcast(&rt->cond);
+	if (!sync) {
+		pthread_mutex_unlock(&rt->lock);
+		return 0;
+	}
+	while (!job->finished)
+		pthread_cond_wait(&rt->cond, &rt->lock);
+	pthread_mutex_unlock(&rt->lock);
+	ret = job->result;
+	spec_config__free(job->cfg);
+	free(job->pipeline);
+	free(job);
+	return libspec_err(ret);
+}
+
+int spec_runtime__specialize(struct spec_runtime *rt, const struct spec_config *cfg,
+			     const struct spec_specialize_opts *opts)
+{
+	return submit(rt, cfg, opts, false);
+}
+
+int spec_runtime__specialize_sync(struct spec_runtime *rt, const struct spec_config *cfg,
+				  const struct spec_specialize_opts *opts)
+{
+	return submit(rt, cfg, opts, true);
+}
+
+int spec_runtime__wait(struct spec_runtime *rt)
+{
+	if (!rt)
+		return libspec_err(-EINVAL);
+	pthread_mutex_lock(&rt->lock);
+	while (rt->thread_started && (rt->qhead || rt->busy))
+		pthread_cond_wait(&rt->cond, &rt->lock);
+	pthread_mutex_unlock(&rt->lock);
+	return 0;
+}

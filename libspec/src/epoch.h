@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-thread records of one runtime: the epoch that tells when an old variant
+ * can no longer be running, and the thread's sampling tables.
+ *
+ * Readers (the handler entry stubs) publish the global epoch on entry and 0
+ * on exit. The compile thread retires a variant at the epoch current when it
+ * was unlinked and frees it once every thread is outside or entered later.
+ * With membarrier(2) the entry needs only a compiler barrier: the reclaimer
+ * pays for the fence on every CPU instead of each call paying for one.
+ */
+#ifndef LIBSPEC_EPOCH_H
+#define LIBSPEC_EPOCH_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SAMPLER_TOPK 8
+
+struct topk_slot {
+	_Atomic int64_t value;
+	_Atomic uint64_t count;
+};
+
+struct thread_rec {
+	_Atomic uint64_t local; /* epoch seen at entry; 0 when outside */
+	uint32_t nest;		/* handler calls nested in this thread */
+	_Atomic int in_use;	/* owned by a live thread */
+	struct thread_rec *next;
+	_Atomic uint64_t gen;	   /* sampler generation of the tables */
+	uint32_t *countdown;	   /* [nr_points] calls until the next sample */
+	_Atomic uint64_t *samples; /* [nr_points] */
+	struct topk_slot *topk;	   /* [nr_points][SAMPLER_TOPK] */
+};
+
+struct epoch_domain {
+	uint64_t id; /* unique per process lifetime, never reused */
+	_Atomic uint64_t global;
+	_Atomic(struct thread_rec *) head;
+	pthread_key_t key;
+	size_t nr_points;
+	_Atomic uint64_t gen; /* bumped to reset every thread's samples */
+	bool membarrier;
+};
+
+int epoch_domain_init(struct epoch_domain *d, size_t nr_points);
+/* No thread may be inside a handler or use the domain afterwards. */
+void epoch_domain_fini(struct epoch_domain *d);
+
+/* This thread's record, created on first use; NULL only on ENOMEM. */
+struct thread_rec *epoch_rec(struct epoch_domain *d);
+
+/* Called by the JIT entry stubs around every handler call. */
+void *spec_rt_enter(struct epoch_domain *d);
+void spec_rt_leave(void *rec);
+
+/* Advance the epoch after unlinking; returns the epoch to retire at. */
+uint64_t epoch_retire(struct epoch_domain *d);
+/*
+ * Oldest epoch a thread inside a handler may have seen (UINT64_MAX when no
+ * thread is inside): a variant retired at e can be freed when e < oldest.
+ */
+uint64_t epoch_oldest(struct epoch_domain *d);
+
+#endif /* LIBSPEC_EPOCH_H */

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The LLVM side of libspec behind a plain-C interface: load the handler IR,
+ * find its points, build variants (specialize, optimize, JIT) and entry
+ * stubs, release them. Not thread-safe: the runtime serializes every call.
+ */
+#ifndef LIBSPEC_JIT_H
+#define LIBSPEC_JIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "epoch.h"
+#include "points.h"
+
+struct jit;
+struct jit_code;
+
+/* What a variant does at one point (indexed like the point table). */
+struct jit_setting {
+	int mode; /* enum cfg_mode */
+	int64_t value;
+	bool guard;
+	uint32_t every;
+	const struct spec_case *cases; /* custom points: inline answers */
+	size_t nr_cases;
+};
+
+struct jit_variant_req {
+	unsigned int id;		    /* 0: the generic variant */
+	const char *pipeline;		    /* LLVM new-PM pipeline text */
+	const struct jit_setting *settings; /* [nr points]; NULL: all disabled */
+};
+
+/*
+ * Parse @path, collect its points into @pts (sampling through @dom) and its
+ * handlers. On error, -errno and a message in @err.
+ */
+int jit_open(struct jit **out, const char *path, struct point_table *pts, struct epoch_domain *dom,
+	     bool perf_map, char *err, size_t errsz);
+void jit_close(struct jit *j);
+
+size_t jit_nr_handlers(const struct jit *j);
+const char *jit_handler_name(const struct jit *j, size_t i);
+/* Index of handler @name, or -ENOENT. */
+int jit_handler_index(const struct jit *j, const char *name);
+
+int jit_define_symbol(struct jit *j, const char *name, uint64_t addr, char *err, size_t errsz);
+
+/*
+ * Build a variant: clone the IR, apply the settings, verify, optimize, add
+ * to the JIT and resolve every handler into @addrs[nr_handlers]. Nothing is
+ * left behind on failure.
+ */
+int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct jit_code **code,
+		      uint64_t *addrs, char *err, size_t errsz);
+
+/*
+ * Entry stub of handler @h with the handler's own type: enters the epoch of
+ * @dom, calls the function pointer in *@slot, leaves.
+ */
+int jit_build_stub(struct jit *j, size_t h, void *const *slot, struct epoch_domain *dom,
+		   uint64_t *addr, char *err, size_t errsz);
+
+/* Release a variant's code; callers guarantee no thread runs it. */
+void jit_free_code(struct jit *j, struct jit_code *code);
+
+#endif /* LIBSPEC_JIT_H */

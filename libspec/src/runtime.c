@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Runtime lifetime: open, symbols, load, handlers, settings, close. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "runtime.h"
+#include "sampler.h"
+
+#define DEFAULT_PIPELINE "default<O3>"
+#define DEFAULT_MAX_VARIANTS 16
+
+int rt_set_error(struct spec_runtime *rt, int err, const char *msg)
+{
+	size_t len = strnlen(msg, sizeof(rt->last_msg) - 1);
+
+	rt->last_err = err;
+	memcpy(rt->last_msg, msg, len);
+	rt->last_msg[len] = '\0';
+	pr_warn("%s\n", msg);
+	return err;
+}
+
+static void open_error(const struct spec_runtime_opts *opts, const char *msg)
+{
+	char *buf = OPTS_GET(opts, errbuf, NULL);
+	size_t sz = OPTS_GET(opts, errbuf_sz, 0);
+
+	pr_warn("%s\n", msg);
+	if (buf && sz)
+		snprintf(buf, sz, "%s", msg);
+}
+
+struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runtime_opts *opts)
+{
+	const char *env = getenv("LIBSPEC_PERF_MAP");
+	char msg[RT_MSG_MAX] = "";
+	struct spec_runtime *rt;
+	const char *pipeline;
+	size_t i;
+	int ret;
+
+	if (!path || !OPTS_VALID(opts, spec_runtime_opts))
+		return libspec_err_ptr(-EINVAL);
+	rt = calloc(1, sizeof(*rt));
+	if (!rt)
+		return libspec_err_ptr(-ENOMEM);
+	pthread_mutex_init(&rt->lock, NULL);
+	pthread_mutex_init(&rt->jit_lock, NULL);
+	pthread_cond_init(&rt->cond, NULL);
+	pipeline = OPTS_GET(opts, pipeline, NULL);
+	rt->pipeline = strdup(pipeline ? pipeline : DEFAULT_PIPELINE);
+	rt->max_variants = OPTS_GET(opts, max_variants, 0);
+	if (!rt->max_variants)
+		rt->max_variants = DEFAULT_MAX_VARIANTS;
+	ret = epoch_domain_init(&rt->dom, 0);
+	if (ret || !rt->pipeline) {
+		free(rt->pipeline);
+		free(rt);
+		return libspec_err_ptr(ret ? ret : -ENOMEM);
+	}
+	ret = jit_open(&rt->jit, path, &rt->pts, &rt->dom,
+		       OPTS_GET(opts, perf_map, false) || (env && !strcmp(env, "1")), msg,
+		       sizeof(msg));
+	if (!ret) {
+		rt->nr_handlers = jit_nr_handlers(rt->jit);
+		rt->slots = calloc(rt->nr_handlers ? rt->nr_handlers : 1, sizeof(*rt->slots));
+		if (!rt->slots) {
+			ret = -ENOMEM;
+			snprintf(msg, sizeof(msg), "out of memory");
+		}
+	}
+	if (ret) {
+		open_error(opts, msg);
+		spec_runtime__close(rt);
+		return libspec_err_ptr(ret);
+	}
+	/* Known only now; no thread has a record yet. */
+	rt->dom.nr_points = rt->pts.n;
+	for (i = 0; i < rt->pts.n; i++)
+		rt->pts.p[i]->dom = &rt->dom;
+	pr_debug("%s: %zu handlers, %zu points\n", path, rt->nr_handlers, rt->pts.n);
+	return rt;
+}
+
+int spec_runtime__define_symbol(struct spec_runtime *rt, const char *name, const void *addr)
+{
+	char msg[RT_MSG_MAX];
+	int ret;
+
+	if (!rt || !name || !*name || !addr)
+		return libspec_err(-EINVAL);
+	pthread_mutex_lock(&rt->lock);
+	if (rt->loaded) {
+		pthread_mutex_unlock(&rt->lock);
+		pr_warn("define_symbol(%s): runtime already loaded\n", name);
+		return libspec_err(-EBUSY);
+	}
+	pthread_mutex_lock(&rt->jit_lock);
+	ret = jit_define_symbol(rt->jit, name, (uint64_t)(uintptr_t)addr, msg, sizeof(msg));
+	pthread_mutex_unlock(&rt->jit_lock);
+	if (ret)
+		rt_set_error(rt, ret, msg);
+	pthread_mutex_unlock(&rt->lock);
+	return libspec_err(ret);
+}
+
+int spec_runtime__load(struct spec_runtime *rt)
+{
+	char msg[RT_MSG_MAX] = "";
+	struct variant *v = NULL;
+	int ret;
+
+	if (!rt)
+		return libspec_err(-EINVAL);
+	pthread_mutex_lock(&rt->lock);
+	if (rt->loaded) {
+		ret = rt->load_err;
+		pthread_mutex_unlock(&rt->lock);
+		return libspec_err(ret);
+	}
+	/* Holding lock across the compile keeps concurrent first calls out. */
+	ret = variant_build(rt, NULL, rt->pipeline, false, &v, msg, sizeof(msg));
+	if (!ret) {
+		v->key = strdup("");
+		v->text = strdup("");
+		ret = v->key && v->text ? 0 : -ENOMEM;
+		if (!ret) {
+			rt->generic = v;
+			variant_add(rt, v);
+			variant_install(rt, v);
+			ret = compiler_start(rt);
+		} else {
+			variant_free(rt, v);
+		}
+		if (ret)
+			snprintf(msg, sizeof(msg), "starting the compile thread: %s",
+				 strerror(-ret));
+	}
+	if (ret) {
+		char full[RT_MSG_MAX + 64];
+
+		snprintf(full, sizeof(full), "loading the generic variant: %s", msg);
+		rt_set_error(rt, ret, full);
+	}
+	rt->loaded = true;
+	rt->load_err = ret;
+	pthread_mutex_unlock(&rt->lock);
+	return libspec_err(ret);
+}
+
+void *spec_runtime__handler(struct spec_runtime *rt, const char *name)
+{
+	char msg[RT_MSG_MAX];
+	uint64_t addr = 0;
+	int idx, ret;
+
+	if (!rt || !name)
+		return libspec_err_ptr(-EINVAL);
+	ret = spec_runtime__load(rt);
+	if (ret)
+		return libspec_err_ptr(ret);
+	idx = jit_handler_index(rt->jit, name);
+	if (idx < 0) {
+		snprintf(msg, sizeof(msg),
+			 "unknown handler '%s': no external function of that "
+			 "name is defined in the IR",
+			 name);
+		pthread_mutex_lock(&rt->lock);
+		rt_set_error(rt, -ENOENT, msg);
+		pthread_mutex_unlock(&rt->lock);
+		return libspec_err_ptr(-ENOENT);
+	}
+	pthread_mutex_lock(&rt->lock);
+	if (!rt->slots[idx].stub) {
+		pthread_mutex_lock(&rt->jit_lock);
+		ret = jit_build_stub(rt->jit, (size_t)idx, (void *const *)&rt->slots[idx].fn,
+				     &rt->dom, &addr, msg, sizeof(msg));
+		pthread_mutex_unlock(&rt->jit_lock);
+		if (ret) {
+			rt_set_error(rt, ret, msg);
+			pthread_mutex_unlock(&rt->lock);
+			return libspec_err_ptr(ret);
+		}
+		rt->slots[idx].stub = (void *)(uintptr_t)addr;
+	}
+	pthread_mutex_unlock(&rt->lock);
+	return rt->slots[idx].stub;
+}
+
+int spec_runtime__set_pipeline(struct spec_runtime *rt, const char *pipeline)
+{
+	char *p;
+
+	if (!rt)
+		return libspec_err(-EINVAL);
+	p = strdup(pipeline ? pipeline : DEFAULT_PIPELINE);
+	if (!p)
+		return libspec_err(-ENOMEM);
+	pthread_mutex_lock(&rt->lock);
+	free(rt->pipeline);
+	rt->pipeline = p;
+	pthread_mutex_unlock(&rt->lock);
+	return 0;
+}
+
+static struct spec_point *find_point(struct spec_runtime *rt, const char *label)
+{
+	struct spec_point *p = rt && label ? points_find(&rt->pts, label) : NULL;
+
+	if (!p && rt && label)
+		pr_warn("unknown label '%s'\n", label);
+	return p;
+}
+
+int spec_runtime__set_cleanup(struct spec_runtime *rt, const char *label, spec_cleanup_fn fn,
+			      void *ctx)
+{
+	struct spec_point *p = find_point(rt, label);
+	struct spec_cleanup *c;
+
+	if (!p)
+		return libspec_err(rt && label ? -ENOENT : -EINVAL);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return libspec_err(-ENOMEM);
+	c->fn = fn;
+	c->ctx = ctx;
+	pthread_mutex_lock(&rt->lock);
+	/* A failing guard may be reading the old one: keep it until close. */
+	c->older = atomic_load(&p->cleanup);
+	atomic_store_explicit(&p->cleanup, c, memory_order_release);
+	pthread_mutex_unlock(&rt->lock);
+	return 0;
+}
+
+int spec_runtime__add_custom(struct spec_runtime *rt, const char *label, spec_custom_gen_fn gen,
+			     void *ctx)
+{
+	struct spec_point *p = find_point(rt, label);
+
+	if (!p)
+		return libspec_err(rt && label ? -ENOENT : -EINVAL);
+	if (p->kind != SPEC_POINT_CUSTOM) {
+		pr_warn("'%s' is a %s point, not spec_custom\n", label, points_kind_name(p->kind));
+		return libspec_err(-EINVAL);
+	}
+	pthread_mutex_lock(&rt->lock);
+	p->gen = gen;
+	p->gen_ctx = ctx;
+	pthread_mutex_unlock(&rt->lock);
+	return 0;
+}
+
+int spec_runtime__last_error(struct spec_runtime *rt, char *buf, size_t size)
+{
+	int err;
+
+	if (!rt)
+		return libspec_err(-EINVAL);
+	pthread_mutex_lock(&rt->lock);
+	err = rt->last_err;
+	if (buf && size)
+		snprintf(buf, size, "%s", rt->last_msg);
+	pthread_mutex_unlock(&rt->lock);
+	return err;
+}
+
+int spec_runtime__current(struct spec_runtime *rt, char *buf, size_t size)
+{
+	int len;
+
+	if (!rt || (!buf && size))
+		return libspec_err(-EINVAL);
+	pthread_mutex_lock(&rt->lock);
+	len = snprintf(buf, size, "%s", rt->current ? rt->current->text : "");
+	pthread_mutex_unlock(&rt->lock);
+	return len;
+}
+
+int spec_runtime__guard_failures(struct spec_runtime *rt, const char *label, uint64_t *count)
+{
+	struct spec_point *p = find_point(rt, label);
+
+	if (!p || !count)
+		return libspec_err(p ? -EINVAL : rt && label ? -ENOENT : -EINVAL);
+	*count = atomic_load(&p->failures);
+	return 0;
+}
+
+int spec_runtime__reset_counters(struct spec_runtime *rt)
+{
+	size_t i;
+
+	if (!rt)
+		return libspec_err(-EINVAL);
+	for (i = 0; i < rt->pts.n; i++)
+		atomic_store(&rt->pts.p[i]->failures, 0);
+	sampler_reset(&rt->dom);
+	return 0;
+}
+
+int spec_runtime__stats(struct spec_runtime *rt, struct spec_runtime_stats *stats, size_t sz)
+{
+	if (!rt || !stats || !sz)
+		return libspec_err(-EINVAL);
+	memset(stats, 0, sz);
+	pthread_mutex_lock(&rt->lock);
+	memcpy(stats, &rt->stats, sz < sizeof(rt->stats) ? sz : sizeof(rt->stats));
+	pthread_mutex_unlock(&rt->lock);
+	return 0;
+}
+
+void spec_runtime__close(struct spec_runtime *rt)
+{
+	struct variant *v, *next;
+
+	if (!rt)
+		return;
+	compiler_stop(rt);
+	/* No thread is inside a handler any more (the caller's promise). */
+	for (v = rt->cache; v; v = next) {
+		next = v->next;
+		variant_free(rt, v);
+	}
+	for (v = rt->retired; v; v = next) {
+		next = v->next;
+		variant_free(rt, v);
+	}
+	jit_close(rt->jit);
+	points_free(&rt->pts);
+	epoch_domain_fini(&rt->dom);
+	pthread_cond_destroy(&rt->cond);
+	pthread_mutex_destroy(&rt->jit_lock);
+	pthread_mutex_destroy(&rt->lock);
+	free(rt->slots);
+	free(rt->pipeline);
+	free(rt);
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The runtime object shared by runtime.c, variant.c, compiler.c, space.c. */
+#ifndef LIBSPEC_RUNTIME_H
+#define LIBSPEC_RUNTIME_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "config.h"
+#include "epoch.h"
+#include "jit.h"
+#include "points.h"
+
+#define RT_MSG_MAX 1024
+
+struct handler_slot {
+	void *_Atomic fn; /* current variant's function; the stub loads it */
+	void *stub;	  /* stable entry point, built on first request */
+};
+
+struct variant {
+	unsigned int id;
+	char *key;  /* canonical config + "|" + pipeline: the cache key */
+	char *text; /* canonical config only */
+	struct jit_code *code;
+	uint64_t *addrs; /* [nr_handlers] */
+	uint64_t last_used;
+	uint64_t retired_at;
+	struct variant *next;
+};
+
+struct job {
+	struct spec_config *cfg;
+	char *pipeline;
+	spec_done_fn done;
+	void *done_ctx;
+	bool sync, finished;
+	int result;
+	struct job *next;
+};
+
+struct spec_runtime {
+	struct jit *jit;
+	struct point_table pts;
+	struct epoch_domain dom;
+	struct handler_slot *slots;
+	size_t nr_handlers;
+
+	/* Lock order: lock before jit_lock. */
+	pthread_mutex_t lock;	  /* everything below */
+	pthread_mutex_t jit_lock; /* every jit_*() call */
+	pthread_cond_t cond;	  /* queue changed, job finished */
+	pthread_t thread;
+	bool thread_started, stop, busy, loaded;
+	int load_err;
+	struct job *qhead, *qtail;
+
+	struct variant *cache; /* compiled variants, generic included */
+	size_t nr_cached, max_variants;
+	struct variant *retired; /* waiting for readers to leave */
+	struct variant *generic, *current;
+	unsigned int next_id;
+	uint64_t tick;
+	char *pipeline;
+
+	int last_err;
+	char last_msg[RT_MSG_MAX];
+	struct spec_runtime_stats stats;
+};
+
+/* Record an error of @rt (lock held) and log it; returns @err. */
+int rt_set_error(struct spec_runtime *rt, int err, const char *msg);
+
+/* variant.c (lock held unless noted) */
+struct variant *variant_find(struct spec_runtime *rt, const char *key);
+void variant_install(struct spec_runtime *rt, struct variant *v);
+void variant_add(struct spec_runtime *rt, struct variant *v);
+/* Move variants beyond the cache size (least recently used first) to the
+ * retired list.
+ */
+void variant_evict(struct spec_runtime *rt);
+/* Free retired variants no thread can be running; takes the locks itself. */
+void variant_reclaim(struct spec_runtime *rt);
+/* Build a variant for @settings (NULL: the generic one); takes jit_lock,
+ * and lock for the counters if @lock_stats.
+ */
+int variant_build(struct spec_runtime *rt, const struct jit_setting *settings, const char *pipeline,
+		  bool lock_stats, struct variant **out, char *err, size_t errsz);
+void variant_free(struct spec_runtime *rt, struct variant *v);
+
+/* compiler.c */
+int compiler_start(struct spec_runtime *rt);
+void compiler_stop(struct spec_runtime *rt);
+int compiler_validate(struct spec_runtime *rt, const struct spec_config *cfg);
+
+#endif /* LIBSPEC_RUNTIME_H */

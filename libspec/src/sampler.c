@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+
+#include "sampler.h"
+
+#define RELAXED memory_order_relaxed
+
+static void rec_clear(struct thread_rec *rec, size_t nr_points)
+{
+	size_t i;
+
+	for (i = 0; i < nr_points; i++)
+		atomic_store_explicit(&rec->samples[i], 0, RELAXED);
+	for (i = 0; i < nr_points * SAMPLER_TOPK; i++) {
+		atomic_store_explicit(&rec->topk[i].count, 0, RELAXED);
+		atomic_store_explicit(&rec->topk[i].value, 0, RELAXED);
+	}
+}
+
+/* Space-saving: a new value takes the least-counted slot, inheriting its
+ * count, so a value frequent overall cannot be pushed out for long.
+ */
+static void record(struct topk_slot *slots, int64_t x)
+{
+	struct topk_slot *min = &slots[0];
+	uint64_t minc = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < SAMPLER_TOPK; i++) {
+		uint64_t c = atomic_load_explicit(&slots[i].count, RELAXED);
+
+		if (c && atomic_load_explicit(&slots[i].value, RELAXED) == x) {
+			atomic_store_explicit(&slots[i].count, c + 1, RELAXED);
+			return;
+		}
+		if (c < minc) {
+			minc = c;
+			min = &slots[i];
+		}
+	}
+	atomic_store_explicit(&min->value, x, RELAXED);
+	atomic_store_explicit(&min->count, minc + 1, RELAXED);
+}
+
+void spec_rt_sample(struct spec_point *p, int64_t x, uint32_t every)
+{
+	struct epoch_domain *d = p->dom;
+	struct thread_rec *rec = epoch_rec(d);
+	uint32_t c;
+	uint64_t gen;
+
+	if (__builtin_expect(!rec, 0))
+		return;
+	c = rec->countdown[p->idx];
+	if (c > 1) {
+		rec->countdown[p->idx] = c - 1;
+		return;
+	}
+	rec->countdown[p->idx] = every;
+	gen = atomic_load_explicit(&d->gen, RELAXED);
+	if (atomic_load_explicit(&rec->gen, RELAXED) != gen) {
+		rec_clear(rec, d->nr_points);
+		atomic_store_explicit(&rec->gen, gen, RELAXED);
+	}
+	atomic_store_explicit(&rec->samples[p->idx],
+			      atomic_load_explicit(&rec->samples[p->idx], RELAXED) + 1, RELAXED);
+	record(&rec->topk[p->idx * SAMPLER_TOPK], x);
+}
+
+static int by_count_desc(const void *a, const void *b)
+{
+	const struct spec_observed *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+static size_t add_value(struct spec_observed *all, size_t n, int64_t v, uint64_t c)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (all[i].value == v) {
+			all[i].count += c;
+			return n;
+		}
+	}
+	all[n].value = v;
+	all[n].count = c;
+	return n + 1;
+}
+
+size_t sampler_merge(struct epoch_domain *d, size_t idx, struct spec_observed *out, size_t max,
+		     uint64_t *samples)
+{
+	uint64_t gen = atomic_load(&d->gen), total = 0;
+	struct spec_observed *all = NULL;
+	struct thread_rec *rec;
+	size_t n = 0, cap = 0, i;
+
+	for (rec = atomic_load(&d->head); rec; rec = rec->next) {
+		const struct topk_slot *s = &rec->topk[idx * SAMPLER_TOPK];
+
+		/* A stale table belongs to an earlier generation: not counted. */
+		if (atomic_load_explicit(&rec->gen, RELAXED) != gen)
+			continue;
+		if (n + SAMPLER_TOPK > cap) {
+			struct spec_observed *na;
+
+			cap = cap ? 2 * cap : 4 * SAMPLER_TOPK;
+			na = realloc(all, cap * sizeof(*na));
+			if (!na)
+				break;
+			all = na;
+		}
+		total += atomic_load_explicit(&rec->samples[idx], RELAXED);
+		for (i = 0; i < SAMPLER_TOPK; i++) {
+			uint64_t c = atomic_load_explicit(&s[i].count, RELAXED);
+
+			if (c)
+				n = add_value(all, n, atomic_load_explicit(&s[i].value, RELAXED),
+					      c);
+		}
+	}
+	if (n)
+		qsort(all, n, sizeof(*all), by_count_desc);
+	if (n > max)
+		n = max;
+	if (n)
+		memcpy(out, all, n * sizeof(*out));
+	free(all);
+	if (samples)
+		*samples = total;
+	return n;
+}
+
+void sampler_reset(struct epoch_domain *d)
+{
+	atomic_fetch_add(&d->gen, 1);
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Compiled variants: the cache (keyed by canonical configuration and
+ * pipeline, least recently used evicted first, never the generic or the
+ * current one), installation into the handler slots, and reclamation once
+ * no thread can be running an evicted variant.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "runtime.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct variant *variant_find(struct spec_runtime *rt, const char *key)
+{
+	struct variant *v;
+
+	for (v = rt->cache; v; v = v->next) {
+		if (!strcmp(v->key, key))
+			return v;
+	}
+	return NULL;
+}
+
+void variant_install(struct spec_runtime *rt, struct variant *v)
+{
+	size_t i;
+
+	v->last_used = ++rt->tick;
+	for (i = 0; i < rt->nr_handlers; i++)
+		atomic_store_explicit(&rt->slots[i].fn, (void *)(uintptr_t)v->addrs[i],
+				      memory_order_release);
+	rt->current = v;
+	rt->stats.swaps++;
+}
+
+void variant_add(struct spec_runtime *rt, struct variant *v)
+{
+	v->last_used = ++rt->tick;
+	v->next = rt->cache;
+	rt->cache = v;
+	rt->nr_cached++;
+	rt->stats.live_variants++;
+}
+
+void variant_evict(struct spec_runtime *rt)
+{
+	while (rt->nr_cached > rt->max_variants) {
+		struct variant **pp, **lru = NULL;
+
+		for (pp = &rt->cache; *pp; pp = &(*pp)->next) {
+			if (*pp == rt->current || *pp == rt->generic)
+				continue;
+			if (!lru || (*pp)->last_used < (*lru)->last_used)
+				lru = pp;
+		}
+		if (!lru)
+			return;
+		{
+			struct variant *v = *lru;
+
+			*lru = v->next;
+			rt->nr_cached--;
+			/* Threads may still be inside v: free after they leave. */
+			v->retired_at = epoch_retire(&rt->dom);
+			v->next = rt->retired;
+			rt->retired = v;
+			rt->stats.evictions++;
+		}
+	}
+}
+
+void variant_free(struct spec_runtime *rt, struct variant *v)
+{
+	if (!v)
+		return;
+	if (v->code)
+		jit_free_code(rt->jit, v->code);
+	free(v->addrs);
+	free(v->key);
+	free(v->text);
+	free(v);
+}
+
+void variant_reclaim(struct spec_runtime *rt)
+{
+	struct variant **pp, *dead = NULL, *v;
+	uint64_t oldest;
+
+	pthread_mutex_lock(&rt->lock);
+	if (!rt->retired) {
+		pthread_mutex_unlock(&rt->lock);
+		return;
+	}
+	oldest = epoch_oldest(&rt->dom);
+	for (pp = &rt->retired; *pp;) {
+		v = *pp;
+		if (v->retired_at < oldest) {
+			*pp = v->next;
+			v->next = dead;
+			dead = v;
+			rt->stats.freed++;
+			rt->stats.live_variants--;
+		} else {
+			pp = &v->next;
+		}
+	}
+	pthread_mutex_lock(&rt->jit_lock);
+	pthread_mutex_unlock(&rt->lock);
+	while (dead) {
+		v = dead;
+		dead = v->next;
+		variant_free(rt, v);
+	}
+	pthread_mutex_unlock(&rt->jit_lock);
+}
+
+int variant_build(struct spec_runtime *rt, const struct jit_setting *settings, const char *pipeline,
+		  bool lock_stats, struct variant **out, char *err, size_t errsz)
+{
+	struct variant *v = calloc(1, sizeof(*v));
+	struct jit_variant_req req = {.pipeline = pipeline, .settings = settings};
+	uint64_t t0, dt;
+	int ret;
+
+	if (!v)
+		return -ENOMEM;
+	v->addrs = calloc(rt->nr_handlers ? rt->nr_handlers : 1, sizeof(*v->addrs));
+	if (!v->addrs) {
+		free(v);
+		return -ENOMEM;
+	}
+	pthread_mutex_lock(&rt->jit_lock);
+	v->id = req.id = settings ? ++rt->next_id : 0;
+	t0 = now_ns();
+	ret = jit_build_variant(rt->jit, &req, &v->code, v->addrs, err, errsz);
+	dt = now_ns() - t0;
+	pthread_mutex_unlock(&rt->jit_lock);
+
+	if (lock_stats)
+		pthread_mutex_lock(&rt->lock);
+	rt->stats.compiles++;
+	rt->stats.last_compile_ns = dt;
+	rt->stats.total_compile_ns += dt;
+	if (ret)
+		rt->stats.compile_failures++;
+	if (lock_stats)
+		pthread_mutex_unlock(&rt->lock);
+	if (ret) {
+		free(v->addrs);
+		free(v);
+		return ret;
+	}
+	*out = v;
+	return 0;
+}
