@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DDIO way masks: validation, way arithmetic, the all-or-nothing set and the
+ * restore of the boot-time mask, over a backend (MSR or emulated).
+ *
+ * A mask is valid when it is non-empty, contiguous, has at least min_ways
+ * bits and lies inside the LLC. Way counts become masks at the most
+ * significant ways, where the hardware default sits, so that the ways CAT
+ * hands to cores from the bottom up meet DDIO last.
+ */
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include "compat.h"
+#include "ddio.h"
+
+static const char * const ioca_ddio_msgs[] = {
+	[IOCA_DDIO_OK] = "valid",
+	[IOCA_DDIO_EMPTY] = "DDIO mask is empty",
+	[IOCA_DDIO_NOT_CONTIGUOUS] = "DDIO mask is not contiguous",
+	[IOCA_DDIO_TOO_FEW] = "DDIO mask has fewer ways than min_ways",
+	[IOCA_DDIO_TOO_MANY] = "DDIO way count exceeds the LLC ways",
+	[IOCA_DDIO_OUTSIDE_LLC] = "DDIO mask has bits beyond the LLC ways",
+};
+
+VISIBLE_IF_KUNIT const char *ioca_ddio_verdict_msg(enum ioca_ddio_verdict v)
+{
+	if ((unsigned int)v >= ARRAY_SIZE(ioca_ddio_msgs))
+		return "invalid DDIO mask";
+	return ioca_ddio_msgs[v];
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_verdict_msg);
+
+static u32 ioca_ddio_valid_mask(u32 llc_ways)
+{
+	if (!llc_ways)
+		return 0;
+	return GENMASK(min_t(u32, llc_ways, IOCA_LLC_MAX_WAYS) - 1, 0);
+}
+
+/**
+ * ioca_ddio_check_mask() - validate a DDIO way mask
+ * @mask: the mask
+ * @llc_ways: ways of the LLC
+ * @min_ways: fewest ways allowed
+ *
+ * Return: IOCA_DDIO_OK or the first rule @mask breaks.
+ */
+VISIBLE_IF_KUNIT enum ioca_ddio_verdict
+ioca_ddio_check_mask(u32 mask, u32 llc_ways, unsigned int min_ways)
+{
+	u32 shifted;
+
+	if (!mask)
+		return IOCA_DDIO_EMPTY;
+	if (mask & ~ioca_ddio_valid_mask(llc_ways))
+		return IOCA_DDIO_OUTSIDE_LLC;
+	/* Contiguous: shifted down to bit 0 it is 2^n - 1. */
+	shifted = mask >> __ffs(mask);
+	if (shifted & (shifted + 1))
+		return IOCA_DDIO_NOT_CONTIGUOUS;
+	if (hweight32(mask) < min_ways)
+		return IOCA_DDIO_TOO_FEW;
+	return IOCA_DDIO_OK;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_check_mask);
+
+/**
+ * ioca_ddio_ways_to_mask() - turn a way count into a mask at the top ways
+ * @ways: number of ways
+ * @llc_ways: ways of the LLC
+ * @min_ways: fewest ways allowed
+ * @mask: result, written only on IOCA_DDIO_OK
+ *
+ * Return: IOCA_DDIO_OK or why @ways is refused.
+ */
+VISIBLE_IF_KUNIT enum ioca_ddio_verdict
+ioca_ddio_ways_to_mask(u32 ways, u32 llc_ways, unsigned int min_ways,
+		       u32 *mask)
+{
+	if (!ways)
+		return IOCA_DDIO_EMPTY;
+	if (ways > llc_ways || ways > IOCA_LLC_MAX_WAYS)
+		return IOCA_DDIO_TOO_MANY;
+	if (ways < min_ways)
+		return IOCA_DDIO_TOO_FEW;
+	*mask = GENMASK(llc_ways - 1, llc_ways - ways);
+	return IOCA_DDIO_OK;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_ways_to_mask);
+
+/**
+ * ioca_ddio_default_mask() - the hardware's default: the top two ways
+ * @llc_ways: ways of the LLC (at least 2)
+ *
+ * Return: the mask, or 0 when the LLC has fewer than two ways.
+ */
+u32 ioca_ddio_default_mask(u32 llc_ways)
+{
+	if (llc_ways < 2 || llc_ways > IOCA_LLC_MAX_WAYS)
+		return 0;
+	return GENMASK(llc_ways - 1, llc_ways - 2);
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_default_mask);
+
+/**
+ * ioca_ddio_init() - read every socket's boot mask through a backend
+ * @d: state to fill
+ * @ops: backend
+ * @nr_sockets: sockets, 1..IOCA_MAX_SOCKETS
+ * @llc_ways: ways of every socket's LLC
+ * @default_mask: mask assumed when the backend reads an invalid one
+ * @min_ways: fewest ways a mask may have
+ *
+ * A read that yields an invalid mask (under TCG unknown MSRs read as 0)
+ * is replaced by @default_mask, so unload never writes garbage back.
+ *
+ * Return: 0 or -errno (-EINVAL for bad geometry, the backend's error).
+ */
+int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
+		   unsigned int nr_sockets, u32 llc_ways, u32 default_mask,
+		   unsigned int min_ways)
+{
+	unsigned int s;
+	int err;
+
+	if (!nr_sockets || nr_sockets > IOCA_MAX_SOCKETS ||
+	    llc_ways < 2 || llc_ways > IOCA_LLC_MAX_WAYS ||
+	    !min_ways || min_ways > llc_ways)
+		return -EINVAL;
+	if (ioca_ddio_check_mask(default_mask, llc_ways, 1) != IOCA_DDIO_OK)
+		return -EINVAL;
+
+	memset(d, 0, sizeof(*d));
+	mutex_init(&d->lock);
+	d->ops = ops;
+	d->nr_sockets = nr_sockets;
+	d->min_ways = min_ways;
+	for (s = 0; s < nr_sockets; s++) {
+		struct ioca_ddio_socket *sk = &d->sock[s];
+		u32 mask = 0;
+
+		sk->llc_ways = llc_ways;
+		sk->valid_mask = ioca_ddio_valid_mask(llc_ways);
+		sk->emul_reg = default_mask;
+		err = ops->read(d, s, &mask);
+		if (err)
+			return err;
+		if (ioca_ddio_check_mask(mask, llc_ways, 1) != IOCA_DDIO_OK)
+			mask = default_mask;
+		sk->boot_mask = mask;
+		sk->mask = mask;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_init);
+
+static int ioca_emul_read(struct ioca_ddio *d, unsigned int socket, u32 *mask)
+{
+	*mask = d->sock[socket].emul_reg;
+	return 0;
+}
+
+static int ioca_emul_write(struct ioca_ddio *d, unsigned int socket, u32 mask)
+{
+	d->sock[socket].emul_reg = mask;
+	return 0;
+}
+
+static const struct ioca_ddio_backend ioca_ddio_emulated = {
+	.id = IOCA_BACKEND_EMULATED,
+	.name = "emulated",
+	.read = ioca_emul_read,
+	.write = ioca_emul_write,
+};
+
+/**
+ * ioca_ddio_init_emulated() - software registers, for VMs and CI
+ * @d: state to fill
+ * @nr_sockets: emulated sockets
+ * @llc_ways: emulated LLC ways (the boot mask is the top two)
+ * @min_ways: fewest ways a mask may have
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ioca_ddio_init_emulated(struct ioca_ddio *d, unsigned int nr_sockets,
+			    u32 llc_ways, unsigned int min_ways)
+{
+	return ioca_ddio_init(d, &ioca_ddio_emulated, nr_sockets, llc_ways,
+			      ioca_ddio_default_mask(llc_ways), min_ways);
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_init_emulated);
+
+/**
+ * ioca_ddio_resolve() - validate one request and compute its mask
+ * @d: state (only the geometry is read; no lock needed)
+ * @req: request; @req->mask is replaced by the mask to write
+ * @why: set to a message for extack on failure
+ *
+ * Return: 0, -ENODEV for an unknown socket, -EINVAL for a bad mask or count.
+ */
+int ioca_ddio_resolve(const struct ioca_ddio *d, struct ioca_ddio_req *req,
+		      const char **why)
+{
+	const struct ioca_ddio_socket *sk;
+	enum ioca_ddio_verdict v;
+	u32 mask = req->mask;
+
+	if (req->socket >= d->nr_sockets) {
+		*why = "unknown socket";
+		return -ENODEV;
+	}
+	sk = &d->sock[req->socket];
+	if (req->ways)
+		v = ioca_ddio_ways_to_mask(req->ways, sk->llc_ways,
+					   d->min_ways, &mask);
+	else
+		v = ioca_ddio_check_mask(mask, sk->llc_ways, d->min_ways);
+	if (v != IOCA_DDIO_OK) {
+		*why = ioca_ddio_verdict_msg(v);
+		return -EINVAL;
+	}
+	req->mask = mask;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_resolve);
+
+/* After a failed write the hardware state is unknown: go back to boot. */
+static void ioca_ddio_recover(struct ioca_ddio *d,
+			      const struct ioca_ddio_req *reqs,
+			      unsigned int upto)
+{
+	unsigned int i;
+
+	for (i = 0; i <= upto; i++) {
+		struct ioca_ddio_socket *sk = &d->sock[reqs[i].socket];
+		u32 now = sk->boot_mask;
+
+		d->ops->write(d, reqs[i].socket, sk->boot_mask);
+		if (!d->ops->read(d, reqs[i].socket, &now))
+			sk->mask = now;
+	}
+}
+
+/**
+ * ioca_ddio_apply() - write resolved requests, all or nothing
+ * @d: state
+ * @reqs: requests passed through ioca_ddio_resolve(), distinct sockets
+ * @n: number of requests
+ * @why: set to a message for extack on failure
+ *
+ * On a backend error every socket written so far, and the failing one, is
+ * put back to its boot mask.
+ *
+ * Return: 0 or the backend's -errno (-EPERM under kernel lockdown).
+ */
+int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
+		    unsigned int n, const char **why)
+{
+	unsigned int i;
+	int err = 0;
+
+	if (d->ops->may_write) {
+		err = d->ops->may_write(why);
+		if (err)
+			return err;
+	}
+	mutex_lock(&d->lock);
+	for (i = 0; i < n; i++) {
+		struct ioca_ddio_socket *sk = &d->sock[reqs[i].socket];
+
+		sk->dirty = true;
+		err = d->ops->write(d, reqs[i].socket, reqs[i].mask);
+		if (err) {
+			*why = "DDIO mask write failed; boot masks restored";
+			ioca_ddio_recover(d, reqs, i);
+			break;
+		}
+		sk->mask = reqs[i].mask;
+	}
+	mutex_unlock(&d->lock);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_apply);
+
+/**
+ * ioca_ddio_restore() - write the boot mask back to every changed socket
+ * @d: state
+ *
+ * Return: 0 or the first backend -errno (the other sockets are still tried).
+ */
+int ioca_ddio_restore(struct ioca_ddio *d)
+{
+	unsigned int s;
+	int ret = 0;
+
+	mutex_lock(&d->lock);
+	for (s = 0; s < d->nr_sockets; s++) {
+		struct ioca_ddio_socket *sk = &d->sock[s];
+		int err;
+
+		if (!sk->dirty)
+			continue;
+		err = d->ops->write(d, s, sk->boot_mask);
+		if (err) {
+			ret = ret ?: err;
+			continue;
+		}
+		sk->mask = sk->boot_mask;
+		sk->dirty = false;
+	}
+	mutex_unlock(&d->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_restore);
+
+/**
+ * ioca_ddio_exit() - restore boot masks; the state is unusable afterwards
+ * @d: state
+ */
+void ioca_ddio_exit(struct ioca_ddio *d)
+{
+	if (!d->ops)
+		return;
+	if (ioca_ddio_restore(d))
+		pr_warn("ioca: could not restore every boot DDIO mask\n");
+	mutex_destroy(&d->lock);
+	d->ops = NULL;
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _IOCA_DDIO_H
+#define _IOCA_DDIO_H
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/ioca.h>
+
+struct ioca_ddio;
+
+/**
+ * struct ioca_ddio_backend - how a socket's DDIO way mask is read and written
+ * @id: IOCA_BACKEND_* reported in info
+ * @name: name reported in info
+ * @read: read the mask of @socket; 0 or -errno
+ * @write: write @mask to @socket; 0 or -errno
+ * @may_write: NULL, or 0 when writes are allowed now, else -errno and @why
+ */
+struct ioca_ddio_backend {
+	enum ioca_backend id;
+	const char *name;
+	int (*read)(struct ioca_ddio *d, unsigned int socket, u32 *mask);
+	int (*write)(struct ioca_ddio *d, unsigned int socket, u32 mask);
+	int (*may_write)(const char **why);
+};
+
+/**
+ * struct ioca_ddio_socket - DDIO state of one package
+ * @llc_ways: ways of the LLC
+ * @valid_mask: one bit per LLC way
+ * @boot_mask: mask found at load time, restored on unload
+ * @mask: mask last read or written
+ * @dirty: a write went to the hardware since load
+ * @emul_reg: the emulated backend's register
+ */
+struct ioca_ddio_socket {
+	u32 llc_ways;
+	u32 valid_mask;
+	u32 boot_mask;
+	u32 mask;
+	bool dirty;
+	u32 emul_reg;
+};
+
+/**
+ * struct ioca_ddio - DDIO way control for every socket
+ * @ops: backend
+ * @lock: serialises sets, restore and info reads
+ * @nr_sockets: sockets in @sock
+ * @min_ways: fewest ways a mask may have
+ * @verified: model where the effect of IIO_LLC_WAYS is confirmed
+ * @sock: per-socket state
+ */
+struct ioca_ddio {
+	const struct ioca_ddio_backend *ops;
+	struct mutex lock; /* see @lock */
+	unsigned int nr_sockets;
+	unsigned int min_ways;
+	bool verified;
+	struct ioca_ddio_socket sock[IOCA_MAX_SOCKETS];
+};
+
+/**
+ * struct ioca_ddio_req - one socket's requested change
+ * @socket: socket id
+ * @mask: requested mask; the resolved mask after ioca_ddio_resolve()
+ * @ways: requested way count, or 0 to use @mask
+ */
+struct ioca_ddio_req {
+	u32 socket;
+	u32 mask;
+	u32 ways;
+};
+
+/* Why a mask or way count was refused, as an extack string. */
+enum ioca_ddio_verdict {
+	IOCA_DDIO_OK,
+	IOCA_DDIO_EMPTY,
+	IOCA_DDIO_NOT_CONTIGUOUS,
+	IOCA_DDIO_TOO_FEW,
+	IOCA_DDIO_TOO_MANY,
+	IOCA_DDIO_OUTSIDE_LLC,
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+const char *ioca_ddio_verdict_msg(enum ioca_ddio_verdict v);
+enum ioca_ddio_verdict ioca_ddio_check_mask(u32 mask, u32 llc_ways,
+					    unsigned int min_ways);
+enum ioca_ddio_verdict ioca_ddio_ways_to_mask(u32 ways, u32 llc_ways,
+					      unsigned int min_ways, u32 *mask);
+#endif
+u32 ioca_ddio_default_mask(u32 llc_ways);
+
+int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
+		   unsigned int nr_sockets, u32 llc_ways, u32 default_mask,
+		   unsigned int min_ways);
+int ioca_ddio_init_emulated(struct ioca_ddio *d, unsigned int nr_sockets,
+			    u32 llc_ways, unsigned int min_ways);
+int ioca_ddio_resolve(const struct ioca_ddio *d, struct ioca_ddio_req *req,
+		      const char **why);
+int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
+		    unsigned int n, const char **why);
+int ioca_ddio_restore(struct ioca_ddio *d);
+void ioca_ddio_exit(struct ioca_ddio *d);
+
+#endif /* _IOCA_DDIO_H */

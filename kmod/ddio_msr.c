@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The real DDIO backend: IIO_LLC_WAYS (MSR 0xC8B), one register per package.
+ *
+ * Support is decided by the CPU model table, never by probing the MSR: under
+ * QEMU's TCG unknown MSRs read as 0 and writes vanish without a fault, so a
+ * probe would "succeed" anywhere.
+ */
+#include <linux/cpu.h>
+#include <linux/security.h>
+#include <linux/topology.h>
+#include <asm/processor.h>
+#include "compat.h"
+#include "ddio_msr.h"
+
+/* driver_data: 1 where the register's effect has been confirmed. */
+static const struct x86_cpu_id ioca_ddio_cpu_ids[] = {
+	IOCA_MATCH_INTEL_MODEL(0x55, 1),	/* Skylake-SP, Cascade Lake */
+	IOCA_MATCH_INTEL_MODEL(0x6a, 0),	/* Ice Lake-SP */
+	IOCA_MATCH_INTEL_MODEL(0x6c, 0),	/* Ice Lake-D */
+	IOCA_MATCH_INTEL_MODEL(0x8f, 0),	/* Sapphire Rapids */
+	IOCA_MATCH_INTEL_MODEL(0xcf, 0),	/* Emerald Rapids */
+	IOCA_MATCH_INTEL_MODEL(0xad, 0),	/* Granite Rapids */
+	{}
+};
+MODULE_DEVICE_TABLE(x86cpu, ioca_ddio_cpu_ids);
+
+bool ioca_ddio_msr_supported(void)
+{
+	return x86_match_cpu(ioca_ddio_cpu_ids);
+}
+
+bool ioca_ddio_msr_locked_down(void)
+{
+	return security_locked_down(LOCKDOWN_MSR) != 0;
+}
+
+/* CPUID leaf 4: the L3 descriptor's ways field (EBX[31:22] + 1). */
+static u32 ioca_cpuid_llc_ways(void)
+{
+	unsigned int i, eax, ebx, ecx, edx;
+
+	if (boot_cpu_data.cpuid_level < 4)
+		return 0;
+	for (i = 0; i < 16; i++) {
+		cpuid_count(4, i, &eax, &ebx, &ecx, &edx);
+		if (!(eax & 0x1f))
+			break;
+		if (((eax >> 5) & 0x7) == 3)
+			return ((ebx >> 22) & 0x3ff) + 1;
+	}
+	return 0;
+}
+
+/* CPUID.(EAX=10h,ECX=1):EBX, the L3 ways shared with I/O; 0 if absent. */
+static u32 ioca_cpuid_ddio_default(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (boot_cpu_data.cpuid_level < 0x10)
+		return 0;
+	cpuid_count(0x10, 0, &eax, &ebx, &ecx, &edx);
+	if (!(ebx & BIT(1)))
+		return 0;
+	cpuid_count(0x10, 1, &eax, &ebx, &ecx, &edx);
+	return ebx;
+}
+
+/* Any online CPU of the package; the caller holds cpus_read_lock(). */
+static int ioca_msr_socket_cpu(unsigned int socket)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (topology_logical_package_id(cpu) == socket)
+			return cpu;
+	return -ENODEV;
+}
+
+static int ioca_msr_read(struct ioca_ddio *d, unsigned int socket, u32 *mask)
+{
+	u64 val = 0;
+	int cpu, err;
+
+	cpus_read_lock();
+	cpu = ioca_msr_socket_cpu(socket);
+	err = cpu < 0 ? cpu : ioca_rdmsr_on_cpu(cpu, IOCA_MSR_IIO_LLC_WAYS,
+						&val);
+	cpus_read_unlock();
+	*mask = (u32)val;
+	return err;
+}
+
+static int ioca_msr_write(struct ioca_ddio *d, unsigned int socket, u32 mask)
+{
+	int cpu, err;
+
+	if (ioca_ddio_msr_locked_down())
+		return -EPERM;
+	cpus_read_lock();
+	cpu = ioca_msr_socket_cpu(socket);
+	err = cpu < 0 ? cpu : ioca_wrmsr_on_cpu(cpu, IOCA_MSR_IIO_LLC_WAYS,
+						mask);
+	cpus_read_unlock();
+	return err;
+}
+
+static int ioca_msr_may_write(const char **why)
+{
+	if (!ioca_ddio_msr_locked_down())
+		return 0;
+	*why = "kernel lockdown forbids MSR writes (LOCKDOWN_MSR)";
+	return -EPERM;
+}
+
+static const struct ioca_ddio_backend ioca_ddio_msr = {
+	.id = IOCA_BACKEND_MSR,
+	.name = "msr",
+	.read = ioca_msr_read,
+	.write = ioca_msr_write,
+	.may_write = ioca_msr_may_write,
+};
+
+/**
+ * ioca_ddio_init_msr() - set up the MSR backend on a supported CPU
+ * @d: state to fill
+ * @min_ways: fewest ways a mask may have
+ * @why: set to the reason on failure, for the load message
+ *
+ * Return: 0, -ENODEV when the CPU is not in the table or has no usable L3,
+ * -E2BIG with more packages than IOCA_MAX_SOCKETS, or a backend -errno.
+ */
+int ioca_ddio_init_msr(struct ioca_ddio *d, unsigned int min_ways,
+		       const char **why)
+{
+	const struct x86_cpu_id *id = x86_match_cpu(ioca_ddio_cpu_ids);
+	unsigned int sockets = topology_max_packages();
+	u32 ways, def;
+	int err;
+
+	if (!id) {
+		*why = "CPU model has no DDIO way control";
+		return -ENODEV;
+	}
+	ways = ioca_cpuid_llc_ways();
+	if (ways < 2 || ways > IOCA_LLC_MAX_WAYS) {
+		*why = "CPUID leaf 4 reports no usable L3";
+		return -ENODEV;
+	}
+	if (sockets > IOCA_MAX_SOCKETS) {
+		*why = "more packages than IOCA_MAX_SOCKETS";
+		return -E2BIG;
+	}
+	def = ioca_cpuid_ddio_default();
+	if (!def || def & ~GENMASK(ways - 1, 0))
+		def = ioca_ddio_default_mask(ways);
+	err = ioca_ddio_init(d, &ioca_ddio_msr, sockets, ways, def, min_ways);
+	if (err) {
+		*why = "reading IIO_LLC_WAYS failed";
+		return err;
+	}
+	d->verified = id->driver_data;
+	return 0;
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioca: DDIO way control and in-kernel counter sampling over generic netlink.
+ *
+ * Module init and exit. The DDIO backend is chosen here: the real MSR on
+ * the CPU models that have it, or software registers when asked with
+ * emulate=1 (VMs, CI). Nothing else is ever probed.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/topology.h>
+#include "compat.h"
+#include "ddio_msr.h"
+#include "main.h"
+#include "netlink.h"
+
+struct ioca_ctx ioca_ctx;
+
+static bool emulate;
+module_param(emulate, bool, 0444);
+MODULE_PARM_DESC(emulate, "Use software DDIO registers instead of MSR 0xC8B");
+
+static uint emulate_ways = 11;
+module_param(emulate_ways, uint, 0444);
+MODULE_PARM_DESC(emulate_ways, "LLC ways of the emulated sockets (default 11)");
+
+static uint emulate_sockets;
+module_param(emulate_sockets, uint, 0444);
+MODULE_PARM_DESC(emulate_sockets,
+		 "Emulated sockets, 1-8 (default: the machine's packages)");
+
+static uint min_ways = IOCA_DDIO_MIN_WAYS_DEFAULT;
+module_param(min_ways, uint, 0444);
+MODULE_PARM_DESC(min_ways, "Fewest DDIO ways a mask may have (default 2)");
+
+static int __init ioca_ddio_setup(struct ioca_ddio *d)
+{
+	const char *why = NULL;
+	unsigned int sockets;
+	int err;
+
+	if (!min_ways || min_ways > IOCA_LLC_MAX_WAYS) {
+		pr_err("ioca: min_ways=%u out of range 1-%u\n", min_ways,
+		       IOCA_LLC_MAX_WAYS);
+		return -EINVAL;
+	}
+	if (emulate) {
+		sockets = emulate_sockets ?: topology_max_packages();
+		if (!sockets || sockets > IOCA_MAX_SOCKETS ||
+		    emulate_ways < min_ways || emulate_ways < 2 ||
+		    emulate_ways > IOCA_LLC_MAX_WAYS) {
+			pr_err("ioca: emulate_sockets=%u (1-%u) or emulate_ways=%u (%u-%u) out of range\n",
+			       sockets, IOCA_MAX_SOCKETS, emulate_ways,
+			       max_t(uint, min_ways, 2), IOCA_LLC_MAX_WAYS);
+			return -EINVAL;
+		}
+		return ioca_ddio_init_emulated(d, sockets, emulate_ways,
+					       min_ways);
+	}
+	err = ioca_ddio_init_msr(d, min_ways, &why);
+	if (err == -ENODEV)
+		pr_err("ioca: %s (family %u model 0x%02x); load with emulate=1 to use software DDIO registers\n",
+		       why, boot_cpu_data.x86, boot_cpu_data.x86_model);
+	else if (err)
+		pr_err("ioca: DDIO setup failed: %s (%d)\n", why, err);
+	return err;
+}
+
+static void ioca_print_backend(const struct ioca_ddio *d)
+{
+	pr_info("ioca: backend %s, %u socket(s), %u LLC ways, DDIO mask 0x%x%s%s\n",
+		d->ops->name, d->nr_sockets, d->sock[0].llc_ways,
+		d->sock[0].boot_mask,
+		d->ops->id == IOCA_BACKEND_MSR && !d->verified ?
+		", model supported but unverified" : "",
+		d->ops->id == IOCA_BACKEND_MSR && ioca_ddio_msr_locked_down() ?
+		", MSR writes refused by kernel lockdown" : "");
+}
+
+static int __init ioca_init(void)
+{
+	int err;
+
+	/* ORDER: DDIO state, sampler, then the family that exposes both. */
+	err = ioca_ddio_setup(&ioca_ctx.ddio);
+	if (err)
+		return err;
+	err = ioca_sampler_init(&ioca_ctx.sampler);
+	if (err)
+		goto err_ddio_exit;
+	err = ioca_nl_register();
+	if (err)
+		goto err_sampler_exit;
+	ioca_print_backend(&ioca_ctx.ddio);
+	if (!ioca_ctx.sampler.hw_counters)
+		pr_info("ioca: no hardware perf events, counting cpu-clock instead\n");
+	return 0;
+
+err_sampler_exit:
+	ioca_sampler_shutdown(&ioca_ctx.sampler);
+	ioca_sampler_exit(&ioca_ctx.sampler);
+err_ddio_exit:
+	ioca_ddio_exit(&ioca_ctx.ddio);
+	return err;
+}
+
+static void __exit ioca_exit(void)
+{
+	/* Stop first: the collector must not multicast on a gone family. */
+	ioca_sampler_shutdown(&ioca_ctx.sampler);
+	ioca_nl_unregister();
+	ioca_sampler_exit(&ioca_ctx.sampler);
+	ioca_ddio_exit(&ioca_ctx.ddio);
+}
+
+module_init(ioca_init);
+module_exit(ioca_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("DDIO way control and in-kernel counter sampling (ioca)");
+MODULE_ALIAS_GENL_FAMILY(IOCA_FAMILY_NAME);

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Handlers of the ioca generic netlink family. The policies have already
+ * checked types and ranges; these check what depends on the machine and
+ * report each refusal through extack at the attribute that caused it.
+ */
+#include <linux/bitops.h>
+#include <linux/cpumask.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+#include <asm/processor.h>
+#include "compat.h"
+#include "collect.h"
+#include "ddio_msr.h"
+#include "main.h"
+#include "netlink.h"
+#include "sampler_info.h"
+
+static unsigned int ioca_socket_cpus(unsigned int socket)
+{
+	unsigned int cpu, n = 0;
+
+	for_each_online_cpu(cpu)
+		if (topology_logical_package_id(cpu) == socket)
+			n++;
+	return n;
+}
+
+static int ioca_put_socket_info(struct sk_buff *msg, struct ioca_ddio *d,
+				unsigned int id)
+{
+	const struct ioca_ddio_socket *sk = &d->sock[id];
+	struct nlattr *nest = nla_nest_start(msg, IOCA_A_INFO_SOCKET);
+
+	if (!nest ||
+	    nla_put_u32(msg, IOCA_A_SOCKET_ID, id) ||
+	    nla_put_u32(msg, IOCA_A_SOCKET_LLC_WAYS, sk->llc_ways) ||
+	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_MASK, sk->mask) ||
+	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_WAYS, hweight32(sk->mask)) ||
+	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_BOOT_MASK, sk->boot_mask) ||
+	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_VALID_MASK, sk->valid_mask) ||
+	    nla_put_u32(msg, IOCA_A_SOCKET_CPU_COUNT, ioca_socket_cpus(id)))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int ioca_put_ddio_info(struct sk_buff *msg, struct ioca_ddio *d)
+{
+	bool msr = d->ops->id == IOCA_BACKEND_MSR;
+	unsigned int i;
+	int err = -EMSGSIZE;
+
+	if (nla_put_u32(msg, IOCA_A_INFO_BACKEND, d->ops->id) ||
+	    nla_put_string(msg, IOCA_A_INFO_BACKEND_NAME, d->ops->name) ||
+	    nla_put_u8(msg, IOCA_A_INFO_DDIO_VERIFIED, d->verified) ||
+	    nla_put_u8(msg, IOCA_A_INFO_LOCKED_DOWN,
+		       msr && ioca_ddio_msr_locked_down()) ||
+	    nla_put_u32(msg, IOCA_A_INFO_MIN_WAYS, d->min_ways))
+		return -EMSGSIZE;
+	mutex_lock(&d->lock);
+	for (i = 0; i < d->nr_sockets; i++)
+		if (ioca_put_socket_info(msg, d, i))
+			goto out_unlock;
+	err = 0;
+out_unlock:
+	mutex_unlock(&d->lock);
+	return err;
+}
+
+static int ioca_put_info(struct sk_buff *msg)
+{
+	struct ioca_sampler *s = &ioca_ctx.sampler;
+
+	if (nla_put_u32(msg, IOCA_A_INFO_CPU_FAMILY, boot_cpu_data.x86) ||
+	    nla_put_u32(msg, IOCA_A_INFO_CPU_MODEL, boot_cpu_data.x86_model) ||
+	    nla_put_string(msg, IOCA_A_INFO_CPU_MODEL_NAME,
+			   boot_cpu_data.x86_model_id) ||
+	    nla_put_u8(msg, IOCA_A_INFO_HW_COUNTERS, s->hw_counters) ||
+	    nla_put_u32(msg, IOCA_A_INFO_FALLBACK_KIND,
+			IOCA_EVENT_KIND_CPU_CLOCK))
+		return -EMSGSIZE;
+	if (ioca_put_ddio_info(msg, &ioca_ctx.ddio))
+		return -EMSGSIZE;
+	return ioca_sampler_fill_info(s, msg);
+}
+
+int ioca_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(IOCA_INFO_MSG_SIZE + IOCA_SAMPLER_INFO_SIZE,
+			  GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ioca_nl_family, 0,
+				IOCA_CMD_INFO_GET);
+	if (!hdr || ioca_put_info(msg)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* One IOCA_A_DDIO_SOCKET nest into a resolved request. */
+static int ioca_ddio_parse_socket(const struct nlattr *nest,
+				  struct ioca_ddio_req *req,
+				  struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[IOCA_A_SOCKET_DDIO_WAYS + 1];
+	const struct nlattr *what;
+	const char *why = NULL;
+	int err;
+
+	err = nla_parse_nested(tb, IOCA_A_SOCKET_DDIO_WAYS, nest,
+			       ioca_ddio_socket_nl_policy, extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, IOCA_A_SOCKET_ID)) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "socket id missing");
+		return -EINVAL;
+	}
+	if (!tb[IOCA_A_SOCKET_DDIO_MASK] == !tb[IOCA_A_SOCKET_DDIO_WAYS]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "give exactly one of ddio-mask and ddio-ways");
+		return -EINVAL;
+	}
+	req->socket = nla_get_u32(tb[IOCA_A_SOCKET_ID]);
+	what = tb[IOCA_A_SOCKET_DDIO_MASK];
+	if (what) {
+		req->mask = nla_get_u32(what);
+		req->ways = 0;
+	} else {
+		what = tb[IOCA_A_SOCKET_DDIO_WAYS];
+		req->mask = 0;
+		req->ways = nla_get_u32(what);
+		/* 0 ways would mean "use the mask": refuse it here. */
+		if (!req->ways) {
+			NL_SET_ERR_MSG_ATTR(extack, what, "DDIO mask is empty");
+			return -EINVAL;
+		}
+	}
+	err = ioca_ddio_resolve(&ioca_ctx.ddio, req, &why);
+	if (err)
+		ioca_nl_set_err(extack, err == -ENODEV ?
+				tb[IOCA_A_SOCKET_ID] : what, why);
+	return err;
+}
+
+static int ioca_ddio_parse(struct genl_info *info, struct ioca_ddio_req *reqs,
+			   unsigned int *n)
+{
+	struct nlattr *nla;
+	unsigned long seen = 0;
+	int rem, err;
+
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != IOCA_A_DDIO_SOCKET)
+			continue;
+		if (*n >= IOCA_MAX_SOCKETS) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "more sockets than IOCA_MAX_SOCKETS");
+			return -EINVAL;
+		}
+		err = ioca_ddio_parse_socket(nla, &reqs[*n], info->extack);
+		if (err)
+			return err;
+		if (__test_and_set_bit(reqs[*n].socket, &seen)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "socket listed twice");
+			return -EINVAL;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
+int ioca_nl_ddio_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ioca_ddio_req reqs[IOCA_MAX_SOCKETS];
+	const char *why = NULL;
+	unsigned int n = 0;
+	int err;
+
+	err = ioca_ddio_parse(info, reqs, &n);
+	if (err)
+		return err;
+	if (info->attrs[IOCA_A_DDIO_RESTORE]) {
+		if (n) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[IOCA_A_DDIO_RESTORE],
+					    "restore cannot be combined with socket");
+			return -EINVAL;
+		}
+		err = ioca_ddio_restore(&ioca_ctx.ddio);
+		if (err)
+			GENL_SET_ERR_MSG(info, "restoring a boot DDIO mask failed");
+		return err;
+	}
+	if (!n) {
+		GENL_SET_ERR_MSG(info, "no socket given");
+		return -EINVAL;
+	}
+	err = ioca_ddio_apply(&ioca_ctx.ddio, reqs, n, &why);
+	if (err)
+		ioca_nl_set_err(info->extack, NULL, why);
+	return err;
+}
+
+int ioca_nl_sampler_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ioca_sampler_config *cfg;
+	int err;
+
+	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	err = ioca_parse_sampler_config(nlmsg_attrdata(info->nlhdr, GENL_HDRLEN),
+					nlmsg_attrlen(info->nlhdr, GENL_HDRLEN),
+					cfg, info->extack);
+	if (!err)
+		err = ioca_sampler_configure(&ioca_ctx.sampler, cfg,
+					     info->extack);
+	if (err)
+		kfree(cfg);
+	return err;
+}
+
+int ioca_nl_sampler_start_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ioca_sampler_start(&ioca_ctx.sampler, info->extack);
+}
+
+int ioca_nl_sampler_stop_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ioca_sampler_stop(&ioca_ctx.sampler, info->extack);
+}
+
+int ioca_nl_sample_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ioca_collect_on_demand(&ioca_ctx.sampler, info);
+}
+
+/**
+ * ioca_nl_register() - register the family
+ *
+ * Return: 0 or -errno.
+ */
+int ioca_nl_register(void)
+{
+	return genl_register_family(&ioca_nl_family);
+}
+
+/**
+ * ioca_nl_unregister() - unregister the family; waits for running ops
+ */
+void ioca_nl_unregister(void)
+{
+	genl_unregister_family(&ioca_nl_family);
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sampler-set request parsing: the CPU list and the event lists arrive as
+ * repeated attributes, which the genetlink core validates one by one but
+ * only hands over as the last of each type, so walk the whole payload.
+ */
+#include <linux/bitmap.h>
+#include <linux/cpumask.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <net/netlink.h>
+#include "compat.h"
+#include "ioca_nl_gen.h"
+#include "parse.h"
+
+/**
+ * ioca_parse_event() - parse and check one event nest
+ * @nest: IOCA_A_SAMPLER_EVENT or IOCA_A_SAMPLER_UNCORE_EVENT
+ * @uncore: the event is per socket (must be raw with a PMU type)
+ * @ev: result
+ * @extack: error report, pointing at the offending attribute
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ioca_parse_event(const struct nlattr *nest, bool uncore,
+		     struct ioca_event_spec *ev, struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[IOCA_A_EVENT_CONFIG1 + 1];
+	int err;
+
+	err = nla_parse_nested(tb, IOCA_A_EVENT_CONFIG1, nest,
+			       ioca_event_nl_policy, extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, IOCA_A_EVENT_KIND)) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "event kind missing");
+		return -EINVAL;
+	}
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = nla_get_u32(tb[IOCA_A_EVENT_KIND]);
+	if (ev->kind != IOCA_EVENT_KIND_RAW) {
+		if (uncore) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[IOCA_A_EVENT_KIND],
+					    "uncore events must be raw");
+			return -EINVAL;
+		}
+		if (tb[IOCA_A_EVENT_TYPE] || tb[IOCA_A_EVENT_CONFIG] ||
+		    tb[IOCA_A_EVENT_CONFIG1]) {
+			NL_SET_ERR_MSG_ATTR(extack, nest,
+					    "type and config apply to raw events only");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!tb[IOCA_A_EVENT_CONFIG]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "raw event needs config");
+		return -EINVAL;
+	}
+	if (uncore && !tb[IOCA_A_EVENT_TYPE]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "uncore event needs a PMU type");
+		return -EINVAL;
+	}
+	ev->type = tb[IOCA_A_EVENT_TYPE] ?
+		   nla_get_u32(tb[IOCA_A_EVENT_TYPE]) : PERF_TYPE_RAW;
+	ev->config = nla_get_u64(tb[IOCA_A_EVENT_CONFIG]);
+	if (tb[IOCA_A_EVENT_CONFIG1])
+		ev->config1 = nla_get_u64(tb[IOCA_A_EVENT_CONFIG1]);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_parse_event);
+
+static int ioca_parse_cpu(const struct nlattr *nla, unsigned long *seen,
+			  unsigned int *n, struct netlink_ext_ack *extack)
+{
+	u32 cpu = nla_get_u32(nla);
+
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "CPU is not a possible CPU");
+		return -EINVAL;
+	}
+	if (test_and_set_bit(cpu, seen)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "CPU listed twice");
+		return -EINVAL;
+	}
+	if (++*n > IOCA_MAX_CPUS) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "more than IOCA_MAX_CPUS CPUs");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int ioca_parse_events(const struct nlattr *nla, bool uncore,
+			     struct ioca_sampler_config *cfg,
+			     struct netlink_ext_ack *extack)
+{
+	unsigned int *n = uncore ? &cfg->nr_uncore : &cfg->nr_events;
+	unsigned int max = uncore ? IOCA_MAX_UNCORE_EVENTS :
+				    IOCA_MAX_CPU_EVENTS;
+	struct ioca_event_spec *ev;
+	int err;
+
+	if (*n >= max && uncore) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "more than IOCA_MAX_UNCORE_EVENTS events");
+		return -EINVAL;
+	}
+	if (*n >= max) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "more than IOCA_MAX_CPU_EVENTS events");
+		return -EINVAL;
+	}
+	ev = uncore ? &cfg->uncore[*n] : &cfg->events[*n];
+	err = ioca_parse_event(nla, uncore, ev, extack);
+	if (!err)
+		(*n)++;
+	return err;
+}
+
+/* No CPU listed: every possible CPU, if they fit. */
+static int ioca_parse_all_cpus(unsigned long *seen, unsigned int *n,
+			       struct netlink_ext_ack *extack)
+{
+	if (num_possible_cpus() > IOCA_MAX_CPUS) {
+		NL_SET_ERR_MSG(extack,
+			       "more possible CPUs than IOCA_MAX_CPUS: list the CPUs");
+		return -EINVAL;
+	}
+	bitmap_copy(seen, cpumask_bits(cpu_possible_mask), nr_cpu_ids);
+	*n = num_possible_cpus();
+	return 0;
+}
+
+/**
+ * ioca_parse_sampler_config() - parse a sampler-set payload
+ * @head: first attribute
+ * @len: payload length
+ * @cfg: result (fully overwritten)
+ * @extack: error report, pointing at the offending attribute
+ *
+ * Return: 0, -EINVAL for a bad request, -ENOMEM.
+ */
+int ioca_parse_sampler_config(const struct nlattr *head, int len,
+			      struct ioca_sampler_config *cfg,
+			      struct netlink_ext_ack *extack)
+{
+	const struct nlattr *nla;
+	unsigned long *seen;
+	unsigned int n = 0, cpu;
+	int rem, err;
+
+	err = nla_validate(head, len, IOCA_A_SAMPLER_UNCORE_EVENT,
+			   ioca_sampler_set_nl_policy, extack);
+	if (err)
+		return err;
+	seen = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	if (!seen)
+		return -ENOMEM;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->interval_us = IOCA_SAMPLER_INTERVAL_DEFAULT_US;
+	nla_for_each_attr(nla, head, len, rem) {
+		switch (nla_type(nla)) {
+		case IOCA_A_SAMPLER_INTERVAL_US:
+			cfg->interval_us = nla_get_u32(nla);
+			break;
+		case IOCA_A_SAMPLER_CPU:
+			err = ioca_parse_cpu(nla, seen, &n, extack);
+			break;
+		case IOCA_A_SAMPLER_EVENT:
+		case IOCA_A_SAMPLER_UNCORE_EVENT:
+			err = ioca_parse_events(nla, nla_type(nla) ==
+						IOCA_A_SAMPLER_UNCORE_EVENT,
+						cfg, extack);
+			break;
+		}
+		if (err)
+			goto out_free;
+	}
+	if (!cfg->nr_events && !cfg->nr_uncore) {
+		NL_SET_ERR_MSG(extack, "no event configured");
+		err = -EINVAL;
+		goto out_free;
+	}
+	if (!n) {
+		err = ioca_parse_all_cpus(seen, &n, extack);
+		if (err)
+			goto out_free;
+	}
+	for_each_set_bit(cpu, seen, nr_cpu_ids)
+		cfg->cpus[cfg->nr_cpus++] = cpu;
+out_free:
+	bitmap_free(seen);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_parse_sampler_config);

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _IOCA_SAMPLE_MSG_H
+#define _IOCA_SAMPLE_MSG_H
+
+#include <linux/types.h>
+#include <linux/ioca.h>
+
+struct sk_buff;
+struct nlattr;
+
+/**
+ * struct ioca_count - one counter reading
+ * @value: cumulative count
+ * @enabled: time enabled, ns
+ * @running: time counting (less than @enabled when multiplexed), ns
+ */
+struct ioca_count {
+	u64 value;
+	u64 enabled;
+	u64 running;
+};
+
+/**
+ * struct ioca_sample_cpu - readings of one CPU
+ * @cpu: CPU id
+ * @socket: its package
+ * @online: counters exist and were read; else only id and socket are sent
+ * @c: one reading per per-CPU event
+ */
+struct ioca_sample_cpu {
+	u32 cpu;
+	u32 socket;
+	bool online;
+	struct ioca_count c[IOCA_MAX_CPU_EVENTS];
+};
+
+/**
+ * struct ioca_sample_socket - uncore readings of one socket
+ * @id: socket id
+ * @present: counters exist (a CPU of the socket was online at start)
+ * @c: one reading per uncore event
+ */
+struct ioca_sample_socket {
+	u32 id;
+	bool present;
+	struct ioca_count *c;
+};
+
+/**
+ * struct ioca_sample - everything one sample message carries
+ * @seq: sequence number
+ * @time_ns: CLOCK_MONOTONIC at collection start
+ * @realtime_ns: CLOCK_REALTIME at collection start
+ * @interval_us: configured interval
+ * @on_demand: answer to sample-get rather than a periodic sample
+ * @nr_events: per-CPU events (readings per CPU)
+ * @nr_cpus: entries in @cpus
+ * @cpus: per-CPU readings
+ * @nr_uncore: uncore events (readings per socket)
+ * @nr_sockets: entries in @sockets
+ * @sockets: per-socket readings
+ */
+struct ioca_sample {
+	u64 seq;
+	u64 time_ns;
+	u64 realtime_ns;
+	u32 interval_us;
+	bool on_demand;
+	unsigned int nr_events;
+	unsigned int nr_cpus;
+	const struct ioca_sample_cpu *cpus;
+	unsigned int nr_uncore;
+	unsigned int nr_sockets;
+	const struct ioca_sample_socket *sockets;
+};
+
+size_t ioca_sample_msg_size(const struct ioca_sample *s);
+int ioca_sample_fill(struct sk_buff *skb, const struct ioca_sample *s,
+		     struct nlattr **collect);
+
+#endif /* _IOCA_SAMPLE_MSG_H */

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sampler lifecycle: configuration, creating and releasing the in-kernel perf
+ * counters, CPU hotplug and the interval timer. The collection itself is in
+ * collect.c.
+ *
+ * Lock order: ctl_lock, then cpus_read_lock(), then lock. Hotplug callbacks
+ * run with the hotplug lock held for writing and take only lock.
+ */
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+#include <net/netlink.h>
+#include "compat.h"
+#include "collect.h"
+#include "sampler.h"
+
+/* Counted instead of a hardware event the PMU does not have. */
+#define IOCA_FALLBACK_KIND IOCA_EVENT_KIND_CPU_CLOCK
+
+static void ioca_event_attr(const struct ioca_event_spec *e, u32 kind,
+			    struct perf_event_attr *a)
+{
+	static const u64 hw[] = {
+		[IOCA_EVENT_KIND_INSTRUCTIONS] = PERF_COUNT_HW_INSTRUCTIONS,
+		[IOCA_EVENT_KIND_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
+		[IOCA_EVENT_KIND_LLC_REFERENCES] = PERF_COUNT_HW_CACHE_REFERENCES,
+		[IOCA_EVENT_KIND_LLC_MISSES] = PERF_COUNT_HW_CACHE_MISSES,
+	};
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	switch (kind) {
+	case IOCA_EVENT_KIND_RAW:
+		a->type = e->type;
+		a->config = e->config;
+		a->config1 = e->config1;
+		break;
+	case IOCA_EVENT_KIND_CPU_CLOCK:
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
+		break;
+	case IOCA_EVENT_KIND_TASK_CLOCK:
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_TASK_CLOCK;
+		break;
+	default:
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = hw[kind];
+		break;
+	}
+}
+
+static struct perf_event *ioca_event_create(const struct ioca_event_spec *e,
+					    u32 kind, int cpu)
+{
+	struct perf_event_attr attr;
+
+	ioca_event_attr(e, kind, &attr);
+	return perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+}
+
+static bool ioca_missing_hw(struct perf_event *ev)
+{
+	return IS_ERR(ev) && (PTR_ERR(ev) == -ENOENT ||
+			      PTR_ERR(ev) == -EOPNOTSUPP);
+}
+
+static void ioca_slot_release(struct ioca_sampler_slot *slot)
+{
+	unsigned int i;
+
+	for (i = 0; i < IOCA_MAX_CPU_EVENTS; i++) {
+		if (slot->ev[i])
+			perf_event_release_kernel(slot->ev[i]);
+		slot->ev[i] = NULL;
+	}
+}
+
+/* All of a CPU's events, or none. */
+static int ioca_slot_create(struct ioca_sampler *s,
+			    struct ioca_sampler_slot *slot, int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->cfg->nr_events; i++) {
+		struct perf_event *ev = ioca_event_create(&s->cfg->events[i],
+							  s->eff_kind[i], cpu);
+
+		if (IS_ERR(ev)) {
+			ioca_slot_release(slot);
+			return PTR_ERR(ev);
+		}
+		slot->ev[i] = ev;
+	}
+	return 0;
+}
+
+/* Decide per event, on one online CPU, whether the PMU has it. */
+static int ioca_pick_kinds(struct ioca_sampler *s, int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->cfg->nr_events; i++) {
+		const struct ioca_event_spec *e = &s->cfg->events[i];
+		struct perf_event *ev = ioca_event_create(e, e->kind, cpu);
+
+		s->eff_kind[i] = e->kind;
+		if (!IS_ERR(ev)) {
+			perf_event_release_kernel(ev);
+			continue;
+		}
+		if (!ioca_missing_hw(ev) || e->kind == IOCA_EVENT_KIND_CPU_CLOCK ||
+		    e->kind == IOCA_EVENT_KIND_TASK_CLOCK)
+			return PTR_ERR(ev);
+		s->eff_kind[i] = IOCA_FALLBACK_KIND;
+	}
+	return 0;
+}
+
+static int ioca_socket_cpu(unsigned int socket)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (topology_logical_package_id(cpu) == socket)
+			return cpu;
+	return -1;
+}
+
+static void ioca_sampler_release(struct ioca_sampler *s)
+{
+	unsigned int i;
+
+	for (i = 0; s->slots && i < s->cfg->nr_cpus; i++)
+		ioca_slot_release(&s->slots[i]);
+	for (i = 0; s->uncore && i < s->nr_sockets * s->cfg->nr_uncore; i++)
+		if (s->uncore[i])
+			perf_event_release_kernel(s->uncore[i]);
+	kfree(s->slots);
+	kfree(s->cpus);
+	kfree(s->sockets);
+	kfree(s->uncore);
+	kfree(s->counts);
+	s->slots = NULL;
+	s->cpus = NULL;
+	s->sockets = NULL;
+	s->uncore = NULL;
+	s->counts = NULL;
+}
+
+static int ioca_sampler_alloc(struct ioca_sampler *s)
+{
+	unsigned int n = s->cfg->nr_cpus, u = s->cfg->nr_uncore;
+
+	s->nr_sockets = min_t(unsigned int, topology_max_packages(),
+			      IOCA_MAX_SOCKETS);
+	s->slots = kcalloc(n, sizeof(*s->slots), GFP_KERNEL);
+	s->cpus = kcalloc(n, sizeof(*s->cpus), GFP_KERNEL);
+	s->sockets = kcalloc(s->nr_sockets, sizeof(*s->sockets), GFP_KERNEL);
+	s->uncore = kcalloc(s->nr_sockets * u + 1, sizeof(*s->uncore),
+			    GFP_KERNEL);
+	s->counts = kcalloc(s->nr_sockets * u + 1, sizeof(*s->counts),
+			    GFP_KERNEL);
+	if (!s->slots || !s->cpus || !s->sockets || !s->uncore || !s->counts)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Caller holds cpus_read_lock() and s->lock. */
+static int ioca_sampler_create_uncore(struct ioca_sampler *s,
+				      struct netlink_ext_ack *extack)
+{
+	unsigned int so, i, u = s->cfg->nr_uncore;
+
+	for (so = 0; so < s->nr_sockets; so++) {
+		int cpu = ioca_socket_cpu(so);
+
+		s->sockets[so].id = so;
+		s->sockets[so].c = &s->counts[so * u];
+		s->sockets[so].present = u && cpu >= 0;
+		for (i = 0; s->sockets[so].present && i < u; i++) {
+			struct perf_event *ev;
+
+			ev = ioca_event_create(&s->cfg->uncore[i],
+					       IOCA_EVENT_KIND_RAW, cpu);
+			if (IS_ERR(ev)) {
+				NL_SET_ERR_MSG(extack,
+					       "uncore event could not be created");
+				return PTR_ERR(ev);
+			}
+			s->uncore[so * u + i] = ev;
+		}
+	}
+	return 0;
+}
+
+/* Caller holds cpus_read_lock() and s->lock. */
+static int ioca_sampler_create(struct ioca_sampler *s,
+			       struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+	int err, first = -1;
+
+	err = ioca_sampler_alloc(s);
+	if (err)
+		return err;
+	for (i = 0; i < s->cfg->nr_cpus; i++) {
+		u32 cpu = s->cfg->cpus[i];
+
+		s->slots[i].s = s;
+		s->slots[i].index = i;
+		INIT_WORK(&s->slots[i].work, ioca_collect_read_work);
+		s->cpus[i].cpu = cpu;
+		s->cpus[i].socket = topology_logical_package_id(cpu);
+		if (first < 0 && cpu_online(cpu))
+			first = cpu;
+	}
+	if (s->cfg->nr_events && first < 0) {
+		NL_SET_ERR_MSG(extack, "no configured CPU is online");
+		return -ENODEV;
+	}
+	if (s->cfg->nr_events) {
+		err = ioca_pick_kinds(s, first);
+		if (err) {
+			NL_SET_ERR_MSG(extack, "per-CPU event could not be created");
+			return err;
+		}
+	}
+	for (i = 0; s->cfg->nr_events && i < s->cfg->nr_cpus; i++) {
+		if (!cpu_online(s->cfg->cpus[i]))
+			continue;
+		err = ioca_slot_create(s, &s->slots[i], s->cfg->cpus[i]);
+		if (err) {
+			NL_SET_ERR_MSG(extack, "per-CPU event could not be created");
+			return err;
+		}
+	}
+	return ioca_sampler_create_uncore(s, extack);
+}
+
+static enum hrtimer_restart ioca_sampler_tick(struct hrtimer *t)
+{
+	struct ioca_sampler *s = container_of(t, struct ioca_sampler, timer);
+
+	/* Still collecting the previous interval: this one merges into it. */
+	queue_work(s->wq, &s->collect_work);
+	hrtimer_forward_now(t, ns_to_ktime((u64)s->cfg->interval_us *
+					   NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+/**
+ * ioca_sampler_start() - create the counters and start the timer
+ * @s: sampler
+ * @extack: error report
+ *
+ * Return: 0, -EINVAL unconfigured, -EBUSY running, -ENODEV shutting down or
+ * no configured CPU online, -ENOMEM, or perf's -errno for an event.
+ */
+int ioca_sampler_start(struct ioca_sampler *s, struct netlink_ext_ack *extack)
+{
+	int err = 0;
+
+	mutex_lock(&s->ctl_lock);
+	cpus_read_lock();
+	mutex_lock(&s->lock);
+	if (s->shutdown) {
+		err = -ENODEV;
+	} else if (s->state == IOCA_SAMPLER_STATE_RUNNING) {
+		NL_SET_ERR_MSG(extack, "sampler is already running");
+		err = -EBUSY;
+	} else if (!s->cfg) {
+		NL_SET_ERR_MSG(extack, "sampler is not configured");
+		err = -EINVAL;
+	} else {
+		err = ioca_sampler_create(s, extack);
+		if (err) {
+			ioca_sampler_release(s);
+		} else {
+			s->state = IOCA_SAMPLER_STATE_RUNNING;
+			s->intervals = 0;
+			hrtimer_start(&s->timer,
+				      ns_to_ktime((u64)s->cfg->interval_us *
+						  NSEC_PER_USEC),
+				      HRTIMER_MODE_REL);
+		}
+	}
+	mutex_unlock(&s->lock);
+	cpus_read_unlock();
+	mutex_unlock(&s->ctl_lock);
+	return err;
+}
+
+/* Caller holds ctl_lock. */
+static void __ioca_sampler_stop(struct ioca_sampler *s)
+{
+	mutex_lock(&s->lock);
+	s->state = IOCA_SAMPLER_STATE_CONFIGURED;
+	mutex_unlock(&s->lock);
+	hrtimer_cancel(&s->timer);
+	cancel_work_sync(&s->collect_work);
+	cpus_read_lock();
+	mutex_lock(&s->lock);
+	ioca_sampler_release(s);
+	mutex_unlock(&s->lock);
+	cpus_read_unlock();
+}
+
+/**
+ * ioca_sampler_stop() - stop the timer and release the counters
+ * @s: sampler
+ * @extack: error report
+ *
+ * Return: 0 or -EINVAL when not running.
+ */
+int ioca_sampler_stop(struct ioca_sampler *s, struct netlink_ext_ack *extack)
+{
+	int err = 0;
+
+	mutex_lock(&s->ctl_lock);
+	if (s->state == IOCA_SAMPLER_STATE_RUNNING) {
+		__ioca_sampler_stop(s);
+	} else {
+		NL_SET_ERR_MSG(extack, "sampler is not running");
+		err = -EINVAL;
+	}
+	mutex_unlock(&s->ctl_lock);
+	return err;
+}
+
+/**
+ * ioca_sampler_configure() - replace the configuration of a stopped sampler
+ * @s: sampler
+ * @cfg: parsed configuration; owned by @s on success
+ * @extack: error report
+ *
+ * Return: 0 or -EBUSY while running.
+ */
+int ioca_sampler_configure(struct ioca_sampler *s,
+			   struct ioca_sampler_config *cfg,
+			   struct netlink_ext_ack *extack)
+{
+	struct ioca_sampler_config *old = NULL;
+	int err = 0;
+
+	mutex_lock(&s->ctl_lock);
+	mutex_lock(&s->lock);
+	if (s->state == IOCA_SAMPLER_STATE_RUNNING) {
+		NL_SET_ERR_MSG(extack, "sampler is running: stop it first");
+		err = -EBUSY;
+	} else {
+		old = s->cfg;
+		s->cfg = cfg;
+		s->state = IOCA_SAMPLER_STATE_CONFIGURED;
+		memset(s->eff_kind, 0, sizeof(s->eff_kind));
+	}
+	mutex_unlock(&s->lock);
+	mutex_unlock(&s->ctl_lock);
+	kfree(old);
+	return err;
+}
+
+static int ioca_slot_index(const struct ioca_sampler *s, unsigned int cpu)
+{
+	unsigned int lo = 0, hi = s->cfg->nr_cpus;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (s->cfg->cpus[mid] == cpu)
+			return mid;
+		if (s->cfg->cpus[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* A sampled CPU came back: re-create its counters (fresh, from zero). */
+static int ioca_sampler_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct ioca_sampler *s = hlist_entry(node, struct ioca_sampler, node);
+	int i, err;
+
+	mutex_lock(&s->lock);
+	if (s->state == IOCA_SAMPLER_STATE_RUNNING && s->cfg->nr_events) {
+		i = ioca_slot_index(s, cpu);
+		if (i >= 0 && !s->slots[i].ev[0]) {
+			err = ioca_slot_create(s, &s->slots[i], cpu);
+			if (err)
+				pr_warn("ioca: counters of CPU %u not re-created: %d\n",
+					cpu, err);
+		}
+	}
+	mutex_unlock(&s->lock);
+	return 0;
+}
+
+/* A sampled CPU is going away: release its counters, report it offline. */
+static int ioca_sampler_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct ioca_sampler *s = hlist_entry(node, struct ioca_sampler, node);
+	int i;
+
+	mutex_lock(&s->lock);
+	if (s->state == IOCA_SAMPLER_STATE_RUNNING) {
+		i = ioca_slot_index(s, cpu);
+		if (i >= 0)
+			ioca_slot_release(&s->slots[i]);
+	}
+	mutex_unlock(&s->lock);
+	return 0;
+}
+
+static bool ioca_probe_hw_counters(void)
+{
+	struct ioca_event_spec e = { .kind = IOCA_EVENT_KIND_CYCLES };
+	struct perf_event *ev;
+
+	cpus_read_lock();
+	ev = ioca_event_create(&e, e.kind, cpumask_first(cpu_online_mask));
+	cpus_read_unlock();
+	if (IS_ERR(ev))
+		return false;
+	perf_event_release_kernel(ev);
+	return true;
+}
+
+/**
+ * ioca_sampler_init() - set up an unconfigured sampler
+ * @s: sampler
+ *
+ * Return: 0 or -errno.
+ */
+int ioca_sampler_init(struct ioca_sampler *s)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	mutex_init(&s->ctl_lock);
+	mutex_init(&s->lock);
+	init_completion(&s->done);
+	ioca_hrtimer_setup(&s->timer, ioca_sampler_tick, CLOCK_MONOTONIC,
+			   HRTIMER_MODE_REL);
+	INIT_WORK(&s->collect_work, ioca_collect_interval_work);
+	s->hw_counters = ioca_probe_hw_counters();
+	s->wq = alloc_workqueue("ioca_sampler", WQ_UNBOUND | WQ_HIGHPRI, 1);
+	if (!s->wq)
+		return -ENOMEM;
+	/* ORDER: the state, then our instance; nothing runs for existing CPUs. */
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "ioca/sampler:online",
+				      ioca_sampler_cpu_online,
+				      ioca_sampler_cpu_offline);
+	if (ret < 0)
+		goto err_destroy_wq;
+	s->cpuhp_state = ret;
+	ret = cpuhp_state_add_instance_nocalls(s->cpuhp_state, &s->node);
+	if (ret)
+		goto err_remove_state;
+	return 0;
+
+err_remove_state:
+	cpuhp_remove_multi_state(s->cpuhp_state);
+err_destroy_wq:
+	destroy_workqueue(s->wq);
+	return ret;
+}
+
+/**
+ * ioca_sampler_shutdown() - stop for good; start is refused from now on
+ * @s: sampler
+ */
+void ioca_sampler_shutdown(struct ioca_sampler *s)
+{
+	mutex_lock(&s->ctl_lock);
+	s->shutdown = true;
+	if (s->state == IOCA_SAMPLER_STATE_RUNNING)
+		__ioca_sampler_stop(s);
+	mutex_unlock(&s->ctl_lock);
+}
+
+/**
+ * ioca_sampler_exit() - undo ioca_sampler_init(), after shutdown
+ * @s: sampler
+ */
+void ioca_sampler_exit(struct ioca_sampler *s)
+{
+	cpuhp_state_remove_instance_nocalls(s->cpuhp_state, &s->node);
+	cpuhp_remove_multi_state(s->cpuhp_state);
+	destroy_workqueue(s->wq);
+	kfree(s->cfg);
+	s->cfg = NULL;
+	mutex_destroy(&s->lock);
+	mutex_destroy(&s->ctl_lock);
+}
