@@ -31,7 +31,10 @@ static int fail(struct parser *p, const char *fmt, ...)
 
 	if (!p->errlen)
 		return -EINVAL;
-	n = (size_t)snprintf(p->err, p->errlen, "%s:%u: ", p->s->path, p->line);
+	if (p->line)
+		n = (size_t)snprintf(p->err, p->errlen, "%s:%u: ", p->s->path, p->line);
+	else
+		n = (size_t)snprintf(p->err, p->errlen, "%s: ", p->s->path);
 	if (n < p->errlen) {
 		va_start(ap, fmt);
 		vsnprintf(p->err + n, p->errlen - n, fmt, ap);
@@ -341,7 +344,8 @@ static int finish(struct parser *p)
 			return fail(p, "no tenant '%s' in this scenario", ev->name);
 		ev->tenant = (unsigned int)t;
 	}
-	qsort(s->events, s->nevents, sizeof(*s->events), by_time);
+	if (s->nevents)
+		qsort(s->events, s->nevents, sizeof(*s->events), by_time);
 	return 0;
 }
 

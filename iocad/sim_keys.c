@@ -46,6 +46,20 @@ static const char *const type_hint[] = {
 	[K_BOOL] = "yes or no",
 };
 
+/* Write @v into the field at @dst as its key type says (memcpy: no aliasing). */
+static void store(char *dst, enum key_type type, double v)
+{
+	bool b = v != 0;
+	unsigned int u = (unsigned int)v;
+
+	if (type == K_BOOL)
+		memcpy(dst, &b, sizeof(b));
+	else if (type == K_UINT)
+		memcpy(dst, &u, sizeof(u));
+	else
+		memcpy(dst, &v, sizeof(v));
+}
+
 const char *sim_keys_name(int key)
 {
 	return key >= 0 && key < NTKEYS ? tkeys[key].name : "?";
@@ -54,14 +68,8 @@ const char *sim_keys_name(int key)
 void sim_keys_apply(struct sim_workload *w, const struct scenario_set *set)
 {
 	const struct tkey *k = &tkeys[set->key];
-	char *base = (char *)w;
 
-	if (k->type == K_BOOL)
-		*(bool *)(base + k->off) = set->value != 0;
-	else if (k->type == K_UINT)
-		*(unsigned int *)(base + k->off) = (unsigned int)set->value;
-	else
-		*(double *)(base + k->off) = set->value;
+	store((char *)w + k->off, k->type, set->value);
 }
 
 static int parse_typed(enum key_type type, const char *val, double *v)
@@ -187,10 +195,7 @@ int sim_keys_platform(struct scenario *s, const char *key, const char *val, char
 				 pkeys[i].hint);
 			return -EINVAL;
 		}
-		if (pkeys[i].type == K_UINT)
-			*(unsigned int *)(base + pkeys[i].off) = (unsigned int)v;
-		else
-			*(double *)(base + pkeys[i].off) = v;
+		store(base + pkeys[i].off, pkeys[i].type, v);
 		return 0;
 	}
 	return other_platform_key(s, key, val, msg, len);

@@ -13,7 +13,7 @@
 
 #define MAX_ITER 300
 #define DAMP 0.5
-#define CONVERGED 1e-9
+#define CONVERGED 1e-8
 
 /* Per-tenant quantities fixed for one solve, and the iterated state. */
 struct tstate {

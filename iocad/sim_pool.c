@@ -14,9 +14,11 @@
 #include <stdbool.h>
 
 #define FLOW_INF 1e300
-#define T_START 1e-9 /* s; far below any reuse time the model produces */
+#define T_START 1e-7 /* s; far below any reuse time the model produces */
 #define T_LIMIT 1e15 /* s; beyond it a T is as good as infinite */
-#define BISECT_STEPS 60
+#define T_STEP 8.0
+/* Geometric bisection within a factor of 8: 2^-32 of it is 5e-10 relative. */
+#define BISECT_STEPS 32
 
 double sim_pool_hit(double rate, double t)
 {
@@ -154,14 +156,27 @@ static double bottleneck_t(const struct solve_ctx *c, double *hi_out)
 
 	while (feasible(c, hi)) {
 		lo = hi;
-		hi *= 4.0;
+		hi *= T_STEP;
 		if (hi > T_LIMIT) {
 			*hi_out = hi;
 			return lo;
 		}
 	}
+	if (lo == 0.0) {
+		/* Not even T_START fits: a linear search down to zero. */
+		for (k = 0; k < BISECT_STEPS; k++) {
+			double mid = 0.5 * (lo + hi);
+
+			if (feasible(c, mid))
+				lo = mid;
+			else
+				hi = mid;
+		}
+		*hi_out = hi;
+		return lo;
+	}
 	for (k = 0; k < BISECT_STEPS; k++) {
-		double mid = 0.5 * (lo + hi);
+		double mid = sqrt(lo * hi);
 
 		if (feasible(c, mid))
 			lo = mid;

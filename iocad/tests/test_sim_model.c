@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The simulator's sanity properties (SIMULATOR.md), on the model alone. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "sim_model.h"
+#include "sim_rng.h"
+
+#define MB (1024.0 * 1024.0)
+
+struct fixture {
+	struct sim_params p;
+	struct sim_tenant t[4];
+	struct sim_rates r;
+	struct sim_model_ws ws;
+};
+
+static uint32_t ways(unsigned int lo, unsigned int n)
+{
+	return ((1u << n) - 1) << lo;
+}
+
+/* 11 ways of 2.25 MiB; t0 a 10 MiB cache-hungry PS tenant, t1 a packet consumer. */
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	unsigned int i;
+
+	if (!f)
+		return -1;
+	f->p = (struct sim_params){.ways = 11,
+				   .way_bytes = 2.25 * MB,
+				   .miss_penalty = 200,
+				   .ghz = 2.3,
+				   .migrate = 0.5};
+	for (i = 0; i < 4; i++) {
+		sim_workload_defaults(&f->t[i].w);
+		f->t[i].ncpus = 1;
+	}
+	f->t[0].w.ws = 10 * MB;
+	f->t[0].w.rpi = 0.01;
+	f->t[0].mask = ways(0, 2);
+	f->t[1].w.rate = 4e6;
+	f->t[1].w.pkt = 1500;
+	f->t[1].w.queues = 4;
+	f->t[1].ncpus = 2;
+	f->t[1].mask = ways(2, 3);
+	f->t[2].w.ws = 2 * MB;
+	f->t[2].mask = ways(5, 2);
+	f->t[3].w.ws = 2 * MB;
+	f->t[3].mask = ways(7, 2);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	free(*state);
+	return 0;
+}
+
+static double ipc(const struct sim_tenant_rates *r)
+{
+	return r->cycles > 0 ? r->instructions / r->cycles : 0;
+}
+
+static double mpi(const struct sim_tenant_rates *r)
+{
+	return r->instructions > 0 ? r->llc_misses / r->instructions : 0;
+}
+
+static void solve(struct fixture *f, unsigned int n, uint32_t ddio)
+{
+	assert_int_equal(sim_model_solve(&f->p, f->t, n, ddio, &f->ws, &f->r), 0);
+}
+
+static void test_sim_model_more_tenant_ways_never_mean_more_misses(void **state)
+{
+	struct fixture *f = *state;
+	double prev = INFINITY;
+	unsigned int n;
+
+	for (n = 1; n <= 9; n++) {
+		f->t[0].mask = ways(0, n);
+		solve(f, 1, ways(9, 2));
+		assert_true(mpi(&f->r.tenant[0]) <= prev * (1 + 1e-9));
+		prev = mpi(&f->r.tenant[0]);
+	}
+	assert_true(prev < 1e-9); /* 9 ways hold 10 MiB */
+}
+
+static void test_sim_model_more_ddio_ways_never_mean_more_ddio_misses(void **state)
+{
+	struct fixture *f = *state;
+	double prev = INFINITY;
+	unsigned int n;
+
+	f->t[1].w.queues = 16; /* 24 MiB of buffer lines */
+	for (n = 1; n <= 6; n++) {
+		solve(f, 2, ways(11 - n, n));
+		assert_true(f->r.ddio_misses <= prev * (1 + 1e-9));
+		prev = f->r.ddio_misses;
+	}
+}
+
+static void test_sim_model_random_extra_ways_never_raise_own_miss_ratio(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_rng r;
+	int round;
+
+	sim_rng_seed(&r, 7);
+	for (round = 0; round < 40; round++) {
+		unsigned int k = sim_rng_next(&r) % 4, i;
+		double before;
+
+		for (i = 0; i < 4; i++) {
+			unsigned int lo = sim_rng_next(&r) % 10;
+
+			f->t[i].mask = ways(lo, 1 + sim_rng_next(&r) % (11 - lo));
+			f->t[i].w.ws = (0.5 + sim_rng_uniform(&r) * 12) * MB;
+		}
+		solve(f, 4, ways(9, 2));
+		before = f->r.tenant[k].llc_misses / f->r.tenant[k].llc_refs;
+		if (f->t[k].mask & 1)
+			f->t[k].mask |= f->t[k].mask << 1 & ways(0, 11);
+		else
+			f->t[k].mask |= f->t[k].mask >> 1;
+		solve(f, 4, ways(9, 2));
+		assert_true(f->r.tenant[k].llc_misses / f->r.tenant[k].llc_refs <= before + 1e-9);
+	}
+}
+
+static void test_sim_model_larger_packets_mean_more_ddio_misses(void **state)
+{
+	struct fixture *f = *state;
+	static const double sizes[] = {64, 256, 512, 1024, 1500};
+	double prev = -1;
+	size_t i;
+
+	f->t[1].w.queues = 8;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		f->t[1].w.pkt = sizes[i];
+		solve(f, 2, ways(9, 2));
+		assert_true(f->r.ddio_misses >= prev);
+		prev = f->r.ddio_misses;
+	}
+	assert_true(prev > 0);
+}
+
+static void test_sim_model_larger_rings_mean_more_ddio_misses(void **state)
+{
+	struct fixture *f = *state;
+	double prev = -1;
+	unsigned int ring;
+
+	for (ring = 256; ring <= 8192; ring *= 2) {
+		f->t[1].w.ring = ring;
+		solve(f, 2, ways(9, 2));
+		assert_true(f->r.ddio_misses >= prev);
+		prev = f->r.ddio_misses;
+	}
+	assert_true(prev > 0);
+}
+
+static void test_sim_model_leaky_dma_costs_memory_traffic(void **state)
+{
+	struct fixture *f = *state;
+	double fits_mem, fits_miss;
+
+	f->t[1].w.queues = 2; /* 3 MiB of lines: half in DDIO fits two ways */
+	solve(f, 2, ways(9, 2));
+	fits_miss = f->r.ddio_misses;
+	fits_mem = f->r.mem_bytes;
+	f->t[1].w.queues = 16; /* 24 MiB: 12 MiB for two DDIO ways */
+	solve(f, 2, ways(9, 2));
+	assert_true(fits_miss < 1e-3 * f->r.ddio_misses);
+	assert_true(f->r.ddio_misses > 0.3 * (f->r.ddio_hits + f->r.ddio_misses));
+	assert_true(f->r.mem_bytes > fits_mem + 64 * 0.9 * f->r.ddio_misses);
+}
+
+static void test_sim_model_be_on_ddio_ways_instead_of_ps_raises_ps_ipc(void **state)
+{
+	struct fixture *f = *state;
+	double shared, isolated;
+
+	/* The PS tenant on DDIO's ways, a BE tenant elsewhere ... */
+	f->t[0].mask = ways(9, 2);
+	f->t[3].mask = ways(0, 2);
+	solve(f, 4, ways(9, 2));
+	shared = ipc(&f->r.tenant[0]);
+	/* ... then swapped: CAT isolates both either way. */
+	f->t[0].mask = ways(0, 2);
+	f->t[3].mask = ways(9, 2);
+	solve(f, 4, ways(9, 2));
+	isolated = ipc(&f->r.tenant[0]);
+	assert_true(isolated > 1.05 * shared);
+}
+
+static void test_sim_model_free_ways_make_ddio_irrelevant(void **state)
+{
+	struct fixture *f = *state;
+	double quiet, busy;
+
+	f->t[0].mask = ways(0, 4);
+	f->t[1].mask = ways(4, 3);
+	f->t[1].w.rate = 1e5;
+	solve(f, 2, ways(9, 2));
+	quiet = ipc(&f->r.tenant[0]);
+	f->t[1].w.rate = 8e6;
+	f->t[1].w.queues = 16;
+	solve(f, 2, ways(9, 2));
+	busy = ipc(&f->r.tenant[0]);
+	assert_float_equal(quiet, busy, 1e-9);
+}
+
+static void test_sim_model_overloaded_consumer_drops_and_leaks(void **state)
+{
+	struct fixture *f = *state;
+
+	f->t[1].w.rate = 50e6; /* far beyond two cores at 300 instructions a packet */
+	f->t[1].w.queues = 16;
+	solve(f, 2, ways(9, 2));
+	assert_true(f->r.tenant[1].drops > 0);
+	assert_true(f->r.tenant[1].pkts < 50e6);
+	/* A full ring waits long enough for DDIO to evict packets before use. */
+	assert_true(f->r.tenant[1].llc_misses > 0);
+}
+
+static void test_sim_model_inactive_tenant_counts_nothing(void **state)
+{
+	struct fixture *f = *state;
+
+	f->t[2].w.active = false;
+	solve(f, 4, ways(9, 2));
+	assert_float_equal(f->r.tenant[2].cycles, 0, 0);
+	assert_float_equal(f->r.tenant[2].instructions, 0, 0);
+	assert_true(f->r.tenant[3].cycles > 0);
+}
+
+static void test_sim_model_rejects_bad_parameters(void **state)
+{
+	struct fixture *f = *state;
+
+	f->p.ways = 0;
+	assert_int_equal(sim_model_solve(&f->p, f->t, 4, 0x600, &f->ws, &f->r), -EINVAL);
+	f->p.ways = 11;
+	f->p.migrate = 1.5;
+	assert_int_equal(sim_model_solve(&f->p, f->t, 4, 0x600, &f->ws, &f->r), -EINVAL);
+	f->p.migrate = 0.5;
+	f->t[0].w.cpi = 0;
+	assert_int_equal(sim_model_solve(&f->p, f->t, 4, 0x600, &f->ws, &f->r), -EINVAL);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_sim_model_more_tenant_ways_never_mean_more_misses),
+		T(test_sim_model_more_ddio_ways_never_mean_more_ddio_misses),
+		T(test_sim_model_random_extra_ways_never_raise_own_miss_ratio),
+		T(test_sim_model_larger_packets_mean_more_ddio_misses),
+		T(test_sim_model_larger_rings_mean_more_ddio_misses),
+		T(test_sim_model_leaky_dma_costs_memory_traffic),
+		T(test_sim_model_be_on_ddio_ways_instead_of_ps_raises_ps_ipc),
+		T(test_sim_model_free_ways_make_ddio_irrelevant),
+		T(test_sim_model_overloaded_consumer_drops_and_leaks),
+		T(test_sim_model_inactive_tenant_counts_nothing),
+		T(test_sim_model_rejects_bad_parameters),
+	};
+#undef T
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
