@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The paper's stories, end to end: the examples' configs and scenarios run
+ * through iocad's loop on the simulator, and the decisions checked against
+ * Fig. 7(a), Fig. 7(b) and the Latent Contender comparison. A failure here
+ * prints the interval, state and allocation it tripped on.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "loop.h"
+#include "sim_platform.h"
+
+#define MAX_REC 128
+#define SEC 1000000000ULL
+
+struct run {
+	struct config cfg;
+	struct loop_record rec[MAX_REC];
+	size_t n;
+};
+
+static int find_example(const char *name, char *path, size_t len)
+{
+	static const char *const dirs[] = {"../examples/iocad/", "examples/iocad/"};
+	size_t d;
+
+	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		FILE *f;
+
+		snprintf(path, len, "%s%s", dirs[d], name);
+		f = fopen(path, "r");
+		if (f) {
+			fclose(f);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static struct run *run_example(const char *base, enum iocad_mode mode)
+{
+	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
+	char ini[256], scn[256], name[64], err[512] = "";
+	struct run *r = calloc(1, sizeof(*r));
+	struct platform pf;
+	unsigned int i;
+
+	assert_non_null(r);
+	snprintf(name, sizeof(name), "%s.ini", base);
+	assert_int_equal(find_example(name, ini, sizeof(ini)), 0);
+	snprintf(name, sizeof(name), "%s.scn", base);
+	assert_int_equal(find_example(name, scn, sizeof(scn)), 0);
+	if (config_parse_file(ini, &r->cfg, err, sizeof(err)))
+		fail_msg("%s", err);
+	for (i = 0; i < r->cfg.ntenants; i++)
+		t[i] = (struct sim_tenant_cfg){.name = r->cfg.tenant[i].name,
+					       .cpus = r->cfg.tenant[i].cpus,
+					       .ncpus = r->cfg.tenant[i].ncpus,
+					       .networking = r->cfg.tenant[i].networking,
+					       .vswitch = r->cfg.tenant[i].vswitch};
+	{
+		struct sim_platform_opts o = {.sz = sizeof(o),
+					      .noise = -1,
+					      .interval_ns = r->cfg.interval_ns,
+					      .llc_ways = r->cfg.llc_ways,
+					      .tenants = t,
+					      .ntenants = r->cfg.ntenants};
+		struct loop_opts lo = {.sz = sizeof(lo), .cfg = &r->cfg, .mode = mode};
+
+		if (sim_platform_open(scn, &o, &pf, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_int_equal(loop_run(&lo, &pf, r->rec, MAX_REC, &r->n), 0);
+		pf.ops->destroy(pf.ctx);
+	}
+	assert_true(r->n > 10);
+	return r;
+}
+
+static int tix(const struct run *r, const char *name)
+{
+	int i = config_tenant_index(&r->cfg, name);
+
+	assert_true(i >= 0);
+	return i;
+}
+
+static unsigned int overlap(const struct loop_record *rec, int t)
+{
+	return (unsigned int)__builtin_popcount(rec->tenant[t].mask & rec->ddio_mask);
+}
+
+static const char *state(const struct loop_record *rec)
+{
+	return fsm_state_name(rec->state);
+}
+
+/* First record at or after @t_ns in state @s, or -1. */
+static int first_state(const struct run *r, uint64_t t_ns, enum fsm_state_id s)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->rec[i].t_ns > t_ns && r->rec[i].state == s)
+			return (int)i;
+	return -1;
+}
+
+static int at(const struct run *r, uint64_t t_ns)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->rec[i].t_ns >= t_ns)
+			return (int)i;
+	fail_msg("no interval at %.1fs", t_ns / 1e9);
+	return -1;
+}
+
+#define EXPECT(r, i, cond)                                                                      \
+	do {                                                                                    \
+		if (!(cond))                                                                    \
+			fail_msg("interval %d (t=%.0fs, %s, ddio 0x%x): expected %s", (int)(i), \
+				 (r)->rec[i].t_ns / 1e9, state(&(r)->rec[i]),                   \
+				 (r)->rec[i].ddio_mask, #cond);                                 \
+	} while (0)
+
+static void test_sim_scenario_fig7a_vswitch_gains_two_ways_then_gives_them_back(void **st)
+{
+	struct run *r = run_example("fig7a-aggregation", IOCAD_MODE_IOCA);
+	int vs = tix(r, "vswitch"), ps = tix(r, "PS"), be1 = tix(r, "BE1"), be2 = tix(r, "BE2");
+	int i, cd, grow, t2;
+
+	(void)st;
+	for (i = 0; i < at(r, 10 * SEC); i++) {
+		EXPECT(r, i, r->rec[i].state == FSM_LOW_KEEP);
+		EXPECT(r, i, r->rec[i].tenant[vs].ways == 2);
+		EXPECT(r, i, overlap(&r->rec[i], be1) + overlap(&r->rec[i], be2) == 0);
+	}
+	/* t1: flows rise → Core Demand within two intervals. */
+	cd = first_state(r, 10 * SEC, FSM_CORE_DEMAND);
+	assert_true(cd >= 0);
+	EXPECT(r, cd, r->rec[cd].t_ns <= 12 * SEC);
+	/* +1 way for the vswitch per interval, two in all. */
+	for (grow = cd; r->rec[grow].tenant[vs].ways == 2; grow++)
+		;
+	EXPECT(r, grow, r->rec[grow].tenant[vs].ways == 3);
+	EXPECT(r, grow + 1, r->rec[grow + 1].tenant[vs].ways == 4);
+	t2 = at(r, 30 * SEC);
+	for (i = grow + 1; i < t2; i++) {
+		EXPECT(r, i, r->rec[i].tenant[vs].ways == 4);
+		/* All ways given out: one BE tenant shares DDIO, never PS or vswitch. */
+		EXPECT(r, i, overlap(&r->rec[i], be1) + overlap(&r->rec[i], be2) > 0);
+		EXPECT(r, i, overlap(&r->rec[i], ps) == 0 && overlap(&r->rec[i], vs) == 0);
+	}
+	/* t2: flows end → Reclaim takes the two ways back, sharing ends. */
+	i = first_state(r, 30 * SEC, FSM_RECLAIM);
+	assert_true(i >= 0);
+	for (; r->rec[i].tenant[vs].ways > 2; i++)
+		EXPECT(r, i + 1, r->rec[i + 1].tenant[vs].ways + 1 >= r->rec[i].tenant[vs].ways);
+	EXPECT(r, i, r->rec[i].t_ns <= 35 * SEC);
+	i = (int)r->n - 1;
+	EXPECT(r, i, r->rec[i].state == FSM_LOW_KEEP);
+	EXPECT(r, i, r->rec[i].tenant[vs].ways == 2);
+	EXPECT(r, i, overlap(&r->rec[i], be1) + overlap(&r->rec[i], be2) == 0);
+	free(r);
+}
+
+static void test_sim_scenario_fig7b_ddio_grows_shuffles_and_reclaims(void **st)
+{
+	struct run *r = run_example("fig7b-slicing", IOCAD_MODE_IOCA);
+	int ps = tix(r, "PS"), be1 = tix(r, "BE1"), be2 = tix(r, "BE2");
+	int i, io, t2, last = (int)r->n - 1;
+	unsigned int top = 0;
+
+	(void)st;
+	for (i = 0; i <= last; i++)
+		EXPECT(r, i, overlap(&r->rec[i], ps) == 0); /* PS stays isolated */
+	for (i = 0; i < at(r, 10 * SEC); i++)
+		EXPECT(r, i, r->rec[i].state == FSM_LOW_KEEP && r->rec[i].ddio_ways == 2);
+	/* t1: traffic rises → I/O Demand, +1 DDIO way per interval. */
+	io = first_state(r, 10 * SEC, FSM_IO_DEMAND);
+	assert_true(io >= 0);
+	EXPECT(r, io, r->rec[io].t_ns <= 12 * SEC);
+	for (i = io; r->rec[i].state == FSM_IO_DEMAND; i++) {
+		EXPECT(r, i, r->rec[i].ddio_ways == r->rec[i - 1].ddio_ways + 1);
+		top = r->rec[i].ddio_ways;
+	}
+	assert_true(top >= 4);
+	/* Before t2 the lighter BE2 is the one sharing DDIO's ways. */
+	t2 = at(r, 25 * SEC);
+	EXPECT(r, t2 - 1, overlap(&r->rec[t2 - 1], be2) > 0);
+	EXPECT(r, t2 - 1, overlap(&r->rec[t2 - 1], be1) == 0);
+	/* t2: BE2 turns LLC-hungry → BE1 is moved onto DDIO's ways. */
+	i = t2 + 3;
+	EXPECT(r, i, overlap(&r->rec[i], be1) == r->rec[i].tenant[be1].ways);
+	EXPECT(r, i, overlap(&r->rec[i], be1) > overlap(&r->rec[i], be2));
+	/* t3: traffic falls → Reclaim, one DDIO way per interval, back to 2. */
+	i = first_state(r, 40 * SEC, FSM_RECLAIM);
+	assert_true(i >= 0);
+	for (; r->rec[i].ddio_ways > 2; i++)
+		EXPECT(r, i + 1, r->rec[i + 1].ddio_ways + 1 >= r->rec[i].ddio_ways);
+	EXPECT(r, i, r->rec[i].t_ns <= 48 * SEC);
+	EXPECT(r, last, r->rec[last].state == FSM_LOW_KEEP && r->rec[last].ddio_ways == 2);
+	free(r);
+}
+
+/* Mean IPC of @name over the intervals after @from_ns. */
+static double mean_ipc(const struct run *r, const char *name, uint64_t from_ns)
+{
+	int t = tix(r, name);
+	double sum = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		if (r->rec[i].t_ns > from_ns) {
+			sum += r->rec[i].tenant[t].ipc;
+			n++;
+		}
+	assert_true(n > 0);
+	return sum / (double)n;
+}
+
+static void test_sim_scenario_latent_contender_ioca_beats_core_only_beats_static(void **st)
+{
+	struct run *io = run_example("latent-contender", IOCAD_MODE_IOCA);
+	struct run *co = run_example("latent-contender", IOCAD_MODE_CORE_ONLY);
+	struct run *sa = run_example("latent-contender", IOCAD_MODE_STATIC);
+	double ipc_io = mean_ipc(io, "xmem4", 15 * SEC);
+	double ipc_co = mean_ipc(co, "xmem4", 15 * SEC);
+	double ipc_sa = mean_ipc(sa, "xmem4", 15 * SEC);
+	int x = tix(io, "xmem4");
+	size_t i;
+
+	(void)st;
+	print_message("xmem4 IPC after t1: ioca %.3f, core-only %.3f, static %.3f\n", ipc_io,
+		      ipc_co, ipc_sa);
+	if (!(ipc_io > 1.02 * ipc_co && ipc_co >= 0.995 * ipc_sa))
+		fail_msg("expected ioca > core-only >= static, got %.3f %.3f %.3f", ipc_io, ipc_co,
+			 ipc_sa);
+	/* The reason: ioca keeps the PS tenant off DDIO's ways, core-only does not. */
+	for (i = 0; i < io->n; i++)
+		EXPECT(io, i, overlap(&io->rec[i], x) == 0);
+	i = io->n - 1;
+	EXPECT(io, i, io->rec[i].tenant[x].ways > 2);
+	EXPECT(co, co->n - 1, overlap(&co->rec[co->n - 1], x) > 0);
+	free(io);
+	free(co);
+	free(sa);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			test_sim_scenario_fig7a_vswitch_gains_two_ways_then_gives_them_back),
+		cmocka_unit_test(test_sim_scenario_fig7b_ddio_grows_shuffles_and_reclaims),
+		cmocka_unit_test(
+			test_sim_scenario_latent_contender_ioca_beats_core_only_beats_static),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
