@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the libspec cmocka tests. */
+#ifndef LIBSPEC_TESTUTIL_H
+#define LIBSPEC_TESTUTIL_H
+
+#include <stdint.h>
+
+#include "libspec/libspec.h"
+
+/* Path of the test IR built from tests/handlers/<name>.c. */
+const char *tu_ir(const char *name);
+
+/* Keep library warnings (instead of printing them); tu_last_msg() returns
+ * the latest one.
+ */
+void tu_capture(void);
+const char *tu_last_msg(void);
+
+/* Deterministic pseudo-random numbers (xorshift64*). */
+uint64_t tu_rand(uint64_t *state);
+
+/* Open @name's IR and fail the test if that fails. */
+struct spec_runtime *tu_open(const char *name);
+
+/* Parse @text and specialize synchronously; returns the result. */
+int tu_specialize(struct spec_runtime *rt, const char *text);
+
+#endif /* LIBSPEC_TESTUTIL_H */
