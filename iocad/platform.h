@@ -21,11 +21,11 @@
 #define PLATFORM_END 1
 
 struct platform_info {
-	unsigned int llc_ways;   /* ways of the managed socket's LLC */
-	unsigned int ncpus;      /* cpu ids are 0 .. ncpus-1 */
-	uint32_t ddio_mask;      /* DDIO way mask found at open (restored on exit) */
+	unsigned int llc_ways;	 /* ways of the managed socket's LLC */
+	unsigned int ncpus;	 /* cpu ids are 0 .. ncpus-1 */
+	uint32_t ddio_mask;	 /* DDIO way mask found at open (restored on exit) */
 	uint32_t ddio_boot_mask; /* the platform's default mask */
-	bool ddio_counters;      /* false: ddio_hits/misses are not measured */
+	bool ddio_counters;	 /* false: ddio_hits/misses are not measured */
 };
 
 struct platform_cpu_counters {
