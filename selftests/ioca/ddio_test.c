@@ -201,15 +201,17 @@ TEST_F(ioca_nl, ddio_set_rejects_socket_without_id_or_value)
 TEST_F(ioca_nl, ddio_set_rejects_nest_without_nla_f_nested)
 {
 	struct nl_msg *msg = tnl_msg(&self->nl, IOCA_CMD_DDIO_SET, 0);
-	struct nlattr *nest;
+	/* libnl's nla_nest_start() always sets the flag: lay the nest out by hand. */
+	struct {
+		struct nlattr id_hdr;
+		uint32_t id;
+		struct nlattr ways_hdr;
+		uint32_t ways;
+	} body = {{8, IOCA_A_SOCKET_ID}, 0, {8, IOCA_A_SOCKET_DDIO_WAYS}, 3};
 	struct ioca_info after;
 
 	ASSERT_NE(NULL, msg);
-	nest = nla_nest_start(msg, IOCA_A_DDIO_SOCKET); /* no NLA_F_NESTED */
-	ASSERT_NE(NULL, nest);
-	ASSERT_EQ(0, nla_put_u32(msg, IOCA_A_SOCKET_ID, 0));
-	ASSERT_EQ(0, nla_put_u32(msg, IOCA_A_SOCKET_DDIO_WAYS, 3));
-	nla_nest_end(msg, nest);
+	ASSERT_EQ(0, nla_put(msg, IOCA_A_DDIO_SOCKET, sizeof(body), &body));
 	ASSERT_EQ(-EINVAL, tnl_do(&self->nl, msg, &self->r));
 	EXPECT_STREQ("NLA_F_NESTED is missing", self->r.msg);
 	EXPECT_EQ(OFF_NEST, self->r.offs);

@@ -90,6 +90,7 @@ int tnl_open(struct tnl *t, const char *family)
 	int err;
 
 	t->family = -1;
+	t->nle = 0;
 	t->sk = nl_socket_alloc();
 	if (!t->sk)
 		return -ENOMEM;
@@ -171,6 +172,7 @@ int tnl_do(struct tnl *t, struct nl_msg *msg, struct tnl_reply *r)
 
 		/* The error callback's NL_STOP also surfaces as ret < 0. */
 		if (ret < 0 && !r->done) {
+			t->nle = ret;
 			err = -EIO;
 			goto out_cb;
 		}
@@ -188,7 +190,6 @@ int tnl_join(struct tnl *t, const char *family, const char *grp)
 
 	if (id < 0)
 		return -ENOENT;
-	nl_socket_disable_seq_check(t->sk);
 	nl_socket_set_buffer_size(t->sk, 4 << 20, 0);
 	err = nl_socket_add_membership(t->sk, id);
 	if (err < 0)
@@ -214,6 +215,14 @@ static int on_mcast(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
+/* Multicast messages carry no request's sequence number. */
+static int no_seq_check(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
 int tnl_recv_one(struct tnl *t, int timeout_ms, tnl_parse_fn parse, void *arg)
 {
 	struct recv_one ro = {.parse = parse, .arg = arg};
@@ -230,8 +239,11 @@ int tnl_recv_one(struct tnl *t, int timeout_ms, tnl_parse_fn parse, void *arg)
 	if (!cb)
 		return -ENOMEM;
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_mcast, &ro);
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
 	ret = nl_recvmsgs(t->sk, cb);
 	nl_cb_put(cb);
+	if (ret < 0)
+		t->nle = ret;
 	if (ret < 0 && !ro.got)
 		return ret == -NLE_NOMEM ? -ENOBUFS : -EIO;
 	if (ro.err)

@@ -17,6 +17,7 @@ typedef int (*tnl_parse_fn)(struct nlmsghdr *nlh, void *arg);
 struct tnl {
 	struct nl_sock *sk;
 	int family; /* genl family id, resolved once */
+	int nle;    /* last libnl error code seen (for diagnostics), 0 if none */
 };
 
 /* What the kernel answered to one request. */

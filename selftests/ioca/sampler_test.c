@@ -87,7 +87,7 @@ TEST_F_TIMEOUT(ioca_nl, sampler_delivers_consecutive_samples_every_10ms_on_all_c
 	start_with_subscriber(_metadata, &self->nl, &sub);
 	for (i = 0; i < NSAMPLES; i++) {
 		ASSERT_EQ(1, tnl_recv_one(&sub, 3000, ioca_parse_sample, cur))
-		TH_LOG("sample %d did not arrive within 3 s", i);
+		TH_LOG("sample %d did not arrive within 3 s (libnl: %s)", i, nl_geterror(sub.nle));
 		check_sample_shape(_metadata, cur);
 		EXPECT_FALSE(cur->on_demand);
 		EXPECT_EQ(INTERVAL_US, cur->interval_us);
