@@ -26,10 +26,10 @@ struct parse_ctx {
 	unsigned int lineno;
 	bool overlong;
 	/* section state */
-	int tenant;           /* index of the current [tenant], -1 otherwise */
+	int tenant; /* index of the current [tenant], -1 otherwise */
 	bool in_platform;
 	unsigned int platform_line;
-	unsigned int seen;    /* bitmask of keys seen in the current section */
+	unsigned int seen; /* bitmask of keys seen in the current section */
 	char *err;
 	size_t errlen;
 	int rc;
@@ -133,9 +133,8 @@ static int enter_section(struct parse_ctx *c, const char *section)
 	while (*name == ' ')
 		name++;
 	if (config_check_name(name)) {
-		ctx_error(c, line,
-			  "[%s]: tenant name must be 1-%d characters of A-Z a-z 0-9 _ -", section,
-			  PLATFORM_NAME_LEN - 1);
+		ctx_error(c, line, "[%s]: tenant name must be 1-%d characters of A-Z a-z 0-9 _ -",
+			  section, PLATFORM_NAME_LEN - 1);
 		return -1;
 	}
 	i = config_tenant_index(cfg, name);
@@ -204,8 +203,7 @@ static int platform_key(struct parse_ctx *c, const char *key, const char *val, u
 		r = config_value_uint(val, 1, 32, &cfg->ddio_ways_max, why, sizeof(why));
 	} else if (!strcmp(key, "threshold_stable")) {
 		*bit = K_STABLE;
-		r = config_value_double(val, 0.001, 10.0, &cfg->threshold_stable, why,
-					sizeof(why));
+		r = config_value_double(val, 0.001, 10.0, &cfg->threshold_stable, why, sizeof(why));
 	} else if (!strcmp(key, "threshold_miss_low")) {
 		*bit = K_MISS_LOW;
 		r = config_value_double(val, 0, 1e15, &cfg->threshold_miss_low, why, sizeof(why));

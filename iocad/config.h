@@ -18,7 +18,7 @@
 
 enum config_model {
 	CONFIG_MODEL_AGGREGATION, /* one vswitch owns the NIC (OVS + virtio) */
-	CONFIG_MODEL_SLICING,     /* SR-IOV: each tenant owns its VF's rings */
+	CONFIG_MODEL_SLICING,	  /* SR-IOV: each tenant owns its VF's rings */
 };
 
 enum config_prio {
@@ -47,8 +47,8 @@ struct config {
 	enum config_model model;
 	uint64_t interval_ns;
 	unsigned int socket;
-	unsigned int llc_ways;      /* 0: detect from the platform */
-	unsigned int ddio_ways;     /* initial DDIO ways; 0: the platform's */
+	unsigned int llc_ways;	    /* 0: detect from the platform */
+	unsigned int ddio_ways;	    /* initial DDIO ways; 0: the platform's */
 	unsigned int ddio_ways_min; /* DDIO_WAYS_MIN */
 	unsigned int ddio_ways_max; /* DDIO_WAYS_MAX */
 	double threshold_stable;    /* THRESHOLD_STABLE, relative change */
@@ -79,8 +79,7 @@ int config_parse_string(const char *text, const char *name, struct config *out, 
  * fit. On success @cfg->llc_ways and @cfg->ddio_ways are resolved.
  * Returns 0 or -EINVAL with @err set; @cfg is unchanged on error.
  */
-int config_resolve(struct config *cfg, const struct platform_info *info, char *err,
-		   size_t errlen);
+int config_resolve(struct config *cfg, const struct platform_info *info, char *err, size_t errlen);
 
 /* Index of the tenant called @name, or -1. */
 int config_tenant_index(const struct config *cfg, const char *name);

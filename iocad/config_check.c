@@ -115,8 +115,8 @@ int config_check_ways(const struct config *cfg, unsigned int llc, unsigned int d
 
 	if (cfg->ddio_ways_max > llc)
 		return err_at(cfg, cfg->ddio_line, err, len,
-			      "ddio_ways_max: %u is more than the LLC's %u ways", cfg->ddio_ways_max,
-			      llc);
+			      "ddio_ways_max: %u is more than the LLC's %u ways",
+			      cfg->ddio_ways_max, llc);
 	if (ddio < cfg->ddio_ways_min)
 		ddio = cfg->ddio_ways_min;
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
@@ -124,10 +124,11 @@ int config_check_ways(const struct config *cfg, unsigned int llc, unsigned int d
 
 		sum += t->ways;
 		if (sum > llc)
-			return err_at(cfg, t->ways_line, err, len,
-				      "[tenant %s] ways: too many initial ways: tenants so far need "
-				      "%u, the LLC has %u",
-				      t->name, sum, llc);
+			return err_at(
+				cfg, t->ways_line, err, len,
+				"[tenant %s] ways: too many initial ways: tenants so far need "
+				"%u, the LLC has %u",
+				t->name, sum, llc);
 		if (t->prio != CONFIG_PRIO_PS && !t->vswitch)
 			continue;
 		prot += t->ways;
@@ -135,8 +136,7 @@ int config_check_ways(const struct config *cfg, unsigned int llc, unsigned int d
 			return err_at(cfg, t->prio_line ? t->prio_line : t->ways_line, err, len,
 				      "[tenant %s] %s: PS tenant cannot be isolated from DDIO: "
 				      "PS and vswitch ways %u + DDIO ways %u > LLC ways %u",
-				      t->name, t->prio_line ? "priority" : "ways", prot, ddio,
-				      llc);
+				      t->name, t->prio_line ? "priority" : "ways", prot, ddio, llc);
 	}
 	return 0;
 }

@@ -53,8 +53,7 @@ int config_value_uint(const char *s, unsigned int min, unsigned int max, unsigne
 	return 0;
 }
 
-int config_value_double(const char *s, double min, double max, double *out, char *why,
-			size_t len)
+int config_value_double(const char *s, double min, double max, double *out, char *why, size_t len)
 {
 	char *end;
 	double v;

@@ -11,8 +11,7 @@
 
 int config_value_uint(const char *s, unsigned int min, unsigned int max, unsigned int *out,
 		      char *why, size_t len);
-int config_value_double(const char *s, double min, double max, double *out, char *why,
-			size_t len);
+int config_value_double(const char *s, double min, double max, double *out, char *why, size_t len);
 int config_value_bool(const char *s, bool *out, char *why, size_t len);
 
 /*

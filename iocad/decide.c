@@ -202,8 +202,8 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 	switch (out->stab.verdict) {
 	case STAB_STABLE:
 	case STAB_IPC_ONLY:
-		out->reason = out->stab.verdict == STAB_STABLE ? DECIDE_R_STABLE
-							       : DECIDE_R_IPC_ONLY;
+		out->reason =
+			out->stab.verdict == STAB_STABLE ? DECIDE_R_STABLE : DECIDE_R_IPC_ONLY;
 		/* a persistent miss level is a reason even without a change */
 		fsm = !fsm_state_is_keep(ctx->state) ||
 		      (ctx->state == FSM_LOW_KEEP && d->cur.ddio_misses > cfg->threshold_miss_low);
@@ -248,8 +248,8 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 	replan = out->ddio_changed ||
 		 memcmp(before.ways, ctx->alloc.ways, cfg->ntenants * sizeof(before.ways[0])) ||
 		 (ctx->mode == IOCAD_MODE_IOCA && !quiet(out->stab.verdict));
-	if (replan && planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable,
-				   &ctx->alloc)) {
+	if (replan &&
+	    planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &ctx->alloc)) {
 		/* cannot happen with checked way counts; never apply half a plan */
 		ctx->alloc = before;
 		out->blocked = true;

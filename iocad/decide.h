@@ -22,7 +22,7 @@ enum iocad_mode {
 };
 
 enum decide_reason {
-	DECIDE_R_FIRST,        /* no previous interval to compare with */
+	DECIDE_R_FIRST,	       /* no previous interval to compare with */
 	DECIDE_R_STATIC,       /* static mode: observe only */
 	DECIDE_R_STABLE,       /* nothing moved */
 	DECIDE_R_IPC_ONLY,     /* exception 1 */
@@ -30,7 +30,7 @@ enum decide_reason {
 	DECIDE_R_CORE_RELEASE, /* exception 2 the other way: its demand fell */
 	DECIDE_R_CORE_NO_ROOM, /* exception 2, but no way is left */
 	DECIDE_R_SHUFFLE,      /* exception 3: reshuffled sharers */
-	DECIDE_R_FSM,          /* the FSM ran; see fsm_reason */
+	DECIDE_R_FSM,	       /* the FSM ran; see fsm_reason */
 };
 
 struct decide_ctx {
@@ -45,11 +45,11 @@ struct decide_out {
 	enum fsm_state_id state;
 	enum decide_reason reason;
 	enum fsm_reason fsm_reason; /* DECIDE_R_FSM only */
-	enum fsm_action action;     /* what the FSM asked for */
-	int tenant;                 /* tenant grown/reclaimed/moved, else -1 */
-	bool ddio_changed;          /* DDIO ways changed */
-	bool changed;               /* some mask changed: apply */
-	bool blocked;               /* the action had nothing to act on */
+	enum fsm_action action;	    /* what the FSM asked for */
+	int tenant;		    /* tenant grown/reclaimed/moved, else -1 */
+	bool ddio_changed;	    /* DDIO ways changed */
+	bool changed;		    /* some mask changed: apply */
+	bool blocked;		    /* the action had nothing to act on */
 	struct stab_out stab;
 };
 

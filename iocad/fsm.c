@@ -6,7 +6,7 @@
 #include "fsm.h"
 
 static const char *const state_names[FSM_NSTATES] = {
-	[FSM_LOW_KEEP] = "low_keep",       [FSM_IO_DEMAND] = "io_demand",
+	[FSM_LOW_KEEP] = "low_keep",	   [FSM_IO_DEMAND] = "io_demand",
 	[FSM_CORE_DEMAND] = "core_demand", [FSM_HIGH_KEEP] = "high_keep",
 	[FSM_RECLAIM] = "reclaim",
 };
@@ -72,9 +72,9 @@ void fsm_signals(const struct fsm_state *s, const struct ioca_delta *d, struct f
 	out->miss_down = went_down(p->ddio_misses, c->ddio_misses, rel, fl);
 	out->hits_down = went_down(p->ddio_hits, c->ddio_hits, rel, fl);
 	out->refs_up = went_up(p->llc_refs, c->llc_refs, rel, fl);
-	out->miss_rate_down = went_down(pr, cr, rel, 0) &&
-			      (fsm_changed(p->ddio_misses, c->ddio_misses, 0, fl) ||
-			       fsm_changed(p->ddio_hits, c->ddio_hits, 0, fl));
+	out->miss_rate_down =
+		went_down(pr, cr, rel, 0) && (fsm_changed(p->ddio_misses, c->ddio_misses, 0, fl) ||
+					      fsm_changed(p->ddio_hits, c->ddio_hits, 0, fl));
 }
 
 static void set(struct fsm_out *o, enum fsm_state_id n, enum fsm_reason r, enum fsm_action a)
@@ -95,8 +95,7 @@ static void to_io_demand(const struct fsm_state *s, struct fsm_out *o, enum fsm_
 		set(o, FSM_IO_DEMAND, r, FSM_ACT_DDIO_GROW);
 }
 
-static void step_low_keep(const struct fsm_state *s, const struct fsm_signals *g,
-			  struct fsm_out *o)
+static void step_low_keep(const struct fsm_state *s, const struct fsm_signals *g, struct fsm_out *o)
 {
 	if (!g->miss_high)
 		return;
@@ -136,8 +135,7 @@ static void step_io_or_high(const struct fsm_state *s, const struct fsm_signals 
 		set(o, FSM_IO_DEMAND, FSM_R_STILL_MISSING, FSM_ACT_DDIO_GROW);
 }
 
-static void step_reclaim(const struct fsm_state *s, const struct fsm_signals *g,
-			 struct fsm_out *o)
+static void step_reclaim(const struct fsm_state *s, const struct fsm_signals *g, struct fsm_out *o)
 {
 	if (g->miss_high && g->miss_up) {
 		if (g->hits_down)

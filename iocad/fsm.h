@@ -12,27 +12,27 @@
 #include "tenant.h"
 
 enum fsm_state_id {
-	FSM_LOW_KEEP,    /* start; DDIO at its minimum, nothing to do */
-	FSM_IO_DEMAND,   /* +1 DDIO way per interval */
+	FSM_LOW_KEEP,	 /* start; DDIO at its minimum, nothing to do */
+	FSM_IO_DEMAND,	 /* +1 DDIO way per interval */
 	FSM_CORE_DEMAND, /* +1 way per interval for the selected tenant */
-	FSM_HIGH_KEEP,   /* DDIO at its maximum, hold */
-	FSM_RECLAIM,     /* -1 way per interval (DDIO or a grown tenant) */
+	FSM_HIGH_KEEP,	 /* DDIO at its maximum, hold */
+	FSM_RECLAIM,	 /* -1 way per interval (DDIO or a grown tenant) */
 	FSM_NSTATES
 };
 
 enum fsm_reason {
-	FSM_R_NONE,            /* no transition rule fired: stay */
-	FSM_R_IO_PRESSURE,     /* Low Keep/Reclaim: DDIO misses high, not core-caused */
-	FSM_R_CORE_CONTENTION, /* DDIO misses high, DDIO hits down, LLC refs up */
-	FSM_R_BALANCED,        /* Core Demand: DDIO miss rate fell */
-	FSM_R_IO_NOT_CORE,     /* Core Demand: DDIO misses up, hits not down */
-	FSM_R_STILL_MISSING,   /* I/O Demand: DDIO misses still high */
-	FSM_R_DDIO_MAX,        /* I/O Demand: DDIO_WAYS_MAX reached */
-	FSM_R_OVERPROVISIONED, /* I/O Demand/High Keep: DDIO misses fell */
-	FSM_R_HITS_DOWN,       /* I/O Demand/High Keep: hits down, misses not down */
-	FSM_R_NO_MISS_INCREASE,  /* Reclaim: keep reclaiming */
-	FSM_R_RECLAIM_DONE,    /* Reclaim: DDIO at min and no grown tenant */
-	FSM_R_IO_DISABLED,     /* core-only mode: I/O Demand would fire, stay */
+	FSM_R_NONE,		/* no transition rule fired: stay */
+	FSM_R_IO_PRESSURE,	/* Low Keep/Reclaim: DDIO misses high, not core-caused */
+	FSM_R_CORE_CONTENTION,	/* DDIO misses high, DDIO hits down, LLC refs up */
+	FSM_R_BALANCED,		/* Core Demand: DDIO miss rate fell */
+	FSM_R_IO_NOT_CORE,	/* Core Demand: DDIO misses up, hits not down */
+	FSM_R_STILL_MISSING,	/* I/O Demand: DDIO misses still high */
+	FSM_R_DDIO_MAX,		/* I/O Demand: DDIO_WAYS_MAX reached */
+	FSM_R_OVERPROVISIONED,	/* I/O Demand/High Keep: DDIO misses fell */
+	FSM_R_HITS_DOWN,	/* I/O Demand/High Keep: hits down, misses not down */
+	FSM_R_NO_MISS_INCREASE, /* Reclaim: keep reclaiming */
+	FSM_R_RECLAIM_DONE,	/* Reclaim: DDIO at min and no grown tenant */
+	FSM_R_IO_DISABLED,	/* core-only mode: I/O Demand would fire, stay */
 	FSM_NREASONS
 };
 
@@ -50,7 +50,7 @@ struct fsm_state {
 	unsigned int ddio_ways_min;
 	unsigned int ddio_ways_max;
 	bool io_demand_enabled; /* false in core-only mode */
-	bool reclaimable;       /* some tenant holds ways above its initial count */
+	bool reclaimable;	/* some tenant holds ways above its initial count */
 	double threshold_stable;
 	double threshold_miss_low;
 	double threshold_min_rate;
@@ -64,12 +64,12 @@ struct fsm_out {
 
 /* The DDIO/LLC signals the transitions read, derived from one delta. */
 struct fsm_signals {
-	bool miss_high;      /* DDIO misses/s > THRESHOLD_MISS_LOW */
-	bool miss_up;        /* DDIO misses rose significantly */
-	bool miss_down;      /* DDIO misses fell significantly */
+	bool miss_high;	     /* DDIO misses/s > THRESHOLD_MISS_LOW */
+	bool miss_up;	     /* DDIO misses rose significantly */
+	bool miss_down;	     /* DDIO misses fell significantly */
 	bool miss_rate_down; /* DDIO miss rate misses/(hits+misses) fell */
-	bool hits_down;      /* DDIO hits fell significantly */
-	bool refs_up;        /* tenants' LLC references rose significantly */
+	bool hits_down;	     /* DDIO hits fell significantly */
+	bool refs_up;	     /* tenants' LLC references rose significantly */
 };
 
 /* True if @cur differs from @prev by more than @rel (relative) and @floor. */

@@ -284,10 +284,9 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 	if (!r) {
 		memcpy(&l->traced, &l->cfg, sizeof(l->cfg));
 		say(l, LOOP_LOG_INFO,
-		    "%s: %u tenants, %u LLC ways, DDIO %u ways (%u..%u), mode %s%s",
-		    pf->ops->name, l->cfg.ntenants, l->cfg.llc_ways, l->cfg.ddio_ways,
-		    l->cfg.ddio_ways_min, l->cfg.ddio_ways_max, decide_mode_name(o->mode),
-		    o->dry_run ? ", dry-run" : "");
+		    "%s: %u tenants, %u LLC ways, DDIO %u ways (%u..%u), mode %s%s", pf->ops->name,
+		    l->cfg.ntenants, l->cfg.llc_ways, l->cfg.ddio_ways, l->cfg.ddio_ways_min,
+		    l->cfg.ddio_ways_max, decide_mode_name(o->mode), o->dry_run ? ", dry-run" : "");
 		if (o->trace)
 			r = loop_trace_header(o->trace, &l->cfg);
 	}

@@ -40,7 +40,7 @@ struct loop_tenant_record {
 /* Everything one interval decided and saw, after its decision. */
 struct loop_record {
 	uint64_t index; /* 0, 1, ... */
-	uint64_t t_ns;  /* platform time at the end of the interval */
+	uint64_t t_ns;	/* platform time at the end of the interval */
 	enum fsm_state_id prev_state;
 	enum fsm_state_id state;
 	struct decide_out decision; /* reason, action, stability verdict */
@@ -48,14 +48,14 @@ struct loop_record {
 	uint32_t ddio_mask;
 	uint64_t ddio_hits;   /* within the interval */
 	uint64_t ddio_misses; /* within the interval */
-	bool applied;         /* the plan reached the platform (not dry-run) */
+	bool applied;	      /* the plan reached the platform (not dry-run) */
 	unsigned int ntenants;
 	struct loop_tenant_record tenant[PLATFORM_MAX_TENANTS];
 };
 
 enum loop_log_level {
 	LOOP_LOG_ERROR,
-	LOOP_LOG_INFO,     /* startup, reload, restore */
+	LOOP_LOG_INFO,	   /* startup, reload, restore */
 	LOOP_LOG_INTERVAL, /* the one line per interval */
 };
 
@@ -72,10 +72,10 @@ struct loop_opts {
 	/* Parsed config (config_parse_*); the loop resolves a copy of it. */
 	const struct config *cfg;
 	enum iocad_mode mode;
-	bool dry_run;           /* decide and log, never apply */
+	bool dry_run;		/* decide and log, never apply */
 	uint64_t max_intervals; /* 0: until the platform ends or a stop */
-	FILE *trace;            /* CSV trace, or NULL */
-	loop_log_fn log;        /* NULL: silent */
+	FILE *trace;		/* CSV trace, or NULL */
+	loop_log_fn log;	/* NULL: silent */
 	void *log_arg;
 	/* Set asynchronously (signal handlers); the loop polls and clears. */
 	volatile sig_atomic_t *stop;   /* SIGTERM/SIGINT: restore and return */
@@ -94,8 +94,8 @@ struct loop_opts {
  * -errno (-EINVAL bad opts or config that does not fit the platform,
  * or the platform's error); failures are also logged.
  */
-int loop_run(const struct loop_opts *opts, struct platform *pf, struct loop_record *out,
-	     size_t max, size_t *nout);
+int loop_run(const struct loop_opts *opts, struct platform *pf, struct loop_record *out, size_t max,
+	     size_t *nout);
 
 /* Write the trace header for @cfg's tenants. */
 int loop_trace_header(FILE *f, const struct config *cfg);

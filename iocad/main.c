@@ -83,10 +83,14 @@ static int parse_u64(const char *s, uint64_t *out)
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option opts[] = {
-		{"sim", required_argument, NULL, 's'},   {"mode", required_argument, NULL, 'm'},
-		{"dry-run", no_argument, NULL, 'n'},     {"trace", required_argument, NULL, 't'},
-		{"seed", required_argument, NULL, 'S'},  {"intervals", required_argument, NULL, 'i'},
-		{"quiet", no_argument, NULL, 'q'},       {"help", no_argument, NULL, 'h'},
+		{"sim", required_argument, NULL, 's'},
+		{"mode", required_argument, NULL, 'm'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"trace", required_argument, NULL, 't'},
+		{"seed", required_argument, NULL, 'S'},
+		{"intervals", required_argument, NULL, 'i'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -98,8 +102,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'm':
 			if (decide_mode_parse(optarg, &a->mode)) {
-				fprintf(stderr, "iocad: --mode: unknown mode '%s' "
-						"(ioca, core-only, static)\n",
+				fprintf(stderr,
+					"iocad: --mode: unknown mode '%s' "
+					"(ioca, core-only, static)\n",
 					optarg);
 				return 2;
 			}

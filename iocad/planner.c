@@ -79,6 +79,19 @@ static bool protected_tenant(const struct config *cfg, unsigned int i)
 	return cfg->tenant[i].prio == CONFIG_PRIO_PS || cfg->tenant[i].vswitch;
 }
 
+/* True if tenant @u is a better sharing candidate than @v. */
+static bool shares_before(const struct config *cfg, const double *key, unsigned int u,
+			  unsigned int v)
+{
+	bool pu = protected_tenant(cfg, u), pv = protected_tenant(cfg, v);
+
+	if (pu != pv)
+		return !pu;
+	if (key[u] != key[v])
+		return key[u] < key[v];
+	return u < v;
+}
+
 /*
  * Sharing candidates, best first: BE before protected; within a class,
  * fewest LLC references, a current sharer's count discounted by
@@ -100,13 +113,8 @@ static void sort_sharers(const struct config *cfg, const struct alloc *a, const 
 	for (unsigned int k = 1; k < n; k++) {
 		unsigned int v = idx[k], j = k;
 
-		while (j > 0) {
-			unsigned int u = idx[j - 1];
-			bool pu = protected_tenant(cfg, u), pv = protected_tenant(cfg, v);
-
-			if (pu < pv || (pu == pv && (key[u] < key[v] || (key[u] == key[v] && u < v))))
-				break;
-			idx[j] = u;
+		while (j > 0 && !shares_before(cfg, key, idx[j - 1], v)) {
+			idx[j] = idx[j - 1];
 			j--;
 		}
 		idx[j] = v;

@@ -27,9 +27,9 @@ struct alloc {
 	unsigned int ways[PLATFORM_MAX_TENANTS];
 	uint32_t mask[PLATFORM_MAX_TENANTS];
 	/* Demand when a way was last granted; Reclaim compares against it. */
-	double grant_refs[PLATFORM_MAX_TENANTS];  /* tenant LLC refs/s */
-	double ddio_grant_traffic;                /* DDIO hits+misses per s */
-	unsigned int ddio_grant_ways;             /* DDIO ways after that grant */
+	double grant_refs[PLATFORM_MAX_TENANTS]; /* tenant LLC refs/s */
+	double ddio_grant_traffic;		 /* DDIO hits+misses per s */
+	unsigned int ddio_grant_ways;		 /* DDIO ways after that grant */
 };
 
 enum planner_policy {

@@ -8,8 +8,8 @@
 #include "fsm.h"
 
 static const char *const names[] = {
-	[STAB_STABLE] = "stable",     [STAB_IPC_ONLY] = "ipc_only", [STAB_CORE_ALLOC] = "core_alloc",
-	[STAB_SHUFFLE] = "shuffle",   [STAB_UNSTABLE] = "unstable",
+	[STAB_STABLE] = "stable",   [STAB_IPC_ONLY] = "ipc_only", [STAB_CORE_ALLOC] = "core_alloc",
+	[STAB_SHUFFLE] = "shuffle", [STAB_UNSTABLE] = "unstable",
 };
 
 const char *stability_verdict_name(enum stab_verdict v)

@@ -14,11 +14,11 @@
 #include "tenant.h"
 
 enum stab_verdict {
-	STAB_STABLE,     /* nothing moved: sleep */
-	STAB_IPC_ONLY,   /* exception 1: IPC moved alone: sleep */
+	STAB_STABLE,	 /* nothing moved: sleep */
+	STAB_IPC_ONLY,	 /* exception 1: IPC moved alone: sleep */
 	STAB_CORE_ALLOC, /* exception 2: a non-networking tenant's own demand */
-	STAB_SHUFFLE,    /* exception 3: same, but it shares DDIO: shuffle first */
-	STAB_UNSTABLE,   /* anything else: run the FSM */
+	STAB_SHUFFLE,	 /* exception 3: same, but it shares DDIO: shuffle first */
+	STAB_UNSTABLE,	 /* anything else: run the FSM */
 };
 
 struct stab_out {

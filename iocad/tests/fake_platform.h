@@ -17,8 +17,8 @@ struct fake_platform {
 	uint64_t ddio_misses_inc;
 	uint64_t interval_ns;
 	unsigned int polls, applies, restores, waits;
-	unsigned int end_after; /* PLATFORM_END from this poll on; 0: never */
-	int apply_error;        /* apply() returns this if non-zero */
+	unsigned int end_after;	   /* PLATFORM_END from this poll on; 0: never */
+	int apply_error;	   /* apply() returns this if non-zero */
 	struct platform_plan plan; /* last applied */
 	uint32_t ddio_mask_now;
 	void (*on_poll)(struct fake_platform *f, void *arg);

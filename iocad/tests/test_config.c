@@ -95,7 +95,8 @@ static void test_config_rejects_unknown_key(void **u)
 {
 	(void)u;
 	expect_error("ways = 3", "wayz = 3", "t.ini:22: [tenant batch] wayz: unknown key");
-	expect_error("interval_ms", "intervall_ms", "t.ini:5: [platform] intervall_ms: unknown key");
+	expect_error("interval_ms", "intervall_ms",
+		     "t.ini:5: [platform] intervall_ms: unknown key");
 }
 
 static void test_config_rejects_bad_cpu_lists(void **u)
@@ -159,14 +160,16 @@ static void test_config_rejects_bad_values(void **u)
 	expect_error("interval_ms = 500", "interval_ms = 5e2", "expected a whole number");
 	expect_error("interval_ms = 500", "threshold_stable = -1", "threshold_stable: bad value");
 	expect_error("ddio_ways_max = 5", "ddio_ways_max = 12", "ddio_ways_max: 12 is more than");
-	expect_error("ddio_ways_max = 5", "ddio_ways_max = 1", "t.ini:4: ddio_ways_min: 2 is above");
+	expect_error("ddio_ways_max = 5", "ddio_ways_max = 1",
+		     "t.ini:4: ddio_ways_min: 2 is above");
 	expect_error("ddio_ways_max = 5", "ddio_ways = 7", "ddio_ways: 7 is outside");
 }
 
 static void test_config_rejects_structure_errors(void **u)
 {
 	(void)u;
-	expect_error("[tenant web]", "[tenant ovs]", "t.ini:13: [tenant ovs] given twice (first at line 7)");
+	expect_error("[tenant web]", "[tenant ovs]",
+		     "t.ini:13: [tenant ovs] given twice (first at line 7)");
 	expect_error("[tenant web]", "[tennant web]", "t.ini:13: unknown section [tennant web]");
 	expect_error("[tenant web]", "[tenant w*b]", "tenant name must be");
 	expect_error("ways = 3", "ways 3", "t.ini:22: syntax error");

@@ -44,9 +44,12 @@ static struct fx *load(const char *text, enum iocad_mode mode)
 	f->iv.ddio_hits = 1e6;
 	f->iv.ddio_misses = 500;
 	for (unsigned int i = 0; i < f->cfg.ntenants; i++)
-		f->iv.tenant[i] = (struct tenant_rates){.ipc = 1, .cycles = 1e9,
-							 .instructions = 1e9, .llc_refs = 1e6,
-							 .llc_misses = 1e5, .miss_rate = 0.1};
+		f->iv.tenant[i] = (struct tenant_rates){.ipc = 1,
+							.cycles = 1e9,
+							.instructions = 1e9,
+							.llc_refs = 1e6,
+							.llc_misses = 1e5,
+							.miss_rate = 0.1};
 	f->iv.tenant[2].llc_refs = 2e6; /* be1 is heavier than be2 */
 	return f;
 }
@@ -190,11 +193,12 @@ static void test_decide_latent_contender_ioca_isolates_ps(void **u)
 
 static void test_decide_shuffle_moves_hungry_be_off_ddio(void **u)
 {
-	static const char text[] = "[platform]\nllc_ways = 8\nddio_ways = 2\n"
-				   "threshold_miss_low = 1e9\n"
-				   "[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
-				   "[tenant be1]\ncpus = 1\nways = 2\n"
-				   "[tenant be2]\ncpus = 2\nways = 2\n";
+	static const char text[] =
+		"[platform]\nllc_ways = 8\nddio_ways = 2\n"
+		"threshold_miss_low = 1e9\n"
+		"[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
+		"[tenant be1]\ncpus = 1\nways = 2\n"
+		"[tenant be2]\ncpus = 2\nways = 2\n";
 	struct fx *f = load(text, IOCAD_MODE_IOCA);
 
 	(void)u;

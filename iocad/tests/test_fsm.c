@@ -95,8 +95,7 @@ static void test_fsm_core_only_never_enters_io_demand(void **u)
 
 	(void)u;
 	s.io_demand_enabled = false;
-	expect(s, dl(1e5, 500, 1e6, 1e5, 5000, 1e6), FSM_LOW_KEEP, FSM_R_IO_DISABLED,
-	       FSM_ACT_NONE);
+	expect(s, dl(1e5, 500, 1e6, 1e5, 5000, 1e6), FSM_LOW_KEEP, FSM_R_IO_DISABLED, FSM_ACT_NONE);
 	s.state = FSM_CORE_DEMAND;
 	expect(s, dl(1e5, 2000, 1e6, 1e5, 5000, 1e6), FSM_CORE_DEMAND, FSM_R_IO_DISABLED,
 	       FSM_ACT_TENANT_GROW);
@@ -161,8 +160,8 @@ static void test_fsm_io_demand_to_core_demand_when_hits_fall(void **u)
 static void test_fsm_high_keep_follows_io_demand_rules(void **u)
 {
 	(void)u;
-	expect(st(FSM_HIGH_KEEP, 6), dl(1e5, 5000, 1e6, 1e5, 5000, 1e6), FSM_HIGH_KEEP,
-	       FSM_R_NONE, FSM_ACT_NONE);
+	expect(st(FSM_HIGH_KEEP, 6), dl(1e5, 5000, 1e6, 1e5, 5000, 1e6), FSM_HIGH_KEEP, FSM_R_NONE,
+	       FSM_ACT_NONE);
 	expect(st(FSM_HIGH_KEEP, 6), dl(1e5, 5000, 1e6, 1e5, 100, 1e6), FSM_RECLAIM,
 	       FSM_R_OVERPROVISIONED, FSM_ACT_RECLAIM);
 	expect(st(FSM_HIGH_KEEP, 6), dl(1e5, 5000, 1e6, 6e4, 5200, 1e6), FSM_CORE_DEMAND,
@@ -181,8 +180,7 @@ static void test_fsm_reclaim_to_low_keep_at_min(void **u)
 	struct fsm_state s = st(FSM_RECLAIM, 2);
 
 	(void)u;
-	expect(s, dl(1e5, 100, 1e6, 1e5, 110, 1e6), FSM_LOW_KEEP, FSM_R_RECLAIM_DONE,
-	       FSM_ACT_NONE);
+	expect(s, dl(1e5, 100, 1e6, 1e5, 110, 1e6), FSM_LOW_KEEP, FSM_R_RECLAIM_DONE, FSM_ACT_NONE);
 	/* a tenant still holds granted ways: stay and take them back first */
 	s.reclaimable = true;
 	expect(s, dl(1e5, 100, 1e6, 1e5, 110, 1e6), FSM_RECLAIM, FSM_R_NO_MISS_INCREASE,

@@ -87,7 +87,7 @@ static void test_loop_allocates_runs_and_restores(void **state)
 
 	assert_int_equal(loop_run(&o, &f->pf, f->rec, 64, &f->n), 0);
 	assert_int_equal(f->n, 10);
-	assert_int_equal(f->fp.polls, 11); /* one baseline poll */
+	assert_int_equal(f->fp.polls, 11);  /* one baseline poll */
 	assert_int_equal(f->fp.applies, 1); /* LLC Alloc; nothing moved after */
 	assert_int_equal(f->fp.plan.ntenants, 2);
 	assert_string_equal(f->fp.plan.tenant[0].name, "vf");
@@ -284,9 +284,10 @@ static void test_loop_writes_trace(void **state)
 				  "be_ways,be_mask,be_ipc,be_llc_refs,be_llc_misses");
 	while ((line = strtok(NULL, "\n")))
 		if (++rows == 2)
-			assert_string_equal(line, "1,3.000000,io_demand,io_pressure,3,0x700,1000000,"
-						  "110000,2,0x3,1.0000,1000000,100000,3,0x1c,"
-						  "1.0000,2000000,200000");
+			assert_string_equal(line,
+					    "1,3.000000,io_demand,io_pressure,3,0x700,1000000,"
+					    "110000,2,0x3,1.0000,1000000,100000,3,0x1c,"
+					    "1.0000,2000000,200000");
 	assert_int_equal(rows, 5);
 	free(buf);
 }

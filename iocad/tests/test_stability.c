@@ -170,9 +170,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_stability_core_demand_without_ddio_is_exception_two, setup, teardown),
 		cmocka_unit_test_setup_teardown(
-			test_stability_overlap_with_ddio_change_is_exception_three, setup, teardown),
-		cmocka_unit_test_setup_teardown(
-			test_stability_no_overlap_with_ddio_change_runs_fsm, setup, teardown),
+			test_stability_overlap_with_ddio_change_is_exception_three, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(test_stability_no_overlap_with_ddio_change_runs_fsm,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stability_networking_tenant_runs_fsm, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_stability_ddio_change_alone_runs_fsm, setup,
