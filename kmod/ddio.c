@@ -327,3 +327,4 @@ void ioca_ddio_exit(struct ioca_ddio *d)
 	mutex_destroy(&d->lock);
 	d->ops = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_exit);
