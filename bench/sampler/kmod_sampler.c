@@ -33,18 +33,30 @@ static int configure(struct tnl *nl, uint32_t interval_us, int nevents, struct t
 	return ioca_sampler_set(nl, &cfg, r);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int collect(struct tnl *sub, int n, struct kmod_sampler_result *res)
 {
 	struct ioca_sample *s = calloc(1, sizeof(*s));
+	uint64_t *ns = calloc((size_t)n, sizeof(*ns));
 	uint64_t prev = 0, sum = 0, min = UINT64_MAX;
 	int i, got;
 
-	if (!s)
+	if (!s || !ns) {
+		free(s);
+		free(ns);
 		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		got = tnl_recv_one(sub, 5000, ioca_parse_sample, s);
 		if (got <= 0) {
 			free(s);
+			free(ns);
 			return got ? got : -ETIMEDOUT;
 		}
 		if (i && s->seq != prev + 1)
@@ -52,12 +64,16 @@ static int collect(struct tnl *sub, int n, struct kmod_sampler_result *res)
 		prev = s->seq;
 		res->ncpus = s->ncpus;
 		sum += s->collect_ns;
+		ns[i] = s->collect_ns;
 		if (s->collect_ns < min)
 			min = s->collect_ns;
 		res->samples++;
 	}
 	res->mean_collect_us = (double)sum / n / 1000.0;
 	res->min_collect_us = (double)min / 1000.0;
+	qsort(ns, (size_t)n, sizeof(*ns), cmp_u64);
+	res->median_collect_us = (double)ns[n / 2] / 1000.0;
+	free(ns);
 	free(s);
 	return 0;
 }

@@ -16,6 +16,7 @@ struct kmod_sampler_result {
 	int ncpus;		/* CPUs per sample */
 	double mean_collect_us; /* mean of the samples' collect-ns */
 	double min_collect_us;
+	double median_collect_us;
 	double info_mean_us; /* the module's own running mean (info) */
 };
 

@@ -27,20 +27,36 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Mean and minimum µs of @n intervals, paced like the sampler's timer. */
-static int user_loop(int ncpus, int nregs, int n, long interval_us, double *mean_us, double *min_us,
-		     int *substituted)
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct user_result {
+	double mean_us, min_us, median_us;
+	int substituted;
+};
+
+/* @n intervals paced like the sampler's timer, so caches are as cold. */
+static int user_loop(int ncpus, int nregs, int n, long interval_us, struct user_result *res)
 {
 	struct timespec pace = {.tv_sec = interval_us / 1000000,
 				.tv_nsec = (interval_us % 1000000) * 1000};
 	uint64_t sum = 0, min = UINT64_MAX, sink = 0, t0, dt;
+	uint64_t *ns = calloc((size_t)n, sizeof(*ns));
 	struct msr_poll p;
 	int i, err;
 
+	if (!ns)
+		return -ENOMEM;
 	err = msr_poll_open(&p, ncpus, nregs);
-	if (err)
+	if (err) {
+		free(ns);
 		return err;
-	*substituted = p.substituted;
+	}
+	res->substituted = p.substituted;
 	msr_poll_interval(&p, &sink); /* warm-up, like the kernel side's first interval */
 	for (i = 0; i < n; i++) {
 		nanosleep(&pace, NULL);
@@ -50,23 +66,27 @@ static int user_loop(int ncpus, int nregs, int n, long interval_us, double *mean
 		if (err)
 			break;
 		sum += dt;
+		ns[i] = dt;
 		if (dt < min)
 			min = dt;
 	}
 	msr_poll_close(&p);
-	if (err)
-		return err;
-	*mean_us = (double)sum / n / 1000.0;
-	*min_us = (double)min / 1000.0;
-	return 0;
+	if (!err) {
+		qsort(ns, (size_t)n, sizeof(*ns), cmp_u64);
+		res->mean_us = (double)sum / n / 1000.0;
+		res->min_us = (double)min / 1000.0;
+		res->median_us = (double)ns[n / 2] / 1000.0;
+	}
+	free(ns);
+	return err;
 }
 
 int main(int argc, char **argv)
 {
 	struct kmod_sampler_result k;
-	int n = 200, nevents = 4, opt, err, subst = 0;
+	int n = 200, nevents = 4, opt, err;
 	long interval_us = 10000, ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	double u_mean = 0, u_min = 0;
+	struct user_result u = {0};
 	char why[256] = "";
 
 	while ((opt = getopt(argc, argv, "n:e:i:")) != -1) {
@@ -97,7 +117,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sampler_bench: kernel sampler: %s (%s)\n", strerror(-err), why);
 		return 1;
 	}
-	err = user_loop((int)ncpus, nevents, n, interval_us, &u_mean, &u_min, &subst);
+	err = user_loop((int)ncpus, nevents, n, interval_us, &u);
 	if (err) {
 		fprintf(stderr, "sampler_bench: /dev/cpu/N/msr: %s (modprobe msr?)\n",
 			strerror(-err));
@@ -107,15 +127,19 @@ int main(int argc, char **argv)
 	printf("sampler_bench: %ld CPUs x %d registers = %ld reads per interval, %d intervals of "
 	       "%ld us\n",
 	       ncpus, nevents, ncpus * nevents, n, interval_us);
-	printf("  ioca.ko sampler   : %9.1f us/interval mean, %9.1f min (module's own mean %.1f; "
-	       "%d lost)\n",
-	       k.mean_collect_us, k.min_collect_us, k.info_mean_us, k.lost);
-	printf("  userspace msr loop: %9.1f us/interval mean, %9.1f min (%.2f us/register%s)\n",
-	       u_mean, u_min, u_mean / (double)(ncpus * nevents),
-	       subst ? ", some registers read as TSC" : "");
-	printf("  ratio userspace/kernel: %.1fx\n", u_mean / k.mean_collect_us);
+	printf("  ioca.ko sampler   : median %9.1f  mean %9.1f  min %9.1f us/interval "
+	       "(module's own mean %.1f; %d lost)\n",
+	       k.median_collect_us, k.mean_collect_us, k.min_collect_us, k.info_mean_us, k.lost);
+	printf("  userspace msr loop: median %9.1f  mean %9.1f  min %9.1f us/interval "
+	       "(%.2f us/register%s)\n",
+	       u.median_us, u.mean_us, u.min_us, u.median_us / (double)(ncpus * nevents),
+	       u.substituted ? ", some registers read as TSC" : "");
+	printf("  ratio userspace/kernel: median %.2fx, mean %.2fx\n",
+	       u.median_us / k.median_collect_us, u.mean_us / k.mean_collect_us);
 	/* One greppable line for vmbench.sh. */
-	printf("BENCH cpus=%ld regs=%d kernel_us=%.2f user_us=%.2f ratio=%.2f lost=%d\n", ncpus,
-	       nevents, k.mean_collect_us, u_mean, u_mean / k.mean_collect_us, k.lost);
+	printf("BENCH cpus=%ld regs=%d kernel_med_us=%.2f user_med_us=%.2f ratio_med=%.2f "
+	       "kernel_mean_us=%.2f user_mean_us=%.2f ratio_mean=%.2f lost=%d\n",
+	       ncpus, nevents, k.median_collect_us, u.median_us, u.median_us / k.median_collect_us,
+	       k.mean_collect_us, u.mean_us, u.mean_us / k.mean_collect_us, k.lost);
 	return 0;
 }
