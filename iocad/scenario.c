@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_event.h"
 #include "sim_keys.h"
 #include "sim_parse.h"
 
@@ -86,18 +87,6 @@ static int tenant_key(struct parser *p, const char *key, const char *val)
 	return 0;
 }
 
-static bool valid_name(const char *n)
-{
-	size_t len = strlen(n), i;
-
-	if (!len || len >= PLATFORM_NAME_LEN)
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum((unsigned char)n[i]) && !strchr("_.-", n[i]))
-			return false;
-	return true;
-}
-
 static int section(struct parser *p, char *hdr)
 {
 	char *close = strchr(hdr, ']');
@@ -121,7 +110,7 @@ static int section(struct parser *p, char *hdr)
 	name = hdr + 7;
 	while (*name == ' ')
 		name++;
-	if (!valid_name(name))
+	if (!sim_keys_valid_name(name))
 		return fail(p, "tenant name '%s' must be 1-%d characters of [A-Za-z0-9_.-]", name,
 			    PLATFORM_NAME_LEN - 1);
 	if (scenario_tenant_index(p->s, name) >= 0)
@@ -156,99 +145,16 @@ static struct scenario_event *new_event(struct parser *p)
 	return ev;
 }
 
-static int event_tenant(struct parser *p, struct scenario_event *ev, const char *name)
-{
-	if (!name)
-		return fail(p, "event lacks its tenant name");
-	if (!valid_name(name))
-		return fail(p, "bad tenant name '%s'", name);
-	snprintf(ev->name, sizeof(ev->name), "%s", name);
-	return 0;
-}
-
-static int event_sets(struct parser *p, struct scenario_event *ev, char **tok, int ntok, int group)
-{
-	int i, rc;
-
-	if (!ntok)
-		return fail(p, "event changes nothing (expected key=value after the tenant)");
-	if (ntok > SCENARIO_MAX_SETS)
-		return fail(p, "more than %d changes in one event", SCENARIO_MAX_SETS);
-	for (i = 0; i < ntok; i++) {
-		char *eq = strchr(tok[i], '=');
-
-		if (!eq || eq == tok[i] || !eq[1])
-			return fail(p, "'%s' is not key=value", tok[i]);
-		*eq = '\0';
-		rc = tenant_value(p, tok[i], eq + 1, group, &ev->set[ev->nset++]);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
 static int event(struct parser *p, char *text)
 {
-	char *tok[SCENARIO_MAX_SETS + 8], *w = text;
-	struct scenario_event *ev;
-	int ntok = 0;
+	struct scenario_event *ev = new_event(p);
+	char msg[MSG_LEN];
 
-	while (*w) {
-		while (*w == ' ' || *w == '\t')
-			*w++ = '\0';
-		if (!*w)
-			break;
-		if (ntok == (int)(sizeof(tok) / sizeof(tok[0])))
-			return fail(p, "event has too many words");
-		tok[ntok++] = w;
-		while (*w && *w != ' ' && *w != '\t')
-			w++;
-	}
-	if (ntok < 3 || strcmp(tok[0], "at"))
-		return fail(p, "expected 'at TIME VERB ...' in [events]");
-	ev = new_event(p);
 	if (!ev)
 		return -ENOMEM;
-	if (sim_parse_time(tok[1], &ev->t_ns))
-		return fail(p, "bad event time '%s' (expected e.g. 5s or 500ms)", tok[1]);
-	if (!strcmp(tok[2], "set") || !strcmp(tok[2], "traffic") || !strcmp(tok[2], "workload")) {
-		int group = tok[2][0] == 't'   ? SIM_KEYS_TRAFFIC
-			    : tok[2][0] == 'w' ? SIM_KEYS_WORKLOAD
-					       : 0;
-
-		ev->kind = SCN_EV_SET;
-		if (event_tenant(p, ev, ntok > 3 ? tok[3] : NULL))
-			return -EINVAL;
-		return event_sets(p, ev, tok + 4, ntok > 4 ? ntok - 4 : 0, group);
-	}
-	if (!strcmp(tok[2], "flows")) {
-		char kv[64];
-		char *one = kv;
-
-		ev->kind = SCN_EV_SET;
-		if (ntok != 5)
-			return fail(p, "expected 'at TIME flows TENANT COUNT'");
-		snprintf(kv, sizeof(kv), "flows=%s", tok[4]);
-		if (event_tenant(p, ev, tok[3]))
-			return -EINVAL;
-		return event_sets(p, ev, &one, 1, 0);
-	}
-	if (!strcmp(tok[2], "join") || !strcmp(tok[2], "leave")) {
-		ev->kind = tok[2][0] == 'j' ? SCN_EV_JOIN : SCN_EV_LEAVE;
-		if (ntok != 4)
-			return fail(p, "expected 'at TIME %s TENANT'", tok[2]);
-		return event_tenant(p, ev, tok[3]);
-	}
-	if (!strcmp(tok[2], "ddio")) {
-		ev->kind = SCN_EV_DDIO;
-		if (ntok != 4 || sim_parse_mask(tok[3], &ev->mask))
-			return fail(p, "expected 'at TIME ddio MASK' with a mask like 0x780");
-		return 0;
-	}
-	return fail(p,
-		    "unknown event '%s' (expected set, traffic, workload, flows, join, "
-		    "leave or ddio)",
-		    tok[2]);
+	if (sim_event_parse(text, ev, msg, sizeof(msg)))
+		return fail(p, "%s", msg);
+	return 0;
 }
 
 static char *trim(char *s)

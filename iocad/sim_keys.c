@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sim_keys.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -58,6 +59,18 @@ static void store(char *dst, enum key_type type, double v)
 		memcpy(dst, &u, sizeof(u));
 	else
 		memcpy(dst, &v, sizeof(v));
+}
+
+bool sim_keys_valid_name(const char *name)
+{
+	size_t len = strlen(name), i;
+
+	if (!len || len >= PLATFORM_NAME_LEN)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && !strchr("_.-", name[i]))
+			return false;
+	return true;
 }
 
 const char *sim_keys_name(int key)

@@ -8,6 +8,7 @@
 #ifndef IOCAD_SIM_KEYS_H
 #define IOCAD_SIM_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "scenario.h"
@@ -25,6 +26,9 @@ int sim_keys_platform(struct scenario *s, const char *key, const char *val, char
 
 /* Store a parsed tenant key in a workload. */
 void sim_keys_apply(struct sim_workload *w, const struct scenario_set *set);
+
+/* A tenant name: 1 to PLATFORM_NAME_LEN - 1 characters of [A-Za-z0-9_.-]. */
+bool sim_keys_valid_name(const char *name);
 
 /* Name of tenant key @key, "?" if none. */
 const char *sim_keys_name(int key);
