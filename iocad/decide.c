@@ -19,6 +19,7 @@ static const char *const reason_names[] = {
 	[DECIDE_R_CORE_ALLOC] = "core_alloc",
 	[DECIDE_R_CORE_RELEASE] = "core_release",
 	[DECIDE_R_CORE_NO_ROOM] = "core_no_room",
+	[DECIDE_R_CORE_SETTLED] = "core_settled",
 	[DECIDE_R_SHUFFLE] = "shuffle",
 	[DECIDE_R_FSM] = "fsm",
 };
@@ -86,11 +87,14 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 	struct alloc *a = &ctx->alloc;
 	const struct tenant_rates *c, *p;
 
-	if (i < 0)
+	if (i < 0) {
+		out->reason = DECIDE_R_CORE_SETTLED;
 		return;
+	}
 	c = &d->cur.tenant[i];
 	p = &d->prev.tenant[i];
 	out->tenant = i;
+	out->reason = DECIDE_R_CORE_SETTLED;
 	if (c->llc_misses > p->llc_misses) {
 		if (planner_tenant_ways(a) >= a->llc_ways) {
 			out->reason = DECIDE_R_CORE_NO_ROOM;

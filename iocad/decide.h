@@ -29,6 +29,7 @@ enum decide_reason {
 	DECIDE_R_CORE_ALLOC,   /* exception 2: +1 way for a non-networking tenant */
 	DECIDE_R_CORE_RELEASE, /* exception 2 the other way: its demand fell */
 	DECIDE_R_CORE_NO_ROOM, /* exception 2, but no way is left */
+	DECIDE_R_CORE_SETTLED, /* exception 2, demand moved but needs nothing */
 	DECIDE_R_SHUFFLE,      /* exception 3: reshuffled sharers */
 	DECIDE_R_FSM,	       /* the FSM ran; see fsm_reason */
 };
