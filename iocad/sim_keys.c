@@ -87,7 +87,7 @@ void sim_keys_apply(struct sim_workload *w, const struct scenario_set *set)
 
 static int parse_typed(enum key_type type, const char *val, double *v)
 {
-	bool b;
+	bool b = false;
 	int rc;
 
 	switch (type) {

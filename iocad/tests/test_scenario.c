@@ -13,6 +13,7 @@
 
 #include "scenario.h"
 #include "sim_keys.h"
+#include "sim_rng.h"
 
 static const char good[] = "# a comment\n"
 			   "[platform]\n"
@@ -220,6 +221,40 @@ static void test_scenario_examples_parse(void **state)
 	}
 }
 
+/* Random damage to a good file: every outcome is a scenario or a located error. */
+static void test_scenario_survives_random_damage(void **state)
+{
+	static const char alphabet[] = "[]=#;,.-0x9aAZ_ \t\nKMGskms";
+	char text[sizeof(good)];
+	struct sim_rng r;
+	int round, ok = 0;
+
+	(void)state;
+	sim_rng_seed(&r, 2024);
+	for (round = 0; round < 3000; round++) {
+		char err[256] = "";
+		struct scenario *s;
+		int k, hits = 1 + (int)(sim_rng_next(&r) % 3);
+
+		memcpy(text, good, sizeof(good));
+		for (k = 0; k < hits; k++)
+			text[sim_rng_next(&r) % (sizeof(good) - 1)] =
+				alphabet[sim_rng_next(&r) % (sizeof(alphabet) - 1)];
+		s = parse(text, err, sizeof(err));
+		if (s) {
+			ok++;
+			assert_true(s->ntenants >= 1);
+			scenario_free(s);
+			continue;
+		}
+		if (strncmp(err, "t.scn:", 6) || errno != EINVAL)
+			fail_msg("round %d: error '%s' (errno %d) lacks file:line", round, err,
+				 errno);
+	}
+	/* Some damage is harmless (comments, digits): both outcomes were seen. */
+	assert_true(ok > 0 && ok < 3000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_scenario_errors_name_file_line_and_key),
 		cmocka_unit_test(test_scenario_load_reports_missing_file),
 		cmocka_unit_test(test_scenario_examples_parse),
+		cmocka_unit_test(test_scenario_survives_random_damage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The simulator behind the platform interface: time, events, counters, plans, binding. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -316,6 +317,42 @@ static void test_sim_platform_rejects_bad_opts(void **state)
 	f->pf.ops = NULL;
 }
 
+/* Relative sd of a counter's per-interval deltas over a steady 200 s run. */
+static double delta_cv(struct fx *f, double noise)
+{
+	static const char steady[] = "[platform]\nduration = 200s\nnoise = 0.3\nseed = 9\n"
+				     "[tenant be]\ncpus = 0\nws = 8M\nrpi = 0.01\n";
+	struct sim_platform_opts o = {.sz = sizeof(o), .noise = noise};
+	struct platform_sample prev = {0}, cur;
+	double sum = 0, sq = 0, n = 0;
+
+	unlink(f->path);
+	write_file(f->path, steady);
+	assert_int_equal(open_sim(f, &o), 0);
+	while (f->pf.ops->poll(f->pf.ctx, &cur) == 0) {
+		double d = (double)(cur.cpu[0].llc_refs - prev.cpu[0].llc_refs);
+
+		sum += d;
+		sq += d * d;
+		n++;
+		prev = cur;
+	}
+	f->pf.ops->destroy(f->pf.ctx);
+	f->pf.ops = NULL;
+	assert_true(n == 200);
+	return sqrt(sq / n - (sum / n) * (sum / n)) / (sum / n);
+}
+
+static void test_sim_platform_noise_has_the_asked_spread(void **state)
+{
+	struct fx *f = *state;
+	double quiet = delta_cv(f, 0), noisy = delta_cv(f, 0.05);
+
+	assert_true(quiet < 1e-6);
+	if (noisy < 0.04 || noisy > 0.06)
+		fail_msg("relative sd %.4f for noise 0.05", noisy);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -328,6 +365,7 @@ int main(void)
 		T(test_sim_platform_binds_config_tenants),
 		T(test_sim_platform_binding_errors_say_where),
 		T(test_sim_platform_rejects_bad_opts),
+		T(test_sim_platform_noise_has_the_asked_spread),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
