@@ -17,31 +17,50 @@ static int find_cfg(const struct sim_tenant_cfg *cfg, unsigned int ncfg, const c
 	return -1;
 }
 
-/* Traffic (rate > 0) given to a tenant the config says is not networking. */
-static int check_traffic(const struct scenario *s, unsigned int t, char *err, size_t len)
+/* Line of the first NIC traffic (rate > 0) tenant @t gets, 0 if none. */
+static unsigned int traffic_line(const struct scenario *s, unsigned int t)
 {
 	unsigned int i, k;
 
-	if (s->tenant[t].rate_line) {
-		snprintf(err, len,
-			 "%s:%u: tenant '%s' gets traffic but the config says networking = no",
-			 s->path, s->tenant[t].rate_line, s->tenant[t].name);
-		return -EINVAL;
-	}
+	if (s->tenant[t].rate_line)
+		return s->tenant[t].rate_line;
 	for (i = 0; i < s->nevents; i++) {
 		const struct scenario_event *ev = &s->events[i];
 
 		if (ev->kind != SCN_EV_SET || ev->tenant != t)
 			continue;
 		for (k = 0; k < ev->nset; k++)
-			if (!strcmp(sim_keys_name(ev->set[k].key), "rate") &&
-			    ev->set[k].value > 0) {
-				snprintf(err, len,
-					 "%s:%u: tenant '%s' gets traffic but the config says "
-					 "networking = no",
-					 s->path, ev->line, s->tenant[t].name);
-				return -EINVAL;
-			}
+			if (!strcmp(sim_keys_name(ev->set[k].key), "rate") && ev->set[k].value > 0)
+				return ev->line;
+	}
+	return 0;
+}
+
+/*
+ * NIC traffic only for tenants that can receive it: networking ones, and
+ * when the config has a vswitch (aggregation), the vswitch alone: it owns
+ * the NIC's rings and the tenants behind it get packets over virtio.
+ */
+static int check_traffic(const struct scenario *s, unsigned int t, const struct sim_tenant_cfg *c,
+			 const char *vswitch, char *err, size_t len)
+{
+	unsigned int line = traffic_line(s, t);
+
+	if (!line)
+		return 0;
+	if (!c->networking) {
+		snprintf(err, len,
+			 "%s:%u: tenant '%s' gets traffic but the config says networking = no",
+			 s->path, line, s->tenant[t].name);
+		return -EINVAL;
+	}
+	if (vswitch && !c->vswitch) {
+		snprintf(err, len,
+			 "%s:%u: tenant '%s' gets NIC traffic but the config's vswitch '%s' owns "
+			 "the "
+			 "NIC (give the traffic to the vswitch)",
+			 s->path, line, s->tenant[t].name, vswitch);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -49,14 +68,18 @@ static int check_traffic(const struct scenario *s, unsigned int t, char *err, si
 static int from_cfg(const struct scenario *s, const struct sim_tenant_cfg *cfg, unsigned int ncfg,
 		    struct sim_bind *b, char *err, size_t len)
 {
+	const char *vswitch = NULL;
 	unsigned int i, c;
 
-	for (i = 0; i < ncfg; i++)
+	for (i = 0; i < ncfg; i++) {
+		if (cfg[i].vswitch)
+			vswitch = cfg[i].name;
 		if (!cfg[i].name || scenario_tenant_index(s, cfg[i].name) < 0) {
 			snprintf(err, len, "%s: no [tenant %s] for the config's tenant", s->path,
 				 cfg[i].name ? cfg[i].name : "(unnamed)");
 			return -EINVAL;
 		}
+	}
 	for (i = 0; i < s->ntenants; i++) {
 		int k = find_cfg(cfg, ncfg, s->tenant[i].name);
 
@@ -69,7 +92,7 @@ static int from_cfg(const struct scenario *s, const struct sim_tenant_cfg *cfg, 
 			snprintf(err, len, "config tenant '%s': bad cpu list", cfg[k].name);
 			return -EINVAL;
 		}
-		if (!cfg[k].networking && check_traffic(s, i, err, len))
+		if (check_traffic(s, i, &cfg[k], vswitch, err, len))
 			return -EINVAL;
 		b->tenant_ncpus[i] = cfg[k].ncpus;
 		for (c = 0; c < cfg[k].ncpus; c++)

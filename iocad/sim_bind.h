@@ -3,8 +3,9 @@
  * Binding a scenario's tenants to the cores they run on: from iocad's
  * config when the caller passes tenants (the config is the truth about
  * cores and roles; every tenant must be in both files), else from the
- * scenario's own cpus= keys. Also checks that the scenario's traffic only
- * goes to tenants the config calls networking.
+ * scenario's own cpus= keys. Also checks that the scenario's NIC traffic
+ * only goes to tenants the config calls networking, and only to the vswitch
+ * when there is one (the aggregation model).
  */
 #ifndef IOCAD_SIM_BIND_H
 #define IOCAD_SIM_BIND_H
