@@ -19,9 +19,9 @@
 #define SOL_NETLINK 270
 #endif
 
-static void parse_extack(struct nlmsgerr *e, struct tnl_reply *r)
+void tnl_parse_extack(const struct nlmsgerr *e, struct tnl_reply *r)
 {
-	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
 	size_t off = sizeof(*e);
 	int len;
@@ -34,7 +34,7 @@ static void parse_extack(struct nlmsgerr *e, struct tnl_reply *r)
 	len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)off;
 	if (len <= 0)
 		return;
-	if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((char *)e + off), len, NULL))
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((uintptr_t)e + off), len, NULL))
 		return;
 	if (tb[NLMSGERR_ATTR_MSG])
 		snprintf(r->msg, sizeof(r->msg), "%s", nla_get_string(tb[NLMSGERR_ATTR_MSG]));
@@ -49,7 +49,7 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 	(void)nla;
 	r->err = e->error;
 	r->done = 1;
-	parse_extack(e, r);
+	tnl_parse_extack(e, r);
 	return NL_STOP;
 }
 

@@ -46,6 +46,12 @@ struct nl_msg *tnl_msg(const struct tnl *t, uint8_t cmd, int flags);
  */
 int tnl_do(struct tnl *t, struct nl_msg *msg, struct tnl_reply *r);
 
+/*
+ * Fills r->msg and r->offs from the extended-ack TLVs after @e, which must
+ * sit right after its nlmsghdr (as in a received NLMSG_ERROR).
+ */
+void tnl_parse_extack(const struct nlmsgerr *e, struct tnl_reply *r);
+
 /* Joins multicast group @grp of @family on t (a dedicated socket). */
 int tnl_join(struct tnl *t, const char *family, const char *grp);
 

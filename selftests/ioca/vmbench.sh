@@ -9,7 +9,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-run=$root/scripts/vm/run.sh
+run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
 bench=$root/bench/sampler
 ko=${IOCA_KO:-$root/kmod/ioca.ko}
 sizes=${IOCA_BENCH_SMP:-1 2 4 8}

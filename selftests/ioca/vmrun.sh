@@ -8,6 +8,7 @@
 #           the emulated backend (the sampler test uses both CPUs)
 #   boot 2: -cpu Skylake-Server (model 0x55): plain insmod selects msr
 #
+# First the host-side unit tests of the client code (ASan/UBSan).
 # Prints the console of each boot and one closing line
 # "ioca: N passed, M failed" (skipped tests are listed apart and do not
 # count as passed). A boot that times out or dies counts as a failure.
@@ -16,7 +17,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-run=$root/scripts/vm/run.sh
+run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
 tests="load_test family_test ddio_test perm_test sampler_test concurrency_test fuzz_test
 	unload_test kmsg_test"
 
@@ -28,7 +29,7 @@ trap 'rm -rf "$log"' EXIT
 ko=${IOCA_KO:-$root/kmod/ioca.ko}
 target=all
 [ -n "${IOCA_KO:-}" ] && target=tests
-if ! make --no-print-directory -C "$here" -j2 "$target" >"$log/build" 2>&1; then
+if ! make --no-print-directory -C "$here" -j2 "$target" unit >"$log/build" 2>&1; then
 	tail -n 30 "$log/build"
 	echo "ioca: build of selftests/ioca or kmod failed"
 	echo "ioca: 0 passed, 1 failed"
@@ -39,6 +40,12 @@ if [ ! -x "$run" ]; then
 	echo "ioca: 0 passed, 1 failed"
 	exit 1
 fi
+
+# The client code every verdict rests on, on the host under ASan/UBSan.
+"$root/scripts/testgroup.sh" ioca-host "$here/client_unit_test" | tee "$log/host"
+read -r p f < <(sed -nE 's/^ioca-host: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$log/host")
+pass=$((pass + ${p:-0}))
+fail=$((fail + ${f:-1}))
 
 files=(--file "$ko:/ioca/ioca.ko" --file "$here/guest.sh")
 for t in $tests; do
