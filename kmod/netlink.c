@@ -14,6 +14,7 @@
 #include "ddio_msr.h"
 #include "main.h"
 #include "netlink.h"
+#include "sampler_events.h"
 #include "sampler_info.h"
 
 static unsigned int ioca_socket_cpus(unsigned int socket)
@@ -77,8 +78,7 @@ static int ioca_put_info(struct sk_buff *msg)
 	    nla_put_string(msg, IOCA_A_INFO_CPU_MODEL_NAME,
 			   boot_cpu_data.x86_model_id) ||
 	    nla_put_u8(msg, IOCA_A_INFO_HW_COUNTERS, s->hw_counters) ||
-	    nla_put_u32(msg, IOCA_A_INFO_FALLBACK_KIND,
-			IOCA_EVENT_KIND_CPU_CLOCK))
+	    nla_put_u32(msg, IOCA_A_INFO_FALLBACK_KIND, IOCA_FALLBACK_KIND))
 		return -EMSGSIZE;
 	if (ioca_put_ddio_info(msg, &ioca_ctx.ddio))
 		return -EMSGSIZE;
