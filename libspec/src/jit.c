@@ -416,8 +416,13 @@ int jit_build_stub(struct jit *j, size_t h, void *const *slot, struct epoch_doma
 		return ret;
 	}
 	ret = add_and_lookup(j, m, names, 1, addr, &code, err, errsz);
-	if (!ret)
-		free(code); /* stubs live as long as the JIT */
+	if (!ret) {
+		/* Stubs live as long as the JIT: dropping our reference hands
+		 * the code to the JITDylib's default tracker.
+		 */
+		LLVMOrcReleaseResourceTracker(code->rt);
+		free(code);
+	}
 	return ret;
 }
 

@@ -123,7 +123,10 @@ int spec_runtime__load(struct spec_runtime *rt)
 	/* Holding lock across the compile keeps concurrent first calls out. */
 	ret = variant_build(rt, NULL, rt->pipeline, false, &v, msg, sizeof(msg));
 	if (!ret) {
-		v->key = strdup("");
+		/* Same key as an empty configuration with this pipeline. */
+		v->key = malloc(strlen(rt->pipeline) + 2);
+		if (v->key)
+			sprintf(v->key, "|%s", rt->pipeline);
 		v->text = strdup("");
 		ret = v->key && v->text ? 0 : -ENOMEM;
 		if (!ret) {
