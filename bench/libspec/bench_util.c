@@ -24,19 +24,14 @@ uint64_t bench_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
+double bench_min(const double *v, size_t n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	double m = n ? v[0] : NAN;
+	size_t i;
 
-	return (x > y) - (x < y);
-}
-
-double bench_median(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (i = 1; i < n; i++)
+		m = v[i] < m ? v[i] : m;
+	return m;
 }
 
 void bench_mean_sd(const double *v, size_t n, double *mean, double *sd)

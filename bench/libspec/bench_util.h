@@ -13,8 +13,8 @@ uint64_t bench_cycles(void);
 /* CLOCK_MONOTONIC in ns. */
 uint64_t bench_ns(void);
 
-/* Median of @n values (sorts @v in place). */
-double bench_median(double *v, size_t n);
+/* Smallest of @n values: the run least disturbed by other load. */
+double bench_min(const double *v, size_t n);
 /* Mean and sample standard deviation of @n values. */
 void bench_mean_sd(const double *v, size_t n, double *mean, double *sd);
 

@@ -1,47 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Compiles the very source the JIT specializes, renamed, and clones it per
- * constant B: `flatten` inlines the handler into each wrapper, so constant
- * propagation sees B exactly as the JIT's specializer makes it visible.
+ * Compiles the very source the JIT specializes, once per block size: built
+ * with -DAOT_B=<b>, the B point reads the constant <b> at the source level
+ * (what the JIT's specializer does in IR) and the function is named
+ * mmul_aot_b<b>; built with -DAOT_B=0 it is the generic mmul_aot_generic.
+ * (Cloning by inlining into wrappers is not equivalent: the inliner runs
+ * after the callee's loops were already simplified for a variable B.)
  */
-#define matmul mmul_aot_generic
-#include "handlers.c"
-#undef matmul
-
-#include <stddef.h>
+#include <libspec/annotate.h>
 
 #include "mmul_aot.h"
 
-#define AOT_CONST(b)                                                                   \
-	static void __attribute__((noinline, flatten))                                 \
-	aot_b##b(const uint64_t *L, const uint64_t *R, uint64_t *O, int n, int unused) \
-	{                                                                              \
-		(void)unused;                                                          \
-		mmul_aot_generic(L, R, O, n, b);                                       \
-	}
+#define AOT_CAT2(a, b) a##b
+#define AOT_CAT(a, b) AOT_CAT2(a, b)
 
-AOT_CONST(2)
-AOT_CONST(4)
-AOT_CONST(8)
-AOT_CONST(16)
-AOT_CONST(32)
-AOT_CONST(64)
+#if AOT_B
+#undef spec_enum
+#define spec_enum(label, x, ...) ((void)(x), AOT_B)
+#define matmul AOT_CAT(mmul_aot_b, AOT_B)
+#else
+#define matmul mmul_aot_generic
+#endif
 
-mmul_fn mmul_aot_const(int b)
-{
-	switch (b) {
-	case 2:
-		return aot_b2;
-	case 4:
-		return aot_b4;
-	case 8:
-		return aot_b8;
-	case 16:
-		return aot_b16;
-	case 32:
-		return aot_b32;
-	case 64:
-		return aot_b64;
-	}
-	return NULL;
-}
+/* handlers.h (included there) declares the renamed function. */
+#include "handlers.c"

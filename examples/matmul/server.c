@@ -45,6 +45,7 @@ struct server {
 struct args {
 	double seconds, switch_at, threshold;
 	int n1, n2, native_b;
+	bool verbose;
 	unsigned dwell_ms;
 	const char *ir;
 };
@@ -86,9 +87,9 @@ static double served_count(void *ctx)
 	return (double)atomic_load(&s->served);
 }
 
+/* @ctx: whether to print every watch window too */
 static void report(void *ctx, enum spec_policy_event ev, const struct spec_policy_result *r)
 {
-	(void)ctx;
 	switch (ev) {
 	case SPEC_POLICY_EXPLORE:
 		printf("policy: exploring\n");
@@ -115,6 +116,8 @@ static void report(void *ctx, enum spec_policy_event ev, const struct spec_polic
 		printf("policy: every candidate failed\n");
 		break;
 	case SPEC_POLICY_WATCH:
+		if (*(const bool *)ctx)
+			printf("policy: watching %s: %.1f req/s\n", r->text, r->score);
 		break;
 	}
 }
@@ -175,8 +178,9 @@ static void usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [-d SECONDS] [-s SWITCH_AT] [-a N1] [-b N2] [-w DWELL_MS]\n"
-		"          [-t THRESHOLD] [-i HANDLER_IR] [-n B]\n"
-		"  -n B  no JIT: the natively compiled handler with block size B\n",
+		"          [-t THRESHOLD] [-i HANDLER_IR] [-n B] [-v]\n"
+		"  -n B  no JIT: the natively compiled handler with block size B\n"
+		"  -v    also print every watch window of the chosen variant\n",
 		prog);
 }
 
@@ -186,12 +190,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 	*a = (struct args){.seconds = 20,
 			   .switch_at = -1,
-			   .threshold = 0.3,
+			   .threshold = 0.5,
 			   .n1 = 256,
 			   .n2 = 128,
 			   .dwell_ms = 250,
 			   .ir = MATMUL_IR};
-	while ((c = getopt(argc, argv, "d:s:a:b:w:t:i:n:h")) != -1) {
+	while ((c = getopt(argc, argv, "d:s:a:b:w:t:i:n:vh")) != -1) {
 		switch (c) {
 		case 'd':
 			a->seconds = atof(optarg);
@@ -216,6 +220,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'n':
 			a->native_b = atoi(optarg);
+			break;
+		case 'v':
+			a->verbose = true;
 			break;
 		default:
 			usage(argv[0]);
@@ -269,8 +276,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "matmul: cannot start the worker\n");
 		goto out;
 	}
-	if (rt &&
-	    server_policy_start(&pr, rt, a.n1, a.dwell_ms, a.threshold, served_count, &s, report))
+	if (rt && server_policy_start(&pr, rt, a.n1, a.dwell_ms, a.threshold, served_count, &s,
+				      report, &a.verbose))
 		atomic_store(&s.stop, true);
 	else
 		drive(&s, rt, &a);

@@ -36,17 +36,18 @@ static void *policy_thread(void *arg)
 
 int server_policy_start(struct server_policy *sp, struct spec_runtime *rt, int n_fixed,
 			unsigned dwell_ms, double threshold, spec_metric_fn metric, void *ctx,
-			spec_policy_report_fn report)
+			spec_policy_report_fn report, void *report_ctx)
 {
 	static const char *const search[] = {"B"};
 	LIBSPEC_OPTS(spec_policy_exhaustive_opts, o, .metric = metric, .metric_ctx = ctx,
 		     .metric_mode = SPEC_METRIC_COUNTER, .dwell_ns = dwell_ms * 1000000ull,
 		     .warmup_ns = dwell_ms * 1000000ull / 5, .threshold = threshold,
-		     .labels = search, .nr_labels = 1,
+		     /* two windows in a row: one noisy window is not a new workload */
+		     .confirm_windows = 2, .labels = search, .nr_labels = 1,
 		     /* any block size gives the same product: no guard on B */
 		     .noguard_labels = search, .nr_noguard_labels = 1,
 		     .extra = (const struct spec_config *const *)sp->extra, .nr_extra = 2,
-		     .report = report);
+		     .report = report, .report_ctx = report_ctx);
 	int ret;
 
 	sp->extra[0] = spec_config__new();

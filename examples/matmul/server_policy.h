@@ -31,7 +31,7 @@ struct spec_runtime *server_policy_open_runtime(const char *ir);
  */
 int server_policy_start(struct server_policy *sp, struct spec_runtime *rt, int n_fixed,
 			unsigned dwell_ms, double threshold, spec_metric_fn metric, void *ctx,
-			spec_policy_report_fn report);
+			spec_policy_report_fn report, void *report_ctx);
 void server_policy_stop(struct server_policy *sp);
 /* Compile counts and times, guard failures, the final choice. */
 void server_policy_summary(struct server_policy *sp, struct spec_runtime *rt);

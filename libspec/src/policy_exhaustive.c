@@ -35,6 +35,7 @@ struct spec_policy_exhaustive {
 	bool minimize;
 	uint64_t dwell, warmup, period;
 	double threshold;
+	uint32_t confirm;
 	spec_clock_fn clock;
 	void *clock_ctx;
 	spec_policy_report_fn report;
@@ -50,6 +51,7 @@ struct spec_policy_exhaustive {
 	long best;	    /* index of the chosen candidate, -1 for none */
 	double best_score;  /* its score (kept when a new search overwrites it) */
 	uint64_t chosen_at; /* start of the period (choice, or failed search) */
+	uint32_t beyond;    /* consecutive watch windows beyond the threshold */
 	char *prev;	    /* configuration installed when the search began */
 
 	/* Recursive: the report callback may call __best(). */
@@ -104,6 +106,9 @@ static int copy_opts(struct spec_policy_exhaustive *p, const struct spec_policy_
 	p->warmup = OPTS_GET(o, warmup_ns, 0);
 	p->period = OPTS_GET(o, period_ns, 0);
 	p->threshold = OPTS_GET(o, threshold, 0.0);
+	p->confirm = OPTS_GET(o, confirm_windows, 0);
+	if (!p->confirm)
+		p->confirm = 1;
 	p->clock = OPTS_GET(o, clock, NULL);
 	if (!p->clock)
 		p->clock = mono_ns;
@@ -380,6 +385,7 @@ static int advance(struct spec_policy_exhaustive *p, uint64_t now, uint64_t *nex
 			return 1;
 		p->best = b;
 		p->best_score = p->c[b].score;
+		p->beyond = 0;
 		p->chosen_at = now_ns(p);
 		p->deadline = p->chosen_at + p->warmup;
 		p->state = ST_WATCH_WARMUP;
@@ -394,7 +400,8 @@ static int advance(struct spec_policy_exhaustive *p, uint64_t now, uint64_t *nex
 		if (now < p->deadline)
 			break;
 		score = window_close(p, now);
-		if (shifted(p, score, p->best_score)) {
+		p->beyond = shifted(p, score, p->best_score) ? p->beyond + 1 : 0;
+		if (p->beyond >= p->confirm) {
 			emit(p, SPEC_POLICY_SHIFT, (size_t)p->best, score);
 			p->state = ST_EXPLORE;
 			return 1;

@@ -48,7 +48,7 @@ enum spec_policy_event {
 	SPEC_POLICY_EXPLORE = 1, /* a search starts (each one, after its cause); res NULL */
 	SPEC_POLICY_MEASURED,	 /* one candidate measured, or failed (res->err) */
 	SPEC_POLICY_CHOSEN,	 /* the best candidate is installed */
-	SPEC_POLICY_WATCH,	 /* a window of the chosen one, within the threshold */
+	SPEC_POLICY_WATCH,	 /* a window of the chosen one, not (yet) a shift */
 	SPEC_POLICY_SHIFT,	 /* ... beyond the threshold: a search starts */
 	SPEC_POLICY_PERIOD,	 /* the re-exploration period ended: a search starts */
 	SPEC_POLICY_NONE_OK,	 /* every candidate failed; what was installed is back */
@@ -88,6 +88,10 @@ struct spec_policy_exhaustive_opts {
 	 * candidate's score by more than this fraction of it; 0: never
 	 */
 	double threshold;
+	/* consecutive watch windows beyond the threshold that start a new
+	 * search (one noisy window is not a workload change); 0: 1
+	 */
+	uint32_t confirm_windows;
 	/* only these labels span the search (NULL: every enum and range
 	 * point, small enough, plus every assume point as off/on); a generic
 	 * point cannot be listed (its values come from .extra), a custom

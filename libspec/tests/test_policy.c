@@ -305,6 +305,31 @@ static void test_policy_stays_below_threshold(void **state)
 	assert_string_equal(f->chosen, "pk=3");
 }
 
+static void test_policy_confirm_windows_ignores_one_noisy_window(void **state)
+{
+	struct fake *f = *state;
+	static const char *const only_pk[] = {"pk"};
+	LIBSPEC_OPTS(spec_policy_exhaustive_opts, o, .labels = only_pk, .nr_labels = 1,
+		     .threshold = 0.25, .confirm_windows = 2);
+	struct spec_policy_exhaustive *p;
+
+	fake_scores(f, 0, 10, 30, 100, 20);
+	p = fake_policy(f, &o);
+	fake_run_until(p, f, SPEC_POLICY_CHOSEN, 1);
+	f->factor = 0.5; /* one window beyond, then back */
+	fake_step(p, f);
+	f->factor = 1.0;
+	fake_step(p, f);
+	f->factor = 0.5;
+	fake_step(p, f);
+	assert_int_equal(f->ev[SPEC_POLICY_EXPLORE], 1);
+	assert_int_equal(f->ev[SPEC_POLICY_WATCH], 3);
+	fake_step(p, f); /* the second in a row */
+	assert_int_equal(f->ev[SPEC_POLICY_SHIFT], 1);
+	assert_int_equal(f->ev[SPEC_POLICY_EXPLORE], 2);
+	spec_policy_exhaustive__free(p);
+}
+
 static void test_policy_reexplores_after_period(void **state)
 {
 	struct fake *f = *state;
@@ -456,6 +481,7 @@ int main(void)
 		FAKE_TEST(test_policy_reexplores_on_shift_beyond_threshold),
 		FAKE_TEST(test_policy_reexplores_on_rise_beyond_threshold),
 		FAKE_TEST(test_policy_stays_below_threshold),
+		FAKE_TEST(test_policy_confirm_windows_ignores_one_noisy_window),
 		FAKE_TEST(test_policy_reexplores_after_period),
 		FAKE_TEST(test_policy_explore_forces_a_new_search),
 		FAKE_TEST(test_policy_skips_a_config_that_does_not_compile),
