@@ -100,6 +100,7 @@ enum key_bit {
 	K_PRIO = 1u << 12,
 	K_NET = 1u << 13,
 	K_VSWITCH = 1u << 14,
+	K_GROUP = 1u << 15,
 };
 
 /* Start a section on a new "[...]" header; inih gives us its name. */
@@ -254,6 +255,16 @@ static int tenant_key(struct parse_ctx *c, const char *key, const char *val, uns
 		*bit = K_VSWITCH;
 		t->vswitch_line = line;
 		r = config_value_bool(val, &t->vswitch, why, sizeof(why));
+	} else if (!strcmp(key, "group")) {
+		*bit = K_GROUP;
+		t->group_line = line;
+		if (config_check_name(val))
+			r = snprintf(why, sizeof(why),
+				     "a group name is 1-%d characters of A-Z a-z "
+				     "0-9 _ -",
+				     PLATFORM_NAME_LEN - 1);
+		else
+			memcpy(t->group, val, strlen(val) + 1);
 	} else {
 		ctx_error(c, line, "[tenant %s] %s: unknown key", t->name, key);
 		return -1;

@@ -34,12 +34,16 @@ struct config_tenant {
 	enum config_prio prio;
 	bool networking;
 	bool vswitch; /* the virtual switch of the aggregation model */
+	/* Tenants of one group share one CAT mask (one class of service). */
+	char group[PLATFORM_NAME_LEN]; /* "" : not in a group */
+	unsigned int group_leader;     /* 1 + index of its group's first tenant, 0: none */
 	/* Where each setting came from, for errors found after parsing. */
 	unsigned int line;
 	unsigned int cpus_line;
 	unsigned int ways_line;
 	unsigned int prio_line;
 	unsigned int vswitch_line;
+	unsigned int group_line;
 };
 
 struct config {
@@ -80,6 +84,12 @@ int config_parse_string(const char *text, const char *name, struct config *out, 
  * Returns 0 or -EINVAL with @err set; @cfg is unchanged on error.
  */
 int config_resolve(struct config *cfg, const struct platform_info *info, char *err, size_t errlen);
+
+/* The tenant that stands for @i's group: its first tenant, or @i itself. */
+static inline unsigned int config_leader(const struct config *cfg, unsigned int i)
+{
+	return cfg->tenant[i].group_leader ? cfg->tenant[i].group_leader - 1 : i;
+}
 
 /* Index of the tenant called @name, or -1. */
 int config_tenant_index(const struct config *cfg, const char *name);

@@ -94,6 +94,42 @@ static int check_vswitch(struct config *cfg, char *err, size_t len)
 	return 0;
 }
 
+/* Link each tenant to its group's first tenant; members must agree on ways. */
+static int check_groups(struct config *cfg, char *err, size_t len)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		struct config_tenant *t = &cfg->tenant[i];
+
+		t->group_leader = 0;
+		if (!t->group[0])
+			continue;
+		if (t->vswitch)
+			return err_at(cfg, t->group_line, err, len,
+				      "[tenant %s] group: the virtual switch cannot share a group",
+				      t->name);
+		for (unsigned int j = 0; j < i; j++) {
+			const struct config_tenant *l = &cfg->tenant[j];
+
+			if (strcmp(l->group, t->group))
+				continue;
+			if (l->ways != t->ways)
+				return err_at(cfg, t->ways_line, err, len,
+					      "[tenant %s] ways: %u, but group %s has %u (tenant "
+					      "%s, line %u): a group shares one mask",
+					      t->name, t->ways, t->group, l->ways, l->name,
+					      l->ways_line);
+			t->group_leader = j + 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+static bool protected_tenant(const struct config_tenant *t)
+{
+	return t->prio == CONFIG_PRIO_PS || t->vswitch;
+}
+
 static int check_ddio(const struct config *cfg, char *err, size_t len)
 {
 	if (cfg->ddio_ways_min > cfg->ddio_ways_max)
@@ -111,6 +147,7 @@ static int check_ddio(const struct config *cfg, char *err, size_t len)
 int config_check_ways(const struct config *cfg, unsigned int llc, unsigned int ddio, char *err,
 		      size_t len)
 {
+	bool counted[PLATFORM_MAX_TENANTS] = {false};
 	unsigned int sum = 0, prot = 0;
 
 	if (cfg->ddio_ways_max > llc)
@@ -121,16 +158,19 @@ int config_check_ways(const struct config *cfg, unsigned int llc, unsigned int d
 		ddio = cfg->ddio_ways_min;
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		const struct config_tenant *t = &cfg->tenant[i];
+		unsigned int l = config_leader(cfg, i);
 
-		sum += t->ways;
+		if (l == i)
+			sum += t->ways; /* a group's ways count once */
 		if (sum > llc)
 			return err_at(
 				cfg, t->ways_line, err, len,
 				"[tenant %s] ways: too many initial ways: tenants so far need "
 				"%u, the LLC has %u",
 				t->name, sum, llc);
-		if (t->prio != CONFIG_PRIO_PS && !t->vswitch)
+		if (!protected_tenant(t) || counted[l])
 			continue;
+		counted[l] = true;
 		prot += t->ways;
 		if (prot + ddio > llc)
 			return err_at(cfg, t->prio_line ? t->prio_line : t->ways_line, err, len,
@@ -160,6 +200,8 @@ int config_check(struct config *cfg, char *err, size_t len)
 	r = check_cpu_overlap(cfg, err, len);
 	if (!r)
 		r = check_vswitch(cfg, err, len);
+	if (!r)
+		r = check_groups(cfg, err, len);
 	if (!r)
 		r = check_ddio(cfg, err, len);
 	if (!r && cfg->llc_ways)

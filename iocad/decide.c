@@ -101,12 +101,12 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 			out->blocked = true;
 			return;
 		}
-		a->ways[i]++;
+		planner_group_add(a, (unsigned int)i, 1);
 		a->grant_refs[i] = c->llc_refs;
 		out->reason = DECIDE_R_CORE_ALLOC;
 	} else if (select_tenant_grown(cfg, a, i) &&
 		   c->llc_refs < a->grant_refs[i] * (1.0 - cfg->threshold_stable)) {
-		a->ways[i]--;
+		planner_group_add(a, (unsigned int)i, -1);
 		out->reason = DECIDE_R_CORE_RELEASE;
 	}
 }
@@ -152,14 +152,14 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 			out->blocked = true;
 			break;
 		}
-		a->ways[i]++;
+		planner_group_add(a, (unsigned int)i, 1);
 		a->grant_refs[i] = d->cur.tenant[i].llc_refs;
 		break;
 	case FSM_ACT_RECLAIM:
 		select_reclaim(cfg, a, d, &rc);
 		if (rc.kind == SELECT_RECLAIM_TENANT) {
 			out->tenant = rc.tenant;
-			a->ways[rc.tenant]--;
+			planner_group_add(a, (unsigned int)rc.tenant, -1);
 		} else if (rc.kind == SELECT_RECLAIM_DDIO && ctx->mode == IOCAD_MODE_IOCA) {
 			a->ddio_ways--;
 		} else {

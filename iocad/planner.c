@@ -37,12 +37,27 @@ unsigned int planner_ddio_overlap(const struct alloc *a, unsigned int i)
 	return (unsigned int)__builtin_popcount(a->mask[i] & a->ddio_mask);
 }
 
+unsigned int planner_leader(const struct alloc *a, unsigned int i)
+{
+	return a->group_leader[i] ? a->group_leader[i] - 1 : i;
+}
+
+void planner_group_add(struct alloc *a, unsigned int i, int delta)
+{
+	unsigned int l = planner_leader(a, i);
+
+	for (unsigned int j = 0; j < a->ntenants; j++)
+		if (planner_leader(a, j) == l)
+			a->ways[j] = (unsigned int)((int)a->ways[j] + delta);
+}
+
 unsigned int planner_tenant_ways(const struct alloc *a)
 {
 	unsigned int w = 0;
 
 	for (unsigned int i = 0; i < a->ntenants; i++)
-		w += a->ways[i];
+		if (planner_leader(a, i) == i)
+			w += a->ways[i];
 	return w;
 }
 
@@ -74,16 +89,20 @@ static void sort_by_position(const struct alloc *a, unsigned int *idx, unsigned 
 	}
 }
 
-static bool protected_tenant(const struct config *cfg, unsigned int i)
+/* A group is protected if any of its tenants is PS (or the vswitch). */
+static bool protected_tenant(const struct config *cfg, const struct alloc *a, unsigned int l)
 {
-	return cfg->tenant[i].prio == CONFIG_PRIO_PS || cfg->tenant[i].vswitch;
+	for (unsigned int i = 0; i < a->ntenants; i++)
+		if (planner_leader(a, i) == l &&
+		    (cfg->tenant[i].prio == CONFIG_PRIO_PS || cfg->tenant[i].vswitch))
+			return true;
+	return false;
 }
 
 /* True if tenant @u is a better sharing candidate than @v. */
-static bool shares_before(const struct config *cfg, const double *key, unsigned int u,
-			  unsigned int v)
+static bool shares_before(const bool *prot, const double *key, unsigned int u, unsigned int v)
 {
-	bool pu = protected_tenant(cfg, u), pv = protected_tenant(cfg, v);
+	bool pu = prot[u], pv = prot[v];
 
 	if (pu != pv)
 		return !pu;
@@ -93,27 +112,30 @@ static bool shares_before(const struct config *cfg, const double *key, unsigned 
 }
 
 /*
- * Sharing candidates, best first: BE before protected; within a class,
- * fewest LLC references, a current sharer's count discounted by
- * @hysteresis so noise does not swap sharers back and forth.
+ * Sharing candidates (group leaders), best first: BE before protected;
+ * within a class, fewest LLC references (a group's summed), a current
+ * sharer's count discounted by @hysteresis so noise does not swap sharers
+ * back and forth.
  */
 static void sort_sharers(const struct config *cfg, const struct alloc *a, const double *refs,
 			 double hyst, unsigned int *idx, unsigned int n)
 {
-	double key[PLATFORM_MAX_TENANTS];
+	double key[PLATFORM_MAX_TENANTS] = {0};
+	bool prot[PLATFORM_MAX_TENANTS] = {false};
 
+	for (unsigned int i = 0; i < a->ntenants; i++)
+		key[planner_leader(a, i)] += refs ? refs[i] : 0;
 	for (unsigned int k = 0; k < n; k++) {
-		unsigned int i = idx[k];
-		double r = refs ? refs[i] : 0;
+		unsigned int l = idx[k];
 
-		if (a->mask[i] & a->ddio_mask)
-			r *= 1.0 - hyst;
-		key[i] = r;
+		if (a->mask[l] & a->ddio_mask)
+			key[l] *= 1.0 - hyst;
+		prot[l] = protected_tenant(cfg, a, l);
 	}
 	for (unsigned int k = 1; k < n; k++) {
 		unsigned int v = idx[k], j = k;
 
-		while (j > 0 && !shares_before(cfg, key, idx[j - 1], v)) {
+		while (j > 0 && !shares_before(prot, key, idx[j - 1], v)) {
 			idx[j] = idx[j - 1];
 			j--;
 		}
@@ -121,6 +143,7 @@ static void sort_sharers(const struct config *cfg, const struct alloc *a, const 
 	}
 }
 
+/* Pack the leaders in @order from way 0; members take their leader's mask. */
 static void pack(struct alloc *a, const unsigned int *order, unsigned int n)
 {
 	unsigned int lo = 0;
@@ -131,20 +154,20 @@ static void pack(struct alloc *a, const unsigned int *order, unsigned int n)
 		a->mask[i] = planner_ways_mask(lo, a->ways[i]);
 		lo += a->ways[i];
 	}
+	for (unsigned int i = 0; i < a->ntenants; i++)
+		a->mask[i] = a->mask[planner_leader(a, i)];
 }
 
-/* Order for the I/O-aware policy: keepers by position, then sharers. */
+/* Order of @n leaders for the I/O-aware policy: keepers by position, then sharers. */
 static void aware_order(const struct config *cfg, const struct alloc *a, const double *refs,
-			double hyst, unsigned int *order)
+			double hyst, unsigned int *order, unsigned int n)
 {
-	unsigned int n = a->ntenants, w = planner_tenant_ways(a);
-	unsigned int room = a->llc_ways - a->ddio_ways;
+	unsigned int w = planner_tenant_ways(a), room = a->llc_ways - a->ddio_ways;
 	unsigned int cand[PLATFORM_MAX_TENANTS], keep[PLATFORM_MAX_TENANTS];
 	bool share[PLATFORM_MAX_TENANTS] = {false};
 	unsigned int nk = 0, ns = 0, need, got = 0;
 
-	for (unsigned int i = 0; i < n; i++)
-		cand[i] = i;
+	memcpy(cand, order, n * sizeof(*cand));
 	need = w > room ? w - room : 0;
 	sort_sharers(cfg, a, refs, hyst, cand, n);
 	for (unsigned int k = 0; k < n && got < need; k++) {
@@ -152,9 +175,9 @@ static void aware_order(const struct config *cfg, const struct alloc *a, const d
 		got += a->ways[cand[k]];
 		ns++;
 	}
-	for (unsigned int i = 0; i < n; i++)
-		if (!share[i])
-			keep[nk++] = i;
+	for (unsigned int k = 0; k < n; k++)
+		if (!share[order[k]])
+			keep[nk++] = order[k];
 	sort_by_position(a, keep, nk);
 	memcpy(order, keep, nk * sizeof(*order));
 	/* the first chosen (fewest refs) goes on top, into DDIO's ways */
@@ -165,23 +188,27 @@ static void aware_order(const struct config *cfg, const struct alloc *a, const d
 int planner_plan(const struct config *cfg, enum planner_policy pol, const double *llc_refs,
 		 double hysteresis, struct alloc *a)
 {
-	unsigned int order[PLATFORM_MAX_TENANTS];
+	unsigned int order[PLATFORM_MAX_TENANTS], n = 0;
+	struct alloc b = *a;
 
-	if (!a->ddio_ways || a->ddio_ways > a->llc_ways || a->llc_ways > 32 ||
-	    planner_tenant_ways(a) > a->llc_ways)
-		return -ENOSPC;
-	for (unsigned int i = 0; i < a->ntenants; i++)
-		if (!a->ways[i])
+	for (unsigned int i = 0; i < b.ntenants; i++) {
+		b.group_leader[i] = cfg->tenant[i].group_leader;
+		if (planner_leader(&b, i) == i)
+			order[n++] = i; /* config order */
+		else if (b.ways[i] != b.ways[planner_leader(&b, i)])
+			return -ENOSPC; /* a group has one mask */
+		if (!b.ways[i])
 			return -ENOSPC;
-	/* sharers are chosen against the DDIO mask being planned */
-	a->ddio_mask = planner_ddio_mask(a->llc_ways, a->ddio_ways);
-	if (pol == PLANNER_IO_AWARE) {
-		aware_order(cfg, a, llc_refs, hysteresis, order);
-	} else {
-		for (unsigned int i = 0; i < a->ntenants; i++)
-			order[i] = i;
 	}
-	pack(a, order, a->ntenants);
+	if (!b.ddio_ways || b.ddio_ways > b.llc_ways || b.llc_ways > 32 ||
+	    planner_tenant_ways(&b) > b.llc_ways)
+		return -ENOSPC;
+	/* sharers are chosen against the DDIO mask being planned */
+	b.ddio_mask = planner_ddio_mask(b.llc_ways, b.ddio_ways);
+	if (pol == PLANNER_IO_AWARE)
+		aware_order(cfg, &b, llc_refs, hysteresis, order, n);
+	pack(&b, order, n);
+	*a = b;
 	return 0;
 }
 

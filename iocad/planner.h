@@ -6,6 +6,7 @@
  * while free ways exist, and when sharing is unavoidable picks the BE
  * tenant(s) with the fewest LLC references ("shuffling"); PS tenants and
  * the vswitch share only if the BE tenants cannot cover the overlap.
+ * A group (config key "group") is planned as one tenant with one mask.
  * The I/O-unaware policy (core-only, static) packs tenants in config
  * order from way 0, blind to where DDIO is.
  */
@@ -26,6 +27,8 @@ struct alloc {
 	unsigned int ntenants;
 	unsigned int ways[PLATFORM_MAX_TENANTS];
 	uint32_t mask[PLATFORM_MAX_TENANTS];
+	/* config_tenant.group_leader, copied by planner_plan: 0 or 1 + leader */
+	unsigned int group_leader[PLATFORM_MAX_TENANTS];
 	/* Demand when a way was last granted; Reclaim compares against it. */
 	double grant_refs[PLATFORM_MAX_TENANTS]; /* tenant LLC refs/s */
 	double ddio_grant_traffic;		 /* DDIO hits+misses per s */
@@ -62,7 +65,13 @@ unsigned int planner_ddio_overlap(const struct alloc *a, unsigned int i);
 /* Ways used by no tenant and not by DDIO. */
 unsigned int planner_free_ways(const struct alloc *a);
 
-/* Sum of the tenants' ways. */
+/* The first tenant of @i's group, or @i. */
+unsigned int planner_leader(const struct alloc *a, unsigned int i);
+
+/* Add @delta ways to tenant @i and every tenant of its group. */
+void planner_group_add(struct alloc *a, unsigned int i, int delta);
+
+/* Sum of the tenants' ways, a group's counted once. */
 unsigned int planner_tenant_ways(const struct alloc *a);
 
 /* Fill a platform plan (names from @cfg) from @a. */

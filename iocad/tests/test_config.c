@@ -178,6 +178,56 @@ static void test_config_rejects_structure_errors(void **u)
 	expect_error("[platform]\n", "", "t.ini:1: model: key outside of a known section");
 }
 
+static void expect_text_error(const char *text, const char *want)
+{
+	struct config *c = cfg_new();
+	char err[256] = "";
+	int r = config_parse_string(text, "g.ini", c, err, sizeof(err));
+
+	if (!strstr(err, want))
+		fail_msg("error '%s' lacks '%s'", err, want);
+	assert_int_equal(r, -22);
+	free(c);
+}
+
+static void test_config_groups_share_ways(void **u)
+{
+	static const char text[] = "[platform]\nllc_ways = 11\n"
+				   "[tenant a]\ncpus = 0\nways = 6\ngroup = pair\n"
+				   "[tenant b]\ncpus = 1\nways = 6\ngroup = pair\npriority = PS\n"
+				   "[tenant c]\ncpus = 2\nways = 3\n";
+	struct config *c = cfg_new();
+	char err[256] = "";
+
+	(void)u;
+	/* 6 + 3 ways: the group's six count once */
+	assert_int_equal(config_parse_string(text, "g.ini", c, err, sizeof(err)), 0);
+	assert_int_equal(config_leader(c, 0), 0);
+	assert_int_equal(config_leader(c, 1), 0);
+	assert_int_equal(config_leader(c, 2), 2);
+	assert_string_equal(c->tenant[1].group, "pair");
+	free(c);
+}
+
+static void test_config_rejects_bad_groups(void **u)
+{
+	(void)u;
+	expect_text_error("[platform]\nllc_ways = 11\n"
+			  "[tenant a]\ncpus = 0\nways = 6\ngroup = pair\n"
+			  "[tenant b]\ncpus = 1\nways = 5\ngroup = pair\n",
+			  "g.ini:9: [tenant b] ways: 5, but group pair has 6 (tenant a, line 5): "
+			  "a group shares one mask");
+	/* a PS member makes the whole group PS: 6 + DDIO 2 + ... */
+	expect_text_error("[platform]\nllc_ways = 11\nddio_ways = 6\n"
+			  "[tenant a]\ncpus = 0\nways = 6\ngroup = pair\n"
+			  "[tenant b]\ncpus = 1\nways = 6\ngroup = pair\npriority = PS\n",
+			  "g.ini:12: [tenant b] priority: PS tenant cannot be isolated from DDIO: "
+			  "PS and vswitch ways 6 + DDIO ways 6 > LLC ways 11");
+	expect_error("vswitch = yes", "vswitch = yes\ngroup = g",
+		     "t.ini:12: [tenant ovs] group: the virtual switch cannot share a group");
+	expect_error("networking = yes", "group = a b", "group: bad value 'a b': a group name");
+}
+
 static void test_config_rejects_empty_and_long_input(void **u)
 {
 	struct config *c = cfg_new();
@@ -266,6 +316,8 @@ int main(void)
 		cmocka_unit_test(test_config_rejects_vswitch_errors),
 		cmocka_unit_test(test_config_rejects_bad_values),
 		cmocka_unit_test(test_config_rejects_structure_errors),
+		cmocka_unit_test(test_config_groups_share_ways),
+		cmocka_unit_test(test_config_rejects_bad_groups),
 		cmocka_unit_test(test_config_rejects_empty_and_long_input),
 		cmocka_unit_test(test_config_file_errors_name_the_file),
 		cmocka_unit_test(test_config_resolve_checks_platform),

@@ -224,6 +224,29 @@ static void test_decide_shuffle_moves_hungry_be_off_ddio(void **u)
 	free(f);
 }
 
+static void test_decide_group_grows_as_one(void **u)
+{
+	static const char text[] =
+		"[platform]\nllc_ways = 11\nddio_ways = 2\n"
+		"threshold_miss_low = 1e9\n"
+		"[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
+		"[tenant x1]\ncpus = 1\nways = 2\ngroup = x\n"
+		"[tenant x2]\ncpus = 2\nways = 2\ngroup = x\n";
+	struct fx *f = load(text, IOCAD_MODE_IOCA);
+
+	(void)u;
+	step(f);
+	step(f);
+	refs(f, 2, 4e6, 2e6); /* x2's working set grows */
+	step(f);
+	assert_string_equal(decide_reason_name(&f->out), "core_alloc");
+	assert_int_equal(f->ctx.alloc.ways[1], 3);
+	assert_int_equal(f->ctx.alloc.ways[2], 3);
+	assert_int_equal(f->ctx.alloc.mask[1], f->ctx.alloc.mask[2]);
+	assert_int_equal(planner_tenant_ways(&f->ctx.alloc), 6);
+	free(f);
+}
+
 static void test_decide_mode_names_round_trip(void **u)
 {
 	enum iocad_mode m;
@@ -244,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_decide_core_only_never_grows_ddio),
 		cmocka_unit_test(test_decide_latent_contender_ioca_isolates_ps),
 		cmocka_unit_test(test_decide_shuffle_moves_hungry_be_off_ddio),
+		cmocka_unit_test(test_decide_group_grows_as_one),
 		cmocka_unit_test(test_decide_mode_names_round_trip),
 	};
 

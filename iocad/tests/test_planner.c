@@ -20,12 +20,19 @@ static unsigned int rnd(unsigned int n)
 	return (unsigned int)(rng % n);
 }
 
+/* A group is protected if any member is PS or the vswitch. */
 static bool protected(const struct config *c, unsigned int i)
 {
-	return c->tenant[i].prio == CONFIG_PRIO_PS || c->tenant[i].vswitch;
+	unsigned int l = config_leader(c, i);
+
+	for (unsigned int j = 0; j < c->ntenants; j++)
+		if (config_leader(c, j) == l &&
+		    (c->tenant[j].prio == CONFIG_PRIO_PS || c->tenant[j].vswitch))
+			return true;
+	return false;
 }
 
-/* A random set: llc ways, DDIO ways, tenants whose ways fit. */
+/* A random set: llc ways, DDIO ways, tenants (some in groups) whose ways fit. */
 static void random_set(struct config *c, struct alloc *a, double *refs)
 {
 	unsigned int n, left;
@@ -36,8 +43,21 @@ static void random_set(struct config *c, struct alloc *a, double *refs)
 	a->ddio_ways = 1 + rnd(a->llc_ways - 1);
 	n = 1 + rnd(a->llc_ways < 10 ? a->llc_ways : 10);
 	left = a->llc_ways;
-	for (unsigned int i = 0; i < n && left > 0; i++) {
+	for (unsigned int i = 0; i < n && (left > 0 || i > 0); i++) {
 		struct config_tenant *t = &c->tenant[i];
+
+		if (i > 0 && (left == 0 || rnd(4) == 0)) {
+			/* join an earlier tenant's group: shares its ways and mask */
+			unsigned int l = config_leader(c, rnd(i));
+
+			t->group_leader = l + 1;
+			t->ways = c->tenant[l].ways;
+			a->ways[i] = a->ways[l];
+			t->prio = rnd(3) ? CONFIG_PRIO_BE : CONFIG_PRIO_PS;
+			refs[i] = rnd(1000);
+			c->ntenants = a->ntenants = i + 1;
+			continue;
+		}
 
 		t->ways = 1 + rnd(left < 4 ? left : 4);
 		left -= t->ways;
@@ -51,6 +71,16 @@ static void random_set(struct config *c, struct alloc *a, double *refs)
 	c->llc_ways = a->llc_ways;
 }
 
+static double group_refs(const struct config *c, const double *refs, unsigned int l)
+{
+	double r = 0;
+
+	for (unsigned int j = 0; j < c->ntenants; j++)
+		if (config_leader(c, j) == l)
+			r += refs[j];
+	return r;
+}
+
 static void check_invariants(const struct config *c, const struct alloc *a, const double *refs)
 {
 	unsigned int n = a->ntenants, w = planner_tenant_ways(a);
@@ -60,11 +90,19 @@ static void check_invariants(const struct config *c, const struct alloc *a, cons
 	assert_int_equal(a->ddio_mask, planner_ddio_mask(a->llc_ways, a->ddio_ways));
 	assert_true(a->ddio_mask & (1u << (a->llc_ways - 1))); /* most significant way */
 	for (unsigned int i = 0; i < n; i++) {
+		bool leader = config_leader(c, i) == i;
+
 		assert_true(planner_mask_contiguous(a->mask[i]));
 		assert_int_equal((a->mask[i] & ~all), 0);
 		assert_int_equal(__builtin_popcount(a->mask[i]), a->ways[i]);
+		/* one mask per group, groups disjoint */
 		for (unsigned int j = i + 1; j < n; j++)
-			assert_int_equal(a->mask[i] & a->mask[j], 0);
+			if (config_leader(c, j) == config_leader(c, i))
+				assert_int_equal(a->mask[i], a->mask[j]);
+			else
+				assert_int_equal(a->mask[i] & a->mask[j], 0);
+		if (!leader)
+			continue;
 		overlap += planner_ddio_overlap(a, i);
 		if (!protected(c, i))
 			be += a->ways[i];
@@ -80,12 +118,13 @@ static void check_invariants(const struct config *c, const struct alloc *a, cons
 		/* PS isolated whenever the BE tenants can take the overlap */
 		if (protected(c, i) && w - room <= be && w > room)
 			assert_int_equal(planner_ddio_overlap(a, i), 0);
-		/* sharers are the BE tenants with the fewest references */
-		if (protected(c, i) || !planner_ddio_overlap(a, i))
+		/* sharers are the BE groups with the fewest references */
+		if (protected(c, i) || !planner_ddio_overlap(a, i) || config_leader(c, i) != i)
 			continue;
 		for (unsigned int k = 0; k < n; k++)
-			if (!protected(c, k) && !planner_ddio_overlap(a, k))
-				assert_true(refs[i] <= refs[k]);
+			if (!protected(c, k) && !planner_ddio_overlap(a, k) &&
+			    config_leader(c, k) == k)
+				assert_true(group_refs(c, refs, i) <= group_refs(c, refs, k));
 	}
 }
 
@@ -192,6 +231,31 @@ static void test_planner_rejects_what_does_not_fit(void **u)
 	free(c);
 }
 
+static void test_planner_groups_share_one_mask(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	struct alloc a = {.llc_ways = 11, .ddio_ways = 2, .ntenants = 4, .ways = {3, 2, 3, 2}};
+
+	(void)u;
+	config_defaults(c);
+	c->ntenants = 4;
+	c->tenant[2].group_leader = 1; /* tenant 2 shares tenant 0's ways */
+	assert_int_equal(planner_plan(c, PLANNER_IO_UNAWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x07);
+	assert_int_equal(a.mask[2], 0x07);
+	assert_int_equal(a.mask[1], 0x18);
+	assert_int_equal(a.mask[3], 0x60);
+	assert_int_equal(planner_tenant_ways(&a), 7);
+	planner_group_add(&a, 2, 1);
+	assert_int_equal(a.ways[0], 4);
+	assert_int_equal(a.ways[2], 4);
+	assert_int_equal(a.ways[1], 2);
+	/* members that disagree on ways cannot be planned */
+	a.ways[2] = 1;
+	assert_int_equal(planner_plan(c, PLANNER_IO_UNAWARE, NULL, 0, &a), -28);
+	free(c);
+}
+
 static void test_planner_mask_helpers(void **u)
 {
 	(void)u;
@@ -212,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_planner_shuffles_lighter_be_onto_ddio),
 		cmocka_unit_test(test_planner_ps_shares_only_when_unavoidable),
 		cmocka_unit_test(test_planner_rejects_what_does_not_fit),
+		cmocka_unit_test(test_planner_groups_share_one_mask),
 		cmocka_unit_test(test_planner_mask_helpers),
 	};
 
