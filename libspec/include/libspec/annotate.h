@@ -81,9 +81,13 @@ long long __spec_point_custom(const char *label, const char *file, int line, con
 
 #else /* native build: identities */
 
-#define spec_enum(label, x, ...) (x)
-#define spec_range(label, x, lo, hi) (x)
-#define spec_generic(label, x) (x)
+/* Spelled as a conditional so that the usual "x = spec_enum(.., x, ..)" is
+ * not reported as a self-assignment by linters; x is evaluated once.
+ */
+#define LIBSPEC__ID(x) (0 ? (x) : (x))
+#define spec_enum(label, x, ...) LIBSPEC__ID(x)
+#define spec_range(label, x, lo, hi) LIBSPEC__ID(x)
+#define spec_generic(label, x) LIBSPEC__ID(x)
 #define spec_assume(label, cond) ((void)0)
 #define spec_custom(label, fn, x) ((fn)(x))
 
