@@ -12,6 +12,8 @@
 #include "loop.h"
 #include "loop_trace.h"
 
+#define offsetofend(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+
 struct loop {
 	const struct loop_opts *o;
 	struct platform *pf;
@@ -199,8 +201,8 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 
 static int check_opts(const struct loop_opts *o, struct platform *pf)
 {
-	if (!o || o->sz < offsetof(struct loop_opts, reload_arg) + sizeof(void *) || !o->cfg ||
-	    !pf || !pf->ops)
+	if (!o || o->sz < offsetofend(struct loop_opts, loop_opts__last_field) || !o->cfg || !pf ||
+	    !pf->ops)
 		return -EINVAL;
 	if (o->sz > sizeof(*o)) {
 		/* a newer caller: its extra fields must be zero */
@@ -287,6 +289,11 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 		    "%s: %u tenants, %u LLC ways, DDIO %u ways (%u..%u), mode %s%s", pf->ops->name,
 		    l->cfg.ntenants, l->cfg.llc_ways, l->cfg.ddio_ways, l->cfg.ddio_ways_min,
 		    l->cfg.ddio_ways_max, decide_mode_name(o->mode), o->dry_run ? ", dry-run" : "");
+		if (!l->info.ddio_counters)
+			say(l, LOOP_LOG_INFO,
+			    "%s has no DDIO hit/miss counters: the FSM will stay in Low Keep "
+			    "(only the core-side allocator and shuffling act)",
+			    pf->ops->name);
 		if (o->trace)
 			r = loop_trace_header(o->trace, &l->cfg);
 	}

@@ -84,6 +84,7 @@ struct loop_opts {
 	void *reload_arg;
 	size_t : 0;
 };
+#define loop_opts__last_field reload_arg
 
 /*
  * Run the loop on @pf (opened, not destroyed here). Records, if @out is

@@ -292,6 +292,52 @@ static void test_loop_writes_trace(void **state)
 	free(buf);
 }
 
+/* Real signals, through handlers like main()'s, reach the loop. */
+static volatile sig_atomic_t sig_stop, sig_reload;
+
+static void on_sig(int sig)
+{
+	if (sig == SIGHUP)
+		sig_reload = 1;
+	else
+		sig_stop = 1;
+}
+
+static void raise_signals(struct fake_platform *fp, void *arg)
+{
+	(void)arg;
+	if (fp->polls == 3)
+		raise(SIGHUP);
+	if (fp->polls == 6)
+		raise(SIGTERM);
+}
+
+static void test_loop_real_signals_reload_and_stop(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+	struct sigaction sa = {.sa_handler = on_sig}, old_hup, old_term;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGHUP, &sa, &old_hup);
+	sigaction(SIGTERM, &sa, &old_term);
+	sig_stop = sig_reload = 0;
+	o.max_intervals = 0;
+	o.stop = &sig_stop;
+	o.reload = &sig_reload;
+	o.reload_fn = reload_cb;
+	o.reload_arg = f;
+	f->fp.on_poll = raise_signals;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 64, &f->n), 0);
+	sigaction(SIGHUP, &old_hup, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	assert_int_equal(f->reloads, 1);
+	assert_int_equal(f->rec[f->n - 1].ntenants, 3); /* the good config took */
+	assert_int_equal(f->fp.polls, 6);
+	assert_int_equal(f->fp.restores, 1);
+	assert_int_equal(f->fp.ddio_mask_now, 0x600);
+}
+
 static void test_loop_rejects_bad_opts(void **state)
 {
 	struct fx *f = *state;
@@ -325,6 +371,7 @@ int main(void)
 		T(test_loop_apply_failure_changes_nothing),
 		T(test_loop_failed_apply_is_not_recorded_as_decided),
 		T(test_loop_writes_trace),
+		T(test_loop_real_signals_reload_and_stop),
 		T(test_loop_rejects_bad_opts),
 	};
 
