@@ -146,8 +146,11 @@ int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 		err = ops->read(d, s, &mask);
 		if (err)
 			return err;
-		if (ioca_ddio_check_mask(mask, llc_ways, 1) != IOCA_DDIO_OK)
+		if (ioca_ddio_check_mask(mask, llc_ways, 1) != IOCA_DDIO_OK) {
+			pr_notice("ioca: socket %u: %s mask reads 0x%x, assuming 0x%x\n",
+				  s, ops->name, mask, default_mask);
 			mask = default_mask;
+		}
 		sk->boot_mask = mask;
 		sk->mask = mask;
 	}

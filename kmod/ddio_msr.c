@@ -128,7 +128,8 @@ static const struct ioca_ddio_backend ioca_ddio_msr = {
  * @why: set to the reason on failure, for the load message
  *
  * Return: 0, -ENODEV when the CPU is not in the table or has no usable L3,
- * -E2BIG with more packages than IOCA_MAX_SOCKETS, or a backend -errno.
+ * -EINVAL when @min_ways exceeds the LLC ways, -E2BIG with more packages
+ * than IOCA_MAX_SOCKETS, or a backend -errno.
  */
 int ioca_ddio_init_msr(struct ioca_ddio *d, unsigned int min_ways,
 		       const char **why)
@@ -146,6 +147,10 @@ int ioca_ddio_init_msr(struct ioca_ddio *d, unsigned int min_ways,
 	if (ways < 2 || ways > IOCA_LLC_MAX_WAYS) {
 		*why = "CPUID leaf 4 reports no usable L3";
 		return -ENODEV;
+	}
+	if (min_ways > ways) {
+		*why = "min_ways exceeds the LLC ways";
+		return -EINVAL;
 	}
 	if (sockets > IOCA_MAX_SOCKETS) {
 		*why = "more packages than IOCA_MAX_SOCKETS";
