@@ -62,7 +62,7 @@ static int validate_entry(struct spec_runtime *rt, const struct cfg_entry *e)
 			   "'%s' is a %s point (%s:%d): it is enabled, not set to "
 			   "a value",
 			   e->label, kind, p->sites[0].file, p->sites[0].line);
-	if (e->mode == CFG_ENABLED && value_kind)
+	if (e->mode == CFG_ENABLED && value_kind && p->kind != SPEC_POINT_RANGE)
 		return bad(rt, -EINVAL, "'%s' is a %s point (%s:%d): it needs a value", e->label,
 			   kind, p->sites[0].file, p->sites[0].line);
 	if (e->mode == CFG_VALUE && p->kind == SPEC_POINT_ENUM) {

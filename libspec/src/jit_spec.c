@@ -36,6 +36,17 @@ static LLVMValueRef ok_equals(LLVMBuilderRef b, LLVMValueRef v, void *arg)
 	return LLVMBuildICmp(b, LLVMIntEQ, v, arg, "spec.ok");
 }
 
+static LLVMValueRef ok_in_range(LLVMBuilderRef b, LLVMValueRef v, void *arg)
+{
+	const struct spec_point *p = arg;
+	LLVMTypeRef ty = LLVMTypeOf(v);
+	LLVMValueRef lo, hi;
+
+	lo = LLVMBuildICmp(b, LLVMIntSGE, v, LLVMConstInt(ty, (unsigned long long)p->lo, 1), "");
+	hi = LLVMBuildICmp(b, LLVMIntSLE, v, LLVMConstInt(ty, (unsigned long long)p->hi, 1), "");
+	return LLVMBuildAnd(b, lo, hi, "spec.ok");
+}
+
 static LLVMValueRef ok_nonzero(LLVMBuilderRef b, LLVMValueRef v, void *arg)
 {
 	(void)arg;
@@ -85,6 +96,22 @@ static int apply_value(struct spec_ctx *c, LLVMBuilderRef b, struct marker *mk)
 	LLVMPositionBuilderBefore(b, mk->call);
 	if (s->every)
 		emit_sample(c, b, mk->p, x, s->every);
+	if (s->mode == CFG_ENABLED) {
+		/* A range point enabled without a value: assume lo <= x <= hi. */
+		LLVMTypeRef i1 = LLVMInt1TypeInContext(c->j->ctx);
+		unsigned int id = LLVMLookupIntrinsicID("llvm.assume", 11);
+
+		if (s->guard) {
+			int ret = guard(c, mk, x, ok_in_range, mk->p);
+
+			if (ret)
+				return ret;
+		}
+		LLVMPositionBuilderBefore(b, mk->call);
+		LLVMBuildCall2(b, LLVMFunctionType(LLVMVoidTypeInContext(c->j->ctx), &i1, 1, 0),
+			       LLVMGetIntrinsicDeclaration(c->m, id, NULL, 0),
+			       (LLVMValueRef[]){ok_in_range(b, x, mk->p)}, 1, "");
+	}
 	if (s->mode != CFG_VALUE) {
 		LLVMReplaceAllUsesWith(mk->call, x);
 		LLVMInstructionEraseFromParent(mk->call);

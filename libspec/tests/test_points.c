@@ -125,6 +125,26 @@ static void test_points_range_matches_native_and_counts_misses(void **state)
 	}
 }
 
+static void test_points_range_enabled_assumes_bounds(void **state)
+{
+	long (*f)(long, int) = handler("pt_range");
+	uint64_t seed = 9, misses = 0;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(tu_specialize(rt, "rb+"), 0);
+	spec_runtime__reset_counters(rt);
+	for (i = 0; i < ROUNDS; i++) {
+		long a = (long)(tu_rand(&seed) % 1000);
+		int b = (int)(tu_rand(&seed) % 300) - 150;
+
+		misses += b + 1 < -50 || b + 1 > 100;
+		assert_int_equal(f(a, b), pt_range(a, b));
+	}
+	assert_true(misses > 0);
+	assert_int_equal(failures("rb"), misses);
+}
+
 static void test_points_generic_matches_native_on_unsigned(void **state)
 {
 	static const unsigned int vals[] = {0, 1, 33, 64};
@@ -482,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_points_space_lists_every_point),
 		cmocka_unit_test(test_points_enum_matches_native_and_counts_misses),
 		cmocka_unit_test(test_points_range_matches_native_and_counts_misses),
+		cmocka_unit_test(test_points_range_enabled_assumes_bounds),
 		cmocka_unit_test(test_points_generic_matches_native_on_unsigned),
 		cmocka_unit_test(test_points_assume_violation_is_correct_and_counted),
 		cmocka_unit_test(test_points_loaded_value_guarded_in_place),

@@ -158,7 +158,11 @@ LIBSPEC_API int spec_config__merge(struct spec_config *dst, const struct spec_co
  */
 LIBSPEC_API int spec_config__set_value(struct spec_config *cfg, const char *label, int64_t value);
 
-/** @brief Enable an assume or custom point. @return 0 or -errno */
+/**
+ * @brief Enable an assume or custom point, or a range point without a value
+ * (then lo <= x <= hi is assumed, guarded like a value).
+ * @return 0 or -errno
+ */
 LIBSPEC_API int spec_config__enable(struct spec_config *cfg, const char *label);
 
 /** @brief Disable a point (drops its value; keeps its sampling rate). @return 0 or -errno */
