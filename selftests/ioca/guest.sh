@@ -26,7 +26,7 @@ full)
 	[ -d /sys/module/ioca ] || insmod /ioca/ioca.ko emulate=1 ||
 		echo "# ioca: insmod ioca.ko emulate=1 failed"
 	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
-	for t in family_test ddio_test perm_test sampler_test concurrency_test \
+	for t in family_test ddio_test perm_test sampler_test hotplug_test concurrency_test \
 		fuzz_test unload_test kmsg_test; do
 		run "$t"
 	done
