@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ioca_client.h"
 
@@ -118,5 +119,55 @@ out_sub:
 	tnl_close(&sub);
 out_nl:
 	tnl_close(&nl);
+	return err;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int kmod_sample_get_run(int n, uint32_t interval_us, int nevents, double *median_us,
+			double *mean_us)
+{
+	struct timespec pace = {.tv_sec = interval_us / 1000000,
+				.tv_nsec = (long)(interval_us % 1000000) * 1000};
+	struct ioca_sample *s = calloc(1, sizeof(*s));
+	uint64_t *ns = calloc((size_t)n, sizeof(*ns));
+	uint64_t sum = 0, t0;
+	struct tnl_reply r;
+	struct tnl nl;
+	int i, err;
+
+	if (!s || !ns) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	err = tnl_open(&nl, IOCA_FAMILY_NAME);
+	if (err)
+		goto out_free;
+	err = configure(&nl, interval_us, nevents, &r);
+	if (!err)
+		err = ioca_simple_cmd(&nl, IOCA_CMD_SAMPLER_START, &r);
+	for (i = 0; !err && i < n; i++) {
+		nanosleep(&pace, NULL);
+		t0 = mono_ns();
+		err = ioca_sample_get(&nl, s, &r);
+		ns[i] = mono_ns() - t0;
+		sum += ns[i];
+	}
+	ioca_simple_cmd(&nl, IOCA_CMD_SAMPLER_STOP, &r);
+	tnl_close(&nl);
+	if (!err) {
+		qsort(ns, (size_t)n, sizeof(*ns), cmp_u64);
+		*median_us = (double)ns[n / 2] / 1000.0;
+		*mean_us = (double)sum / n / 1000.0;
+	}
+out_free:
+	free(ns);
+	free(s);
 	return err;
 }

@@ -24,4 +24,12 @@ struct kmod_sampler_result {
 int kmod_sampler_run(int n, uint32_t interval_us, int nevents, struct kmod_sampler_result *res,
 		     char *why, int whylen);
 
+/*
+ * What a daemon polling on demand pays: @n sample-get round trips (request,
+ * per-CPU reads, reply parsed), paced at @interval_us. The sampler must be
+ * configured; it is started and stopped here. Medians and means in µs.
+ */
+int kmod_sample_get_run(int n, uint32_t interval_us, int nevents, double *median_us,
+			double *mean_us);
+
 #endif
