@@ -217,9 +217,9 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 			planner_plan(cfg, PLANNER_IO_AWARE, refs, cfg->threshold_stable,
 				     &ctx->alloc);
 			if (masks_differ(&before, &ctx->alloc)) {
+				/* "shuffling first": the FSM sees the result next interval */
 				out->reason = DECIDE_R_SHUFFLE;
 				out->tenant = out->stab.tenant;
-				fsm = !fsm_state_is_keep(ctx->state);
 				break;
 			}
 			fsm = true; /* nothing to shuffle: let the FSM decide */
