@@ -41,6 +41,10 @@ static int compile_times(struct spec_runtime *rt)
 	printf("  specialize_sync() wall time   %7.2f +- %5.2f ms   paper: 10 +- 1 ms (%.2fx)\n",
 	       mw, sw, mw / 10.0);
 	printf("  compile thread's own timing   %7.2f +- %5.2f ms\n", mi, si);
+	/* Full unrolling makes the cost grow with B: show where it goes. */
+	printf("  by B (mean of N=128, 512):   ");
+	for (i = 0; i < 6; i++)
+		printf(" %d: %.0f ms%s", bs[i], (inner[i] + inner[i + 6]) / 2, i < 5 ? "," : "\n");
 	return bench_install(rt, "");
 }
 
