@@ -74,7 +74,7 @@ static void put_random(struct nl_msg *msg, uint64_t *st, int depth)
 	}
 }
 
-TEST_F_TIMEOUT(ioca_nl, random_attributes_to_every_op_leave_no_trace, 600)
+TEST_F_TIMEOUT(ioca_nl, random_attributes_to_every_op_leave_no_trace, 300)
 {
 	const char *env = getenv("IOCA_FUZZ_SEED");
 	uint64_t seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) * 2654435761u + 1;
