@@ -43,6 +43,8 @@ TEST_F_TIMEOUT(ioca_nl, unload_while_sampling_with_a_subscriber_then_reload, 120
 	tnl_drain(&sub);
 	EXPECT_EQ(0, tnl_recv_one(&sub, 200, ioca_parse_sample, smp))
 	TH_LOG("a sample arrived after the module was unloaded");
+	/* Restoring the boot masks on unload must not have failed. */
+	EXPECT_EQ(0, kmsg_contains(mark, "could not restore"));
 	/* The old request socket must get an error, not hang, for the gone family. */
 	EXPECT_GT(0, ioca_info_get(&self->nl, &after, &self->r));
 
