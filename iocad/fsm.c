@@ -65,7 +65,11 @@ void fsm_signals(const struct fsm_state *s, const struct ioca_delta *d, struct f
 	double ct = c->ddio_hits + c->ddio_misses, pt = p->ddio_hits + p->ddio_misses;
 	double cr = ct > 0 ? c->ddio_misses / ct : 0, pr = pt > 0 ? p->ddio_misses / pt : 0;
 
-	*out = (struct fsm_signals){.miss_high = c->ddio_misses > s->threshold_miss_low};
+	/* the band between settled and high keeps noise from flapping states */
+	*out = (struct fsm_signals){
+		.miss_high = c->ddio_misses > s->threshold_miss_low,
+		.miss_settled = c->ddio_misses <= (1.0 - rel) * s->threshold_miss_low,
+	};
 	if (!d->have_prev)
 		return;
 	out->miss_up = went_up(p->ddio_misses, c->ddio_misses, rel, fl);
@@ -108,13 +112,13 @@ static void step_low_keep(const struct fsm_state *s, const struct fsm_signals *g
 static void step_core_demand(const struct fsm_state *s, const struct fsm_signals *g,
 			     struct fsm_out *o)
 {
-	if (!g->miss_high) {
+	if (g->miss_settled) {
 		set(o, FSM_RECLAIM, FSM_R_BALANCED, FSM_ACT_RECLAIM);
-	} else if (g->miss_up && !g->hits_down) {
+	} else if (g->miss_up && !g->hits_down && g->miss_high) {
 		to_io_demand(s, o, FSM_R_IO_NOT_CORE);
 		if (o->reason == FSM_R_IO_DISABLED)
 			o->action = FSM_ACT_TENANT_GROW;
-	} else {
+	} else if (g->miss_high) {
 		set(o, FSM_CORE_DEMAND, FSM_R_NONE, FSM_ACT_TENANT_GROW);
 	}
 }
@@ -123,12 +127,12 @@ static void step_core_demand(const struct fsm_state *s, const struct fsm_signals
 static void step_io_or_high(const struct fsm_state *s, const struct fsm_signals *g,
 			    struct fsm_out *o)
 {
-	if (!g->miss_high)
+	if (g->miss_settled)
 		set(o, FSM_RECLAIM, FSM_R_OVERPROVISIONED, FSM_ACT_RECLAIM);
 	else if (g->hits_down && !g->miss_down)
 		set(o, FSM_CORE_DEMAND, FSM_R_HITS_DOWN, FSM_ACT_TENANT_GROW);
-	else if (s->state == FSM_HIGH_KEEP)
-		return;
+	else if (s->state == FSM_HIGH_KEEP || !g->miss_high)
+		return; /* High Keep holds; in the band, I/O Demand holds too */
 	else if (s->ddio_ways >= s->ddio_ways_max)
 		set(o, FSM_HIGH_KEEP, FSM_R_DDIO_MAX, FSM_ACT_NONE);
 	else

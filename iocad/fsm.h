@@ -65,6 +65,7 @@ struct fsm_out {
 /* The DDIO/LLC signals the transitions read, derived from one delta. */
 struct fsm_signals {
 	bool miss_high;	     /* DDIO misses/s > THRESHOLD_MISS_LOW */
+	bool miss_settled;   /* DDIO misses/s <= (1 - THRESHOLD_STABLE) x MISS_LOW */
 	bool miss_up;	     /* DDIO misses rose significantly */
 	bool miss_down;	     /* DDIO misses fell significantly */
 	bool miss_rate_down; /* DDIO miss rate misses/(hits+misses) fell */

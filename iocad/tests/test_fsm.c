@@ -126,6 +126,20 @@ static void test_fsm_core_demand_stays_and_grows(void **u)
 	       FSM_R_NONE, FSM_ACT_TENANT_GROW);
 }
 
+static void test_fsm_band_below_miss_low_holds(void **u)
+{
+	(void)u;
+	/* 950/s: under THRESHOLD_MISS_LOW, above (1 - 0.1) x it: neither grow nor leave */
+	expect(st(FSM_CORE_DEMAND, 2), dl(1e5, 3000, 2e6, 1e5, 950, 2e6), FSM_CORE_DEMAND,
+	       FSM_R_NONE, FSM_ACT_NONE);
+	expect(st(FSM_IO_DEMAND, 3), dl(1e5, 3000, 1e6, 1e5, 950, 1e6), FSM_IO_DEMAND, FSM_R_NONE,
+	       FSM_ACT_NONE);
+	expect(st(FSM_HIGH_KEEP, 6), dl(1e5, 3000, 1e6, 1e5, 950, 1e6), FSM_HIGH_KEEP, FSM_R_NONE,
+	       FSM_ACT_NONE);
+	expect(st(FSM_IO_DEMAND, 3), dl(1e5, 3000, 1e6, 1e5, 899, 1e6), FSM_RECLAIM,
+	       FSM_R_OVERPROVISIONED, FSM_ACT_RECLAIM);
+}
+
 static void test_fsm_io_demand_grows_while_missing(void **u)
 {
 	(void)u;
@@ -249,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_fsm_core_demand_to_reclaim_when_balanced),
 		cmocka_unit_test(test_fsm_core_demand_to_io_demand_when_hits_hold),
 		cmocka_unit_test(test_fsm_core_demand_stays_and_grows),
+		cmocka_unit_test(test_fsm_band_below_miss_low_holds),
 		cmocka_unit_test(test_fsm_io_demand_grows_while_missing),
 		cmocka_unit_test(test_fsm_io_demand_to_high_keep_at_max),
 		cmocka_unit_test(test_fsm_io_demand_to_reclaim_when_misses_fall),
