@@ -184,12 +184,52 @@ static bool quiet(enum stab_verdict v)
 	return v == STAB_STABLE || v == STAB_IPC_ONLY;
 }
 
+/*
+ * The stability verdict and its exceptions. Returns true if the FSM steps
+ * this interval.
+ */
+static bool check_and_except(struct decide_ctx *ctx, const struct ioca_delta *d, const double *refs,
+			     const struct alloc *before, struct decide_out *out)
+{
+	const struct config *cfg = ctx->cfg;
+	bool acting = !fsm_state_is_keep(ctx->state);
+
+	switch (out->stab.verdict) {
+	case STAB_STABLE:
+	case STAB_IPC_ONLY:
+		out->reason =
+			out->stab.verdict == STAB_STABLE ? DECIDE_R_STABLE : DECIDE_R_IPC_ONLY;
+		/* a persistent miss level is a reason even without a change */
+		return acting ||
+		       (ctx->state == FSM_LOW_KEEP && d->cur.ddio_misses > cfg->threshold_miss_low);
+	case STAB_SHUFFLE:
+		if (ctx->mode != IOCAD_MODE_IOCA) {
+			/* core-only: I/O-unaware, so this is just core demand */
+			core_side(ctx, d, out->stab.tenant, out);
+			return acting;
+		}
+		planner_plan(cfg, PLANNER_IO_AWARE, refs, cfg->threshold_stable, &ctx->alloc);
+		if (!masks_differ(before, &ctx->alloc))
+			return true; /* nothing to shuffle: let the FSM decide */
+		/* "shuffling first": the FSM sees the result next interval */
+		out->reason = DECIDE_R_SHUFFLE;
+		out->tenant = out->stab.tenant;
+		return false;
+	case STAB_CORE_ALLOC:
+		core_side(ctx, d, out->stab.tenant, out);
+		return acting;
+	case STAB_UNSTABLE:
+	default:
+		return true;
+	}
+}
+
 void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
 	struct alloc before = ctx->alloc;
 	double refs[PLATFORM_MAX_TENANTS];
-	bool fsm = false, replan;
+	bool replan;
 
 	memset(out, 0, sizeof(*out));
 	out->prev_state = ctx->state;
@@ -202,50 +242,17 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 	}
 	for (unsigned int i = 0; i < cfg->ntenants; i++)
 		refs[i] = d->cur.tenant[i].llc_refs;
-
-	switch (out->stab.verdict) {
-	case STAB_STABLE:
-	case STAB_IPC_ONLY:
-		out->reason =
-			out->stab.verdict == STAB_STABLE ? DECIDE_R_STABLE : DECIDE_R_IPC_ONLY;
-		/* a persistent miss level is a reason even without a change */
-		fsm = !fsm_state_is_keep(ctx->state) ||
-		      (ctx->state == FSM_LOW_KEEP && d->cur.ddio_misses > cfg->threshold_miss_low);
-		break;
-	case STAB_SHUFFLE:
-		if (ctx->mode == IOCAD_MODE_IOCA) {
-			planner_plan(cfg, PLANNER_IO_AWARE, refs, cfg->threshold_stable,
-				     &ctx->alloc);
-			if (masks_differ(&before, &ctx->alloc)) {
-				/* "shuffling first": the FSM sees the result next interval */
-				out->reason = DECIDE_R_SHUFFLE;
-				out->tenant = out->stab.tenant;
-				break;
-			}
-			fsm = true; /* nothing to shuffle: let the FSM decide */
-			break;
-		}
-		/* core-only: I/O-unaware, so this is just core demand */
-		core_side(ctx, d, out->stab.tenant, out);
-		fsm = !fsm_state_is_keep(ctx->state);
-		break;
-	case STAB_CORE_ALLOC:
-		core_side(ctx, d, out->stab.tenant, out);
-		fsm = !fsm_state_is_keep(ctx->state);
-		break;
-	case STAB_UNSTABLE:
-		fsm = true;
-		break;
-	}
-	if (fsm) {
-		struct decide_out keep = *out;
+	if (check_and_except(ctx, d, refs, &before, out)) {
+		struct decide_out exc = *out;
+		bool excepted =
+			exc.stab.verdict == STAB_CORE_ALLOC || exc.stab.verdict == STAB_SHUFFLE;
 
 		run_fsm(ctx, d, out);
 		/* an exception that acted keeps its reason if the FSM only stayed */
-		if (keep.reason != DECIDE_R_STABLE && keep.reason != DECIDE_R_IPC_ONLY &&
-		    out->action == FSM_ACT_NONE && ctx->state == out->prev_state && keep.reason) {
-			out->reason = keep.reason;
-			out->tenant = keep.tenant;
+		if (excepted && exc.reason != DECIDE_R_FIRST && out->action == FSM_ACT_NONE &&
+		    ctx->state == out->prev_state) {
+			out->reason = exc.reason;
+			out->tenant = exc.tenant;
 		}
 	}
 	out->ddio_changed = before.ddio_ways != ctx->alloc.ddio_ways;
