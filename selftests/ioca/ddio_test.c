@@ -102,8 +102,19 @@ TEST_F(ioca_nl, ddio_restore_returns_every_socket_to_its_boot_mask)
 
 TEST_F(ioca_nl, ddio_set_rejects_empty_mask)
 {
-	/* The policy's min 1 catches it before the handler. */
-	const struct reject rj = {0, 0, -1, -ERANGE, "integer out of range", off_value(0)};
+	/* The handler, not a policy minimum, names the problem. */
+	const struct reject by_mask = {0, 0, -1, -EINVAL, "DDIO mask is empty", off_value(0)};
+	const struct reject by_ways = {0, -1, 0, -EINVAL, "DDIO mask is empty", off_value(0)};
+
+	expect_rejected(_metadata, &self->nl, &self->before, &by_mask);
+	expect_rejected(_metadata, &self->nl, &self->before, &by_ways);
+}
+
+TEST_F(ioca_nl, ddio_set_rejects_way_count_beyond_the_policy)
+{
+	/* 33 ways cannot exist on any LLC: the policy maximum catches it. */
+	const struct reject rj = {
+		0, -1, IOCA_LLC_MAX_WAYS + 1, -ERANGE, "integer out of range", off_value(0)};
 
 	expect_rejected(_metadata, &self->nl, &self->before, &rj);
 }
@@ -160,9 +171,9 @@ TEST_F(ioca_nl, ddio_set_rejects_unknown_socket)
 					   -ENODEV,
 					   "unknown socket",
 					   OFF_FIRST};
-	/* Beyond IOCA_MAX_SOCKETS - 1 the policy rejects it first. */
-	const struct reject out_of_range = {IOCA_MAX_SOCKETS, ioca_top_ways(l, 3),    -1,
-					    -ERANGE,	      "integer out of range", OFF_FIRST};
+	/* Beyond IOCA_MAX_SOCKETS too: the same errno and message. */
+	const struct reject out_of_range = {IOCA_MAX_SOCKETS, ioca_top_ways(l, 3), -1,
+					    -ENODEV,	      "unknown socket",	   OFF_FIRST};
 
 	if (self->before.nsockets < IOCA_MAX_SOCKETS)
 		expect_rejected(_metadata, &self->nl, &self->before, &known_range);

@@ -186,7 +186,7 @@ TEST_F(ioca_policy, sampler_event_kind_range_is_the_event_kind_enum)
 	EXPECT_EQ(IOCA_EVENT_KIND_MAX, kind->max);
 }
 
-TEST_F(ioca_policy, ddio_socket_ranges_bound_id_mask_and_ways)
+TEST_F(ioca_policy, ddio_socket_policy_bounds_the_way_count)
 {
 	const struct attr_pol *sock, *p;
 
@@ -197,14 +197,16 @@ TEST_F(ioca_policy, ddio_socket_ranges_bound_id_mask_and_ways)
 	ASSERT_GT(MAX_POLICIES, sock->policy_idx);
 	p = &self->d.pol[sock->policy_idx][IOCA_A_SOCKET_ID];
 	ASSERT_TRUE(p->present);
-	EXPECT_EQ(IOCA_MAX_SOCKETS - 1, p->max);
+	EXPECT_EQ(NL_ATTR_TYPE_U32, p->type);
 	p = &self->d.pol[sock->policy_idx][IOCA_A_SOCKET_DDIO_MASK];
 	ASSERT_TRUE(p->present);
-	EXPECT_EQ(1, p->min);
+	EXPECT_EQ(NL_ATTR_TYPE_U32, p->type);
 	p = &self->d.pol[sock->policy_idx][IOCA_A_SOCKET_DDIO_WAYS];
 	ASSERT_TRUE(p->present);
-	EXPECT_EQ(1, p->min);
+	ASSERT_TRUE(p->has_max);
 	EXPECT_EQ(IOCA_LLC_MAX_WAYS, p->max);
+	/* Attributes only the module reports are not accepted in a request. */
+	EXPECT_FALSE(self->d.pol[sock->policy_idx][IOCA_A_SOCKET_DDIO_BOOT_MASK].present);
 	p = &self->d.pol[self->d.op_do[IOCA_CMD_DDIO_SET]][IOCA_A_DDIO_RESTORE];
 	ASSERT_TRUE(p->present);
 	EXPECT_EQ(NL_ATTR_TYPE_FLAG, p->type);
