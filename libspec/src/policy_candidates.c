@@ -13,6 +13,7 @@
 struct dim {
 	const char *label;
 	bool toggle;	       /* assume or custom point: choice 0 off, 1 on */
+	bool optional;	       /* observed values: choice 0 not set, i values[i - 1] */
 	const int64_t *values; /* enum point */
 	int64_t lo;	       /* range point (values == NULL, !toggle) */
 	uint64_t n;	       /* number of choices */
@@ -70,11 +71,51 @@ static int dim_of(const struct spec_point_info *pt, const struct policy_space_op
 	return -EINVAL;
 }
 
+static bool observed(const struct policy_space_opts *o, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_observe; i++)
+		if (!strcmp(o->observe[i], label))
+			return true;
+	return false;
+}
+
+/* Observed points: value points of the space, not also in .labels. */
+static int check_observe(const struct spec_space *space, const struct policy_space_opts *o,
+			 char *err, size_t errsz)
+{
+	const struct spec_point_info *pt;
+	size_t i, j;
+
+	for (i = 0; i < o->nr_observe; i++) {
+		pt = o->observe[i] ? spec_space__find(space, o->observe[i]) : NULL;
+		if (!pt) {
+			snprintf(err, errsz, "observe_labels[%zu]: no point labelled '%s'", i,
+				 o->observe[i] ? o->observe[i] : "(null)");
+			return -ENOENT;
+		}
+		if (pt->kind == SPEC_POINT_ASSUME || pt->kind == SPEC_POINT_CUSTOM) {
+			snprintf(err, errsz, "observe_labels[%zu]: '%s' is not a value point", i,
+				 pt->label);
+			return -EINVAL;
+		}
+		for (j = 0; o->labels && j < o->nr_labels; j++) {
+			if (o->labels[j] && !strcmp(o->labels[j], pt->label)) {
+				snprintf(err, errsz, "observe_labels[%zu]: '%s' is in labels too",
+					 i, pt->label);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
 static int collect_dims(const struct spec_space *space, const struct policy_space_opts *o,
 			struct dim **out, size_t *nr, char *err, size_t errsz)
 {
 	size_t n = o->labels ? o->nr_labels : spec_space__size(space);
-	struct dim *dims = calloc(n ? n : 1, sizeof(*dims));
+	struct dim *dims = calloc(n + o->nr_obs + 1, sizeof(*dims));
 	size_t i, j, k = 0;
 	int ret;
 
@@ -111,10 +152,18 @@ static int collect_dims(const struct spec_space *space, const struct policy_spac
 				goto fail;
 			}
 		}
+		if (observed(o, pt->label))
+			continue; /* searched over its observed values below */
 		ret = dim_of(pt, o, o->labels != NULL, &dims[k], err, errsz);
 		if (ret < 0)
 			goto fail;
 		k += ret;
+	}
+	for (i = 0; i < o->nr_obs; i++, k++) {
+		dims[k].label = o->obs[i].label;
+		dims[k].optional = true;
+		dims[k].values = o->obs[i].values;
+		dims[k].n = o->obs[i].nr + 1;
 	}
 	*out = dims;
 	*nr = k;
@@ -165,6 +214,8 @@ static int check_extra(const struct spec_space *space, const struct spec_config 
 
 static int set_choice(struct spec_config *cfg, const struct dim *d, uint64_t choice)
 {
+	if (d->optional)
+		return choice ? spec_config__set_value(cfg, d->label, d->values[choice - 1]) : 0;
 	if (d->toggle)
 		return choice ? spec_config__enable(cfg, d->label) : 0;
 	if (d->values)
@@ -249,6 +300,9 @@ int policy_candidates_build(const struct spec_space *space, const struct policy_
 			return -ENOENT;
 		}
 	}
+	ret = check_observe(space, o, err, errsz);
+	if (ret)
+		return ret;
 	ret = collect_dims(space, o, &dims, &nr_dims, err, errsz);
 	if (ret)
 		return ret;

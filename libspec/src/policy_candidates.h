@@ -20,6 +20,13 @@ struct policy_cand {
 	int err;
 };
 
+/* Values seen by sampling a point: each is a choice besides "not set". */
+struct policy_obs {
+	const char *label;
+	int64_t *values;
+	size_t nr;
+};
+
 struct policy_space_opts {
 	const char *const *labels; /* NULL: every enumerable point */
 	size_t nr_labels;
@@ -30,6 +37,10 @@ struct policy_space_opts {
 	size_t nr_extra;
 	bool include_generic;
 	size_t max_candidates;
+	const char *const *observe; /* value points searched over observed values */
+	size_t nr_observe;
+	const struct policy_obs *obs; /* their values this time (NULL: none yet) */
+	size_t nr_obs;
 };
 
 /*

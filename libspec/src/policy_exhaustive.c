@@ -11,55 +11,14 @@
 #include "log.h"
 #include "policy_candidates.h"
 #include "policy_exhaustive.h"
+#include "policy_step.h"
 
 #define DEFAULT_DWELL_NS 100000000ull
 #define DEFAULT_MAX_RANGE 64
 #define DEFAULT_MAX_CANDIDATES 1024
-
-enum pstate {
-	ST_EXPLORE,	 /* start a search at the first candidate */
-	ST_SWITCH,	 /* install candidate cur (skipping those that fail) */
-	ST_WARMUP,	 /* candidate installed; window opens at deadline */
-	ST_MEASURE,	 /* window open; closes at deadline */
-	ST_CHOOSE,	 /* every candidate done: install the best */
-	ST_WATCH_WARMUP, /* best installed; first watch window opens at deadline */
-	ST_WATCH,	 /* watch window open; closes at deadline */
-	ST_IDLE,	 /* every candidate failed; search again after the period */
-};
-
-struct spec_policy_exhaustive {
-	struct spec_runtime *rt;
-	spec_metric_fn metric;
-	void *metric_ctx;
-	enum spec_metric_mode mode;
-	bool minimize;
-	uint64_t dwell, warmup, period;
-	double threshold;
-	uint32_t confirm;
-	spec_clock_fn clock;
-	void *clock_ctx;
-	spec_policy_report_fn report;
-	void *report_ctx;
-
-	struct policy_cand *c;
-	size_t nr;
-	enum pstate state;
-	size_t cur;	   /* candidate being measured */
-	uint64_t deadline; /* end of the current phase */
-	uint64_t t0;	   /* window start, and the metric reading then */
-	double m0;
-	long best;	    /* index of the chosen candidate, -1 for none */
-	double best_score;  /* its score (kept when a new search overwrites it) */
-	uint64_t chosen_at; /* start of the period (choice, or failed search) */
-	uint32_t beyond;    /* consecutive watch windows beyond the threshold */
-	char *prev;	    /* configuration installed when the search began */
-
-	/* Recursive: the report callback may call __best(). */
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	bool stop;
-	atomic_bool force;
-};
+#define DEFAULT_OBSERVE_EVERY 16
+/* The paper's example: specialize N if >= 70% of the requests share it. */
+#define DEFAULT_OBSERVE_SHARE 0.7
 
 static uint64_t mono_ns(void *ctx)
 {
@@ -68,30 +27,6 @@ static uint64_t mono_ns(void *ctx)
 	(void)ctx;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t now_ns(const struct spec_policy_exhaustive *p)
-{
-	return p->clock(p->clock_ctx);
-}
-
-static void emit(struct spec_policy_exhaustive *p, enum spec_policy_event ev, size_t i,
-		 double score)
-{
-	struct spec_policy_result r;
-
-	if (!p->report)
-		return;
-	if (i >= p->nr) {
-		p->report(p->report_ctx, ev, NULL);
-		return;
-	}
-	r.cfg = p->c[i].cfg;
-	r.text = p->c[i].text;
-	r.index = i;
-	r.score = score;
-	r.err = p->c[i].err;
-	p->report(p->report_ctx, ev, &r);
 }
 
 static int copy_opts(struct spec_policy_exhaustive *p, const struct spec_policy_exhaustive_opts *o)
@@ -109,6 +44,15 @@ static int copy_opts(struct spec_policy_exhaustive *p, const struct spec_policy_
 	p->confirm = OPTS_GET(o, confirm_windows, 0);
 	if (!p->confirm)
 		p->confirm = 1;
+	p->observe_ns = OPTS_GET(o, observe_ns, 0);
+	if (!p->observe_ns)
+		p->observe_ns = p->dwell;
+	p->observe_every = OPTS_GET(o, observe_every, 0);
+	if (!p->observe_every)
+		p->observe_every = DEFAULT_OBSERVE_EVERY;
+	p->observe_share = OPTS_GET(o, observe_share, 0.0);
+	if (p->observe_share == 0.0)
+		p->observe_share = DEFAULT_OBSERVE_SHARE;
 	p->clock = OPTS_GET(o, clock, NULL);
 	if (!p->clock)
 		p->clock = mono_ns;
@@ -127,49 +71,124 @@ static int copy_opts(struct spec_policy_exhaustive *p, const struct spec_policy_
 		pr_warn("policy: opts.threshold %g must be a finite fraction >= 0\n", p->threshold);
 		return -EINVAL;
 	}
+	if (!(p->observe_share > 0.0 && p->observe_share <= 1.0)) {
+		pr_warn("policy: opts.observe_share %g must be in (0, 1]\n", p->observe_share);
+		return -EINVAL;
+	}
 	return 0;
 }
 
-static int build(struct spec_policy_exhaustive *p, const struct spec_policy_exhaustive_opts *o)
+/* Owned copy of a label array; NULL entries stay NULL (reported later). */
+static int strv_dup(const char *const *v, size_t n, const char *what, const char *const **out)
 {
-	struct policy_space_opts so = {
-		.labels = OPTS_GET(o, labels, NULL),
-		.nr_labels = OPTS_GET(o, nr_labels, 0),
-		.noguard = OPTS_GET(o, noguard_labels, NULL),
-		.nr_noguard = OPTS_GET(o, nr_noguard_labels, 0),
-		.max_range_values = OPTS_GET(o, max_range_values, 0),
-		.extra = OPTS_GET(o, extra, NULL),
-		.nr_extra = OPTS_GET(o, nr_extra, 0),
-		.include_generic = OPTS_GET(o, include_generic, false),
-		.max_candidates = OPTS_GET(o, max_candidates, 0),
-	};
-	struct spec_space *space;
-	char err[256] = "";
-	int ret;
+	char **copy;
+	size_t i;
 
-	if (!so.max_range_values)
-		so.max_range_values = DEFAULT_MAX_RANGE;
-	if (!so.max_candidates)
-		so.max_candidates = DEFAULT_MAX_CANDIDATES;
-	if ((so.nr_labels && !so.labels) || (so.nr_extra && !so.extra) ||
-	    (so.nr_noguard && !so.noguard)) {
-		pr_warn("policy: opts.%s is NULL with a non-zero count\n",
-			so.nr_extra && !so.extra     ? "extra"
-			: so.nr_labels && !so.labels ? "labels"
-						     : "noguard_labels");
+	*out = NULL;
+	if (!n)
+		return 0;
+	if (!v) {
+		pr_warn("policy: opts.%s is NULL with a non-zero count\n", what);
 		return -EINVAL;
 	}
-	space = spec_runtime__space(p->rt);
-	if (!space) {
-		ret = -errno;
-		pr_warn("policy: cannot read the specialization space: %s\n", strerror(-ret));
-		return ret;
+	copy = calloc(n, sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	*out = (const char *const *)copy;
+	for (i = 0; i < n; i++)
+		if (v[i] && !(copy[i] = strdup(v[i])))
+			return -ENOMEM;
+	return 0;
+}
+
+static void strv_free(const char *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free((char *)v[i]);
+	free((void *)v);
+}
+
+static int copy_extra(struct policy_space_opts *so, const struct spec_policy_exhaustive_opts *o)
+{
+	const struct spec_config *const *extra = OPTS_GET(o, extra, NULL);
+	struct spec_config **copy;
+	size_t i;
+
+	so->extra = NULL;
+	if (!so->nr_extra)
+		return 0;
+	if (!extra) {
+		pr_warn("policy: opts.extra is NULL with a non-zero count\n");
+		return -EINVAL;
 	}
-	ret = policy_candidates_build(space, &so, &p->c, &p->nr, err, sizeof(err));
-	spec_space__free(space);
-	if (ret)
-		pr_warn("policy: opts.%s\n", err[0] ? err : strerror(-ret));
+	copy = calloc(so->nr_extra, sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	so->extra = (const struct spec_config *const *)copy;
+	for (i = 0; i < so->nr_extra; i++) {
+		if (!extra[i]) {
+			pr_warn("policy: opts.extra[%zu] is NULL\n", i);
+			return -EINVAL;
+		}
+		copy[i] = spec_config__dup(extra[i]);
+		if (!copy[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void space_opts_free(struct policy_space_opts *so)
+{
+	size_t i;
+
+	strv_free(so->labels, so->nr_labels);
+	strv_free(so->noguard, so->nr_noguard);
+	strv_free(so->observe, so->nr_observe);
+	for (i = 0; so->extra && i < so->nr_extra; i++)
+		spec_config__free((struct spec_config *)so->extra[i]);
+	free((void *)so->extra);
+	memset(so, 0, sizeof(*so));
+}
+
+/* The policy keeps what spans the search: it is built again each time. */
+static int copy_space_opts(struct policy_space_opts *so,
+			   const struct spec_policy_exhaustive_opts *o)
+{
+	int ret;
+
+	so->nr_labels = OPTS_GET(o, nr_labels, 0);
+	so->nr_noguard = OPTS_GET(o, nr_noguard_labels, 0);
+	so->nr_observe = OPTS_GET(o, nr_observe_labels, 0);
+	so->nr_extra = OPTS_GET(o, nr_extra, 0);
+	so->max_range_values = OPTS_GET(o, max_range_values, 0);
+	if (!so->max_range_values)
+		so->max_range_values = DEFAULT_MAX_RANGE;
+	so->max_candidates = OPTS_GET(o, max_candidates, 0);
+	if (!so->max_candidates)
+		so->max_candidates = DEFAULT_MAX_CANDIDATES;
+	so->include_generic = OPTS_GET(o, include_generic, false);
+	ret = strv_dup(OPTS_GET(o, labels, NULL), so->nr_labels, "labels", &so->labels);
+	if (!ret)
+		ret = strv_dup(OPTS_GET(o, noguard_labels, NULL), so->nr_noguard, "noguard_labels",
+			       &so->noguard);
+	if (!ret)
+		ret = strv_dup(OPTS_GET(o, observe_labels, NULL), so->nr_observe, "observe_labels",
+			       &so->observe);
+	if (!ret)
+		ret = copy_extra(so, o);
 	return ret;
+}
+
+static void policy_destroy(struct spec_policy_exhaustive *p)
+{
+	policy_candidates_free(p->c, p->nr);
+	space_opts_free(&p->so);
+	spec_config__free(p->best_cfg);
+	free(p->best_text);
+	free(p->prev);
+	free(p);
 }
 
 struct spec_policy_exhaustive *
@@ -188,13 +207,15 @@ spec_policy_exhaustive__new(struct spec_runtime *rt, const struct spec_policy_ex
 	if (!p)
 		return libspec_err_ptr(-ENOMEM);
 	p->rt = rt;
-	p->best = -1;
 	p->best_score = NAN;
 	ret = copy_opts(p, opts);
 	if (!ret)
-		ret = build(p, opts);
+		ret = copy_space_opts(&p->so, opts);
+	/* Observed points have no values before the first search. */
+	if (!ret)
+		ret = policy_step_build(p, NULL, 0);
 	if (ret) {
-		free(p);
+		policy_destroy(p);
 		return libspec_err_ptr(ret);
 	}
 	pthread_mutexattr_init(&ma);
@@ -215,230 +236,15 @@ size_t spec_policy_exhaustive__nr_candidates(const struct spec_policy_exhaustive
 	return p ? p->nr : 0;
 }
 
-/* Open a measurement window at @now. */
-static void window_open(struct spec_policy_exhaustive *p, uint64_t now)
-{
-	p->m0 = p->metric(p->metric_ctx);
-	p->t0 = now;
-	p->deadline = now + p->dwell;
-}
-
-/* Close the window at @now: its score, or NaN. */
-static double window_close(struct spec_policy_exhaustive *p, uint64_t now)
-{
-	double v = p->metric(p->metric_ctx), dt;
-
-	if (p->mode == SPEC_METRIC_WINDOW)
-		return v;
-	dt = (double)(now - p->t0) / 1e9;
-	return dt > 0 ? (v - p->m0) / dt : NAN;
-}
-
-static bool better(const struct spec_policy_exhaustive *p, double a, double b)
-{
-	return p->minimize ? a < b : a > b;
-}
-
-static bool shifted(const struct spec_policy_exhaustive *p, double now, double ref)
-{
-	if (p->threshold <= 0.0)
-		return false;
-	return !isfinite(now) || fabs(now - ref) > p->threshold * fabs(ref);
-}
-
-/* Install candidate @i now; the compile thread works while callers run. */
-static int install(struct spec_policy_exhaustive *p, size_t i)
-{
-	int ret = spec_runtime__specialize_sync(p->rt, p->c[i].cfg, NULL);
-
-	if (ret) {
-		char msg[256] = "";
-
-		spec_runtime__last_error(p->rt, msg, sizeof(msg));
-		pr_warn("policy: candidate %zu '%s' failed: %s\n", i, p->c[i].text,
-			msg[0] ? msg : strerror(-ret));
-	}
-	return ret;
-}
-
-/* What was installed before a search, to go back to if all of it fails. */
-static void remember_installed(struct spec_policy_exhaustive *p)
-{
-	char buf[512];
-	int len = spec_runtime__current(p->rt, buf, sizeof(buf));
-
-	free(p->prev);
-	p->prev = NULL;
-	if (len < 0)
-		return;
-	p->prev = malloc((size_t)len + 1);
-	if (p->prev && spec_runtime__current(p->rt, p->prev, (size_t)len + 1) != len) {
-		free(p->prev);
-		p->prev = NULL;
-	}
-}
-
-static void restore_installed(struct spec_policy_exhaustive *p)
-{
-	struct spec_config *cfg = p->prev ? spec_config__parse(p->prev) : NULL;
-
-	if (cfg && spec_runtime__specialize_sync(p->rt, cfg, NULL))
-		pr_warn("policy: could not go back to '%s'\n", p->prev);
-	spec_config__free(cfg);
-}
-
-/* Best measured candidate, or -1. Ties go to the earlier one. */
-static long pick_best(const struct spec_policy_exhaustive *p)
-{
-	long best = -1;
-	size_t i;
-
-	for (i = 0; i < p->nr; i++) {
-		if (p->c[i].err)
-			continue;
-		if (best < 0 || better(p, p->c[i].score, p->c[(size_t)best].score))
-			best = (long)i;
-	}
-	return best;
-}
-
-static int first_error(const struct spec_policy_exhaustive *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->nr; i++) {
-		if (p->c[i].err)
-			return p->c[i].err;
-	}
-	return -ENOENT;
-}
-
-/* One transition; returns 1 to continue, 0 to wait until *next, <0 error. */
-static int advance(struct spec_policy_exhaustive *p, uint64_t now, uint64_t *next)
-{
-	double score;
-	long b;
-	size_t i;
-
-	switch (p->state) {
-	case ST_EXPLORE:
-		emit(p, SPEC_POLICY_EXPLORE, p->nr, NAN);
-		remember_installed(p);
-		for (i = 0; i < p->nr; i++) {
-			p->c[i].err = 0;
-			p->c[i].score = NAN;
-		}
-		p->cur = 0;
-		p->state = ST_SWITCH;
-		return 1;
-	case ST_SWITCH:
-		if (p->cur >= p->nr) {
-			p->state = ST_CHOOSE;
-			return 1;
-		}
-		p->c[p->cur].err = install(p, p->cur);
-		if (p->c[p->cur].err) {
-			emit(p, SPEC_POLICY_MEASURED, p->cur, NAN);
-			p->cur++;
-			return 1;
-		}
-		/* The compile took time: warm up from now, not from the step. */
-		p->deadline = now_ns(p) + p->warmup;
-		p->state = ST_WARMUP;
-		return 1;
-	case ST_WARMUP:
-	case ST_WATCH_WARMUP:
-		if (now < p->deadline)
-			break;
-		window_open(p, now);
-		p->state = p->state == ST_WARMUP ? ST_MEASURE : ST_WATCH;
-		return 1;
-	case ST_MEASURE:
-		if (now < p->deadline)
-			break;
-		score = window_close(p, now);
-		if (!isfinite(score)) {
-			pr_warn("policy: candidate %zu '%s': the metric is not finite\n", p->cur,
-				p->c[p->cur].text);
-			p->c[p->cur].err = -EDOM;
-		}
-		p->c[p->cur].score = score;
-		emit(p, SPEC_POLICY_MEASURED, p->cur, score);
-		p->cur++;
-		p->state = ST_SWITCH;
-		return 1;
-	case ST_CHOOSE:
-		b = pick_best(p);
-		if (b < 0) {
-			p->best = -1;
-			p->chosen_at = now;
-			p->state = ST_IDLE;
-			emit(p, SPEC_POLICY_NONE_OK, p->nr, NAN);
-			pr_warn("policy: every candidate failed; back to '%s'\n",
-				p->prev ? p->prev : "?");
-			restore_installed(p);
-			return first_error(p);
-		}
-		/* From the cache, normally; if it fails now, drop it and retry. */
-		p->c[b].err = install(p, (size_t)b);
-		if (p->c[b].err)
-			return 1;
-		p->best = b;
-		p->best_score = p->c[b].score;
-		p->beyond = 0;
-		p->chosen_at = now_ns(p);
-		p->deadline = p->chosen_at + p->warmup;
-		p->state = ST_WATCH_WARMUP;
-		emit(p, SPEC_POLICY_CHOSEN, (size_t)b, p->best_score);
-		return 1;
-	case ST_WATCH:
-		if (p->period && now >= p->chosen_at + p->period) {
-			emit(p, SPEC_POLICY_PERIOD, p->nr, NAN);
-			p->state = ST_EXPLORE;
-			return 1;
-		}
-		if (now < p->deadline)
-			break;
-		score = window_close(p, now);
-		p->beyond = shifted(p, score, p->best_score) ? p->beyond + 1 : 0;
-		if (p->beyond >= p->confirm) {
-			emit(p, SPEC_POLICY_SHIFT, (size_t)p->best, score);
-			p->state = ST_EXPLORE;
-			return 1;
-		}
-		emit(p, SPEC_POLICY_WATCH, (size_t)p->best, score);
-		window_open(p, now);
-		return 1;
-	case ST_IDLE:
-		if (!p->period)
-			break;
-		if (now >= p->chosen_at + p->period) {
-			emit(p, SPEC_POLICY_PERIOD, p->nr, NAN);
-			p->state = ST_EXPLORE;
-			return 1;
-		}
-		*next = p->chosen_at + p->period;
-		return 0;
-	}
-	*next = p->state == ST_IDLE ? UINT64_MAX : p->deadline;
-	if (p->state == ST_WATCH && p->period && p->chosen_at + p->period < *next)
-		*next = p->chosen_at + p->period;
-	return 0;
-}
-
 int spec_policy_exhaustive__step(struct spec_policy_exhaustive *p, uint64_t *next_ns)
 {
-	uint64_t next = UINT64_MAX;
+	uint64_t next;
 	int ret;
 
 	if (!p)
 		return libspec_err(-EINVAL);
 	pthread_mutex_lock(&p->lock);
-	if (atomic_exchange(&p->force, false))
-		p->state = ST_EXPLORE;
-	do {
-		ret = advance(p, now_ns(p), &next);
-	} while (ret == 1);
+	ret = policy_step_run(p, &next);
 	pthread_mutex_unlock(&p->lock);
 	if (next_ns)
 		*next_ns = next;
@@ -456,7 +262,7 @@ int spec_policy_exhaustive__run(struct spec_policy_exhaustive *p)
 	while (!p->stop) {
 		/* A search where all failed is logged and reported; go on. */
 		spec_policy_exhaustive__step(p, &next);
-		now = now_ns(p);
+		now = policy_step_now(p);
 		if (p->stop || atomic_load(&p->force) || next <= now)
 			continue;
 		if (next == UINT64_MAX) {
@@ -502,12 +308,12 @@ int spec_policy_exhaustive__best(struct spec_policy_exhaustive *p, struct spec_c
 	if (!p)
 		return libspec_err(-EINVAL);
 	pthread_mutex_lock(&p->lock);
-	if (p->best < 0) {
+	if (!p->best_cfg) {
 		ret = -ENOENT;
 		goto out;
 	}
 	if (cfg) {
-		*cfg = spec_config__dup(p->c[(size_t)p->best].cfg);
+		*cfg = spec_config__dup(p->best_cfg);
 		if (!*cfg) {
 			ret = -ENOMEM;
 			goto out;
@@ -524,9 +330,7 @@ void spec_policy_exhaustive__free(struct spec_policy_exhaustive *p)
 {
 	if (!p)
 		return;
-	policy_candidates_free(p->c, p->nr);
-	free(p->prev);
 	pthread_cond_destroy(&p->wake);
 	pthread_mutex_destroy(&p->lock);
-	free(p);
+	policy_destroy(p);
 }

@@ -105,6 +105,18 @@ struct spec_policy_exhaustive_opts {
 	 */
 	const char *const *noguard_labels;
 	size_t nr_noguard_labels;
+	/* value points whose candidates come from sampling (the paper's
+	 * instrumentation phase): each search first runs the generic variant
+	 * sampling them once every .observe_every calls (0: 16) for
+	 * .observe_ns (0: .dwell_ns), then tries each "not set" and set to
+	 * every value seen in at least .observe_share of the samples (0: 0.7,
+	 * the paper's example); not also in .labels
+	 */
+	const char *const *observe_labels;
+	size_t nr_observe_labels;
+	uint64_t observe_ns;
+	uint32_t observe_every;
+	double observe_share;
 	/* range points with at most this many values are enumerated; 0: 64 */
 	uint64_t max_range_values;
 	/* partial configurations merged into every point of the space (the
@@ -134,8 +146,8 @@ struct spec_policy_exhaustive_opts {
  * @param opts options; .metric is required
  * @return policy, or NULL and errno: EINVAL (bad opts: missing metric,
  *         negative or NaN threshold, a generic point in .labels, bad sz),
- *         ENOENT (a label of .labels, .noguard_labels or .extra not
- *         in the space), E2BIG
+ *         ENOENT (a label of .labels, .noguard_labels, .observe_labels
+ *         or .extra not in the space), E2BIG
  *         (more candidates than .max_candidates, or a listed range wider
  *         than .max_range_values), ENOMEM; the message names the opt
  */
@@ -143,7 +155,10 @@ LIBSPEC_API struct spec_policy_exhaustive *
 spec_policy_exhaustive__new(struct spec_runtime *rt,
 			    const struct spec_policy_exhaustive_opts *opts);
 
-/** @brief Number of candidates one search measures. @return count (0 for NULL) */
+/**
+ * @brief Number of candidates of the current search (with observed points,
+ * it changes with what each search observed). @return count (0 for NULL)
+ */
 LIBSPEC_API size_t spec_policy_exhaustive__nr_candidates(const struct spec_policy_exhaustive *p);
 
 /**

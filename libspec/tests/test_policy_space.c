@@ -143,7 +143,7 @@ static void expect_refused(struct spec_runtime *rt, const struct spec_policy_exh
 static void test_policy_bad_opts_are_refused(void **state)
 {
 	static const char *const unknown[] = {"nope"}, *const generic[] = {"pg"};
-	static const char *const twice[] = {"pk", "pk"};
+	static const char *const twice[] = {"pk", "pk"}, *const assume[] = {"pa"};
 	struct spec_config *bad_extra = spec_config__parse("pk=2,zz=1");
 	const struct spec_config *extra[1] = {bad_extra};
 	struct {
@@ -173,6 +173,14 @@ static void test_policy_bad_opts_are_refused(void **state)
 	expect_refused(*state, &b, &(struct bad_case){"NULL labels", EINVAL, "labels"});
 	b = o, b.noguard_labels = unknown, b.nr_noguard_labels = 1;
 	expect_refused(*state, &b, &(struct bad_case){"unknown noguard", ENOENT, "noguard"});
+	b = o, b.observe_labels = unknown, b.nr_observe_labels = 1;
+	expect_refused(*state, &b, &(struct bad_case){"unknown observe", ENOENT, "observe"});
+	b = o, b.observe_labels = assume, b.nr_observe_labels = 1;
+	expect_refused(*state, &b, &(struct bad_case){"observe assume", EINVAL, "value point"});
+	b = o, b.observe_labels = twice, b.nr_observe_labels = 1, b.labels = twice, b.nr_labels = 1;
+	expect_refused(*state, &b, &(struct bad_case){"observe listed", EINVAL, "in labels"});
+	b = o, b.observe_share = 1.5;
+	expect_refused(*state, &b, &(struct bad_case){"share > 1", EINVAL, "observe_share"});
 	b = o, b.extra = extra, b.nr_extra = 1;
 	expect_refused(*state, &b, &(struct bad_case){"unknown extra", ENOENT, "extra[0]"});
 	b = o, b.max_candidates = 31;
