@@ -44,9 +44,40 @@ int loop_trace_row(FILE *f, const struct config *traced, const struct loop_recor
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
+/* What changed, e.g. "+vswitch", "-ddio", "shuffle BE2"; "" if nothing. */
+static void action_text(const struct loop_record *r, char *buf, size_t len)
+{
+	const struct decide_out *d = &r->decision;
+	const char *who = d->tenant >= 0 && (unsigned int)d->tenant < r->ntenants
+				  ? r->tenant[d->tenant].name
+				  : NULL;
+
+	buf[0] = '\0';
+	if (d->blocked) {
+		/* Reclaim found nothing idle: holding is its normal outcome */
+		snprintf(buf, len, "%s", d->action == FSM_ACT_RECLAIM ? "hold" : "blocked");
+	} else if (d->reason == DECIDE_R_SHUFFLE && who) {
+		snprintf(buf, len, "shuffle %s", who);
+	} else if (d->reason == DECIDE_R_CORE_ALLOC && who) {
+		snprintf(buf, len, "+%s", who);
+	} else if (d->reason == DECIDE_R_CORE_RELEASE && who) {
+		snprintf(buf, len, "-%s", who);
+	} else if (d->reason == DECIDE_R_FSM) {
+		if (d->action == FSM_ACT_DDIO_GROW)
+			snprintf(buf, len, "+ddio");
+		else if (d->action == FSM_ACT_TENANT_GROW && who)
+			snprintf(buf, len, "+%s", who);
+		else if (d->action == FSM_ACT_RECLAIM && who)
+			snprintf(buf, len, "-%s", who);
+		else if (d->action == FSM_ACT_RECLAIM && d->ddio_changed)
+			snprintf(buf, len, "-ddio");
+	}
+}
+
 void loop_format_line(const struct loop_record *r, char *buf, size_t len)
 {
 	const struct decide_out *d = &r->decision;
+	char act[PLATFORM_NAME_LEN + 16];
 	size_t n;
 	int k;
 
@@ -66,8 +97,9 @@ void loop_format_line(const struct loop_record *r, char *buf, size_t len)
 		n += (size_t)k;
 		k = snprintf(buf + n, len - n, " %s=0x%x", r->tenant[i].name, r->tenant[i].mask);
 	}
-	if (k >= 0 && (size_t)k < len - n && d->blocked) {
+	action_text(r, act, sizeof(act));
+	if (k >= 0 && (size_t)k < len - n && act[0]) {
 		n += (size_t)k;
-		snprintf(buf + n, len - n, " [blocked]");
+		snprintf(buf + n, len - n, " [%s]", act);
 	}
 }

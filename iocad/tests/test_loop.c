@@ -102,6 +102,8 @@ static void test_loop_allocates_runs_and_restores(void **state)
 	assert_true(f->rec[3].tenant[1].ipc > 0.99 && f->rec[3].tenant[1].ipc < 1.01);
 	assert_non_null(strstr(f->log, "#4 t=6.000s low_keep (stable) ddio=0x600 vf=0x3 be=0x1c"));
 	assert_non_null(strstr(f->log, "restored"));
+	/* the one line per interval also says what changed */
+	assert_null(strstr(f->log, "[+"));
 }
 
 /* From the 3rd poll on, DDIO misses climb: I/O Demand to the max. */
@@ -126,6 +128,8 @@ static void test_loop_io_demand_grows_ddio_one_way_per_interval(void **state)
 	assert_int_equal(f->rec[3].ddio_mask, 0x7c0);
 	assert_string_equal(fsm_state_name(f->rec[4].state), "high_keep");
 	assert_string_equal(decide_reason_name(&f->rec[4].decision), "ddio_max");
+	assert_non_null(strstr(f->log, "#1 t=3.000s low_keep -> io_demand (io_pressure) "
+				       "ddio=0x700 vf=0x3 be=0x1c [+ddio]"));
 	assert_true(f->rec[3].applied);
 	/* PS tenant never on DDIO's ways; 11 - 5 = 6 ways hold both tenants */
 	for (size_t i = 0; i < f->n; i++)
