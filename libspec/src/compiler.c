@@ -4,113 +4,20 @@
  * and built (or taken from the cache) and installed here, so callers never
  * wait for LLVM unless they ask to.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "log.h"
-#include "runtime.h"
+#include "compiler.h"
 #include "sampler.h"
+#include "validate.h"
+#include "variant.h"
 
 #define MAX_CASES 64
 /* How often the idle thread retries freeing retired variants. */
 #define RECLAIM_POLL_NS 2000000
-
-static int bad(struct spec_runtime *rt, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(struct spec_runtime *rt, int err, const char *fmt, ...)
-{
-	char msg[RT_MSG_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pthread_mutex_lock(&rt->lock);
-	rt_set_error(rt, err, msg);
-	pthread_mutex_unlock(&rt->lock);
-	return libspec_err(err);
-}
-
-static void list_values(const struct spec_point *p, char *buf, size_t size)
-{
-	size_t i, len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < p->nr_values && len + 24 < size; i++)
-		len += snprintf(buf + len, size - len, "%s%" PRId64, i ? ", " : "", p->values[i]);
-}
-
-static int validate_entry(struct spec_runtime *rt, const struct cfg_entry *e)
-{
-	struct spec_point *p = points_find(&rt->pts, e->label);
-	const char *kind;
-	char vals[256];
-	bool value_kind;
-
-	if (!p)
-		return bad(rt, -ENOENT, "unknown label '%s': no point of that name in the IR",
-			   e->label);
-	kind = points_kind_name(p->kind);
-	value_kind = p->kind == SPEC_POINT_ENUM || p->kind == SPEC_POINT_RANGE ||
-		     p->kind == SPEC_POINT_GENERIC;
-	if (e->mode == CFG_VALUE && !value_kind)
-		return bad(rt, -EINVAL,
-			   "'%s' is a %s point (%s:%d): it is enabled, not set to "
-			   "a value",
-			   e->label, kind, p->sites[0].file, p->sites[0].line);
-	if (e->mode == CFG_ENABLED && value_kind && p->kind != SPEC_POINT_RANGE)
-		return bad(rt, -EINVAL, "'%s' is a %s point (%s:%d): it needs a value", e->label,
-			   kind, p->sites[0].file, p->sites[0].line);
-	if (e->mode == CFG_VALUE && p->kind == SPEC_POINT_ENUM) {
-		size_t i;
-
-		for (i = 0; i < p->nr_values && p->values[i] != e->value; i++)
-			;
-		if (i == p->nr_values) {
-			list_values(p, vals, sizeof(vals));
-			return bad(rt, -EINVAL,
-				   "value %" PRId64 " for '%s' (spec_enum at %s:%d) is not one "
-				   "of {%s}",
-				   e->value, e->label, p->sites[0].file, p->sites[0].line, vals);
-		}
-	}
-	if (e->mode == CFG_VALUE && p->kind == SPEC_POINT_RANGE &&
-	    (e->value < p->lo || e->value > p->hi))
-		return bad(rt, -ERANGE,
-			   "value %" PRId64 " for '%s' (spec_range at %s:%d) is outside "
-			   "[%" PRId64 ", %" PRId64 "]",
-			   e->value, e->label, p->sites[0].file, p->sites[0].line, p->lo, p->hi);
-	if (e->mode == CFG_ENABLED && p->kind == SPEC_POINT_CUSTOM && !p->gen)
-		return bad(rt, -EINVAL, "custom point '%s' (%s:%d) has no generator registered",
-			   e->label, p->sites[0].file, p->sites[0].line);
-	if (e->every && p->kind == SPEC_POINT_ASSUME)
-		return bad(rt, -EINVAL, "'%s' is a spec_assume point: no value to sample",
-			   e->label);
-	if (e->mode != CFG_DISABLED && !e->noguard && p->unguardable &&
-	    p->kind != SPEC_POINT_CUSTOM)
-		return bad(rt, -EINVAL,
-			   "guard of '%s' cannot be placed at %s; turn it off "
-			   "(!noguard) only if the value always holds",
-			   e->label, p->unguardable);
-	return 0;
-}
-
-int compiler_validate(struct spec_runtime *rt, const struct spec_config *cfg)
-{
-	size_t i;
-	int ret;
-
-	for (i = 0; i < cfg->n; i++) {
-		ret = validate_entry(rt, &cfg->e[i]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
 
 static int by_in(const void *a, const void *b)
 {
@@ -204,7 +111,7 @@ static int run_job(struct spec_runtime *rt, struct job *job)
 
 	ret = spec_config__format(job->cfg, text, sizeof(text));
 	if (ret < 0 || (size_t)ret >= sizeof(text))
-		return bad(rt, -ENAMETOOLONG, "configuration text too long");
+		return validate_fail(rt, -ENAMETOOLONG, "configuration text too long");
 	snprintf(key, sizeof(key), "%s|%s", text, job->pipeline);
 	pthread_mutex_lock(&rt->lock);
 	v = variant_find(rt, key);
@@ -232,7 +139,8 @@ static int run_job(struct spec_runtime *rt, struct job *job)
 		}
 	}
 	if (ret)
-		return bad(rt, ret, "compiling \"%s\" failed, current variant kept: %s", text, err);
+		return validate_fail(rt, ret, "compiling \"%s\" failed, current variant kept: %s",
+				     text, err);
 	pthread_mutex_lock(&rt->lock);
 	variant_add(rt, v);
 	variant_install(rt, v);
@@ -357,6 +265,31 @@ static struct job *job_new(struct spec_runtime *rt, const struct spec_config *cf
 	return job;
 }
 
+/* A cache hit with nothing queued ahead is installed by the caller: a few
+ * stores, no wake-up of the compile thread.
+ */
+static bool install_cached(struct spec_runtime *rt, const struct spec_config *cfg,
+			   const struct spec_specialize_opts *opts)
+{
+	const char *pipeline = OPTS_GET(opts, pipeline, NULL);
+	char text[RT_MSG_MAX], key[2 * RT_MSG_MAX];
+	int n = spec_config__format(cfg, text, sizeof(text));
+	struct variant *v = NULL;
+
+	if (n < 0 || (size_t)n >= sizeof(text))
+		return false;
+	pthread_mutex_lock(&rt->lock);
+	snprintf(key, sizeof(key), "%s|%s", text, pipeline ? pipeline : rt->pipeline);
+	if (!rt->qhead && !rt->busy)
+		v = variant_find(rt, key);
+	if (v) {
+		rt->stats.cache_hits++;
+		variant_install(rt, v);
+	}
+	pthread_mutex_unlock(&rt->lock);
+	return v != NULL;
+}
+
 static int submit(struct spec_runtime *rt, const struct spec_config *cfg,
 		  const struct spec_specialize_opts *opts, bool sync)
 {
@@ -368,9 +301,16 @@ static int submit(struct spec_runtime *rt, const struct spec_config *cfg,
 	ret = spec_runtime__load(rt);
 	if (ret)
 		return ret;
-	ret = compiler_validate(rt, cfg);
+	ret = validate_config(rt, cfg);
 	if (ret)
 		return ret;
+	if (install_cached(rt, cfg, opts)) {
+		spec_done_fn done = sync ? NULL : OPTS_GET(opts, done, NULL);
+
+		if (done)
+			done(OPTS_GET(opts, done_ctx, NULL), 0);
+		return 0;
+	}
 	job = job_new(rt, cfg, opts, sync);
 	if (!job)
 		return libspec_err(-ENOMEM);

@@ -9,8 +9,11 @@
 
 static _Atomic uint64_t next_domain_id = 1;
 
-/* Fast path: the record of the domain this thread used last. */
-static __thread struct {
+/* Fast path: the record of the domain this thread used last. Initial-exec:
+ * no __tls_get_addr call on every handler entry (libspec is not meant to be
+ * dlopen()ed late).
+ */
+static __thread __attribute__((tls_model("initial-exec"))) struct {
 	uint64_t id;
 	struct thread_rec *rec;
 } tls_last;
@@ -20,7 +23,6 @@ static void rec_release(void *p)
 	struct thread_rec *rec = p;
 
 	atomic_store_explicit(&rec->local, 0, memory_order_release);
-	rec->nest = 0;
 	atomic_store_explicit(&rec->in_use, 0, memory_order_release);
 }
 
@@ -111,7 +113,7 @@ struct thread_rec *epoch_rec(struct epoch_domain *d)
 	return rec_acquire(d);
 }
 
-void *spec_rt_enter(struct epoch_domain *d)
+_Atomic uint64_t *spec_rt_enter(struct epoch_domain *d)
 {
 	struct thread_rec *rec = epoch_rec(d);
 
@@ -120,24 +122,15 @@ void *spec_rt_enter(struct epoch_domain *d)
 	 */
 	if (__builtin_expect(!rec, 0))
 		abort();
-	if (rec->nest++ == 0) {
-		atomic_store_explicit(&rec->local,
-				      atomic_load_explicit(&d->global, memory_order_acquire),
-				      memory_order_relaxed);
-		if (d->membarrier)
-			atomic_signal_fence(memory_order_seq_cst);
-		else
-			atomic_thread_fence(memory_order_seq_cst);
-	}
-	return rec;
-}
-
-void spec_rt_leave(void *p)
-{
-	struct thread_rec *rec = p;
-
-	if (--rec->nest == 0)
-		atomic_store_explicit(&rec->local, 0, memory_order_release);
+	if (atomic_load_explicit(&rec->local, memory_order_relaxed))
+		return &rec->nested;
+	atomic_store_explicit(&rec->local, atomic_load_explicit(&d->global, memory_order_acquire),
+			      memory_order_relaxed);
+	if (d->membarrier)
+		atomic_signal_fence(memory_order_seq_cst);
+	else
+		atomic_thread_fence(memory_order_seq_cst);
+	return &rec->local;
 }
 
 uint64_t epoch_retire(struct epoch_domain *d)

@@ -25,9 +25,9 @@ struct topk_slot {
 };
 
 struct thread_rec {
-	_Atomic uint64_t local; /* epoch seen at entry; 0 when outside */
-	uint32_t nest;		/* handler calls nested in this thread */
-	_Atomic int in_use;	/* owned by a live thread */
+	_Atomic uint64_t local;	 /* epoch seen at entry; 0 when outside */
+	_Atomic uint64_t nested; /* where nested calls "leave": a sink */
+	_Atomic int in_use;	 /* owned by a live thread */
 	struct thread_rec *next;
 	_Atomic uint64_t gen;	   /* sampler generation of the tables */
 	uint32_t *countdown;	   /* [nr_points] calls until the next sample */
@@ -52,9 +52,13 @@ void epoch_domain_fini(struct epoch_domain *d);
 /* This thread's record, created on first use; NULL only on ENOMEM. */
 struct thread_rec *epoch_rec(struct epoch_domain *d);
 
-/* Called by the JIT entry stubs around every handler call. */
-void *spec_rt_enter(struct epoch_domain *d);
-void spec_rt_leave(void *rec);
+/*
+ * Called by the JIT entry stubs before every handler call. Returns the word
+ * the stub stores 0 to (release) when the call returns: the thread's epoch
+ * for an outermost call, a sink for a nested one (the outer call keeps the
+ * thread published). One call in and an inline store out keep the stub cheap.
+ */
+_Atomic uint64_t *spec_rt_enter(struct epoch_domain *d);
 
 /* Advance the epoch after unlinking; returns the epoch to retire at. */
 uint64_t epoch_retire(struct epoch_domain *d);

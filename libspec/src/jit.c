@@ -7,7 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jit_int.h"
+#include "jit_ir.h"
+#include "jit_spec.h"
+#include "jit_stub.h"
+#include "jit_perf.h"
 #include "sampler.h"
 
 static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
@@ -79,7 +82,6 @@ static int jit_engine(struct jit *j, char *err, size_t errsz)
 		void *addr;
 	} helpers[] = {
 		{"__spec_rt_enter", (void *)spec_rt_enter},
-		{"__spec_rt_leave", (void *)spec_rt_leave},
 		{"__spec_rt_guard_fail", (void *)spec_rt_guard_fail},
 		{"__spec_rt_sample", (void *)spec_rt_sample},
 	};
@@ -151,12 +153,8 @@ int jit_open(struct jit **out, const char *path, struct point_table *pts, struct
 		ret = jit_ir_scan(j, err, errsz);
 	if (ret)
 		goto fail;
-	if (perf_map) {
-		char name[64];
-
-		snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)getpid());
-		j->perf_map = fopen(name, "a");
-	}
+	if (perf_map)
+		jit_perf_open(j);
 	*out = j;
 	return 0;
 fail:
@@ -183,8 +181,7 @@ void jit_close(struct jit *j)
 		LLVMOrcDisposeThreadSafeContext(j->tsctx);
 	if (j->tm)
 		LLVMDisposeTargetMachine(j->tm);
-	if (j->perf_map)
-		fclose(j->perf_map);
+	jit_perf_close(j);
 	for (i = 0; i < j->nr_handlers; i++)
 		free(j->handlers[i]);
 	free(j->handlers);
@@ -277,17 +274,6 @@ unresolved:
 	return -ENOENT;
 }
 
-static void perf_note(struct jit *j, const char *name, uint64_t addr)
-{
-	if (j->perf_map) {
-		/* Sizes are not known through the C API; a page bounds a
-		 * handler's hot code well enough for perf's symbolization.
-		 */
-		fprintf(j->perf_map, "%llx 1000 %s\n", (unsigned long long)addr, name);
-		fflush(j->perf_map);
-	}
-}
-
 /* Add @m (consumed) under a new tracker and resolve @names into @addrs. */
 static int add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n, uint64_t *addrs,
 			  struct jit_code **code, char *err, size_t errsz)
@@ -312,7 +298,7 @@ static int add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n
 			goto fail;
 		}
 		addrs[i] = a;
-		perf_note(j, names[i], a);
+		jit_perf_note(j, names[i], a);
 	}
 	*code = calloc(1, sizeof(**code));
 	if (!*code) {

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit_int.h"
+#include "jit_guard.h"
+#include "jit_ir.h"
 
 #define PURE_DEPTH 16
 

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jit_int.h"
+#include "jit_ir.h"
+#include "jit_guard.h"
 
 #define MARKER_PREFIX "__spec_point_"
 

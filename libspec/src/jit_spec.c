@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "config.h"
-#include "jit_int.h"
+#include "jit_spec.h"
+#include "jit_ir.h"
+#include "jit_guard.h"
 
 struct marker {
 	LLVMValueRef call, fn;

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Entry stubs: the stable address a service calls. Each has the handler's
- * own type and does: rec = enter(epoch); f = load-acquire(slot); r = f(...);
- * leave(rec); return r. Swapping a variant is one store to the slot.
+ * own type and does: e = enter(epoch); f = load-acquire(slot); r = f(...);
+ * store-release(e, 0); return r. Swapping a variant is one store to the slot.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit_int.h"
+#include "jit_stub.h"
+#include "jit_guard.h"
 
 static void copy_attrs(LLVMValueRef from, LLVMValueRef to, unsigned int nparams)
 {
@@ -31,8 +32,8 @@ int jit_stub_module(struct jit *j, size_t h, void *const *slot, struct epoch_dom
 {
 	LLVMValueRef f = LLVMGetNamedFunction(j->master, j->handlers[h]);
 	LLVMTypeRef fty, ptr = LLVMPointerTypeInContext(j->ctx, 0);
-	LLVMTypeRef enter_ty, leave_ty;
-	LLVMValueRef stub, rec, fp, r;
+	LLVMTypeRef enter_ty;
+	LLVMValueRef stub, rec, fp, r, leave;
 	LLVMBuilderRef b;
 	LLVMModuleRef m;
 	char *dl;
@@ -57,7 +58,6 @@ int jit_stub_module(struct jit *j, size_t h, void *const *slot, struct epoch_dom
 	LLVMAddTargetDependentFunctionAttr(stub, "target-features", j->features);
 
 	enter_ty = LLVMFunctionType(ptr, &ptr, 1, 0);
-	leave_ty = LLVMFunctionType(LLVMVoidTypeInContext(j->ctx), &ptr, 1, 0);
 	b = LLVMCreateBuilderInContext(j->ctx);
 	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(j->ctx, stub, "entry"));
 	rec = LLVMBuildCall2(b, enter_ty, jit_helper(m, "__spec_rt_enter", enter_ty),
@@ -66,7 +66,10 @@ int jit_stub_module(struct jit *j, size_t h, void *const *slot, struct epoch_dom
 	LLVMSetOrdering(fp, LLVMAtomicOrderingAcquire);
 	LLVMSetAlignment(fp, sizeof(void *));
 	r = jit_forward_call(b, stub, fty, fp);
-	LLVMBuildCall2(b, leave_ty, jit_helper(m, "__spec_rt_leave", leave_ty), &rec, 1, "");
+	/* Leave: publish "outside" after the call (release). */
+	leave = LLVMBuildStore(b, LLVMConstInt(LLVMInt64TypeInContext(j->ctx), 0, 0), rec);
+	LLVMSetOrdering(leave, LLVMAtomicOrderingRelease);
+	LLVMSetAlignment(leave, 8);
 	if (LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind)
 		LLVMBuildRetVoid(b);
 	else

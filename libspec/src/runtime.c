@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "log.h"
+#include "compiler.h"
 #include "runtime.h"
+#include "variant.h"
 #include "sampler.h"
 
 #define DEFAULT_PIPELINE "default<O3>"

@@ -71,26 +71,4 @@ struct spec_runtime {
 /* Record an error of @rt (lock held) and log it; returns @err. */
 int rt_set_error(struct spec_runtime *rt, int err, const char *msg);
 
-/* variant.c (lock held unless noted) */
-struct variant *variant_find(struct spec_runtime *rt, const char *key);
-void variant_install(struct spec_runtime *rt, struct variant *v);
-void variant_add(struct spec_runtime *rt, struct variant *v);
-/* Move variants beyond the cache size (least recently used first) to the
- * retired list.
- */
-void variant_evict(struct spec_runtime *rt);
-/* Free retired variants no thread can be running; takes the locks itself. */
-void variant_reclaim(struct spec_runtime *rt);
-/* Build a variant for @settings (NULL: the generic one); takes jit_lock,
- * and lock for the counters if @lock_stats.
- */
-int variant_build(struct spec_runtime *rt, const struct jit_setting *settings, const char *pipeline,
-		  bool lock_stats, struct variant **out, char *err, size_t errsz);
-void variant_free(struct spec_runtime *rt, struct variant *v);
-
-/* compiler.c */
-int compiler_start(struct spec_runtime *rt);
-void compiler_stop(struct spec_runtime *rt);
-int compiler_validate(struct spec_runtime *rt, const struct spec_config *cfg);
-
 #endif /* LIBSPEC_RUNTIME_H */

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "log.h"
-#include "runtime.h"
+#include "variant.h"
 
 static uint64_t now_ns(void)
 {

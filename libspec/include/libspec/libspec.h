@@ -306,7 +306,9 @@ typedef int (*spec_custom_gen_fn)(void *ctx, const char *label, const struct spe
 LIBSPEC_API int spec_runtime__add_custom(struct spec_runtime *rt, const char *label,
 					 spec_custom_gen_fn gen, void *ctx);
 
-/* Called in the compile thread when a queued specialization ends. */
+/* Called in the compile thread when a queued specialization ends (in the
+ * caller, before specialize() returns, when the variant was cached).
+ */
 typedef void (*spec_done_fn)(void *ctx, int err);
 
 struct spec_specialize_opts {

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Entry stub modules: the stable addresses handed to the service. */
+#ifndef LIBSPEC_JIT_STUB_H
+#define LIBSPEC_JIT_STUB_H
+
+#include "jit_int.h"
+
+/* Module holding the entry stub of handler @h; its name goes to @name. */
+int jit_stub_module(struct jit *j, size_t h, void *const *slot, struct epoch_domain *dom,
+		    LLVMModuleRef *out, char *name, size_t namesz);
+
+#endif /* LIBSPEC_JIT_STUB_H */
