@@ -298,6 +298,40 @@ static void test_runtime_define_symbol_resolves_statics(void **state)
 	spec_runtime__close(rt);
 }
 
+static void test_runtime_perf_map_lists_jit_code_with_sizes(void **state)
+{
+	LIBSPEC_OPTS(spec_runtime_opts, opts, .perf_map = true);
+	unsigned long long addr, size, enum_size = 0;
+	struct spec_runtime *rt;
+	char path[64], name[128];
+	int stub = 0, variant = 0;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	unlink(path);
+	rt = spec_runtime__open(tu_ir("points"), &opts);
+	assert_non_null(rt);
+	assert_non_null(spec_runtime__handler(rt, "pt_enum"));
+	assert_int_equal(tu_specialize(rt, "eb=8"), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fscanf(f, "%llx %llx %127s", &addr, &size, name) == 3) {
+		assert_true(addr != 0);
+		if (!strcmp(name, "pt_enum.v0"))
+			enum_size = size;
+		stub |= !strcmp(name, "pt_enum.stub");
+		variant |= !strcmp(name, "pt_enum.v1");
+	}
+	fclose(f);
+	unlink(path);
+	/* Sizes come from the object files, not a placeholder. */
+	assert_true(enum_size > 16 && enum_size < 4096);
+	assert_true(stub);
+	assert_true(variant);
+	spec_runtime__close(rt);
+}
+
 static void test_runtime_null_arguments_are_einval(void **state)
 {
 	(void)state;
@@ -324,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_runtime_async_specialize_reports_completion),
 		cmocka_unit_test(test_runtime_unresolved_symbol_is_named),
 		cmocka_unit_test(test_runtime_define_symbol_resolves_statics),
+		cmocka_unit_test(test_runtime_perf_map_lists_jit_code_with_sizes),
 		cmocka_unit_test(test_runtime_null_arguments_are_einval),
 	};
 
