@@ -26,6 +26,7 @@ struct loop {
 	struct ioca_delta delta;
 	struct platform_sample prev, cur;
 	bool have_base;
+	bool trace_failed; /* a write failed: tracing stopped, the loop goes on */
 	bool changed_platform;
 };
 
@@ -194,8 +195,12 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 	fill_record(l, idx, &dec, applied, rec);
 	loop_format_line(rec, line, sizeof(line));
 	say(l, LOOP_LOG_INTERVAL, "%s%s", line, l->o->dry_run && dec.changed ? " (dry-run)" : "");
-	if (l->o->trace)
-		loop_trace_row(l->o->trace, &l->traced, rec);
+	if (l->o->trace && !l->trace_failed && loop_trace_row(l->o->trace, &l->traced, rec)) {
+		l->trace_failed = true;
+		say(l, LOOP_LOG_ERROR,
+		    "trace: write failed at interval %" PRIu64 "; tracing stopped, decisions go on",
+		    idx);
+	}
 	return 2;
 }
 

@@ -342,6 +342,42 @@ static void test_loop_real_signals_reload_and_stop(void **state)
 	assert_int_equal(f->fp.ddio_mask_now, 0x600);
 }
 
+static void test_loop_trace_failure_stops_tracing_only(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+	FILE *full = fopen("/dev/full", "w");
+
+	if (!full)
+		skip();
+	setvbuf(full, NULL, _IONBF, 0);
+	o.trace = full;
+	/* the header cannot be written: the run does not start */
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 64, &f->n), -EIO);
+	assert_int_equal(f->fp.applies, 0);
+	fclose(full);
+}
+
+static void test_loop_trace_row_failure_keeps_deciding(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+	char buf[300];
+	FILE *small = fmemopen(buf, sizeof(buf), "w");
+
+	assert_non_null(small);
+	setvbuf(small, NULL, _IONBF, 0);
+	o.trace = small; /* room for the header and about one row */
+	f->fp.on_poll = io_pressure;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 64, &f->n), 0);
+	assert_int_equal(f->n, 10);
+	assert_int_equal(f->rec[3].ddio_ways, 5);
+	assert_non_null(strstr(f->log, "tracing stopped, decisions go on"));
+	/* said once, not once per interval */
+	assert_null(strstr(strstr(f->log, "tracing stopped") + 1, "tracing stopped"));
+	fclose(small);
+}
+
 static void test_loop_rejects_bad_opts(void **state)
 {
 	struct fx *f = *state;
@@ -376,6 +412,8 @@ int main(void)
 		T(test_loop_failed_apply_is_not_recorded_as_decided),
 		T(test_loop_writes_trace),
 		T(test_loop_real_signals_reload_and_stop),
+		T(test_loop_trace_failure_stops_tracing_only),
+		T(test_loop_trace_row_failure_keeps_deciding),
 		T(test_loop_rejects_bad_opts),
 	};
 
