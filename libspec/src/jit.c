@@ -342,6 +342,19 @@ static void free_names(char **names)
 	free(names);
 }
 
+/* LIBSPEC_DUMP_IR=<dir>: keep each variant's optimized IR for inspection. */
+static void dump_ir(LLVMModuleRef m, unsigned int id)
+{
+	const char *dir = getenv("LIBSPEC_DUMP_IR");
+	char path[512], *msg = NULL;
+
+	if (!dir || !*dir)
+		return;
+	snprintf(path, sizeof(path), "%s/variant-%d-%u.ll", dir, (int)getpid(), id);
+	if (LLVMPrintModuleToFile(m, path, &msg))
+		LLVMDisposeMessage(msg);
+}
+
 int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct jit_code **code,
 		      uint64_t *addrs, char *err, size_t errsz)
 {
@@ -370,6 +383,7 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 		ret = -EINVAL;
 		goto out_module;
 	}
+	dump_ir(m, req->id);
 	ret = check_unresolved(j, m, err, errsz);
 	if (ret)
 		goto out_module;

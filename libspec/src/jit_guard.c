@@ -296,6 +296,22 @@ LLVMBasicBlockRef jit_split_before(struct jit *j, LLVMValueRef at)
 	return cont;
 }
 
+/* The passing side is the one to lay out straight (a failing guard
+ * already costs a call to the generic version).
+ */
+static void mark_likely(struct jit *j, LLVMValueRef br)
+{
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(j->ctx);
+	LLVMMetadataRef md[3] = {
+		LLVMMDStringInContext2(j->ctx, "branch_weights", 14),
+		LLVMValueAsMetadata(LLVMConstInt(i32, 1u << 20, 0)),
+		LLVMValueAsMetadata(LLVMConstInt(i32, 1, 0)),
+	};
+
+	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(j->ctx, "prof", 4),
+			LLVMMetadataAsValue(j->ctx, LLVMMDNodeInContext2(j->ctx, md, 3)));
+}
+
 static void emit_fail(struct jit *j, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef observed,
 		      struct spec_point *point, LLVMValueRef generic)
 {
@@ -305,11 +321,15 @@ static void emit_fail(struct jit *j, LLVMBuilderRef b, LLVMValueRef fn, LLVMValu
 	LLVMTypeRef hty =
 		LLVMFunctionType(LLVMVoidTypeInContext(j->ctx), (LLVMTypeRef[]){ptr, i64}, 2, 0);
 	LLVMModuleRef m = LLVMGetGlobalParent(fn);
-	LLVMValueRef args[2], r;
+	LLVMValueRef args[2], r, helper;
 
 	args[0] = jit_host_ptr(j, point);
 	args[1] = LLVMBuildIntCast2(b, observed, i64, 1, "");
-	LLVMBuildCall2(b, hty, jit_helper(m, "__spec_rt_guard_fail", hty), args, 2, "");
+	helper = jit_helper(m, "__spec_rt_guard_fail", hty);
+	LLVMAddAttributeAtIndex(
+		helper, LLVMAttributeFunctionIndex,
+		LLVMCreateEnumAttribute(j->ctx, LLVMGetEnumAttributeKindForName("cold", 4), 0));
+	LLVMBuildCall2(b, hty, helper, args, 2, "");
 	r = jit_forward_call(b, fn, fty, generic);
 	if (LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind)
 		LLVMBuildRetVoid(b);
@@ -354,7 +374,7 @@ int jit_guard_emit(struct jit *j, const struct guard_site *gs, LLVMValueRef v,
 	/* A poison input must not make the branch undefined. */
 	val = LLVMBuildFreeze(b, val, "");
 	fail = LLVMAppendBasicBlockInContext(j->ctx, gs->fn, "spec.fail");
-	LLVMBuildCondBr(b, build_ok(b, val, arg), pass, fail);
+	mark_likely(j, LLVMBuildCondBr(b, build_ok(b, val, arg), pass, fail));
 	LLVMPositionBuilderAtEnd(b, fail);
 	emit_fail(j, b, gs->fn, val, point, generic);
 	LLVMDisposeBuilder(b);
