@@ -92,7 +92,7 @@ static void report(void *ctx, enum spec_policy_event ev, const struct spec_polic
 {
 	switch (ev) {
 	case SPEC_POLICY_EXPLORE:
-		printf("policy: exploring\n");
+		printf("policy: exploring (observing N first)\n");
 		break;
 	case SPEC_POLICY_MEASURED:
 		if (r->err)
@@ -192,7 +192,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			   .switch_at = -1,
 			   .threshold = 0.5,
 			   .n1 = 256,
-			   .n2 = 128,
+			   .n2 = 64,
 			   .dwell_ms = 250,
 			   .ir = MATMUL_IR};
 	while ((c = getopt(argc, argv, "d:s:a:b:w:t:i:n:vh")) != -1) {
@@ -276,8 +276,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "matmul: cannot start the worker\n");
 		goto out;
 	}
-	if (rt && server_policy_start(&pr, rt, a.n1, a.dwell_ms, a.threshold, served_count, &s,
-				      report, &a.verbose))
+	if (rt && server_policy_start(&pr, rt, a.dwell_ms, a.threshold, served_count, &s, report,
+				      &a.verbose))
 		atomic_store(&s.stop, true);
 	else
 		drive(&s, rt, &a);

@@ -34,11 +34,11 @@ static void *policy_thread(void *arg)
 	return NULL;
 }
 
-int server_policy_start(struct server_policy *sp, struct spec_runtime *rt, int n_fixed,
-			unsigned dwell_ms, double threshold, spec_metric_fn metric, void *ctx,
+int server_policy_start(struct server_policy *sp, struct spec_runtime *rt, unsigned dwell_ms,
+			double threshold, spec_metric_fn metric, void *ctx,
 			spec_policy_report_fn report, void *report_ctx)
 {
-	static const char *const search[] = {"B"};
+	static const char *const search[] = {"B"}, *const observe[] = {"N"};
 	LIBSPEC_OPTS(spec_policy_exhaustive_opts, o, .metric = metric, .metric_ctx = ctx,
 		     .metric_mode = SPEC_METRIC_COUNTER, .dwell_ns = dwell_ms * 1000000ull,
 		     .warmup_ns = dwell_ms * 1000000ull / 5, .threshold = threshold,
@@ -46,26 +46,22 @@ int server_policy_start(struct server_policy *sp, struct spec_runtime *rt, int n
 		     .confirm_windows = 2, .labels = search, .nr_labels = 1,
 		     /* any block size gives the same product: no guard on B */
 		     .noguard_labels = search, .nr_noguard_labels = 1,
-		     .extra = (const struct spec_config *const *)sp->extra, .nr_extra = 2,
+		     /* N = the size of >= 70% of the requests, when there is one:
+		      * sampling every call costs nothing next to a multiply
+		      */
+		     .observe_labels = observe, .nr_observe_labels = 1, .observe_every = 1,
 		     .report = report, .report_ctx = report_ctx);
 	int ret;
 
-	sp->extra[0] = spec_config__new();
-	sp->extra[1] = spec_config__new();
-	if (!sp->extra[0] || !sp->extra[1])
-		return -ENOMEM;
-	ret = spec_config__set_value(sp->extra[1], "N", n_fixed);
-	if (ret)
-		return ret;
 	sp->pol = spec_policy_exhaustive__new(rt, &o);
 	if (!sp->pol) {
 		ret = -errno;
 		fprintf(stderr, "matmul: policy: %s\n", strerror(-ret));
 		return ret;
 	}
-	printf("policy: %zu candidates, %u ms each (+%u ms warm-up), threshold %.0f%%\n",
-	       spec_policy_exhaustive__nr_candidates(sp->pol), dwell_ms, dwell_ms / 5,
-	       threshold * 100);
+	printf("policy: B in {2..64} x N in {generic, observed}; %u ms per candidate "
+	       "(+%u ms warm-up), threshold %.0f%%\n",
+	       dwell_ms, dwell_ms / 5, threshold * 100);
 	ret = -pthread_create(&sp->th, NULL, policy_thread, sp);
 	if (ret) {
 		fprintf(stderr, "matmul: cannot start the policy thread\n");
@@ -100,7 +96,8 @@ void server_policy_summary(struct server_policy *sp, struct spec_runtime *rt)
 		       (unsigned long long)st.cache_hits, (unsigned long long)st.swaps,
 		       (unsigned long long)st.freed);
 	if (!spec_runtime__guard_failures(rt, "N", &fails))
-		printf("runtime: %llu failed guards on N (each ran the generic version)\n",
+		printf("runtime: %llu failed guards on N since the last observation phase "
+		       "(each ran the generic version)\n",
 		       (unsigned long long)fails);
 	if (sp->pol && !spec_policy_exhaustive__best(sp->pol, &best, &score) &&
 	    spec_config__format(best, text, sizeof(text)) >= 0)
@@ -112,7 +109,5 @@ void server_policy_fini(struct server_policy *sp)
 {
 	server_policy_stop(sp);
 	spec_policy_exhaustive__free(sp->pol);
-	spec_config__free(sp->extra[0]);
-	spec_config__free(sp->extra[1]);
 	sp->pol = NULL;
 }

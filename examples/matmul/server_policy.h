@@ -16,7 +16,6 @@
 
 struct server_policy {
 	struct spec_policy_exhaustive *pol;
-	struct spec_config *extra[2]; /* {} and {N = the first size} */
 	pthread_t th;
 	bool running;
 };
@@ -25,12 +24,13 @@ struct server_policy {
 struct spec_runtime *server_policy_open_runtime(const char *ir);
 
 /*
- * Search B in {2..64} x {N generic, N = @n_fixed}, each candidate measured
- * for @dwell_ms by @metric (a request counter), re-searching when the
- * throughput moves by more than @threshold. Returns 0 or -errno (printed).
+ * Search B in {2..64} x {N generic, N = the dominant observed size}, each
+ * candidate measured for @dwell_ms by @metric (a request counter),
+ * searching again when the throughput moves by more than @threshold.
+ * Returns 0 or -errno (printed).
  */
-int server_policy_start(struct server_policy *sp, struct spec_runtime *rt, int n_fixed,
-			unsigned dwell_ms, double threshold, spec_metric_fn metric, void *ctx,
+int server_policy_start(struct server_policy *sp, struct spec_runtime *rt, unsigned dwell_ms,
+			double threshold, spec_metric_fn metric, void *ctx,
 			spec_policy_report_fn report, void *report_ctx);
 void server_policy_stop(struct server_policy *sp);
 /* Compile counts and times, guard failures, the final choice. */
