@@ -172,9 +172,13 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 		l->have_base = true;
 		return 0;
 	}
-	if (l->cur.seq != l->prev.seq + 1)
+	/* counters are cumulative: a lost sample only lengthens this interval */
+	if (l->cur.seq > l->prev.seq + 1)
 		say(l, LOOP_LOG_INFO, "lost %" PRIu64 " sample(s) before seq %" PRIu64,
 		    l->cur.seq - l->prev.seq - 1, l->cur.seq);
+	else if (l->cur.seq <= l->prev.seq)
+		say(l, LOOP_LOG_INFO, "sample seq went back from %" PRIu64 " to %" PRIu64,
+		    l->prev.seq, l->cur.seq);
 	if (tenant_interval(&l->cfg, &l->prev, &l->cur, &iv)) {
 		say(l, LOOP_LOG_ERROR, "%s: sample time did not advance (seq %" PRIu64 ")",
 		    l->pf->ops->name, l->cur.seq);
