@@ -30,6 +30,7 @@ long pt_custom(long x);
 long pt_two_sites(long a, long b);
 long pt_count(long a);
 long pt_service(long a);
+long pt_helper(long *out, long v, long k);
 
 /* Fixed-code symbols the handler IR uses. */
 long svc_total;
@@ -447,6 +448,28 @@ static void test_points_handlers_reach_the_fixed_code(void **state)
 	assert_int_equal(svc_total, 17);
 }
 
+static void test_points_helper_guard_reruns_only_the_helper(void **state)
+{
+	long (*f)(long *, long, long) = handler("pt_helper");
+	uint64_t seed = 10, misses = 0;
+	long out_jit = 0, out_native = 0;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(tu_specialize(rt, "hk=5"), 0);
+	spec_runtime__reset_counters(rt);
+	for (i = 0; i < ROUNDS; i++) {
+		long v = (long)(tu_rand(&seed) % 100);
+		long k = tu_rand(&seed) & 1 ? 5 : (long)(tu_rand(&seed) % 8);
+
+		misses += k != 5;
+		assert_int_equal(f(&out_jit, v, k), pt_helper(&out_native, v, k));
+		/* The caller's side effect happened exactly once. */
+		assert_int_equal(out_jit, out_native);
+	}
+	assert_int_equal(failures("hk"), misses);
+}
+
 static void test_points_space_lists_every_point(void **state)
 {
 	static const struct {
@@ -465,6 +488,7 @@ static void test_points_space_lists_every_point(void **state)
 		{"two", SPEC_POINT_GENERIC, "pt_two_sites", 2},
 		{"ca", SPEC_POINT_GENERIC, "pt_count", 1},
 		{"sk", SPEC_POINT_RANGE, "pt_service", 1},
+		{"hk", SPEC_POINT_ENUM, "scale_by", 1},
 	};
 	struct spec_space *sp = spec_runtime__space(rt);
 	const struct spec_point_info *pi;
@@ -514,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_points_custom_fast_path_from_hot_inputs),
 		cmocka_unit_test(test_points_state_is_shared_by_all_variants),
 		cmocka_unit_test(test_points_handlers_reach_the_fixed_code),
+		cmocka_unit_test(test_points_helper_guard_reruns_only_the_helper),
 	};
 
 	return cmocka_run_group_tests_name("points", tests, setup, teardown);

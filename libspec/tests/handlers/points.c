@@ -100,3 +100,18 @@ long pt_service(long a)
 	svc_total += k;
 	return svc_scale(k);
 }
+
+/* A point in a static helper: its guard falls back to the helper's generic
+ * version only, so the caller's earlier store is not repeated.
+ */
+static long scale_by(long v, long k)
+{
+	k = spec_enum("hk", k, 3, 5);
+	return v * k;
+}
+
+long pt_helper(long *out, long v, long k)
+{
+	*out += v;
+	return scale_by(v, k) + *out;
+}
