@@ -378,6 +378,38 @@ static void test_loop_trace_row_failure_keeps_deciding(void **state)
 	fclose(small);
 }
 
+/* Poll 4 comes after two lost samples: counters and time kept counting. */
+static void lose_two(struct fake_platform *fp, void *arg)
+{
+	(void)arg;
+	if (fp->polls != 4)
+		return;
+	fp->s.seq += 2;
+	fp->s.t_ns += 2 * fp->interval_ns;
+	fp->s.ddio_hits += 2 * fp->ddio_hits_inc;
+	fp->s.ddio_misses += 2 * fp->ddio_misses_inc;
+	for (unsigned int c = 0; c < fp->info.ncpus; c++) {
+		fp->s.cpu[c].instructions += 2 * fp->inc[c].instructions;
+		fp->s.cpu[c].cycles += 2 * fp->inc[c].cycles;
+		fp->s.cpu[c].llc_refs += 2 * fp->inc[c].llc_refs;
+		fp->s.cpu[c].llc_misses += 2 * fp->inc[c].llc_misses;
+	}
+}
+
+static void test_loop_lost_samples_lengthen_the_interval(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+
+	f->fp.on_poll = lose_two;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 64, &f->n), 0);
+	assert_non_null(strstr(f->log, "lost 2 sample(s) before seq 6"));
+	/* three intervals' counts over three intervals' time: the same rates */
+	assert_int_equal(f->rec[2].tenant[0].llc_refs, 3000000);
+	assert_string_equal(decide_reason_name(&f->rec[2].decision), "stable");
+	assert_string_equal(decide_reason_name(&f->rec[3].decision), "stable");
+}
+
 static void test_loop_rejects_bad_opts(void **state)
 {
 	struct fx *f = *state;
@@ -414,6 +446,7 @@ int main(void)
 		T(test_loop_real_signals_reload_and_stop),
 		T(test_loop_trace_failure_stops_tracing_only),
 		T(test_loop_trace_row_failure_keeps_deciding),
+		T(test_loop_lost_samples_lengthen_the_interval),
 		T(test_loop_rejects_bad_opts),
 	};
 
