@@ -215,6 +215,8 @@ int main(int argc, char **argv)
 	FILE *trace = NULL;
 	int r;
 
+	/* interval lines (stdout) and messages (stderr) interleave in order */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	r = parse_args(argc, argv, &a);
 	if (r)
 		return r == 1 ? 0 : r;
