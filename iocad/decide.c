@@ -95,7 +95,9 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 	p = &d->prev.tenant[i];
 	out->tenant = i;
 	out->reason = DECIDE_R_CORE_SETTLED;
-	if (c->llc_misses > p->llc_misses) {
+	if (c->llc_misses > p->llc_misses &&
+	    fsm_changed(p->llc_misses, c->llc_misses, cfg->threshold_stable,
+			cfg->threshold_min_rate)) {
 		if (planner_tenant_ways(a) >= a->llc_ways) {
 			out->reason = DECIDE_R_CORE_NO_ROOM;
 			out->blocked = true;
