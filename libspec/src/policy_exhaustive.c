@@ -41,6 +41,9 @@ static int copy_opts(struct spec_policy_exhaustive *p, const struct spec_policy_
 	p->warmup = OPTS_GET(o, warmup_ns, 0);
 	p->period = OPTS_GET(o, period_ns, 0);
 	p->threshold = OPTS_GET(o, threshold, 0.0);
+	p->windows = OPTS_GET(o, windows, 0);
+	if (!p->windows)
+		p->windows = 1;
 	p->confirm = OPTS_GET(o, confirm_windows, 0);
 	if (!p->confirm)
 		p->confirm = 1;
@@ -69,6 +72,11 @@ static int copy_opts(struct spec_policy_exhaustive *p, const struct spec_policy_
 	}
 	if (!(p->threshold >= 0.0) || isinf(p->threshold)) {
 		pr_warn("policy: opts.threshold %g must be a finite fraction >= 0\n", p->threshold);
+		return -EINVAL;
+	}
+	if (p->windows > POLICY_MAX_WINDOWS) {
+		pr_warn("policy: opts.windows %u is more than %d\n", p->windows,
+			POLICY_MAX_WINDOWS);
 		return -EINVAL;
 	}
 	if (!(p->observe_share > 0.0 && p->observe_share <= 1.0)) {

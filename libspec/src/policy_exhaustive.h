@@ -80,6 +80,10 @@ struct spec_policy_exhaustive_opts {
 	bool minimize;
 	/* measurement window per candidate and per watch window; 0: 100 ms */
 	uint64_t dwell_ns;
+	/* windows measured per candidate; its score is their median (one
+	 * disturbed window does not decide); 0: 1, at most 15
+	 */
+	uint32_t windows;
 	/* time after each switch that is not measured (caches, queues); 0: none */
 	uint64_t warmup_ns;
 	/* search again this long after a choice; 0: no periodic search */
@@ -145,7 +149,7 @@ struct spec_policy_exhaustive_opts {
  * @param rt runtime (must outlive the policy)
  * @param opts options; .metric is required
  * @return policy, or NULL and errno: EINVAL (bad opts: missing metric,
- *         negative or NaN threshold, a generic point in .labels, bad sz),
+ *         negative or NaN threshold, more than 15 windows, a generic point in .labels, bad sz),
  *         ENOENT (a label of .labels, .noguard_labels, .observe_labels
  *         or .extra not in the space), E2BIG
  *         (more candidates than .max_candidates, or a listed range wider

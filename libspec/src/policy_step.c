@@ -71,6 +71,25 @@ int policy_step_build(struct spec_policy_exhaustive *p, const struct policy_obs 
 	return 0;
 }
 
+/* Median of @n (<= POLICY_MAX_WINDOWS) scores; NaN if any is NaN. */
+static double median(const double *v, size_t n)
+{
+	double s[POLICY_MAX_WINDOWS] = {0};
+	size_t i, j;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			return NAN;
+		/* insertion sort: n is tiny */
+		for (j = i; j > 0 && s[j - 1] > v[i]; j--)
+			s[j] = s[j - 1];
+		s[j] = v[i];
+	}
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
 /* Open a measurement window at @now. */
 static void window_open(struct spec_policy_exhaustive *p, uint64_t now)
 {
@@ -266,6 +285,7 @@ static int advance(struct spec_policy_exhaustive *p, uint64_t now, uint64_t *nex
 		}
 		/* The compile took time: warm up from now, not from the step. */
 		p->deadline = policy_step_now(p) + p->warmup;
+		p->win_done = 0;
 		p->state = ST_WARMUP;
 		return 1;
 	case ST_WARMUP:
@@ -278,7 +298,13 @@ static int advance(struct spec_policy_exhaustive *p, uint64_t now, uint64_t *nex
 	case ST_MEASURE:
 		if (now < p->deadline)
 			break;
-		score = window_close(p, now);
+		p->win[p->win_done++] = window_close(p, now);
+		if (p->win_done < p->windows) {
+			window_open(p, now);
+			return 1;
+		}
+		score = median(p->win, p->win_done);
+		p->win_done = 0;
 		if (!isfinite(score)) {
 			pr_warn("policy: candidate %zu '%s': the metric is not finite\n", p->cur,
 				p->c[p->cur].text);

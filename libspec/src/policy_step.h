@@ -15,6 +15,8 @@
 #include "policy_candidates.h"
 #include "policy_exhaustive.h"
 
+#define POLICY_MAX_WINDOWS 15
+
 enum pstate {
 	ST_EXPLORE,	 /* a search starts */
 	ST_OBSERVE,	 /* sampling the observed points; ends at deadline */
@@ -37,6 +39,9 @@ struct spec_policy_exhaustive {
 	uint64_t dwell, warmup, period;
 	double threshold;
 	uint32_t confirm;
+	uint32_t windows;  /* per candidate */
+	uint32_t win_done; /* windows of candidate cur closed so far */
+	double win[POLICY_MAX_WINDOWS];
 	uint64_t observe_ns;
 	uint32_t observe_every;
 	double observe_share;

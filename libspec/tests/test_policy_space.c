@@ -179,6 +179,8 @@ static void test_policy_bad_opts_are_refused(void **state)
 	expect_refused(*state, &b, &(struct bad_case){"observe assume", EINVAL, "value point"});
 	b = o, b.observe_labels = twice, b.nr_observe_labels = 1, b.labels = twice, b.nr_labels = 1;
 	expect_refused(*state, &b, &(struct bad_case){"observe listed", EINVAL, "in labels"});
+	b = o, b.windows = 16;
+	expect_refused(*state, &b, &(struct bad_case){"16 windows", EINVAL, "windows"});
 	b = o, b.observe_share = 1.5;
 	expect_refused(*state, &b, &(struct bad_case){"share > 1", EINVAL, "observe_share"});
 	b = o, b.extra = extra, b.nr_extra = 1;
