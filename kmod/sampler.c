@@ -181,6 +181,7 @@ int ioca_sampler_start(struct ioca_sampler *s, struct netlink_ext_ack *extack)
 	mutex_unlock(&s->ctl_lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(ioca_sampler_start);
 
 /* Caller holds ctl_lock. */
 static void __ioca_sampler_stop(struct ioca_sampler *s)
@@ -218,6 +219,7 @@ int ioca_sampler_stop(struct ioca_sampler *s, struct netlink_ext_ack *extack)
 	mutex_unlock(&s->ctl_lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(ioca_sampler_stop);
 
 /**
  * ioca_sampler_configure() - replace the configuration of a stopped sampler
@@ -250,6 +252,7 @@ int ioca_sampler_configure(struct ioca_sampler *s,
 	kfree(old);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(ioca_sampler_configure);
 
 static int ioca_slot_index(const struct ioca_sampler *s, unsigned int cpu)
 {
@@ -343,6 +346,7 @@ err_destroy_wq:
 	destroy_workqueue(s->wq);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(ioca_sampler_init);
 
 /**
  * ioca_sampler_shutdown() - stop for good; start is refused from now on
@@ -356,6 +360,7 @@ void ioca_sampler_shutdown(struct ioca_sampler *s)
 		__ioca_sampler_stop(s);
 	mutex_unlock(&s->ctl_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(ioca_sampler_shutdown);
 
 /**
  * ioca_sampler_exit() - undo ioca_sampler_init(), after shutdown
@@ -371,3 +376,4 @@ void ioca_sampler_exit(struct ioca_sampler *s)
 	mutex_destroy(&s->lock);
 	mutex_destroy(&s->ctl_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(ioca_sampler_exit);
