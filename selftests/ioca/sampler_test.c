@@ -300,4 +300,73 @@ TEST_F(ioca_nl, sampler_set_rejects_raw_event_without_config)
 	EXPECT_EQ(OFF_FIRST + U32_ATTR, self->r.offs);
 }
 
+TEST_F_TIMEOUT(ioca_nl, sampler_samples_only_the_listed_cpus, 60)
+{
+	struct ioca_sample *s = calloc(1, sizeof(*s));
+	struct ioca_sampler_cfg cfg;
+	uint32_t last = (uint32_t)nprocs() - 1;
+	struct tnl sub;
+
+	ASSERT_NE(NULL, s);
+	stop(&self->nl);
+	default_cfg(&cfg);
+	cfg.ncpus = 1;
+	cfg.cpus[0] = last;
+	ASSERT_EQ(0, ioca_sampler_set(&self->nl, &cfg, &self->r)) TH_LOG("%s", self->r.msg);
+	ASSERT_EQ(0, tnl_open(&sub, NULL));
+	ASSERT_EQ(0, tnl_join(&sub, IOCA_FAMILY_NAME, IOCA_MCGRP_SAMPLES));
+	ASSERT_EQ(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
+	ASSERT_EQ(1, tnl_recv_one(&sub, 3000, ioca_parse_sample, s));
+	stop(&self->nl);
+	ASSERT_EQ(1, s->ncpus);
+	EXPECT_EQ(last, s->cpu[0].id);
+	EXPECT_EQ(NKINDS, s->cpu[0].ncounters);
+	tnl_close(&sub);
+	free(s);
+}
+
+TEST_F_TIMEOUT(ioca_nl, sampler_counts_uncore_events_once_per_socket, 60)
+{
+	struct ioca_sample *s = calloc(1, sizeof(*s));
+	struct ioca_sampler_cfg cfg;
+	struct tnl sub;
+	int i;
+
+	ASSERT_NE(NULL, s);
+	stop(&self->nl);
+	default_cfg(&cfg);
+	/* No uncore PMU in a VM: a software PMU (type 1) stands in for uncore_cha_N. */
+	cfg.nuncore = 1;
+	cfg.unc[0].kind = IOCA_EVENT_KIND_RAW;
+	cfg.unc[0].type = 1;   /* PERF_TYPE_SOFTWARE */
+	cfg.unc[0].config = 3; /* PERF_COUNT_SW_CONTEXT_SWITCHES */
+	ASSERT_EQ(0, ioca_sampler_set(&self->nl, &cfg, &self->r)) TH_LOG("%s", self->r.msg);
+	ASSERT_EQ(0, tnl_open(&sub, NULL));
+	ASSERT_EQ(0, tnl_join(&sub, IOCA_FAMILY_NAME, IOCA_MCGRP_SAMPLES));
+	ASSERT_EQ(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r))
+	TH_LOG("%s", self->r.msg);
+	ASSERT_EQ(1, tnl_recv_one(&sub, 3000, ioca_parse_sample, s));
+	stop(&self->nl);
+	ASSERT_EQ(self->before.nsockets, s->nsockets);
+	for (i = 0; i < s->nsockets; i++) {
+		EXPECT_EQ((uint32_t)i, s->socket_id[i]);
+		EXPECT_EQ(1, s->socket_ncounters[i]);
+	}
+	tnl_close(&sub);
+	free(s);
+}
+
+TEST_F(ioca_nl, sampler_set_rejects_uncore_event_without_pmu_type)
+{
+	struct ioca_sampler_cfg cfg;
+
+	stop(&self->nl);
+	default_cfg(&cfg);
+	cfg.nuncore = 1;
+	cfg.unc[0].kind = IOCA_EVENT_KIND_RAW;
+	cfg.unc[0].config = 0x35;
+	EXPECT_EQ(-EINVAL, ioca_sampler_set(&self->nl, &cfg, &self->r));
+	EXPECT_STREQ("uncore event needs a PMU type", self->r.msg);
+}
+
 TEST_HARNESS_MAIN
