@@ -25,7 +25,24 @@
 #define SPECIALIZATIONS 1000
 #define MAX_VARIANTS 4
 
-long wk_sum(long a, long b); /* native build of tests/handlers/concurrency.c */
+/* Native builds of tests/handlers/concurrency.c. */
+long wk_sum(long a, long b);
+long wk_held(long a, long b);
+
+/* Called by wk_held: signals that a thread is inside, waits for release. */
+static pthread_mutex_t block_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t block_cv = PTHREAD_COND_INITIALIZER;
+static int block_inside, block_open = 1;
+
+void wk_block(void)
+{
+	pthread_mutex_lock(&block_mu);
+	block_inside++;
+	pthread_cond_broadcast(&block_cv);
+	while (!block_open)
+		pthread_cond_wait(&block_cv, &block_mu);
+	pthread_mutex_unlock(&block_mu);
+}
 
 struct shared {
 	long (*f)(long, long);
@@ -147,10 +164,79 @@ static void test_concurrency_swaps_under_load_stay_correct_and_bounded(void **st
 	spec_runtime__close(rt);
 }
 
+struct held_call {
+	long (*f)(long, long);
+	long result;
+};
+
+static void *call_held(void *arg)
+{
+	struct held_call *hc = arg;
+
+	hc->result = hc->f(6, 7);
+	return NULL;
+}
+
+static void test_concurrency_variant_in_use_is_not_freed(void **state)
+{
+	LIBSPEC_OPTS(spec_runtime_opts, opts, .max_variants = 2);
+	struct spec_runtime_stats st;
+	struct spec_runtime *rt;
+	struct held_call hc;
+	pthread_t th;
+	char cfg[16];
+	int i;
+
+	(void)state;
+	tu_capture();
+	rt = spec_runtime__open(tu_ir("concurrency"), &opts);
+	assert_non_null(rt);
+	hc.f = spec_runtime__handler(rt, "wk_held");
+	assert_non_null(hc.f);
+	assert_int_equal(tu_specialize(rt, "hb=7"), 0);
+
+	/* A thread enters the hb=7 variant and stays inside. */
+	block_open = 0;
+	block_inside = 0;
+	assert_int_equal(pthread_create(&th, NULL, call_held, &hc), 0);
+	pthread_mutex_lock(&block_mu);
+	while (!block_inside)
+		pthread_cond_wait(&block_cv, &block_mu);
+	pthread_mutex_unlock(&block_mu);
+
+	/* Push hb=7 out of the two-entry cache (with the generic one). */
+	for (i = 1; i <= 3; i++) {
+		snprintf(cfg, sizeof(cfg), "hb=%d", 20 + i);
+		assert_int_equal(tu_specialize(rt, cfg), 0);
+	}
+	usleep(20000);
+	spec_runtime__stats(rt, &st, sizeof(st));
+	assert_true(st.evictions >= 3);
+	/* hb=7 is evicted but the thread is inside it: not freed. */
+	assert_true(st.freed < st.evictions);
+
+	pthread_mutex_lock(&block_mu);
+	block_open = 1;
+	pthread_cond_broadcast(&block_cv);
+	pthread_mutex_unlock(&block_mu);
+	pthread_join(th, NULL);
+	/* It returned through the evicted variant's code, still mapped. */
+	assert_int_equal(hc.result, wk_held(6, 7));
+	for (i = 0; i < 200; i++) {
+		spec_runtime__stats(rt, &st, sizeof(st));
+		if (st.freed == st.evictions)
+			break;
+		usleep(5000);
+	}
+	assert_int_equal(st.freed, st.evictions);
+	spec_runtime__close(rt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_concurrency_swaps_under_load_stay_correct_and_bounded),
+		cmocka_unit_test(test_concurrency_variant_in_use_is_not_freed),
 	};
 
 	return cmocka_run_group_tests_name("concurrency", tests, NULL, NULL);

@@ -107,7 +107,8 @@ struct spec_point_info {
  * @brief Snapshot the space: every point with its observed values and
  * guard-failure count at the moment of the call.
  * @param rt runtime
- * @return snapshot to free with spec_space__free(), or NULL and errno
+ * @return snapshot to free with spec_space__free() (before closing @p rt: its
+ *         strings and value arrays belong to the runtime), or NULL and errno
  */
 LIBSPEC_API struct spec_space *spec_runtime__space(struct spec_runtime *rt);
 

@@ -11,3 +11,13 @@ long wk_sum(long a, long b)
 		s += a * (i + 1);
 	return s;
 }
+
+/* Waits inside the fixed code, to hold a variant while it is evicted. */
+extern void wk_block(void);
+
+long wk_held(long a, long b)
+{
+	b = spec_range("hb", b, 0, 100);
+	wk_block();
+	return a * b + 1;
+}
