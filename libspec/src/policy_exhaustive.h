@@ -6,12 +6,10 @@
  * search again periodically or when the metric of the chosen configuration
  * moves by more than a threshold.
  *
- * This header is public API (see policy_NEEDS.txt: it is meant to become
- * include/libspec/policy.h). The policy is a state machine driven by
- * spec_policy_exhaustive__step(), which never sleeps and reads time only
- * through the clock in the opts, so tests can run it with a fake metric and
- * a fake clock; spec_policy_exhaustive__run() is the loop a policy thread
- * calls in a real service.
+ * This header is public API, installed as <libspec/policy.h>. The policy is a state machine driven
+ * by spec_policy_exhaustive__step(), which never sleeps and reads time only through the clock in
+ * the opts, so tests can run it with a fake metric and a fake clock; spec_policy_exhaustive__run()
+ * is the loop a policy thread calls in a real service.
  */
 #ifndef LIBSPEC_POLICY_EXHAUSTIVE_H
 #define LIBSPEC_POLICY_EXHAUSTIVE_H
@@ -59,7 +57,7 @@ struct spec_policy_result {
 	const struct spec_config *cfg; /* the candidate */
 	const char *text;	       /* its spec_config__format() text */
 	size_t index;		       /* its position in the search order */
-	double score;		       /* metric over the window; NaN if err */
+	double score;		       /* metric (median of .windows); NaN if err */
 	int err;		       /* 0, or why it could not be measured (-errno) */
 };
 
