@@ -31,6 +31,18 @@ static struct ioca_sampler_config *sampler_cfg(struct kunit *test, u32 kind,
 	return cfg;
 }
 
+static void sampler_configure(struct kunit *test, u32 kind, u32 interval_us)
+{
+	struct ioca_sampler_config *cfg = sampler_cfg(test, kind, interval_us);
+	struct netlink_ext_ack extack = {};
+	int err;
+
+	err = ioca_sampler_configure(test->priv, cfg, &extack);
+	if (err)
+		kfree(cfg);
+	KUNIT_ASSERT_EQ(test, err, 0);
+}
+
 static int sampler_slot_of(const struct ioca_sampler *s, unsigned int cpu)
 {
 	unsigned int i;
@@ -76,8 +88,7 @@ static void sampler_test_configure_while_running_is_busy(struct kunit *test)
 	struct netlink_ext_ack extack = {};
 	struct ioca_sampler_config *again;
 
-	KUNIT_ASSERT_EQ(test, ioca_sampler_configure(s, sampler_cfg(test,
-			IOCA_EVENT_KIND_CPU_CLOCK, 100000), &extack), 0);
+	sampler_configure(test, IOCA_EVENT_KIND_CPU_CLOCK, 100000);
 	KUNIT_ASSERT_EQ(test, ioca_sampler_start(s, &extack), 0);
 	KUNIT_EXPECT_EQ(test, s->state, IOCA_SAMPLER_STATE_RUNNING);
 	KUNIT_EXPECT_EQ(test, ioca_sampler_start(s, &extack), -EBUSY);
@@ -104,8 +115,7 @@ static void sampler_test_missing_hw_event_counts_cpu_clock(struct kunit *test)
 
 	if (s->hw_counters)
 		kunit_skip(test, "the PMU has hardware events here");
-	KUNIT_ASSERT_EQ(test, ioca_sampler_configure(s, sampler_cfg(test,
-			IOCA_EVENT_KIND_CYCLES, 100000), &extack), 0);
+	sampler_configure(test, IOCA_EVENT_KIND_CYCLES, 100000);
 	KUNIT_ASSERT_EQ(test, ioca_sampler_start(s, &extack), 0);
 	KUNIT_EXPECT_EQ(test, s->eff_kind[0], (u32)IOCA_EVENT_KIND_CPU_CLOCK);
 	cpus_read_lock();
@@ -125,8 +135,7 @@ static void sampler_test_counts_intervals_without_listener(struct kunit *test)
 	struct netlink_ext_ack extack = {};
 	u64 intervals, no_listener, seq;
 
-	KUNIT_ASSERT_EQ(test, ioca_sampler_configure(s, sampler_cfg(test,
-			IOCA_EVENT_KIND_CPU_CLOCK, 2000), &extack), 0);
+	sampler_configure(test, IOCA_EVENT_KIND_CPU_CLOCK, 2000);
 	KUNIT_ASSERT_EQ(test, ioca_sampler_start(s, &extack), 0);
 	msleep(100);
 	mutex_lock(&s->lock);
@@ -150,8 +159,7 @@ static void sampler_test_offline_cpu_releases_counters(struct kunit *test)
 
 	if (num_online_cpus() < 2 || !cpu_online(1))
 		kunit_skip(test, "needs CPU 1 online");
-	KUNIT_ASSERT_EQ(test, ioca_sampler_configure(s, sampler_cfg(test,
-			IOCA_EVENT_KIND_CPU_CLOCK, 100000), &extack), 0);
+	sampler_configure(test, IOCA_EVENT_KIND_CPU_CLOCK, 100000);
 	KUNIT_ASSERT_EQ(test, ioca_sampler_start(s, &extack), 0);
 	i = sampler_slot_of(s, 1);
 	KUNIT_ASSERT_GE(test, i, 0);
