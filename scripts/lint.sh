@@ -40,7 +40,9 @@ fi
 
 # cppcheck needs the include paths to see through macros; missing system
 # headers are not findings.
-incs="-Iuapi -Ilibspec/include -Iiocad${ksrc:+ -I$ksrc/tools/testing/selftests}"
+incs="-Iuapi -Ilibspec/include -Iiocad"
+[ -n "$ksrc" ] && incs="$incs -Iselftests/ioca -I$ksrc/tools/testing/selftests \
+	--suppress=*:$ksrc/tools/testing/selftests/*"
 for f in $user_files; do
 	out=$(clang-format --dry-run -Werror "$f" 2>&1)
 	rc=$?
