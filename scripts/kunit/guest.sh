@@ -1,9 +1,9 @@
 #!/bin/sh
-# Usage (inside the KUnit VM, cwd /ioca): guest.sh [SMOKE_PARAM...]
+# Usage (inside the KUnit VM, cwd /ioca): guest.sh
 # Loads kunit.ko, then each test module in turn -- KUnit runs a module's
 # suites while it loads and prints KTAP on the console -- and unloads it
 # again, so exit paths run too:
-#   smoke_kunit.ko SMOKE_PARAM...    the smoke suite (selftests/smoke)
+#   smoke_kunit.ko                   the smoke suite (selftests/smoke)
 #   ioca.ko emulate=1                if present: what kmod/tests/ exercise
 #   tests/*.ko                       if present: the module's KUnit suites
 # Each module that fails to load or unload prints a "kunit-guest: FAIL" line
@@ -23,7 +23,7 @@ step() { # what command...
 if ! step "modprobe kunit" modprobe kunit; then
 	exit 1
 fi
-if step "insmod smoke_kunit.ko" insmod ./smoke_kunit.ko "$@"; then
+if step "insmod smoke_kunit.ko" insmod ./smoke_kunit.ko; then
 	step "rmmod smoke_kunit" rmmod smoke_kunit
 fi
 ioca=0

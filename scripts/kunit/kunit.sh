@@ -12,8 +12,8 @@
 #     listed as skipped). Exits non-zero on any failure, a build error, a
 #     guest that timed out or crashed, or when no test ran.
 #
-# IOCA_KUNIT_INJECT_FAILURE=1 loads the smoke suite with inject_failure=1,
-# which makes one case fail: a demonstration that a failure turns this red.
+# IOCA_KUNIT_INJECT_FAILURE=1 builds the smoke suite with one case failing
+# on purpose: a demonstration that a failure turns this red.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -31,6 +31,8 @@ notok() {
 }
 finish() {
 	[ "$skip" -eq 0 ] || echo "kunit: $skip of the passed cases were skipped"
+	[ "$fail" -eq 0 ] || [ ! -f "${IOCA_CACHE:-/nonexistent}/kunit-last-console.log" ] ||
+		echo "kunit: full console log: $IOCA_CACHE/kunit-last-console.log"
 	echo "kunit: $pass passed, $fail failed"
 	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
 	exit
@@ -70,7 +72,10 @@ copy_src() { # dir: copy $top/dir without another kernel's build products
 
 files=()
 copy_src selftests/smoke
-if make -s -C "$kdir" M="$scratch/selftests/smoke" modules >"$scratch/smoke.log" 2>&1 &&
+smoke_flags=
+[ "${IOCA_KUNIT_INJECT_FAILURE:-0}" = 1 ] && smoke_flags=-DIOCA_SMOKE_INJECT_FAILURE
+if make -s -C "$kdir" M="$scratch/selftests/smoke" KCFLAGS="$smoke_flags" modules \
+	>"$scratch/smoke.log" 2>&1 &&
 	[ -f "$scratch/selftests/smoke/smoke_kunit.ko" ]; then
 	ok "smoke_kunit.ko builds against the KUnit kernel"
 	files+=(--file "$scratch/selftests/smoke/smoke_kunit.ko")
@@ -99,14 +104,13 @@ fi
 
 # 4. One boot runs every suite. loglevel=7 puts KUnit's KERN_INFO lines on
 # the console as they happen, so a crash still leaves the KTAP up to it.
-smoke_args=()
-[ "${IOCA_KUNIT_INJECT_FAILURE:-0}" = 1 ] && smoke_args=(inject_failure=1)
 log=$scratch/console.log
 "$top/scripts/vm/run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
-	--modules-dir "$moddir" --kmod kunit --mem 256 --timeout "${IOCA_KUNIT_TIMEOUT:-300}" \
+	--modules-dir "$moddir" --kmod kunit --mem 256 --timeout "${IOCA_KUNIT_TIMEOUT:-600}" \
 	--append loglevel=7 --file "$here/guest.sh" "${files[@]}" \
-	-- sh ./guest.sh "${smoke_args[@]}" >"$log" 2>&1
+	-- sh ./guest.sh >"$log" 2>&1
 rc=$?
+cp "$log" "$IOCA_CACHE/kunit-last-console.log"
 grep -E '^kunit-guest: FAIL|^run\.sh: ' "$log"
 
 # 5. Verdicts.

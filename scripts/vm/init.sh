@@ -28,8 +28,9 @@ rc=$?
 echo
 echo "IOCA-VM-EXIT=$rc"
 sync
-# isa-debug-exit (run.sh always adds it) works without ACPI; poweroff needs
-# ACPI; a reboot with QEMU's -no-reboot ends the VM on any kernel.
+# isa-debug-exit (run.sh always adds it) needs ioperm(), which tinyconfig
+# kernels lack (CONFIG_X86_IOPL_IOPERM); a reboot with QEMU's -no-reboot ends
+# the VM on any kernel, ACPI or not; poweroff -f only halts without ACPI.
 vmexit 0 2>/dev/null
-poweroff -f
 reboot -f
+poweroff -f

@@ -17,7 +17,7 @@
 #   --cpu MODEL        QEMU -cpu string (default max), e.g. Skylake-Server
 #                      or Skylake-Server,model=1 (family 6 model 0x55)
 #   --smp N, --mem MB  guest CPUs (default 2) and memory (default 512)
-#   --timeout SEC      kill the guest after SEC seconds (default 120)
+#   --timeout SEC      kill the guest after SEC seconds (default 300)
 #   --file HOST[:GUEST] copy a file or directory into the guest; GUEST
 #                      defaults to /ioca/<name>; a relative GUEST is under
 #                      /ioca, one ending in / gets <name> appended
@@ -46,7 +46,7 @@ die() { # status message
 	exit "$1"
 }
 
-kernel='' moddir='' cpu=max smp=2 mem=512 timeout=120 append=''
+kernel='' moddir='' cpu=max smp=2 mem=512 timeout=300 append=''
 accel=${IOCA_VM_ACCEL:-tcg}
 files=() kmods=()
 while [ $# -gt 0 ]; do
@@ -110,12 +110,7 @@ fi
 [ ${#kmods[@]} -eq 0 ] || [ -n "$moddir" ] || die 2 "--kmod needs --modules-dir"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ioca-vm.XXXXXX") || die 125 "mktemp failed"
-qpid=''
-cleanup() {
-	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
+trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
 # --- base initramfs: busybox, init, helpers (cached by content) ---------
@@ -219,7 +214,7 @@ add_kmods() {
 run_image() {
 	local f
 	mkdir -p "$work/run/ioca-run" "$work/run/ioca"
-	echo "$(quote_words "$@")" >"$work/run/ioca-run/cmd"
+	quote_words "$@" >"$work/run/ioca-run/cmd"
 	for f in "${files[@]}"; do
 		add_file "$f"
 	done
@@ -230,7 +225,8 @@ run_image() {
 
 # --- KVM: only after a bounded probe proved it works (cached per host) --
 resolve_accel() {
-	local probe=$cache/kvm-probe-$(uname -r)
+	local probe
+	probe=$cache/kvm-probe-$(uname -r)
 	[ "$accel" = auto ] || return 0
 	accel=tcg
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 0
@@ -273,6 +269,8 @@ grep -v "TCG doesn't support requested feature" "$work/qemu.err" >&2
 
 if [ "$qstatus" -eq 124 ] || [ "$qstatus" -eq 137 ]; then
 	echo "$prog: FAIL: guest timed out after $timeout s (killed); command: $*" >&2
+	status=$(sed -nE 's/^IOCA-VM-EXIT=([0-9]+)$/\1/p' "$work/console" | tail -n 1)
+	[ -z "$status" ] || echo "$prog: the command had exited with $status; the VM did not stop" >&2
 	tail_console
 	exit 124
 fi

@@ -54,7 +54,7 @@ smoke_test() {
 	fi
 	tok=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 	out=$work/smoke.out
-	"$run" --timeout 90 --file "$src/smoke.ko" --file "$src/vmcheck.sh" \
+	"$run" --timeout 300 --file "$src/smoke.ko" --file "$src/vmcheck.sh" \
 		-- sh ./vmcheck.sh "$tok" 2>&1 | tee "$out" | indent
 	rc=${PIPESTATUS[0]}
 	guest_fail=0
@@ -83,7 +83,7 @@ runner_status_test() {
 	start=$(date +%s)
 	echo "payload $RANDOM$RANDOM" >"$data"
 	# Family 6 model 85 (0x55) is Skylake-SP; 42 only if every check held.
-	"$run" --timeout 90 --smp 1 --cpu Skylake-Server --file "$data:sub/dir/" \
+	"$run" --timeout 300 --smp 1 --cpu Skylake-Server --file "$data:sub/dir/" \
 		-- sh -c "grep -qx '$(cat "$data")' /ioca/sub/dir/data.txt &&
 			grep -qE '^cpu family\s*: 6$' /proc/cpuinfo &&
 			grep -qE '^model\s*: 85$' /proc/cpuinfo &&
@@ -101,7 +101,7 @@ runner_hang_test() {
 	local t start el rc log=$work/hang.log
 	# Long enough for the guest to reach the sleep on a busy machine (so the
 	# command, not the boot, is what hangs), short enough to keep vmtest fast.
-	t=$((boot_s + 10))
+	t=$((2 * boot_s + 10))
 	start=$(date +%s)
 	"$run" --timeout $t -- sh -c 'echo ioca-hang-test: sleeping; sleep 100000' \
 		>"$log" 2>&1
@@ -121,7 +121,7 @@ runner_hang_test() {
 runner_panic_test() {
 	local start el rc log=$work/panic.log
 	start=$(date +%s)
-	"$run" --timeout 60 -- sh -c 'echo c >/proc/sysrq-trigger; sleep 100000' \
+	"$run" --timeout 300 -- sh -c 'echo c >/proc/sysrq-trigger; sleep 100000' \
 		>"$log" 2>&1
 	rc=$?
 	el=$(($(date +%s) - start))

@@ -5,19 +5,22 @@
  * end, before the real suites in kmod/tests/ depend on them. The cases check
  * kernel helpers that ioca's own parameter handling leans on.
  *
- * inject_failure=1 makes one case fail on purpose, to show that a failing
- * case turns `make kunit` red.
+ * Built with -DIOCA_SMOKE_INJECT_FAILURE, one case fails on purpose, to show
+ * that a failing case turns `make kunit` red. This is a build flag, not a
+ * module parameter, because 6.1 runs a module's suites from KUnit's
+ * MODULE_STATE_COMING notifier, before the module's parameters are parsed.
  */
 #include <kunit/test.h>
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 
-static bool inject_failure;
-module_param(inject_failure, bool, 0444);
-MODULE_PARM_DESC(inject_failure, "make smoke_test_kzalloc_is_zeroed fail");
+#ifdef IOCA_SMOKE_INJECT_FAILURE
+static const bool inject_failure = true;
+#else
+static const bool inject_failure;
+#endif
 
 struct smoke_parse_case {
 	const char *desc;
