@@ -18,6 +18,27 @@ static __thread __attribute__((tls_model("initial-exec"))) struct {
 	struct thread_rec *rec;
 } tls_last;
 
+bool epoch_tls_layout(struct epoch_tls *t)
+{
+#if defined(__x86_64__) && defined(__linux__)
+	uintptr_t tp;
+
+	if (getenv("LIBSPEC_NO_INLINE_TLS"))
+		return false;
+	/* x86-64 TLS ABI: the word at %fs:0 is the thread pointer itself. */
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	t->off_id = (intptr_t)((uintptr_t)&tls_last.id - tp);
+	t->off_rec = (intptr_t)((uintptr_t)&tls_last.rec - tp);
+	t->off_local = offsetof(struct thread_rec, local);
+	t->off_nested = offsetof(struct thread_rec, nested);
+	t->off_countdown = offsetof(struct thread_rec, countdown);
+	return true;
+#else
+	(void)t;
+	return false;
+#endif
+}
+
 static void rec_release(void *p)
 {
 	struct thread_rec *rec = p;

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define SAMPLER_TOPK 8
@@ -44,6 +45,21 @@ struct epoch_domain {
 	_Atomic uint64_t gen; /* bumped to reset every thread's samples */
 	bool membarrier;
 };
+
+/*
+ * Where JIT code finds this thread's record without a call: the offsets of
+ * the thread-local cache from the thread pointer (the same in every thread,
+ * the cache being in static TLS) and of the fields it reads.
+ */
+struct epoch_tls {
+	intptr_t off_id, off_rec;		     /* from the thread pointer (%fs on x86-64) */
+	size_t off_local, off_nested, off_countdown; /* in struct thread_rec */
+};
+
+/* Fills @t; false where inline access is not supported (then JIT code calls
+ * spec_rt_enter()/spec_rt_sample() for everything).
+ */
+bool epoch_tls_layout(struct epoch_tls *t);
 
 int epoch_domain_init(struct epoch_domain *d, size_t nr_points);
 /* No thread may be inside a handler or use the domain afterwards. */

@@ -146,6 +146,7 @@ int jit_open(struct jit **out, const char *path, struct point_table *pts, struct
 		ret = -ENOMEM;
 		goto fail;
 	}
+	j->tls_ok = epoch_tls_layout(&j->tls);
 	ret = jit_engine(j, err, errsz);
 	if (!ret)
 		ret = jit_ir_load(j, path, err, errsz);

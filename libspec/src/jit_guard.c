@@ -15,6 +15,7 @@
 
 #include "jit_guard.h"
 #include "jit_ir.h"
+#include "jit_tls.h"
 
 #define PURE_DEPTH 16
 
@@ -296,22 +297,6 @@ LLVMBasicBlockRef jit_split_before(struct jit *j, LLVMValueRef at)
 	return cont;
 }
 
-/* The passing side is the one to lay out straight (a failing guard
- * already costs a call to the generic version).
- */
-static void mark_likely(struct jit *j, LLVMValueRef br)
-{
-	LLVMTypeRef i32 = LLVMInt32TypeInContext(j->ctx);
-	LLVMMetadataRef md[3] = {
-		LLVMMDStringInContext2(j->ctx, "branch_weights", 14),
-		LLVMValueAsMetadata(LLVMConstInt(i32, 1u << 20, 0)),
-		LLVMValueAsMetadata(LLVMConstInt(i32, 1, 0)),
-	};
-
-	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(j->ctx, "prof", 4),
-			LLVMMetadataAsValue(j->ctx, LLVMMDNodeInContext2(j->ctx, md, 3)));
-}
-
 static void emit_fail(struct jit *j, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef observed,
 		      struct spec_point *point, LLVMValueRef generic)
 {
@@ -373,8 +358,9 @@ int jit_guard_emit(struct jit *j, const struct guard_site *gs, LLVMValueRef v,
 	}
 	/* A poison input must not make the branch undefined. */
 	val = LLVMBuildFreeze(b, val, "");
+	/* The passing side is the one to lay out straight. */
 	fail = LLVMAppendBasicBlockInContext(j->ctx, gs->fn, "spec.fail");
-	mark_likely(j, LLVMBuildCondBr(b, build_ok(b, val, arg), pass, fail));
+	jit_mark_likely(j, LLVMBuildCondBr(b, build_ok(b, val, arg), pass, fail));
 	LLVMPositionBuilderAtEnd(b, fail);
 	emit_fail(j, b, gs->fn, val, point, generic);
 	LLVMDisposeBuilder(b);

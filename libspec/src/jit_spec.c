@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "jit_spec.h"
+#include "jit_tls.h"
 #include "jit_ir.h"
 #include "jit_guard.h"
 
@@ -65,7 +66,7 @@ static LLVMValueRef generic_of(struct spec_ctx *c, LLVMValueRef fn)
 	return jit_helper(c->m, name, LLVMGlobalGetValueType(fn));
 }
 
-static void emit_sample(struct spec_ctx *c, LLVMBuilderRef b, struct spec_point *p, LLVMValueRef x,
+static void call_sample(struct spec_ctx *c, LLVMBuilderRef b, struct spec_point *p, LLVMValueRef x,
 			uint32_t every)
 {
 	LLVMTypeRef i32 = LLVMInt32TypeInContext(c->j->ctx);
@@ -74,6 +75,45 @@ static void emit_sample(struct spec_ctx *c, LLVMBuilderRef b, struct spec_point 
 	LLVMValueRef args[3] = {jit_host_ptr(c->j, p), x, LLVMConstInt(i32, every, 0)};
 
 	LLVMBuildCall2(b, ty, jit_helper(c->m, "__spec_rt_sample", ty), args, 3, "");
+}
+
+/*
+ * Sample x at the marker. The countdown of this thread is decremented
+ * inline when its record is at hand; the Nth call (and any cache miss)
+ * calls spec_rt_sample(), which does the same check and records.
+ */
+static void emit_sample(struct spec_ctx *c, LLVMBuilderRef b, struct marker *mk, LLVMValueRef x,
+			uint32_t every)
+{
+	struct jit *j = c->j;
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(j->ctx);
+	LLVMBasicBlockRef head, cont, slow, dec;
+	LLVMValueRef rec, cd, slot, n, idx;
+
+	if (!j->tls_ok) {
+		call_sample(c, b, mk->p, x, every);
+		return;
+	}
+	head = LLVMGetInstructionParent(mk->call);
+	cont = jit_split_before(j, mk->call);
+	slow = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.slow");
+	dec = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.skip");
+	LLVMPositionBuilderAtEnd(b, head);
+	rec = jit_tls_rec(j, b, mk->fn, j->dom, slow);
+	cd = LLVMBuildLoad2(b, c->ptr, jit_tls_field(j, b, rec, j->tls.off_countdown), "cd");
+	idx = LLVMConstInt(c->i64, mk->p->idx, 0);
+	slot = LLVMBuildGEP2(b, i32, cd, &idx, 1, "");
+	n = LLVMBuildLoad2(b, i32, slot, "left");
+	jit_mark_likely(
+		j, LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, n, LLVMConstInt(i32, 1, 0), ""),
+				   dec, slow));
+	LLVMPositionBuilderAtEnd(b, dec);
+	LLVMBuildStore(b, LLVMBuildSub(b, n, LLVMConstInt(i32, 1, 0), ""), slot);
+	LLVMBuildBr(b, cont);
+	LLVMPositionBuilderAtEnd(b, slow);
+	call_sample(c, b, mk->p, x, every);
+	LLVMBuildBr(b, cont);
+	LLVMPositionBuilderBefore(b, mk->call);
 }
 
 static const struct jit_setting *setting_of(struct spec_ctx *c, const struct spec_point *p)
@@ -97,7 +137,7 @@ static int apply_value(struct spec_ctx *c, LLVMBuilderRef b, struct marker *mk)
 
 	LLVMPositionBuilderBefore(b, mk->call);
 	if (s->every)
-		emit_sample(c, b, mk->p, x, s->every);
+		emit_sample(c, b, mk, x, s->every);
 	if (s->mode == CFG_ENABLED) {
 		/* A range point enabled without a value: assume lo <= x <= hi. */
 		LLVMTypeRef i1 = LLVMInt1TypeInContext(c->j->ctx);
@@ -207,7 +247,7 @@ static int apply_custom(struct spec_ctx *c, LLVMBuilderRef b, struct marker *mk)
 
 	LLVMPositionBuilderBefore(b, mk->call);
 	if (s->every)
-		emit_sample(c, b, mk->p, x, s->every);
+		emit_sample(c, b, mk, x, s->every);
 	if (s->mode == CFG_ENABLED && s->nr_cases)
 		custom_cases(c, b, mk, s);
 	else

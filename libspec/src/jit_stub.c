@@ -9,6 +9,7 @@
 
 #include "jit_stub.h"
 #include "jit_guard.h"
+#include "jit_tls.h"
 
 static void copy_attrs(LLVMValueRef from, LLVMValueRef to, unsigned int nparams)
 {
@@ -25,6 +26,61 @@ static void copy_attrs(LLVMValueRef from, LLVMValueRef to, unsigned int nparams)
 		for (k = 0; k < na; k++)
 			LLVMAddAttributeAtIndex(to, idx, attrs[k]);
 	}
+}
+
+/*
+ * spec_rt_enter() inlined: with this thread's record at hand, a nested call
+ * gets the sink word, an outermost one publishes the global epoch; only a
+ * thread-local cache miss calls into C.
+ */
+static LLVMValueRef inline_enter(struct jit *j, LLVMBuilderRef b, LLVMModuleRef m,
+				 LLVMValueRef stub, const struct epoch_domain *dom)
+{
+	LLVMTypeRef i64 = LLVMInt64TypeInContext(j->ctx);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(j->ctx, 0);
+	LLVMTypeRef enter_ty = LLVMFunctionType(ptr, &ptr, 1, 0);
+	LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(j->ctx, stub, "enter.slow");
+	LLVMBasicBlockRef publish = LLVMAppendBasicBlockInContext(j->ctx, stub, "enter.publish");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(j->ctx, stub, "enter.done");
+	LLVMBasicBlockRef hit, blocks[3];
+	LLVMValueRef rec, local, lp, np, g, st, slow_e, vals[3], e;
+
+	rec = jit_tls_rec(j, b, stub, dom, slow);
+	hit = LLVMGetInsertBlock(b);
+	lp = jit_tls_field(j, b, rec, j->tls.off_local);
+	np = jit_tls_field(j, b, rec, j->tls.off_nested);
+	local = LLVMBuildLoad2(b, i64, lp, "local");
+	LLVMSetOrdering(local, LLVMAtomicOrderingMonotonic);
+	LLVMSetAlignment(local, 8);
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, local, LLVMConstInt(i64, 0, 0), ""), done,
+			publish);
+
+	LLVMPositionBuilderAtEnd(b, publish);
+	g = LLVMBuildLoad2(b, i64, jit_host_ptr(j, &dom->global), "epoch");
+	LLVMSetOrdering(g, LLVMAtomicOrderingAcquire);
+	LLVMSetAlignment(g, 8);
+	st = LLVMBuildStore(b, g, lp);
+	LLVMSetOrdering(st, LLVMAtomicOrderingMonotonic);
+	LLVMSetAlignment(st, 8);
+	/* Compiler barrier with membarrier(2) on the reclaimer's side. */
+	LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent, dom->membarrier, "");
+	LLVMBuildBr(b, done);
+
+	LLVMPositionBuilderAtEnd(b, slow);
+	slow_e = LLVMBuildCall2(b, enter_ty, jit_helper(m, "__spec_rt_enter", enter_ty),
+				(LLVMValueRef[]){jit_host_ptr(j, dom)}, 1, "");
+	LLVMBuildBr(b, done);
+
+	LLVMPositionBuilderAtEnd(b, done);
+	e = LLVMBuildPhi(b, ptr, "rec");
+	vals[0] = np;
+	blocks[0] = hit;
+	vals[1] = lp;
+	blocks[1] = publish;
+	vals[2] = slow_e;
+	blocks[2] = slow;
+	LLVMAddIncoming(e, vals, blocks, 3);
+	return e;
 }
 
 int jit_stub_module(struct jit *j, size_t h, void *const *slot, struct epoch_domain *dom,
@@ -60,8 +116,9 @@ int jit_stub_module(struct jit *j, size_t h, void *const *slot, struct epoch_dom
 	enter_ty = LLVMFunctionType(ptr, &ptr, 1, 0);
 	b = LLVMCreateBuilderInContext(j->ctx);
 	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(j->ctx, stub, "entry"));
-	rec = LLVMBuildCall2(b, enter_ty, jit_helper(m, "__spec_rt_enter", enter_ty),
-			     (LLVMValueRef[]){jit_host_ptr(j, dom)}, 1, "rec");
+	rec = j->tls_ok ? inline_enter(j, b, m, stub, dom)
+			: LLVMBuildCall2(b, enter_ty, jit_helper(m, "__spec_rt_enter", enter_ty),
+					 (LLVMValueRef[]){jit_host_ptr(j, dom)}, 1, "rec");
 	fp = LLVMBuildLoad2(b, ptr, jit_host_ptr(j, slot), "variant");
 	LLVMSetOrdering(fp, LLVMAtomicOrderingAcquire);
 	LLVMSetAlignment(fp, sizeof(void *));
