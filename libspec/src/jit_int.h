@@ -34,7 +34,6 @@ struct jit {
 	FILE *perf_map;		    /* /tmp/perf-<pid>.map, or NULL */
 	struct jit_sym_size *sizes; /* symbols of the last object linked */
 	size_t nr_sizes;
-	unsigned int nr_stubs;
 	struct epoch_tls tls; /* inline thread-record access, if tls_ok */
 	bool tls_ok;
 };

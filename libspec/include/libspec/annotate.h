@@ -62,7 +62,10 @@ long long __spec_point_custom(const char *label, const char *file, int line, con
 		(__typeof__(x))__spec_point_generic(label, __FILE__, __LINE__, (long long)(x)); \
 	})
 
-/** spec_assume() - assumption the optimizer may use when the point is enabled */
+/**
+ * spec_assume() - assumption the optimizer may use when the point is enabled
+ * @cond: evaluated only in the IR build, so it must have no side effects
+ */
 #define spec_assume(label, cond) __spec_point_assume(label, __FILE__, __LINE__, !!(cond))
 
 /**
