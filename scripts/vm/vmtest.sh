@@ -101,7 +101,7 @@ runner_hang_test() {
 	local t start el rc log=$work/hang.log
 	# Long enough for the guest to reach the sleep on a busy machine (so the
 	# command, not the boot, is what hangs), short enough to keep vmtest fast.
-	t=$((2 * boot_s + 10))
+	t=$((boot_s * 3 / 2 + 5))
 	start=$(date +%s)
 	"$run" --timeout $t -- sh -c 'echo ioca-hang-test: sleeping; sleep 100000' \
 		>"$log" 2>&1
