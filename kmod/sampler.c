@@ -168,8 +168,13 @@ int ioca_sampler_start(struct ioca_sampler *s, struct netlink_ext_ack *extack)
 		if (err) {
 			ioca_sampler_release(s);
 		} else {
+			/* Figures describe this run; seq keeps growing. */
 			s->state = IOCA_SAMPLER_STATE_RUNNING;
 			s->intervals = 0;
+			s->no_listener = 0;
+			s->send_errors = 0;
+			s->sum_collect_ns = 0;
+			s->nr_collect = 0;
 			hrtimer_start(&s->timer,
 				      ns_to_ktime((u64)s->cfg->interval_us *
 						  NSEC_PER_USEC),
