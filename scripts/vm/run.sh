@@ -153,6 +153,10 @@ base_image() {
 			truncate -s $((($(stat -c %s "$tmp") + 3) / 4 * 4)) "$tmp"
 			mv "$tmp" "$img"
 			rm -rf "$root"
+			# Images of older run.sh/busybox versions; an hour's grace
+			# for runs that may still be reading one.
+			find "$cache" -maxdepth 1 -name 'base-*.cpio.gz' ! -path "$img" \
+				-mmin +60 -delete
 		fi
 		exec 8>&-
 	fi
