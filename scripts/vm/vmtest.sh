@@ -79,19 +79,27 @@ smoke_test() {
 boot_s=20 # wall time of one full guest run, measured by runner_status_test
 
 runner_status_test() {
-	local data=$work/data.txt rc start
+	local data=$work/data.txt script=$work/runner-check.sh rc start
 	start=$(date +%s)
 	echo "payload $RANDOM$RANDOM" >"$data"
-	# Family 6 model 85 (0x55) is Skylake-SP; 42 only if every check held.
+	# Family 6 model 85 (0x55) is Skylake-SP; vxlan needs two other modules
+	# that --kmod must bring along. Exits 42 only if every check held.
+	cat >"$script" <<EOF
+check() { "\$@" || { echo "runner check failed: \$*"; exit 1; }; }
+check grep -qx '$(cat "$data")' /ioca/sub/dir/data.txt
+check grep -qE '^cpu family\s*: 6\$' /proc/cpuinfo
+check grep -qE '^model\s*: 85\$' /proc/cpuinfo
+check [ "\$(runas 1000 id -u)" = 1000 ]
+check modprobe vxlan
+check grep -q '^udp_tunnel ' /proc/modules
+exit 42
+EOF
 	"$run" --timeout 300 --smp 1 --cpu Skylake-Server --file "$data:sub/dir/" \
-		-- sh -c "grep -qx '$(cat "$data")' /ioca/sub/dir/data.txt &&
-			grep -qE '^cpu family\s*: 6$' /proc/cpuinfo &&
-			grep -qE '^model\s*: 85$' /proc/cpuinfo &&
-			[ \"\$(runas 1000 id -u)\" = 1000 ] && exit 42; exit 1" 2>&1 | indent
+		--kmod vxlan --file "$script" -- sh runner-check.sh 2>&1 | indent
 	rc=${PIPESTATUS[0]}
 	boot_s=$(($(date +%s) - start))
 	if [ "$rc" -eq 42 ]; then
-		ok "runner: exit status, --cpu Skylake-Server, --file and runas reach the guest"
+		ok "runner: exit status, --cpu Skylake-Server, --file, --kmod and runas work"
 	else
 		notok "runner: expected status 42 from the guest, run.sh returned $rc"
 	fi
