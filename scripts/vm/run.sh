@@ -229,19 +229,30 @@ run_image() {
 
 # --- KVM: only after a bounded probe proved it works (cached per host) --
 resolve_accel() {
-	local probe
+	local probe pid result i
 	probe=$cache/kvm-probe-$(uname -r)
 	[ "$accel" = auto ] || return 0
 	accel=tcg
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 0
 	if [ ! -f "$probe" ]; then
-		echo "$prog: probing KVM once on this host (20 s bound)" >&2
-		if IOCA_VM_ACCEL=kvm "$0" --kernel "$kernel" --accel kvm --timeout 20 \
-			-- true >/dev/null 2>&1; then
-			echo ok >"$probe"
-		else
-			echo broken >"$probe"
+		echo "$prog: probing KVM once on this host (30 s bound)" >&2
+		# In the background and polled: a QEMU stuck inside KVM may not
+		# even die on SIGKILL, and the probe must not hang this run.
+		IOCA_VM_ACCEL=kvm "$0" --kernel "$kernel" --accel kvm --timeout 20 \
+			-- true >/dev/null 2>&1 &
+		pid=$!
+		result=broken
+		for ((i = 0; i < 30; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 1
+		done
+		if kill -0 "$pid" 2>/dev/null; then
+			kill -9 "$pid" 2>/dev/null
+		elif wait "$pid"; then
+			result=ok
 		fi
+		echo "$result" >"$probe"
+		echo "$prog: KVM probe: $result (cached in $probe)" >&2
 	fi
 	[ "$(cat "$probe")" = ok ] && accel=kvm
 	return 0
