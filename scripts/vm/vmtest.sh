@@ -92,16 +92,40 @@ check grep -qE '^model\s*: 85\$' /proc/cpuinfo
 check [ "\$(runas 1000 id -u)" = 1000 ]
 check modprobe vxlan
 check grep -q '^udp_tunnel ' /proc/modules
+args_arrived() { [ \$# -eq 4 ] && [ "\$1" = "a b" ] && [ "\$2" = "it's" ] &&
+	[ "\$3" = '\$HOME' ] && [ -z "\$4" ]; }
+check args_arrived "\$@"
 exit 42
 EOF
+	# shellcheck disable=SC2016 # '$HOME' must reach the guest unexpanded
 	"$run" --timeout 300 --smp 1 --cpu Skylake-Server --file "$data:sub/dir/" \
-		--kmod vxlan --file "$script" -- sh runner-check.sh 2>&1 | indent
+		--kmod vxlan --file "$script" -- sh runner-check.sh "a b" "it's" '$HOME' '' \
+		2>&1 | indent
 	rc=${PIPESTATUS[0]}
 	boot_s=$(($(date +%s) - start))
 	if [ "$rc" -eq 42 ]; then
-		ok "runner: exit status, --cpu Skylake-Server, --file, --kmod and runas work"
+		ok "runner: exit status, arguments, --cpu Skylake-Server, --file, --kmod, runas"
 	else
 		notok "runner: expected status 42 from the guest, run.sh returned $rc"
+	fi
+}
+
+# Usage errors are caught on the host, before any boot, with status 2.
+runner_usage_test() {
+	local args rc bad=''
+	for args in "--smp x -- true" "--kmod no_such_module -- true" \
+		"--file /nonexistent/x -- true" "--bogus -- true" "--timeout 5"; do
+		# shellcheck disable=SC2086 # word splitting of $args is the point
+		"$run" $args >"$work/usage.log" 2>&1
+		rc=$?
+		if [ "$rc" -ne 2 ] || ! grep -q '^run.sh: ' "$work/usage.log"; then
+			bad+=" [$args -> $rc]"
+		fi
+	done
+	if [ -z "$bad" ]; then
+		ok "runner: bad options rejected with status 2 and a message, without booting"
+	else
+		notok "runner: bad options not rejected:$bad"
 	fi
 }
 
@@ -168,6 +192,7 @@ vmrun_tests() {
 }
 
 smoke_test
+runner_usage_test
 runner_status_test
 runner_hang_test
 runner_panic_test
