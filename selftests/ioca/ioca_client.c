@@ -164,15 +164,17 @@ static int parse_info(struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int ioca_info_get(struct tnl *t, struct ioca_info *info, struct tnl_reply *r)
+/* A request without attributes whose answer is exactly one parsed message. */
+static int get_one(struct tnl *t, uint8_t cmd, int (*parse)(struct nlmsghdr *, void *), void *arg,
+		   struct tnl_reply *r)
 {
-	struct nl_msg *msg = tnl_msg(t, IOCA_CMD_INFO_GET, 0);
+	struct nl_msg *msg = tnl_msg(t, cmd, 0);
 	int err;
 
 	if (!msg)
 		return -ENOMEM;
-	r->parse = parse_info;
-	r->arg = info;
+	r->parse = parse;
+	r->arg = arg;
 	err = tnl_do(t, msg, r);
 	r->parse = NULL;
 	if (err)
@@ -180,6 +182,11 @@ int ioca_info_get(struct tnl *t, struct ioca_info *info, struct tnl_reply *r)
 	if (r->nmsgs != 1)
 		return -EBADMSG;
 	return r->parse_err;
+}
+
+int ioca_info_get(struct tnl *t, struct ioca_info *info, struct tnl_reply *r)
+{
+	return get_one(t, IOCA_CMD_INFO_GET, parse_info, info, r);
 }
 
 int ioca_ddio_set(struct tnl *t, int64_t sock, int64_t mask, int64_t ways, struct tnl_reply *r)
@@ -392,20 +399,7 @@ int ioca_parse_sample(struct nlmsghdr *nlh, void *arg)
 
 int ioca_sample_get(struct tnl *t, struct ioca_sample *s, struct tnl_reply *r)
 {
-	struct nl_msg *msg = tnl_msg(t, IOCA_CMD_SAMPLE_GET, 0);
-	int err;
-
-	if (!msg)
-		return -ENOMEM;
-	r->parse = ioca_parse_sample;
-	r->arg = s;
-	err = tnl_do(t, msg, r);
-	r->parse = NULL;
-	if (err)
-		return err;
-	if (r->nmsgs != 1)
-		return -EBADMSG;
-	return r->parse_err;
+	return get_one(t, IOCA_CMD_SAMPLE_GET, ioca_parse_sample, s, r);
 }
 
 bool ioca_mask_contiguous(uint32_t mask)
