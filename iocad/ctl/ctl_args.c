@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "ctl_args.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(char *why, size_t len, const char *msg)
+{
+	snprintf(why, len, "%s", msg);
+	return -EINVAL;
+}
+
+/* Parses a number at *p up to a ':' or the end; advances *p past it. */
+static int field_u64(const char **p, uint64_t max, uint64_t *out, char *why, size_t len)
+{
+	char *end;
+	unsigned long long v;
+
+	if (**p < '0' || **p > '9')
+		return fail(why, len, "expected a number");
+	errno = 0;
+	v = strtoull(*p, &end, 0);
+	if (errno || v > max)
+		return fail(why, len, "number out of range");
+	if (*end && *end != ':')
+		return fail(why, len, "trailing characters after the number");
+	*out = v;
+	*p = end;
+	return 0;
+}
+
+int ctl_args_u64(const char *s, uint64_t max, uint64_t *out, char *why, size_t len)
+{
+	const char *p = s;
+	int err = field_u64(&p, max, out, why, len);
+
+	if (!err && *p)
+		return fail(why, len, "trailing characters after the number");
+	return err;
+}
+
+int ctl_args_interval(const char *s, uint32_t *us, char *why, size_t len)
+{
+	static const struct {
+		const char *unit;
+		uint64_t mult;
+	} units[] = {{"", 1}, {"us", 1}, {"ms", 1000}, {"s", 1000000}};
+	char *end;
+	unsigned long long v;
+	size_t i;
+
+	if (*s < '0' || *s > '9')
+		return fail(why, len, "expected a duration like 10ms, 500us or 2s");
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return fail(why, len, "number out of range");
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		if (v > UINT32_MAX / units[i].mult)
+			return fail(why, len, "duration out of range");
+		*us = (uint32_t)(v * units[i].mult);
+		return 0;
+	}
+	return fail(why, len, "unknown unit (us, ms or s)");
+}
+
+static int raw_fields(const char *p, struct ctl_event *e, char *why, size_t len)
+{
+	uint64_t type;
+	int err;
+
+	e->kind = IOCA_EVENT_KIND_RAW;
+	err = field_u64(&p, UINT32_MAX, &type, why, len);
+	if (err)
+		return err;
+	e->type = (uint32_t)type;
+	e->has_type = true;
+	if (*p != ':')
+		return fail(why, len, "expected TYPE:CONFIG[:CONFIG1]");
+	p++;
+	err = field_u64(&p, UINT64_MAX, &e->config, why, len);
+	if (err)
+		return err;
+	if (*p == ':') {
+		p++;
+		err = field_u64(&p, UINT64_MAX, &e->config1, why, len);
+		if (err)
+			return err;
+	}
+	if (*p)
+		return fail(why, len, "expected TYPE:CONFIG[:CONFIG1]");
+	return 0;
+}
+
+int ctl_args_event(const char *s, struct ctl_event *e, char *why, size_t len)
+{
+	static const struct {
+		const char *name;
+		uint32_t kind;
+	} names[] = {
+		{"instructions", IOCA_EVENT_KIND_INSTRUCTIONS},
+		{"cycles", IOCA_EVENT_KIND_CYCLES},
+		{"llc-references", IOCA_EVENT_KIND_LLC_REFERENCES},
+		{"llc-misses", IOCA_EVENT_KIND_LLC_MISSES},
+		{"cpu-clock", IOCA_EVENT_KIND_CPU_CLOCK},
+		{"task-clock", IOCA_EVENT_KIND_TASK_CLOCK},
+	};
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	if (!strncmp(s, "raw:", 4))
+		return raw_fields(s + 4, e, why, len);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i].name)) {
+			e->kind = names[i].kind;
+			return 0;
+		}
+	}
+	return fail(why, len,
+		    "unknown event (instructions, cycles, llc-references, llc-misses, cpu-clock, "
+		    "task-clock or raw:TYPE:CONFIG[:CONFIG1])");
+}
+
+int ctl_args_uncore(const char *s, struct ctl_event *e, char *why, size_t len)
+{
+	memset(e, 0, sizeof(*e));
+	return raw_fields(s, e, why, len);
+}
