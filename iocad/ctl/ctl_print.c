@@ -37,12 +37,14 @@ const char *ctl_print_kind(uint32_t kind, char *buf, size_t len)
 
 static void put_u32(FILE *f, const char *key, const struct nlattr *a, bool hex)
 {
+	const char *sep = *key ? " " : "";
+
 	if (!a)
-		fprintf(f, "%s -", key);
+		fprintf(f, "%s%s-", key, sep);
 	else if (hex)
-		fprintf(f, "%s 0x%" PRIx32, key, nla_get_u32(a));
+		fprintf(f, "%s%s0x%" PRIx32, key, sep, nla_get_u32(a));
 	else
-		fprintf(f, "%s %" PRIu32, key, nla_get_u32(a));
+		fprintf(f, "%s%s%" PRIu32, key, sep, nla_get_u32(a));
 }
 
 static uint64_t u64_or(const struct nlattr *a, uint64_t dflt)

@@ -30,6 +30,8 @@ full)
 		fuzz_test unload_test kmsg_test; do
 		run "$t"
 	done
+	# The operator's client, last: it unloads and reloads the module.
+	run iocactl_test.sh
 	;;
 msr)
 	run load_test

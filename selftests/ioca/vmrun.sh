@@ -35,6 +35,13 @@ if ! make --no-print-directory -C "$here" -j2 "$target" unit >"$log/build" 2>&1;
 	echo "ioca: 0 passed, 1 failed"
 	exit 1
 fi
+# iocactl, the operator's client, runs in the guest as its static build.
+if ! make --no-print-directory -C "$root/iocad" -j2 build/iocactl.static >>"$log/build" 2>&1; then
+	tail -n 30 "$log/build"
+	echo "ioca: build of iocad/build/iocactl.static failed"
+	echo "ioca: 0 passed, 1 failed"
+	exit 1
+fi
 if [ ! -x "$run" ]; then
 	echo "ioca: $run missing (the VM runner)"
 	echo "ioca: 0 passed, 1 failed"
@@ -47,7 +54,8 @@ read -r p f < <(sed -nE 's/^ioca-host: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/
 pass=$((pass + ${p:-0}))
 fail=$((fail + ${f:-1}))
 
-files=(--file "$ko:/ioca/ioca.ko" --file "$here/guest.sh")
+files=(--file "$ko:/ioca/ioca.ko" --file "$here/guest.sh" --file "$here/iocactl_test.sh"
+	--file "$root/iocad/build/iocactl.static:/ioca/iocactl")
 for t in $tests; do
 	files+=(--file "$here/$t")
 done

@@ -1,0 +1,107 @@
+#!/bin/sh
+# Guest-side TAP test of the iocactl command-line client (the static build,
+# copied in as /ioca/iocactl) against ioca.ko with emulate=1: what it
+# prints, its exit codes (0 done, 1 kernel refused, 2 usage) and that the
+# kernel's extack message reaches the operator. Runs as root under busybox;
+# leaves the module loaded with its boot mask, as it found it.
+ctl=${IOCACTL:-/ioca/iocactl}
+ko=${IOCA_KO:-/ioca/ioca.ko}
+out=/tmp/iocactl.out
+err=/tmp/iocactl.err
+n=0
+failed=0
+
+echo "1..16"
+
+# run CMD...: runs it, keeps stdout/stderr in $out/$err and status in $rc.
+run() {
+	"$@" >"$out" 2>"$err"
+	rc=$?
+}
+
+# check DESC 'CONDITION': one TAP line; on failure shows what was printed.
+check() {
+	n=$((n + 1))
+	if eval "$2"; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1"
+		failed=1
+		sed 's/^/#   out: /' "$out"
+		sed 's/^/#   err: /' "$err"
+		echo "#   status $rc"
+	fi
+}
+
+has() { grep -q -- "$1" "$2"; }
+
+[ -d /sys/module/ioca ] || insmod "$ko" emulate=1 || echo "# insmod $ko emulate=1 failed"
+"$ctl" ddio restore >/dev/null 2>&1
+
+run "$ctl" info
+check "info shows the emulated backend" '[ "$rc" -eq 0 ] && has "^backend: emulated$" "$out"'
+check "info shows socket 0 at the boot mask 0x600, 2 ways" 'has "ddio-mask 0x600 ways 2" "$out"'
+
+run "$ctl" ddio set 0 ways 3
+check "ddio set 0 ways 3 succeeds" '[ "$rc" -eq 0 ]'
+run "$ctl" info
+check "info then shows mask 0x700, 3 ways" 'has "ddio-mask 0x700 ways 3" "$out"'
+
+run "$ctl" ddio set 0 mask 0x5
+check "ddio set mask 0x5 exits 1 with the extack text" \
+	'[ "$rc" -eq 1 ] && has "^iocactl: ddio set: Invalid argument: .*not contiguous" "$err"'
+
+run "$ctl" ddio set 0 mask 0xq5
+check "a malformed mask is a usage error naming it" \
+	'[ "$rc" -eq 2 ] && has "bad mask '"'0xq5'"'" "$err"'
+
+run "$ctl" ddio restore
+rc1=$rc
+run "$ctl" info
+check "ddio restore brings back 0x600" '[ "$rc1" -eq 0 ] && has "ddio-mask 0x600 ways 2" "$out"'
+
+run "$ctl" sampler set --interval 10ms --cpus 0-1 --event instructions --event llc-misses
+rc1=$rc
+run "$ctl" info
+check "sampler set configures interval, CPUs and events" \
+	'[ "$rc1" -eq 0 ] && has "^sampler: configured" "$out" && has "interval 10000 us" "$out" &&
+	has "cpus 0,1$" "$out" && has "event 1: llc-misses" "$out"'
+
+run "$ctl" sampler set --event raw:4:0x3c --event bogus
+check "an unknown event is a usage error naming it" \
+	'[ "$rc" -eq 2 ] && has "bad --event '"'bogus'"'" "$err"'
+
+run "$ctl" sampler start
+check "sampler start succeeds" '[ "$rc" -eq 0 ]'
+
+run "$ctl" monitor --count 3
+check "monitor --count 3 prints 3 lines" '[ "$rc" -eq 0 ] && [ "$(grep -c "^seq " "$out")" -eq 3 ]'
+seqs=$(sed -n 's/^seq \([0-9]*\) .*/\1/p' "$out" | tr '\n' ' ')
+read -r s1 s2 s3 rest <<EOT
+$seqs
+EOT
+check "monitor's seqs are consecutive ($seqs)" \
+	'[ -n "$s3" ] && [ -z "$rest" ] && [ $((s1 + 1)) -eq "$s2" ] && [ $((s2 + 1)) -eq "$s3" ] &&
+	! has "^gap" "$out"'
+
+run "$ctl" sample
+check "sample prints an on-demand sample with both CPUs" \
+	'[ "$rc" -eq 0 ] && has "on-demand" "$out" && has "^cpu 0 socket 0 \[0\]" "$out" &&
+	has "^cpu 1 " "$out"'
+
+run "$ctl" sampler stop
+rc1=$rc
+run "$ctl" info
+check "sampler stop leaves it configured" '[ "$rc1" -eq 0 ] && has "^sampler: configured" "$out"'
+
+run runas 1000 "$ctl" ddio set 0 ways 3
+check "ddio set as uid 1000 is refused" \
+	'[ "$rc" -eq 1 ] && has "^iocactl: ddio set: Operation not permitted" "$err"'
+
+rmmod ioca
+run "$ctl" info
+check "without the module info says it is not loaded" \
+	'[ "$rc" -eq 1 ] && has "ioca.ko is not loaded (insmod kmod/ioca.ko, or emulate=1 in a VM)" "$err"'
+insmod "$ko" emulate=1 || echo "# re-insmod $ko emulate=1 failed"
+
+exit $failed
