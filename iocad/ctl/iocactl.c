@@ -188,12 +188,27 @@ static int cmd_sampler(int argc, char **argv)
 /* The part of info monitor needs before it waits. */
 struct sampler_state {
 	uint32_t state, interval_us;
+	char events[256]; /* "instructions llc-misses ...", by index */
 };
+
+static void add_event_name(struct sampler_state *s, const struct nlattr *nest)
+{
+	struct nlattr *tb[IOCA_A_EVENT_MAX + 1];
+	size_t used = strlen(s->events);
+	char buf[24];
+
+	if (nla_parse_nested(tb, IOCA_A_EVENT_MAX, (struct nlattr *)nest, NULL) ||
+	    !tb[IOCA_A_EVENT_KIND])
+		return;
+	snprintf(s->events + used, sizeof(s->events) - used, " %s",
+		 ctl_print_kind(nla_get_u32(tb[IOCA_A_EVENT_KIND]), buf, sizeof(buf)));
+}
 
 static int parse_state(struct nlmsghdr *nlh, void *arg)
 {
 	struct sampler_state *s = arg;
-	struct nlattr *tb[IOCA_A_INFO_MAX + 1], *st[IOCA_A_SAMPLER_MAX + 1];
+	struct nlattr *tb[IOCA_A_INFO_MAX + 1], *st[IOCA_A_SAMPLER_MAX + 1], *a;
+	int rem;
 
 	if (genlmsg_parse(nlh, 0, tb, IOCA_A_INFO_MAX, NULL) || !tb[IOCA_A_INFO_SAMPLER] ||
 	    nla_parse_nested(st, IOCA_A_SAMPLER_MAX, tb[IOCA_A_INFO_SAMPLER], NULL) ||
@@ -203,6 +218,12 @@ static int parse_state(struct nlmsghdr *nlh, void *arg)
 	s->interval_us = st[IOCA_A_SAMPLER_INTERVAL_US]
 				 ? nla_get_u32(st[IOCA_A_SAMPLER_INTERVAL_US])
 				 : IOCA_SAMPLER_INTERVAL_DEFAULT_US;
+	/* The kernel lists events in index order, as the samples use them. */
+	nla_for_each_nested(a, tb[IOCA_A_INFO_SAMPLER], rem)
+	{
+		if (nla_type(a) == IOCA_A_SAMPLER_EVENT)
+			add_event_name(s, a);
+	}
 	return 0;
 }
 
@@ -267,6 +288,7 @@ static int cmd_monitor(int argc, char **argv)
 		return IOCACTL_EXIT_FAIL;
 	}
 	m->out = stdout;
+	printf("# per-CPU deltas of:%s\n", s.events);
 	/* Three intervals late means the sampler stopped or the module went. */
 	ret = monitor_loop(&ms, m, count, (int)(s.interval_us / 1000 * 3 + 2000));
 	if (m->lost)
