@@ -23,43 +23,9 @@ static int send_req(struct tnl *t, struct nl_msg *msg, tnl_parse_fn parse, void 
 	return tnl_do(t, msg, r);
 }
 
-int ctl_nl_ddio_set(struct tnl *t, uint32_t sock, bool ways, uint32_t value, struct tnl_reply *r)
-{
-	struct nl_msg *msg = tnl_msg(t, IOCA_CMD_DDIO_SET, 0);
-	struct nlattr *nest;
-
-	if (!msg)
-		return -ENOMEM;
-	nest = nla_nest_start(msg, IOCA_A_DDIO_SOCKET);
-	if (!nest)
-		goto nla_put_failure;
-	NLA_PUT_U32(msg, IOCA_A_SOCKET_ID, sock);
-	NLA_PUT_U32(msg, ways ? IOCA_A_SOCKET_DDIO_WAYS : IOCA_A_SOCKET_DDIO_MASK, value);
-	nla_nest_end(msg, nest);
-	return send_req(t, msg, NULL, NULL, r);
-
-nla_put_failure:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
-}
-
-int ctl_nl_ddio_restore(struct tnl *t, struct tnl_reply *r)
-{
-	struct nl_msg *msg = tnl_msg(t, IOCA_CMD_DDIO_SET, 0);
-
-	if (!msg)
-		return -ENOMEM;
-	NLA_PUT_FLAG(msg, IOCA_A_DDIO_RESTORE);
-	return send_req(t, msg, NULL, NULL, r);
-
-nla_put_failure:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
-}
-
 static int put_event(struct nl_msg *msg, int type, const struct ctl_event *e)
 {
-	struct nlattr *nest = nla_nest_start(msg, type);
+	struct nlattr *nest = nla_nest_start(msg, type | NLA_F_NESTED);
 
 	if (!nest)
 		return -EMSGSIZE;

@@ -2,7 +2,8 @@
 /*
  * iocactl's requests to the ioca family. The transport (one socket with
  * NETLINK_EXT_ACK on, family resolved once, extack parsed from the error)
- * is the selftests' tnl client, shared rather than written twice.
+ * is the selftests' tnl client, and DDIO requests are ioca_client.c's
+ * ioca_ddio_set()/ioca_ddio_restore(), shared rather than written twice.
  */
 #ifndef IOCACTL_CTL_NL_H
 #define IOCACTL_CTL_NL_H
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <linux/ioca.h>
 #include "nl.h"
+#include "ioca_client.h"
 
 struct ctl_event {
 	uint32_t kind;
@@ -35,9 +37,6 @@ struct ctl_sampler_cfg {
  */
 int ctl_nl_open(struct tnl *t);
 
-/* DDIO_SET of one socket to @value, a mask, or a way count if @ways. */
-int ctl_nl_ddio_set(struct tnl *t, uint32_t sock, bool ways, uint32_t value, struct tnl_reply *r);
-int ctl_nl_ddio_restore(struct tnl *t, struct tnl_reply *r);
 int ctl_nl_sampler_set(struct tnl *t, const struct ctl_sampler_cfg *cfg, struct tnl_reply *r);
 
 /* A request without attributes; each reply message goes to @parse(@arg). */

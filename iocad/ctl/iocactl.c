@@ -86,7 +86,7 @@ static int cmd_ddio(int argc, char **argv)
 	if (argc == 1 && !strcmp(argv[0], "restore")) {
 		if (open_req(&t, "ddio restore"))
 			return IOCACTL_EXIT_FAIL;
-		err = ctl_nl_ddio_restore(&t, &r);
+		err = ioca_ddio_restore(&t, &r);
 		tnl_close(&t);
 		if (err)
 			ctl_nl_report("ddio restore", err, &r);
@@ -107,7 +107,8 @@ static int cmd_ddio(int argc, char **argv)
 			     argv[3], why);
 	if (open_req(&t, "ddio set"))
 		return IOCACTL_EXIT_FAIL;
-	err = ctl_nl_ddio_set(&t, (uint32_t)sock, ways, (uint32_t)val, &r);
+	err = ioca_ddio_set(&t, (int64_t)sock, ways ? -1 : (int64_t)val, ways ? (int64_t)val : -1,
+			    &r);
 	tnl_close(&t);
 	if (err)
 		ctl_nl_report("ddio set", err, &r);

@@ -4,6 +4,7 @@
 # prints, its exit codes (0 done, 1 kernel refused, 2 usage) and that the
 # kernel's extack message reaches the operator. Runs as root under busybox;
 # leaves the module loaded with its boot mask, as it found it.
+# shellcheck disable=SC2016,SC2034,SC2317 # conditions are eval'd by check()
 ctl=${IOCACTL:-/ioca/iocactl}
 ko=${IOCA_KO:-/ioca/ioca.ko}
 out=/tmp/iocactl.out
