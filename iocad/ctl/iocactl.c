@@ -13,6 +13,7 @@
 
 #include "../config_value.h"
 #include "ctl_args.h"
+#include "ctl_json.h"
 #include "ctl_nl.h"
 #include "ctl_print.h"
 
@@ -20,7 +21,7 @@
 #include <netlink/genl/genl.h>
 
 static const char usage_text[] =
-	"usage: iocactl info\n"
+	"usage: iocactl info [--json]\n"
 	"       iocactl ddio set SOCKET mask MASK | ways N\n"
 	"       iocactl ddio restore\n"
 	"       iocactl sampler set [--interval DUR] [--cpus LIST] [--event EV]...\n"
@@ -311,10 +312,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "info") && argc == 2)
 		return run_simple("info", IOCA_CMD_INFO_GET, ctl_print_info, stdout);
+	if (!strcmp(cmd, "info") && argc == 3 && !strcmp(argv[2], "--json"))
+		return run_simple("info", IOCA_CMD_INFO_GET, ctl_json_info, stdout);
 	if (!strcmp(cmd, "sample") && argc == 2)
 		return run_simple("sample", IOCA_CMD_SAMPLE_GET, ctl_print_sample, stdout);
 	if (!strcmp(cmd, "info") || !strcmp(cmd, "sample"))
-		return usage("%s: takes no arguments", cmd, NULL);
+		return usage("%s: unexpected arguments (only info takes --json)", cmd, NULL);
 	if (!strcmp(cmd, "ddio"))
 		return cmd_ddio(argc - 2, argv + 2);
 	if (!strcmp(cmd, "sampler"))

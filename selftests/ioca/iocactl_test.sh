@@ -12,7 +12,7 @@ err=/tmp/iocactl.err
 n=0
 failed=0
 
-echo "1..16"
+echo "1..18"
 
 # run CMD...: runs it, keeps stdout/stderr in $out/$err and status in $rc.
 run() {
@@ -42,6 +42,11 @@ has() { grep -q -- "$1" "$2"; }
 run "$ctl" info
 check "info shows the emulated backend" '[ "$rc" -eq 0 ] && has "^backend: emulated$" "$out"'
 check "info shows socket 0 at the boot mask 0x600, 2 ways" 'has "ddio-mask 0x600 ways 2" "$out"'
+
+run "$ctl" info --json
+check "info --json is one object with backend and socket 0's mask" \
+	'[ "$rc" -eq 0 ] && [ "$(wc -l <"$out")" -eq 1 ] && has "^{\"backend\":\"emulated\"," "$out" &&
+	has "\"sockets\":\[{\"id\":0,\"llc_ways\":11,\"ddio_mask\":1536," "$out"'
 
 run "$ctl" ddio set 0 ways 3
 check "ddio set 0 ways 3 succeeds" '[ "$rc" -eq 0 ]'
@@ -78,6 +83,7 @@ check "sampler start succeeds" '[ "$rc" -eq 0 ]'
 run "$ctl" monitor --count 3
 check "monitor --count 3 prints 3 lines" '[ "$rc" -eq 0 ] && [ "$(grep -c "^seq " "$out")" -eq 3 ]'
 seqs=$(sed -n 's/^seq \([0-9]*\) .*/\1/p' "$out" | tr '\n' ' ')
+seqs=${seqs% }
 read -r s1 s2 s3 rest <<EOT
 $seqs
 EOT
@@ -89,6 +95,10 @@ run "$ctl" sample
 check "sample prints an on-demand sample with both CPUs" \
 	'[ "$rc" -eq 0 ] && has "on-demand" "$out" && has "^cpu 0 socket 0 \[0\]" "$out" &&
 	has "^cpu 1 " "$out"'
+
+run runas 1000 "$ctl" monitor --count 1
+check "monitor as uid 1000 cannot join samples" \
+	'[ "$rc" -eq 1 ] && has "^iocactl: monitor: join samples: Operation not permitted" "$err"'
 
 run "$ctl" sampler stop
 rc1=$rc
