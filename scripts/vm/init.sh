@@ -23,6 +23,8 @@ ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null
 hostname ioca-vm
 
 cd /ioca 2>/dev/null || cd /
+# Tells run.sh the boot is over: a silence after this is the command's.
+echo IOCA-VM-INIT
 /bin/sh /ioca-run/cmd
 rc=$?
 echo
