@@ -18,17 +18,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 
-pass=0
-fail=0
+. "$top/scripts/tap.sh"
 skip=0
-ok() {
-	pass=$((pass + 1))
-	echo "ok - $1"
-}
-notok() {
-	fail=$((fail + 1))
-	echo "not ok - $1"
-}
 finish() {
 	[ "$skip" -eq 0 ] || echo "kunit: $skip of the passed cases were skipped"
 	[ "$fail" -eq 0 ] || [ ! -f "${IOCA_CACHE:-/nonexistent}/kunit-last-console.log" ] ||
@@ -37,7 +28,6 @@ finish() {
 	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
 	exit
 }
-indent() { sed -u 's/^/    | /'; }
 
 # 1. The parser must be right before its verdicts mean anything.
 out=$("$here/ktap_selftest.sh")

@@ -21,20 +21,9 @@ export IOCA_VM_RUN=$run
 KDIR=${KDIR:-$("$top/scripts/kdir.sh")}
 export KDIR
 
-pass=0
-fail=0
+. "$top/scripts/tap.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/ioca-vmtest.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok - $1"
-}
-notok() {
-	fail=$((fail + 1))
-	echo "not ok - $1"
-}
-indent() { sed -u 's/^/    | /'; }
 
 # --- 1. smoke module ------------------------------------------------------
 smoke_test() {
