@@ -305,21 +305,14 @@ boot_once() {
 	qstatus=$(cat "$work/qstatus" 2>/dev/null || echo 125)
 }
 
-start=$(date +%s.%N)
-boot_once
-if [ -f "$work/boot-hang" ]; then
-	echo "$prog: guest did not reach /init within $boot_limit s (TCG boot hang);" \
-		"retrying once" >&2
-	tail_console
+for try in 1 2; do
 	start=$(date +%s.%N)
 	boot_once
-	if [ -f "$work/boot-hang" ]; then
-		echo "$prog: FAIL: guest did not reach /init within $boot_limit s twice;" \
-			"command: $*" >&2
-		tail_console
-		exit 124
-	fi
-fi
+	[ -f "$work/boot-hang" ] || break
+	echo "$prog: guest did not reach /init within $boot_limit s (TCG boot hang, try $try)" >&2
+	tail_console
+done
+[ -f "$work/boot-hang" ] && echo "$prog: FAIL: two boot hangs; command: $*" >&2 && exit 124
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 # QEMU warns once per CPUID bit TCG cannot emulate; that is expected noise.
 grep -v "TCG doesn't support requested feature" "$work/qemu.err" >&2
