@@ -8,7 +8,7 @@ LLVM_VERSION=${LLVM_VERSION:-16}
 
 pkgs=(
 	# toolchain and userspace build
-	build-essential pkg-config git make
+	build-essential pkg-config git make file perl
 	clang-"$LLVM_VERSION" llvm-"$LLVM_VERSION"-dev
 	libnl-3-dev libnl-genl-3-dev libcmocka-dev libinih-dev
 	# lint
