@@ -14,21 +14,14 @@
 #include "nl.h"
 #include "ioca_client.h"
 
-struct ctl_event {
-	uint32_t kind;
-	uint32_t type; /* raw and uncore: perf PMU type; 0 = leave out */
-	bool has_type;
-	uint64_t config, config1;
-};
-
 struct ctl_sampler_cfg {
 	uint32_t interval_us; /* 0 = leave out (kernel default) */
 	unsigned int ncpus;
 	unsigned int cpus[IOCA_MAX_CPUS];
 	unsigned int nevents;
-	struct ctl_event ev[IOCA_MAX_CPU_EVENTS];
+	struct ioca_event_cfg ev[IOCA_MAX_CPU_EVENTS];
 	unsigned int nuncore;
-	struct ctl_event unc[IOCA_MAX_UNCORE_EVENTS];
+	struct ioca_event_cfg unc[IOCA_MAX_UNCORE_EVENTS];
 };
 
 /*

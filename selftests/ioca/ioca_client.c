@@ -235,7 +235,7 @@ static int put_event(struct nl_msg *msg, int attr, const struct ioca_event_cfg *
 		return -EMSGSIZE;
 	if (nla_put_u32(msg, IOCA_A_EVENT_KIND, ev->kind))
 		return -EMSGSIZE;
-	if (ev->type && nla_put_u32(msg, IOCA_A_EVENT_TYPE, ev->type))
+	if ((ev->type || ev->has_type) && nla_put_u32(msg, IOCA_A_EVENT_TYPE, ev->type))
 		return -EMSGSIZE;
 	if (ev->config && nla_put_u64(msg, IOCA_A_EVENT_CONFIG, ev->config))
 		return -EMSGSIZE;
@@ -245,29 +245,38 @@ static int put_event(struct nl_msg *msg, int attr, const struct ioca_event_cfg *
 	return 0;
 }
 
+int ioca_put_sampler(struct nl_msg *msg, uint32_t interval_us, const uint32_t *cpus, int ncpus,
+		     const struct ioca_event_cfg *ev, int nevents, const struct ioca_event_cfg *unc,
+		     int nuncore)
+{
+	int i;
+
+	if (interval_us && nla_put_u32(msg, IOCA_A_SAMPLER_INTERVAL_US, interval_us))
+		return -EMSGSIZE;
+	for (i = 0; i < ncpus; i++)
+		if (nla_put_u32(msg, IOCA_A_SAMPLER_CPU, cpus[i]))
+			return -EMSGSIZE;
+	for (i = 0; i < nevents; i++)
+		if (put_event(msg, IOCA_A_SAMPLER_EVENT, &ev[i]))
+			return -EMSGSIZE;
+	for (i = 0; i < nuncore; i++)
+		if (put_event(msg, IOCA_A_SAMPLER_UNCORE_EVENT, &unc[i]))
+			return -EMSGSIZE;
+	return 0;
+}
+
 int ioca_sampler_set(struct tnl *t, const struct ioca_sampler_cfg *cfg, struct tnl_reply *r)
 {
 	struct nl_msg *msg = tnl_msg(t, IOCA_CMD_SAMPLER_SET, 0);
-	int i;
 
 	if (!msg)
 		return -ENOMEM;
-	if (cfg->interval_us && nla_put_u32(msg, IOCA_A_SAMPLER_INTERVAL_US, cfg->interval_us))
-		goto nla_put_failure;
-	for (i = 0; i < cfg->ncpus; i++)
-		if (nla_put_u32(msg, IOCA_A_SAMPLER_CPU, cfg->cpus[i]))
-			goto nla_put_failure;
-	for (i = 0; i < cfg->nevents; i++)
-		if (put_event(msg, IOCA_A_SAMPLER_EVENT, &cfg->ev[i]))
-			goto nla_put_failure;
-	for (i = 0; i < cfg->nuncore; i++)
-		if (put_event(msg, IOCA_A_SAMPLER_UNCORE_EVENT, &cfg->unc[i]))
-			goto nla_put_failure;
+	if (ioca_put_sampler(msg, cfg->interval_us, cfg->cpus, cfg->ncpus, cfg->ev, cfg->nevents,
+			     cfg->unc, cfg->nuncore)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
 	return tnl_do(t, msg, r);
-
-nla_put_failure:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
 }
 
 int ioca_simple_cmd(struct tnl *t, uint8_t cmd, struct tnl_reply *r)

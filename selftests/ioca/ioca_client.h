@@ -65,7 +65,8 @@ struct ioca_sample {
 
 struct ioca_event_cfg {
 	uint32_t kind;
-	uint32_t type; /* raw and uncore only; 0 = leave out */
+	uint32_t type; /* raw and uncore only; 0 = leave out unless has_type */
+	bool has_type; /* send type even when it is 0 (PERF_TYPE_HARDWARE) */
 	uint64_t config, config1;
 };
 
@@ -84,6 +85,14 @@ int ioca_info_get(struct tnl *t, struct ioca_info *info, struct tnl_reply *r);
 int ioca_ddio_set(struct tnl *t, int64_t sock, int64_t mask, int64_t ways, struct tnl_reply *r);
 int ioca_ddio_restore(struct tnl *t, struct tnl_reply *r);
 int ioca_sampler_set(struct tnl *t, const struct ioca_sampler_cfg *cfg, struct tnl_reply *r);
+/*
+ * The attributes of a sampler-set request, for callers whose limits differ
+ * from struct ioca_sampler_cfg's (iocactl takes the ABI's maxima).
+ * 0, or -EMSGSIZE when @msg is too small.
+ */
+int ioca_put_sampler(struct nl_msg *msg, uint32_t interval_us, const uint32_t *cpus, int ncpus,
+		     const struct ioca_event_cfg *ev, int nevents, const struct ioca_event_cfg *unc,
+		     int nuncore);
 /* IOCA_CMD_SAMPLER_START / _STOP and any other attribute-less command. */
 int ioca_simple_cmd(struct tnl *t, uint8_t cmd, struct tnl_reply *r);
 int ioca_sample_get(struct tnl *t, struct ioca_sample *s, struct tnl_reply *r);
