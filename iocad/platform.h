@@ -43,6 +43,13 @@ struct platform_sample {
 	struct platform_cpu_counters cpu[PLATFORM_MAX_CPUS];
 	uint64_t ddio_hits;   /* socket-wide, cumulative */
 	uint64_t ddio_misses; /* socket-wide, cumulative */
+	/*
+	 * The DDIO mask read back from the platform at the end of the
+	 * interval. It differs from the last applied one when someone else
+	 * (an operator, another tool, a scenario event) changed it; the loop
+	 * adopts it, it never writes its own belief back.
+	 */
+	uint32_t ddio_mask;
 };
 
 /* One tenant's CAT assignment; the platform finds the tenant by name. */

@@ -38,6 +38,13 @@ enum ioca_event_kind {
 	IOCA_EVENT_KIND_RAW,
 	IOCA_EVENT_KIND_CPU_CLOCK,
 	IOCA_EVENT_KIND_TASK_CLOCK,
+	/*
+	 * emulate=1 only: the socket's DDIO hits / misses, cumulative, driven
+	 * by per-socket rates a test writes to debugfs (ioca/socketN/). Valid
+	 * as uncore events only; refused by the msr backend.
+	 */
+	IOCA_EVENT_KIND_DDIO_HIT_EMULATED,
+	IOCA_EVENT_KIND_DDIO_MISS_EMULATED,
 
 	/* private: */
 	__IOCA_EVENT_KIND_MAX,
@@ -71,6 +78,7 @@ enum {
 	IOCA_A_SOCKET_DDIO_VALID_MASK,
 	IOCA_A_SOCKET_CPU_COUNT,
 	IOCA_A_SOCKET_COUNTER,
+	IOCA_A_SOCKET_OWNER_PID,	/* u32, info: pid owning this mask, 0 none */
 
 	__IOCA_A_SOCKET_MAX,
 	IOCA_A_SOCKET_MAX = (__IOCA_A_SOCKET_MAX - 1)
@@ -79,6 +87,13 @@ enum {
 enum {
 	IOCA_A_DDIO_SOCKET = 1,
 	IOCA_A_DDIO_RESTORE,
+	/*
+	 * flag: the requesting socket owns the sockets it changes; when it
+	 * closes, each goes back to the mask it had before the owner's first
+	 * change. Another socket's later set of an owned socket is allowed
+	 * (and ends that socket's ownership: the new mask is theirs).
+	 */
+	IOCA_A_DDIO_OWNER,
 
 	__IOCA_A_DDIO_MAX,
 	IOCA_A_DDIO_MAX = (__IOCA_A_DDIO_MAX - 1)
@@ -110,6 +125,14 @@ enum {
 	IOCA_A_SAMPLER_NO_LISTENER,
 	IOCA_A_SAMPLER_SEND_ERRORS,
 	IOCA_A_SAMPLER_PAD,
+	/*
+	 * flag, in sampler-set: the requesting socket owns the sampler; other
+	 * sockets' set/start/stop are refused (EBUSY) and the sampler is
+	 * stopped and unconfigured when the owner closes.
+	 */
+	IOCA_A_SAMPLER_OWNER,
+	IOCA_A_SAMPLER_OWNER_PID,	/* u32, info: 0 when not owned */
+	IOCA_A_SAMPLER_PARTS,		/* u32, info: parts per sample */
 
 	__IOCA_A_SAMPLER_MAX,
 	IOCA_A_SAMPLER_MAX = (__IOCA_A_SAMPLER_MAX - 1)
@@ -120,6 +143,12 @@ enum {
 	IOCA_A_CPU_SOCKET,
 	IOCA_A_CPU_ONLINE,
 	IOCA_A_CPU_COUNTER,
+	/*
+	 * u32: bumped each time the CPU's counters are re-created (it went
+	 * offline and came back); a reader never takes a delta across a
+	 * generation change.
+	 */
+	IOCA_A_CPU_GENERATION,
 
 	__IOCA_A_CPU_MAX,
 	IOCA_A_CPU_MAX = (__IOCA_A_CPU_MAX - 1)
@@ -146,6 +175,15 @@ enum {
 	IOCA_A_SAMPLE_CPU,
 	IOCA_A_SAMPLE_SOCKET,
 	IOCA_A_SAMPLE_PAD,
+	/*
+	 * A sample is sent in IOCA_A_SAMPLE_PARTS messages (u32, >= 1), each
+	 * with IOCA_A_SAMPLE_PART (u32, 0 .. parts - 1), the same SEQ and
+	 * timestamps, and a disjoint subset of the CPU and SOCKET nests; each
+	 * message stays well under 32 KiB. A message without these two
+	 * attributes is a whole sample (parts = 1).
+	 */
+	IOCA_A_SAMPLE_PART,
+	IOCA_A_SAMPLE_PARTS,
 
 	__IOCA_A_SAMPLE_MAX,
 	IOCA_A_SAMPLE_MAX = (__IOCA_A_SAMPLE_MAX - 1)
