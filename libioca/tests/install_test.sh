@@ -3,7 +3,7 @@
 # a user would (pkg-config), shared and static, and check the exported ABI.
 # TAP output, counted by scripts/testgroup.sh in the libioca group.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 dest=$(mktemp -d /tmp/libioca-install-XXXXXX)
 trap 'rm -rf "$dest"' EXIT
 prefix=/opt/libioca-test
