@@ -142,7 +142,8 @@ static void test_ddio_owner(struct ioca_info *in)
 	ioca_client__close(own);
 	/* The release runs when the socket is gone; info after it sees it. */
 	usleep(100000);
-	tap(set_ok && !info(c, in) && in->sockets[0].ddio_mask == boot && !in->sockets[0].owner_pid,
+	err = info(c, in);
+	tap(set_ok && !err && in->sockets[0].ddio_mask == boot && !in->sockets[0].owner_pid,
 	    "ddio owner: closing the owner puts the mask back (0x%x)", in->sockets[0].ddio_mask);
 	ioca_client__ddio_restore(c);
 	ioca_client__close(c);
