@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <libioca.h>
 
-#define NTESTS 24
+#define NTESTS 26
 
 static int n, failed;
 
@@ -147,6 +147,36 @@ static void test_ddio_owner(struct ioca_info *in)
 	    "ddio owner: closing the owner puts the mask back (0x%x)", in->sockets[0].ddio_mask);
 	ioca_client__ddio_restore(c);
 	ioca_client__close(c);
+}
+
+/* Configures the sampler as owner on @own; @c (another socket) is refused. */
+static void test_sampler_owner(struct ioca_client *c, struct ioca_info *in)
+{
+	static const struct ioca_event ev = {.kind = IOCA_EVENT_KIND_CPU_CLOCK};
+	struct ioca_sampler_config cfg = {.interval_us = 50000, .events = &ev, .nevents = 1};
+	IOCA_OPTS(ioca_sampler_opts, o, .owner = true);
+	struct ioca_client *own = ioca_client__open(NULL);
+	int err;
+
+	err = own ? ioca_client__sampler_set(own, &cfg, &o) : -errno;
+	if (err == -EINVAL && strstr(ioca_client__last_extack(own), "ttribute")) {
+		skip("this ioca.ko has no IOCA_A_SAMPLER_OWNER", "sampler owner: others get EBUSY");
+		skip("this ioca.ko has no IOCA_A_SAMPLER_OWNER",
+		     "sampler owner: closing the owner unconfigures it");
+		ioca_client__close(own);
+		return;
+	}
+	if (err)
+		diag(own, err);
+	err = err ? err : ioca_client__sampler_start(c);
+	tap(err == -EBUSY && ioca_client__last_extack(c)[0],
+	    "sampler owner: another socket's start gets EBUSY: \"%s\"",
+	    ioca_client__last_extack(c));
+	ioca_client__close(own);
+	usleep(100000);
+	err = info(c, in);
+	tap(!err && in->sampler.state == IOCA_SAMPLER_STATE_UNCONFIGURED && !in->sampler.owner_pid,
+	    "sampler owner: closing the owner unconfigures it (state %u)", in->sampler.state);
 }
 
 static const uint32_t cpus[] = {0, 1};
@@ -289,6 +319,7 @@ int main(void)
 	    in->sockets[0].llc_ways, in->sockets[0].boot_mask);
 	test_ddio(c, in);
 	test_ddio_owner(in);
+	test_sampler_owner(c, in);
 
 	/* The emulated backend's preset: the module's DDIO kinds, no sysfs. */
 	preset = ioca_cha_preset__new(in, NULL);
