@@ -310,8 +310,11 @@ int main(void)
 	printf("1..%d\n", NTESTS);
 	c = ioca_client__open(NULL);
 	tap(c != NULL, "ioca_client__open resolves the family (%s)", c ? "ok" : strerror(errno));
-	if (!c)
+	if (!c) {
+		free(s);
+		free(in);
 		return 1;
+	}
 	err = ioca_client__info(c, in);
 	tap(!err && in->backend == IOCA_BACKEND_EMULATED && in->nsockets >= 1 &&
 		    in->sockets[0].llc_ways && ioca_mask_contiguous(in->sockets[0].boot_mask),
