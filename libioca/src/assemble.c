@@ -126,7 +126,7 @@ int ioca_asm_feed(struct ioca_assembler *a, const struct nlmsghdr *nlh, struct i
 		drop(a);
 		return 0;
 	}
-	if (ioca_decode_sample_body(nlh, a->cur, a->log)) {
+	if (ioca_decode_sample_body(&h, a->cur, a->log)) {
 		a->stats.malformed++;
 		drop(a);
 		return 0;

@@ -54,13 +54,13 @@ static int attrs_of(const struct nlmsghdr *nlh, struct nlattr **head, int *len,
 int ioca_decode_sample_head(const struct nlmsghdr *nlh, struct ioca_sample_head *h,
 			    const struct ioca_log *log)
 {
-	struct nlattr *tb[IOCA_A_SAMPLE_MAX + 1];
-	struct nlattr *head;
-	int len, err;
+	struct nlattr **tb = h->tb;
+	int err;
 
-	err = attrs_of(nlh, &head, &len, log);
+	err = attrs_of(nlh, &h->attrs, &h->len, log);
 	if (!err)
-		err = ioca_attrs_parse(tb, IOCA_A_SAMPLE_MAX, head, len, sample_pol, log, "sample");
+		err = ioca_attrs_parse(tb, IOCA_A_SAMPLE_MAX, h->attrs, h->len, sample_pol, log,
+				       "sample");
 	if (err)
 		return err;
 	if (!tb[IOCA_A_SAMPLE_SEQ]) {
@@ -180,24 +180,14 @@ static void decode_times(struct nlattr **tb, struct ioca_sample *s)
 	s->on_demand = tb[IOCA_A_SAMPLE_ON_DEMAND] != NULL;
 }
 
-int ioca_decode_sample_body(const struct nlmsghdr *nlh, struct ioca_sample *s,
+int ioca_decode_sample_body(const struct ioca_sample_head *h, struct ioca_sample *s,
 			    const struct ioca_log *log)
 {
-	struct nlattr *tb[IOCA_A_SAMPLE_MAX + 1];
-	struct nlattr *head, *a;
-	int len, rem, err;
+	struct nlattr *a;
+	int rem, err = 0;
 
-	err = attrs_of(nlh, &head, &len, log);
-	if (!err)
-		err = ioca_attrs_parse(tb, IOCA_A_SAMPLE_MAX, head, len, sample_pol, log, "sample");
-	if (err)
-		return err;
-	if (!tb[IOCA_A_SAMPLE_SEQ]) {
-		pr_warn(log, "sample without IOCA_A_SAMPLE_SEQ");
-		return -EBADMSG;
-	}
-	decode_times(tb, s);
-	nla_for_each_attr(a, head, len, rem)
+	decode_times((struct nlattr **)h->tb, s);
+	nla_for_each_attr(a, h->attrs, h->len, rem)
 	{
 		if (nla_type(a) == IOCA_A_SAMPLE_CPU) {
 			if (s->ncpus >= IOCA_MAX_CPUS) {

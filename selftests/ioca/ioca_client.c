@@ -318,7 +318,7 @@ int ioca_parse_sample(struct nlmsghdr *nlh, void *arg)
 	in = calloc(1, sizeof(*in));
 	if (!in)
 		return -ENOMEM;
-	err = ioca_decode_sample_body(nlh, in, &log_stderr);
+	err = ioca_decode_sample_body(&h, in, &log_stderr);
 	if (!err)
 		err = copy_sample(in, s);
 	free(in);
