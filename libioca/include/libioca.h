@@ -329,10 +329,11 @@ struct ioca_sample {
 
 /**
  * @brief IOCA_CMD_SAMPLE_GET: collect a sample now (the sampler must be
- *        configured). Reassembles a reply sent in parts.
+ *        running). Reassembles a reply sent in parts.
  * @param c the handle
  * @param s filled (zeroed first)
- * @return 0 or -errno (-EBADMSG: malformed or incomplete reply)
+ * @return 0 or -errno (-ENODATA: the sampler is not running; -EBADMSG:
+ *         malformed or incomplete reply)
  */
 LIBIOCA_API int ioca_client__sample(struct ioca_client *c, struct ioca_sample *s);
 
