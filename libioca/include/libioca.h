@@ -344,7 +344,8 @@ struct ioca_subscription_opts {
 	ioca_print_fn_t print; /* as in ioca_client_opts */
 	void *print_ctx;
 	/* Socket receive buffer in bytes; 0 = 4 MiB (a few dozen samples of
-	 * 256 CPUs), so a slow reader loses whole samples, reported as such.
+	 * 256 CPUs), set past net.core.rmem_max with SO_RCVBUFFORCE; a slow
+	 * reader loses whole samples, reported as such.
 	 */
 	size_t rcvbuf;
 	size_t : 0;

@@ -2,6 +2,7 @@
 #include "subscription.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,26 @@
 #define IOCA_RCVBUF_DEFAULT (4u << 20)
 #define IOCA_RECV_BUF_MIN (64u * 1024)
 
+/*
+ * SO_RCVBUF is capped at net.core.rmem_max (some 200 KiB by default, two
+ * or three samples of 256 CPUs); SO_RCVBUFFORCE is not, and needs
+ * CAP_NET_ADMIN, which joining the group needs anyway.
+ */
+static void set_rcvbuf(struct ioca_subscription *sub, size_t rcvbuf)
+{
+	int fd = nl_socket_get_fd(sub->t.sk);
+	int want = rcvbuf > INT_MAX / 2 ? INT_MAX / 2 : (int)rcvbuf;
+	int got = 0;
+	socklen_t len = sizeof(got);
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)) &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want)))
+		pr_warn(&sub->log, "receive buffer of %d bytes: %s", want, strerror(errno));
+	if (!getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len) && got < want)
+		pr_info(&sub->log, "receive buffer: %d bytes of the %d asked (net.core.rmem_max)",
+			got, want);
+}
+
 static int join(struct ioca_subscription *sub, size_t rcvbuf)
 {
 	int grp, err;
@@ -23,10 +44,7 @@ static int join(struct ioca_subscription *sub, size_t rcvbuf)
 			IOCA_FAMILY_NAME);
 		return -ENOENT;
 	}
-	/* The kernel doubles it and caps it at rmem_max unless privileged. */
-	err = nl_socket_set_buffer_size(sub->t.sk, (int)rcvbuf, 0);
-	if (err < 0)
-		pr_warn(&sub->log, "receive buffer of %zu bytes: %s", rcvbuf, nl_geterror(err));
+	set_rcvbuf(sub, rcvbuf);
 	err = nl_socket_add_membership(sub->t.sk, grp);
 	if (err < 0) {
 		err = ioca_nl_errno(err);

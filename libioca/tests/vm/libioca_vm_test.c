@@ -14,10 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <libioca.h>
 
-#define NTESTS 26
+#define NTESTS 28
 
 static int n, failed;
 
@@ -269,6 +270,38 @@ static void test_subscription(struct ioca_subscription *sub, const struct ioca_c
 	free(s);
 }
 
+/* A model with CHA encodings, but no uncore_cha PMU in a VM. */
+static void test_cha_not_available(const struct ioca_info *in)
+{
+	struct ioca_info *msr = malloc(sizeof(*msr));
+	int warns = 0;
+	IOCA_OPTS(ioca_cha_opts, o, .print = count_print, .print_ctx = &warns);
+
+	*msr = *in;
+	msr->backend = IOCA_BACKEND_MSR;
+	msr->cpu_family = 6;
+	msr->cpu_model = 0x55;
+	struct ioca_cha_preset *p;
+	int err;
+
+	errno = 0;
+	p = ioca_cha_preset__new(msr, &o);
+	err = errno;
+	tap(!p && err == ENODEV && warns == 1,
+	    "CHA preset on a VM's sysfs: ENODEV with one warning (%s)", strerror(err));
+	ioca_cha_preset__free(p);
+	free(msr);
+}
+
+static void test_rcvbuf(const struct ioca_subscription *sub)
+{
+	int got = 0;
+	socklen_t len = sizeof(got);
+
+	getsockopt(ioca_subscription__fd(sub), SOL_SOCKET, SO_RCVBUF, &got, &len);
+	tap(got >= 4 << 20, "the samples socket buffer is at least 4 MiB (%d bytes)", got);
+}
+
 static void test_unprivileged(void)
 {
 	pid_t pid = fork();
@@ -347,13 +380,16 @@ int main(void)
 	err = ioca_client__sampler_start(c);
 	tap(!err && !info(c, in) && in->sampler.state == IOCA_SAMPLER_STATE_RUNNING,
 	    "sampler start: running");
-	if (sub)
+	if (sub) {
+		test_rcvbuf(sub);
 		test_subscription(sub, preset, nuncore);
+	}
 	err = ioca_client__sample(c, s);
 	tap(!err && s->on_demand && s->ncpus == 2, "sample on demand: both CPUs (%d)", err);
 	err = ioca_client__sampler_stop(c);
 	tap(!err && !info(c, in) && in->sampler.state == IOCA_SAMPLER_STATE_CONFIGURED,
 	    "sampler stop: configured");
+	test_cha_not_available(in);
 	test_unprivileged();
 	ioca_subscription__close(sub);
 	ioca_cha_preset__free(preset);
