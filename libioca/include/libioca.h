@@ -387,7 +387,10 @@ LIBIOCA_API int ioca_subscription__fd(const struct ioca_subscription *sub);
  * @param timeout_ms how long to wait for the first message: 0 = do not
  *        wait (after poll()), -1 = forever
  * @return 1 a sample in @s (s->lost says how many were lost before it),
- *         0 none yet (timeout, or only some parts arrived), -errno
+ *         0 none yet (timeout, or only some parts arrived), -errno:
+ *         -ENODEV when ioca.ko was unloaded (the family unregistered; this
+ *         subscription and every client handle are dead: open new ones
+ *         after the module is back)
  */
 LIBIOCA_API int ioca_subscription__recv(struct ioca_subscription *sub, struct ioca_sample *s,
 					int timeout_ms);

@@ -52,6 +52,10 @@ static int join(struct ioca_subscription *sub, size_t rcvbuf)
 			err == -EPERM ? " (needs CAP_NET_ADMIN)" : "");
 		return err;
 	}
+	/* nlctrl's notifications say when the family is unregistered. */
+	grp = genl_ctrl_resolve_grp(sub->t.sk, "nlctrl", "notify");
+	if (grp < 0 || nl_socket_add_membership(sub->t.sk, grp) < 0)
+		pr_warn(&sub->log, "nlctrl notify group: an unload of ioca.ko will not be noticed");
 	err = nl_socket_set_nonblocking(sub->t.sk);
 	return err < 0 ? ioca_nl_errno(err) : 0;
 }
@@ -153,12 +157,39 @@ static ssize_t recv_one(struct ioca_subscription *sub)
 }
 
 /* Feeds every message of the datagram in sub->buf; 1 when one completed. */
+/* Whether @nlh is nlctrl announcing that the ioca family went away. */
+static bool family_removed(const struct ioca_subscription *sub, const struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	struct genlmsghdr *g;
+
+	if (nlh->nlmsg_type != GENL_ID_CTRL || nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return false;
+	g = nlmsg_data(nlh);
+	if (g->cmd != CTRL_CMD_DELFAMILY ||
+	    nla_parse(tb, CTRL_ATTR_MAX, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), NULL))
+		return false;
+	return tb[CTRL_ATTR_FAMILY_ID] && nla_len(tb[CTRL_ATTR_FAMILY_ID]) >= 2 &&
+	       nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]) == sub->t.family;
+}
+
+/*
+ * Feeds every message of the datagram in sub->buf: 1 when a sample was
+ * completed, 0 when not, -ENODEV when the module was unloaded.
+ */
 static int feed(struct ioca_subscription *sub, size_t len, struct ioca_sample *s)
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)sub->buf;
 	int rem = (int)len, got = 0;
 
 	for (; nlmsg_ok(nlh, rem); nlh = nlmsg_next(nlh, &rem)) {
+		if (family_removed(sub, nlh)) {
+			sub->gone = true;
+			pr_warn(&sub->log,
+				"the \"%s\" family was unregistered: ioca.ko was unloaded",
+				IOCA_FAMILY_NAME);
+			return -ENODEV;
+		}
 		if (nlh->nlmsg_type != sub->t.family)
 			continue;
 		/* A later part of the same datagram would overwrite @s. */
@@ -201,6 +232,8 @@ LIBIOCA_API int ioca_subscription__recv(struct ioca_subscription *sub, struct io
 	ssize_t n;
 	int ret;
 
+	if (sub->gone)
+		return ioca_err(-ENODEV);
 	for (;;) {
 		n = recv_one(sub);
 		if (n == -ENOBUFS) {
@@ -214,8 +247,9 @@ LIBIOCA_API int ioca_subscription__recv(struct ioca_subscription *sub, struct io
 		if (n < 0)
 			return ioca_err((int)n);
 		if (n > 0) {
-			if (feed(sub, (size_t)n, s))
-				return 1;
+			ret = feed(sub, (size_t)n, s);
+			if (ret)
+				return ioca_err(ret);
 			continue;
 		}
 		ret = wait_readable(ioca_subscription__fd(sub), deadline);

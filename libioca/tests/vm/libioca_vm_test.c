@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <libioca.h>
 
-#define NTESTS 28
+#define NTESTS 31
 
 static int n, failed;
 
@@ -302,6 +302,34 @@ static void test_rcvbuf(const struct ioca_subscription *sub)
 	tap(got >= 4 << 20, "the samples socket buffer is at least 4 MiB (%d bytes)", got);
 }
 
+/*
+ * rmmod under an open subscription and client: recv says -ENODEV, the
+ * client's requests fail; the module is loaded again as the guest had it.
+ */
+static void test_unload(struct ioca_client *c, struct ioca_subscription *sub, struct ioca_sample *s,
+			struct ioca_info *in)
+{
+	const char *ko = getenv("IOCA_KO"), *params = getenv("IOCA_KO_PARAMS");
+	char cmd[256];
+	int err, i;
+
+	tap(system("rmmod ioca") == 0, "rmmod ioca with a subscription and a client open");
+	/* Samples queued before the sampler stopped come first. */
+	for (i = 0; i < 1000; i++) {
+		err = ioca_subscription__recv(sub, s, 3000);
+		if (err != 1)
+			break;
+	}
+	tap(err == -ENODEV, "the subscription's recv says -ENODEV after %d queued samples (%d)", i,
+	    err);
+	err = ioca_client__info(c, in);
+	tap(err < 0, "the old client's info fails (%d %s)", err, strerror(-err));
+	snprintf(cmd, sizeof(cmd), "insmod %s %s", ko ? ko : "/ioca/ioca.ko",
+		 params ? params : "emulate=1");
+	if (system(cmd))
+		printf("# %s failed\n", cmd);
+}
+
 static void test_unprivileged(void)
 {
 	pid_t pid = fork();
@@ -391,6 +419,8 @@ int main(void)
 	    "sampler stop: configured");
 	test_cha_not_available(in);
 	test_unprivileged();
+	if (sub)
+		test_unload(c, sub, s, in);
 	ioca_subscription__close(sub);
 	ioca_cha_preset__free(preset);
 	ioca_client__close(c);
