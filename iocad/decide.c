@@ -187,8 +187,7 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_
 	/* whoever set it decided the load needs it: Reclaim measures from here */
 	b.ddio_grant_ways = b.ddio_ways;
 	b.ddio_grant_traffic = d ? d->cur.ddio_hits + d->cur.ddio_misses : 0;
-	if (!b.ddio_ways ||
-	    planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &b)) {
+	if (!b.ddio_ways || planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &b)) {
 		/* tenants cannot all fit beside it: keep their masks, take the mask */
 		a->ddio_ways = n;
 		a->ddio_mask = mask;

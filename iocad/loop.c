@@ -174,7 +174,8 @@ static void adopt_ddio(struct loop *l, struct loop_record *rec)
 	    was, now, __builtin_popcount(now));
 	if (decide_adopt_ddio(&l->ctx, now, &l->delta))
 		say(l, LOOP_LOG_ERROR,
-		    "DDIO mask 0x%x is not the top %d ways iocad lays out: tenants are planned as if "
+		    "DDIO mask 0x%x is not the top %d ways iocad lays out: tenants are planned as "
+		    "if "
 		    "it were%s",
 		    now, __builtin_popcount(now),
 		    l->cfg.ddio_observe ? "" : "; the next apply moves it there");

@@ -7,7 +7,8 @@
 
 int loop_trace_header(FILE *f, const struct config *cfg)
 {
-	fputs("interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses,ddio_outside", f);
+	fputs("interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses,ddio_outside",
+	      f);
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		const char *n = cfg->tenant[i].name;
 
