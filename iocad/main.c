@@ -36,6 +36,7 @@ static void on_hup(int sig)
 }
 
 struct args {
+	struct platform *pf; /* once open: a scenario may name the config to reload */
 	const char *sim;
 	const char *trace;
 	const char *config;
@@ -158,8 +159,13 @@ static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
 static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 {
 	const struct args *a = arg;
+	const char *path = a->config;
 
-	return config_parse_file(a->config, out, err, len);
+#if HAVE_SIM
+	if (a->pf && sim_platform_reload_path(a->pf))
+		path = sim_platform_reload_path(a->pf);
+#endif
+	return config_parse_file(path, out, err, len);
 }
 
 static int open_platform(const struct args *a, const struct config *cfg, struct platform *pf)
@@ -183,6 +189,7 @@ static int open_platform(const struct args *a, const struct config *cfg, struct 
 			.llc_ways = cfg->llc_ways,
 			.tenants = t,
 			.ntenants = cfg->ntenants,
+			.reload = &reload_flag,
 		};
 
 		for (unsigned int i = 0; i < cfg->ntenants; i++)
@@ -245,6 +252,7 @@ int main(int argc, char **argv)
 		free(cfg);
 		return 2;
 	}
+	a.pf = &pf;
 	if (open_platform(&a, cfg, &pf) || resolve_config(&pf, cfg)) {
 		if (pf.ops)
 			pf.ops->destroy(pf.ctx);
