@@ -65,6 +65,7 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
 	ctx->state = FSM_LOW_KEEP;
 	a->llc_ways = cfg->llc_ways;
 	a->ddio_ways = ddio_ways;
+	a->ddio_fixed = mode != IOCAD_MODE_IOCA || cfg->ddio_observe;
 	a->ntenants = cfg->ntenants;
 	for (unsigned int i = 0; i < cfg->ntenants; i++)
 		a->ways[i] = cfg->tenant[i].ways;
@@ -113,6 +114,46 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 	}
 }
 
+static double miss_ratio(const struct ioca_interval *iv)
+{
+	double t = iv->ddio_hits + iv->ddio_misses;
+
+	return t > 0 ? iv->ddio_misses / t : 0;
+}
+
+/*
+ * A way that pays (FSM.md): the interval after a DDIO grow, the miss
+ * ratio must have fallen by THRESHOLD_STABLE (relative); a way that did
+ * not lower it is given back and DDIO is capped one below, until the DMA
+ * traffic rises past what it was. Returns true if it took the way back.
+ */
+static bool ddio_way_paid_check(struct decide_ctx *ctx, const struct ioca_delta *d,
+				struct decide_out *out)
+{
+	const struct config *cfg = ctx->cfg;
+	struct alloc *a = &ctx->alloc;
+	double traffic = d->cur.ddio_hits + d->cur.ddio_misses;
+
+	if (a->ddio_cap && traffic > a->ddio_cap_traffic * (1.0 + cfg->threshold_stable))
+		a->ddio_cap = 0; /* more traffic: another way may pay again */
+	if (!a->ddio_probe)
+		return false;
+	a->ddio_probe = false;
+	if (cfg->ddio_grow_to_max || ctx->state != FSM_IO_DEMAND ||
+	    miss_ratio(&d->cur) < (1.0 - cfg->threshold_stable) * a->ddio_probe_ratio)
+		return false;
+	a->ddio_ways--;
+	a->ddio_cap = a->ddio_ways;
+	a->ddio_cap_traffic = traffic;
+	a->ddio_grant_ways = a->ddio_ways;
+	a->ddio_grant_traffic = traffic;
+	ctx->state = FSM_HIGH_KEEP;
+	out->reason = DECIDE_R_FSM;
+	out->fsm_reason = FSM_R_NO_GAIN;
+	out->action = FSM_ACT_RECLAIM;
+	return true;
+}
+
 static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
@@ -132,6 +173,11 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 	struct fsm_out o;
 	int i;
 
+	if (ddio_way_paid_check(ctx, d, out))
+		return;
+	s.ddio_capped = a->ddio_cap && a->ddio_ways >= a->ddio_cap;
+	select_reclaim(cfg, a, d, &rc);
+	s.idle = rc.kind != SELECT_RECLAIM_NONE;
 	fsm_step(&s, d, &o);
 	out->reason = DECIDE_R_FSM;
 	out->fsm_reason = o.reason;
@@ -146,6 +192,8 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 		a->ddio_ways++;
 		a->ddio_grant_ways = a->ddio_ways;
 		a->ddio_grant_traffic = d->cur.ddio_hits + d->cur.ddio_misses;
+		a->ddio_probe = true;
+		a->ddio_probe_ratio = miss_ratio(&d->cur);
 		break;
 	case FSM_ACT_TENANT_GROW:
 		i = select_grow(cfg, a, d);
@@ -158,7 +206,6 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 		a->grant_refs[i] = d->cur.tenant[i].llc_refs;
 		break;
 	case FSM_ACT_RECLAIM:
-		select_reclaim(cfg, a, d, &rc);
 		if (rc.kind == SELECT_RECLAIM_TENANT) {
 			out->tenant = rc.tenant;
 			planner_group_add(a, (unsigned int)rc.tenant, -1);

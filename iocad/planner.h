@@ -33,6 +33,17 @@ struct alloc {
 	double grant_refs[PLATFORM_MAX_TENANTS]; /* tenant LLC refs/s */
 	double ddio_grant_traffic;		 /* DDIO hits+misses per s */
 	unsigned int ddio_grant_ways;		 /* DDIO ways after that grant */
+	/* DDIO's ways are not iocad's to reclaim (core-only, static, ddio = observe). */
+	bool ddio_fixed;
+	/*
+	 * Whether DDIO's last grown way paid (FSM.md, "A way that pays"):
+	 * the miss ratio at the grow, checked the interval after; and the
+	 * ceiling set when one did not, lifted when the traffic rises.
+	 */
+	bool ddio_probe;
+	double ddio_probe_ratio;
+	unsigned int ddio_cap; /* 0: none */
+	double ddio_cap_traffic;
 };
 
 enum planner_policy {

@@ -11,6 +11,7 @@
 #include "decide.h"
 
 static const char fig7a[] = "[platform]\nmodel = aggregation\nllc_ways = 11\nddio_ways = 2\n"
+			    "ddio_growth = paper\n"
 			    "threshold_miss_low = 1000\n"
 			    "[tenant ovs]\ncpus = 0\nways = 2\nvswitch = yes\n"
 			    "[tenant ps]\ncpus = 1\nways = 3\npriority = PS\nnetworking = yes\n"
@@ -104,14 +105,19 @@ static void test_decide_fig7a_vswitch_grows_then_gives_back(void **u)
 	f->iv.ddio_misses = 500;
 	assert_string_equal(step(f), "reclaim");
 	assert_string_equal(decide_reason_name(&f->out), "balanced");
-	assert_true(f->out.blocked);
+	assert_true(f->out.blocked); /* logged as [hold: nothing idle] */
 	assert_int_equal(a->ways[0], 4);
-	assert_string_equal(step(f), "reclaim");
+	/* Reclaim does not sit holding: with nothing idle it is Low Keep */
+	assert_string_equal(step(f), "low_keep");
+	assert_string_equal(decide_reason_name(&f->out), "nothing_idle");
+	assert_int_equal(a->ways[0], 4);
+	assert_string_equal(step(f), "low_keep");
 	assert_int_equal(a->ways[0], 4);
 
 	/* t2: flows end: the vswitch's demand falls, two ways come back */
 	refs(f, 0, 1e6, 1e5);
 	assert_string_equal(step(f), "reclaim");
+	assert_string_equal(decide_reason_name(&f->out), "idle_ways");
 	assert_int_equal(a->ways[0], 3);
 	assert_string_equal(step(f), "reclaim");
 	assert_int_equal(a->ways[0], 2);

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decisions of issue 12, each over a sequence of intervals: Reclaim that
+ * makes progress, DDIO growth that stops when a way no longer pays, who
+ * shares DDIO's ways, Core Demand from a networking tenant's own cores,
+ * and a Core Demand that never buys ways with a PS tenant's isolation.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "decide.h"
+
+static const char slicing[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_ways = 2\n"
+			      "ddio_ways_max = 6\nthreshold_miss_low = 1000\n"
+			      "[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
+			      "[tenant be1]\ncpus = 1\nways = 2\n"
+			      "[tenant be2]\ncpus = 2\nways = 2\n";
+
+struct fx {
+	struct config cfg;
+	struct decide_ctx ctx;
+	struct ioca_delta d;
+	struct ioca_interval iv;
+	struct decide_out out;
+};
+
+static struct fx *load(const char *text, const char *extra)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char err[256], buf[2048];
+
+	assert_non_null(f);
+	/* @extra goes into [platform], right after its header line */
+	snprintf(buf, sizeof(buf), "[platform]\n%s%s", extra, text + strlen("[platform]\n"));
+	if (config_parse_string(buf, "f.ini", &f->cfg, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(decide_init(&f->ctx, &f->cfg, IOCAD_MODE_IOCA, f->cfg.ddio_ways), 0);
+	f->iv.ntenants = f->cfg.ntenants;
+	f->iv.dt_ns = 1000000000u;
+	f->iv.ddio_hits = 1e6;
+	f->iv.ddio_misses = 500;
+	for (unsigned int i = 0; i < f->cfg.ntenants; i++)
+		f->iv.tenant[i] = (struct tenant_rates){.ipc = 1,
+							.cycles = 1e9,
+							.instructions = 1e9,
+							.llc_refs = 1e6,
+							.llc_misses = 1e5,
+							.miss_rate = 0.1};
+	return f;
+}
+
+static const char *step(struct fx *f)
+{
+	f->iv.llc_refs = 0;
+	for (unsigned int i = 0; i < f->cfg.ntenants; i++)
+		f->iv.llc_refs += f->iv.tenant[i].llc_refs;
+	tenant_delta_push(&f->d, &f->iv);
+	decide_step(&f->ctx, &f->d, &f->out);
+	return fsm_state_name(f->out.state);
+}
+
+/* DDIO traffic of @total lines/s of which @misses miss. */
+static void ddio(struct fx *f, double total, double misses)
+{
+	f->iv.ddio_hits = total - misses;
+	f->iv.ddio_misses = misses;
+}
+
+/* I/O Demand to four ways, each way lowering the misses, then balance. */
+static void io_demand_to_four(struct fx *f)
+{
+	step(f);
+	step(f);
+	ddio(f, 1e6, 5e4);
+	assert_string_equal(step(f), "io_demand");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	ddio(f, 1e6, 2.5e4);
+	assert_string_equal(step(f), "io_demand");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
+	ddio(f, 1e6, 500);
+	assert_string_equal(step(f), "reclaim");
+	assert_string_equal(decide_reason_name(&f->out), "overprovisioned");
+}
+
+static void test_reclaim_after_io_demand_makes_progress(void **u)
+{
+	struct fx *f = load(slicing, "");
+	unsigned int idle_reclaims = 0;
+
+	(void)u;
+	io_demand_to_four(f);
+	/* the four ways are in use at this load: Reclaim must not sit holding */
+	for (int k = 0; k < 120; k++) {
+		unsigned int before = f->ctx.alloc.ddio_ways;
+		const char *s = step(f);
+
+		if (!strcmp(s, "reclaim") && f->ctx.alloc.ddio_ways == before)
+			idle_reclaims++;
+	}
+	assert_int_equal(idle_reclaims, 0);
+	assert_string_equal(fsm_state_name(f->ctx.state), "low_keep");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
+	/* the load halves: one way back per interval, down to the minimum */
+	ddio(f, 4e5, 200);
+	assert_string_equal(step(f), "reclaim");
+	assert_string_equal(decide_reason_name(&f->out), "idle_ways");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	assert_string_equal(step(f), "reclaim");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 2);
+	assert_string_equal(step(f), "low_keep");
+	assert_string_equal(decide_reason_name(&f->out), "reclaim_done");
+	free(f);
+}
+
+/* A packet-size ramp's last way: misses flat after it was granted. */
+static void test_ddio_growth_stops_when_a_way_does_not_pay(void **u)
+{
+	struct fx *f = load(slicing, "");
+
+	(void)u;
+	step(f);
+	step(f);
+	ddio(f, 1e6, 5e4);
+	assert_string_equal(step(f), "io_demand");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	ddio(f, 1e6, 3e4); /* the 3rd way paid */
+	assert_string_equal(step(f), "io_demand");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
+	ddio(f, 1e6, 2.9e4); /* the 4th did not: it goes back, DDIO holds at 3 */
+	assert_string_equal(step(f), "high_keep");
+	assert_string_equal(decide_reason_name(&f->out), "no_gain");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	assert_true(f->out.changed);
+	for (int k = 0; k < 20; k++) {
+		ddio(f, 1e6, k & 1 ? 2.9e4 : 3.1e4);
+		step(f);
+		assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	}
+	/* more traffic: growing may pay again */
+	ddio(f, 1.5e6, 6e4);
+	assert_string_equal(step(f), "io_demand");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
+	free(f);
+}
+
+/* ddio_growth = paper: grow to DDIO_WAYS_MAX while misses stay high. */
+static void test_ddio_growth_paper_rule_grows_to_max(void **u)
+{
+	struct fx *f = load(slicing, "ddio_growth = paper\n");
+	bool reached_max = false;
+
+	(void)u;
+	step(f);
+	step(f);
+	for (int k = 0; k < 6; k++) {
+		ddio(f, 1e6, 5e4 - k * 100);
+		step(f);
+		reached_max |= !strcmp(decide_reason_name(&f->out), "ddio_max");
+		assert_string_not_equal(decide_reason_name(&f->out), "no_gain");
+	}
+	assert_int_equal(f->ctx.alloc.ddio_ways, 6);
+	assert_string_equal(fsm_state_name(f->ctx.state), "high_keep");
+	assert_true(reached_max);
+	free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reclaim_after_io_demand_makes_progress),
+		cmocka_unit_test(test_ddio_growth_stops_when_a_way_does_not_pay),
+		cmocka_unit_test(test_ddio_growth_paper_rule_grows_to_max),
+	};
+
+	return cmocka_run_group_tests_name("decide_fidelity", tests, NULL, NULL);
+}
