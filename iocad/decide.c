@@ -21,6 +21,7 @@ static const char *const reason_names[] = {
 	[DECIDE_R_CORE_NO_ROOM] = "core_no_room",
 	[DECIDE_R_CORE_SETTLED] = "core_settled",
 	[DECIDE_R_SHUFFLE] = "shuffle",
+	[DECIDE_R_RESHARE] = "reshare",
 	[DECIDE_R_FSM] = "fsm",
 };
 
@@ -55,9 +56,10 @@ static enum planner_policy policy(enum iocad_mode m)
 }
 
 int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
-		unsigned int ddio_ways)
+		unsigned int ddio_ways, const struct ioca_interval *last)
 {
 	struct alloc *a = &ctx->alloc;
+	double refs[PLATFORM_MAX_TENANTS] = {0};
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->cfg = cfg;
@@ -67,9 +69,11 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
 	a->ddio_ways = ddio_ways;
 	a->ddio_fixed = mode != IOCAD_MODE_IOCA || cfg->ddio_observe;
 	a->ntenants = cfg->ntenants;
-	for (unsigned int i = 0; i < cfg->ntenants; i++)
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		a->ways[i] = cfg->tenant[i].ways;
-	return planner_plan(cfg, policy(mode), NULL, 0, a);
+		refs[i] = last ? last->tenant[i].llc_refs : 0;
+	}
+	return planner_plan(cfg, policy(mode), last ? refs : NULL, 0, a);
 }
 
 static bool any_grown(const struct config *cfg, const struct alloc *a)
@@ -251,6 +255,24 @@ static bool masks_differ(const struct alloc *x, const struct alloc *y)
 	return memcmp(x->mask, y->mask, x->ntenants * sizeof(x->mask[0])) != 0;
 }
 
+/*
+ * A quiet interval still checks who shares DDIO's ways against the rule
+ * (fewest LLC references on top, BE before PS); the planner's hysteresis
+ * keeps noise from moving anyone, so only a real violation is corrected.
+ */
+static void reshare(struct decide_ctx *ctx, const double *refs, const struct alloc *before,
+		    struct decide_out *out)
+{
+	struct alloc b = ctx->alloc;
+
+	if (planner_plan(ctx->cfg, PLANNER_IO_AWARE, refs, ctx->cfg->threshold_stable, &b) ||
+	    !masks_differ(before, &b))
+		return;
+	ctx->alloc = b;
+	if (out->reason != DECIDE_R_FSM)
+		out->reason = DECIDE_R_RESHARE;
+}
+
 /* Which of the stability verdicts lets a keep state sleep. */
 static bool quiet(enum stab_verdict v)
 {
@@ -308,13 +330,16 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 	out->prev_state = ctx->state;
 	out->tenant = -1;
 	stability_check(cfg, &ctx->alloc, d, &out->stab);
-	if (ctx->mode == IOCAD_MODE_STATIC || !d->have_prev) {
-		out->reason = d->have_prev ? DECIDE_R_STATIC : DECIDE_R_FIRST;
-		out->state = ctx->state;
-		return;
-	}
 	for (unsigned int i = 0; i < cfg->ntenants; i++)
 		refs[i] = d->cur.tenant[i].llc_refs;
+	if (ctx->mode == IOCAD_MODE_STATIC || !d->have_prev) {
+		out->reason = d->have_prev ? DECIDE_R_STATIC : DECIDE_R_FIRST;
+		if (ctx->mode == IOCAD_MODE_IOCA)
+			reshare(ctx, refs, &before, out);
+		out->state = ctx->state;
+		out->changed = masks_differ(&before, &ctx->alloc);
+		return;
+	}
 	if (check_and_except(ctx, d, refs, &before, out)) {
 		struct decide_out exc = *out;
 		bool excepted =
@@ -332,8 +357,10 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 	replan = out->ddio_changed ||
 		 memcmp(before.ways, ctx->alloc.ways, cfg->ntenants * sizeof(before.ways[0])) ||
 		 (ctx->mode == IOCAD_MODE_IOCA && !quiet(out->stab.verdict));
-	if (replan &&
-	    planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &ctx->alloc)) {
+	if (!replan && ctx->mode == IOCAD_MODE_IOCA)
+		reshare(ctx, refs, &before, out);
+	else if (replan &&
+		 planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &ctx->alloc)) {
 		/* cannot happen with checked way counts; never apply half a plan */
 		ctx->alloc = before;
 		out->blocked = true;

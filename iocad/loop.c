@@ -27,6 +27,7 @@ struct loop {
 	struct platform_sample prev, cur;
 	struct platform_sample pprev; /* the sample before prev: a reload redoes that interval */
 	bool have_pprev;
+	struct ioca_interval last; /* reload scratch: the last interval, new tenants */
 	bool have_base;
 	bool trace_failed; /* a write failed: tracing stopped, the loop goes on */
 	bool changed_platform;
@@ -72,12 +73,15 @@ static int apply(struct loop *l)
 	return r;
 }
 
-/* Get Tenant Info + LLC Alloc for l->cfg, keeping @ddio DDIO ways. */
-static int llc_alloc(struct loop *l, unsigned int ddio)
+/*
+ * Get Tenant Info + LLC Alloc for l->cfg, keeping @ddio DDIO ways; @last
+ * (may be NULL) is the latest interval, for who shares DDIO's ways.
+ */
+static int llc_alloc(struct loop *l, unsigned int ddio, const struct ioca_interval *last)
 {
 	int r;
 
-	r = decide_init(&l->ctx, &l->cfg, l->o->mode, ddio);
+	r = decide_init(&l->ctx, &l->cfg, l->o->mode, ddio, last);
 	if (r) {
 		say(l, LOOP_LOG_ERROR, "%s: tenants do not fit the LLC", l->cfg.path);
 		return r;
@@ -96,11 +100,16 @@ static unsigned int clamp(unsigned int v, unsigned int lo, unsigned int hi)
  * the last interval for the new tenants so the next one still has an
  * interval to compare with.
  */
+static bool last_interval(struct loop *l, const struct config *cfg, struct ioca_interval *iv)
+{
+	return l->have_pprev && !tenant_interval(cfg, &l->pprev, &l->prev, iv);
+}
+
 static void keep_history(struct loop *l)
 {
 	struct ioca_interval iv;
 
-	if (!l->have_pprev || tenant_interval(&l->cfg, &l->pprev, &l->prev, &iv))
+	if (!last_interval(l, &l->cfg, &iv))
 		return;
 	memset(&l->delta, 0, sizeof(l->delta));
 	tenant_delta_push(&l->delta, &iv);
@@ -134,7 +143,7 @@ static void reload(struct loop *l)
 	ddio = clamp(old->ddio_ways, l->newcfg.ddio_ways_min, l->newcfg.ddio_ways_max);
 	memcpy(&l->oldcfg, &l->cfg, sizeof(l->cfg));
 	memcpy(&l->cfg, &l->newcfg, sizeof(l->cfg));
-	r = llc_alloc(l, ddio);
+	r = llc_alloc(l, ddio, last_interval(l, &l->cfg, &l->last) ? &l->last : NULL);
 	if (r) {
 		/* the platform refused: the old allocation is still in force */
 		memcpy(&l->cfg, &l->oldcfg, sizeof(l->cfg));
@@ -376,7 +385,7 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 	}
 	l->known_ddio = l->info.ddio_mask;
 	if (!r)
-		r = llc_alloc(l, l->cfg.ddio_ways);
+		r = llc_alloc(l, l->cfg.ddio_ways, NULL);
 	if (!r)
 		r = run(l, out, max, nout);
 	if (l->changed_platform) {

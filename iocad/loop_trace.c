@@ -62,6 +62,8 @@ static void action_text(const struct loop_record *r, char *buf, size_t len)
 		/* Reclaim found nothing idle: holding is its normal outcome */
 		snprintf(buf, len, "%s",
 			 d->action == FSM_ACT_RECLAIM ? "hold: nothing idle" : "blocked");
+	} else if (d->reason == DECIDE_R_RESHARE) {
+		snprintf(buf, len, "reshare");
 	} else if (d->reason == DECIDE_R_SHUFFLE && who) {
 		snprintf(buf, len, "shuffle %s", who);
 	} else if (d->reason == DECIDE_R_CORE_ALLOC && who) {

@@ -39,7 +39,7 @@ static struct fx *load(const char *text, enum iocad_mode mode)
 
 	assert_non_null(f);
 	assert_int_equal(config_parse_string(text, "d.ini", &f->cfg, err, sizeof(err)), 0);
-	assert_int_equal(decide_init(&f->ctx, &f->cfg, mode, f->cfg.ddio_ways), 0);
+	assert_int_equal(decide_init(&f->ctx, &f->cfg, mode, f->cfg.ddio_ways, NULL), 0);
 	f->iv.ntenants = f->cfg.ntenants;
 	f->iv.dt_ns = 1000000000u;
 	f->iv.ddio_hits = 1e6;

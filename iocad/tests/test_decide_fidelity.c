@@ -40,7 +40,7 @@ static struct fx *load(const char *text, const char *extra)
 	snprintf(buf, sizeof(buf), "[platform]\n%s%s", extra, text + strlen("[platform]\n"));
 	if (config_parse_string(buf, "f.ini", &f->cfg, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(decide_init(&f->ctx, &f->cfg, IOCAD_MODE_IOCA, f->cfg.ddio_ways), 0);
+	assert_int_equal(decide_init(&f->ctx, &f->cfg, IOCAD_MODE_IOCA, f->cfg.ddio_ways, NULL), 0);
 	f->iv.ntenants = f->cfg.ntenants;
 	f->iv.dt_ns = 1000000000u;
 	f->iv.ddio_hits = 1e6;
@@ -170,12 +170,75 @@ static void test_ddio_growth_paper_rule_grows_to_max(void **u)
 	free(f);
 }
 
+/* be1 and be2 (BE) overflow the ways beside DDIO by one: one must share. */
+static const char sharing[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_ways = 2\n"
+			      "threshold_miss_low = 1000\n"
+			      "[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
+			      "[tenant be1]\ncpus = 1\nways = 3\n"
+			      "[tenant be2]\ncpus = 2\nways = 4\n";
+
+static unsigned int overlap(const struct fx *f, unsigned int i)
+{
+	return planner_ddio_overlap(&f->ctx.alloc, i);
+}
+
+/* be1 is busy, be2 nearly idle: the paper puts the idle one on DDIO's ways. */
+static void busy_be1(struct fx *f)
+{
+	f->iv.tenant[1].llc_refs = 5e6;
+	f->iv.tenant[2].llc_refs = 1e4;
+	f->iv.tenant[2].llc_misses = 1e3;
+}
+
+static void test_fresh_layout_uses_latest_counters(void **u)
+{
+	struct fx *f = load(sharing, "");
+
+	(void)u;
+	busy_be1(f);
+	assert_int_equal(decide_init(&f->ctx, &f->cfg, IOCAD_MODE_IOCA, 2, &f->iv), 0);
+	assert_int_equal(overlap(f, 2), 1);
+	assert_int_equal(overlap(f, 1), 0);
+	assert_int_equal(overlap(f, 0), 0);
+	free(f);
+}
+
+static void test_stable_system_corrects_who_shares(void **u)
+{
+	struct fx *f = load(sharing, "");
+	unsigned int changes = 0;
+
+	(void)u;
+	/* a layout made without counters: be1, first in config order, shares */
+	assert_int_equal(overlap(f, 1), 1);
+	busy_be1(f);
+	step(f);
+	assert_string_equal(decide_reason_name(&f->out), "reshare");
+	assert_true(f->out.changed);
+	step(f);
+	assert_int_equal(overlap(f, 2), 1);
+	assert_int_equal(overlap(f, 1), 0);
+	assert_int_equal(overlap(f, 0), 0);
+	/* every interval was stable; the correction says so */
+	assert_int_equal(f->out.stab.verdict, STAB_STABLE);
+	for (int k = 0; k < 30; k++) {
+		/* noise within THRESHOLD_STABLE does not move anyone back */
+		f->iv.tenant[2].llc_refs = k & 1 ? 1.05e4 : 0.95e4;
+		step(f);
+		changes += f->out.changed;
+	}
+	assert_int_equal(changes, 0);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reclaim_after_io_demand_makes_progress),
 		cmocka_unit_test(test_ddio_growth_stops_when_a_way_does_not_pay),
 		cmocka_unit_test(test_ddio_growth_paper_rule_grows_to_max),
+		cmocka_unit_test(test_fresh_layout_uses_latest_counters),
+		cmocka_unit_test(test_stable_system_corrects_who_shares),
 	};
 
 	return cmocka_run_group_tests_name("decide_fidelity", tests, NULL, NULL);
