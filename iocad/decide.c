@@ -103,7 +103,8 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 	if (c->llc_misses > p->llc_misses &&
 	    fsm_changed(p->llc_misses, c->llc_misses, cfg->threshold_stable,
 			cfg->threshold_min_rate)) {
-		if (planner_tenant_ways(a) >= a->llc_ways) {
+		if (planner_tenant_ways(a) >= a->llc_ways ||
+		    (ctx->mode == IOCAD_MODE_IOCA && !planner_grow_keeps_isolation(cfg, a, i))) {
 			out->reason = DECIDE_R_CORE_NO_ROOM;
 			out->blocked = true;
 			return;
@@ -158,6 +159,47 @@ static bool ddio_way_paid_check(struct decide_ctx *ctx, const struct ioca_delta 
 	return true;
 }
 
+/*
+ * FSM.md, "Core Demand from a networking tenant's own cores": its IPC fell
+ * and its LLC miss rate rose, both by THRESHOLD_STABLE, with its misses
+ * up by more than the noise floor. In aggregation only the vswitch counts
+ * (it holds the rings and the flow table).
+ */
+static bool own_demand(const struct config *cfg, const struct ioca_delta *d)
+{
+	double rel = cfg->threshold_stable;
+
+	if (!d->have_prev)
+		return false;
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		const struct tenant_rates *c = &d->cur.tenant[i], *p = &d->prev.tenant[i];
+
+		if (!cfg->tenant[i].networking ||
+		    (cfg->model == CONFIG_MODEL_AGGREGATION && !cfg->tenant[i].vswitch))
+			continue;
+		if (c->ipc < (1.0 - rel) * p->ipc && c->miss_rate > (1.0 + rel) * p->miss_rate &&
+		    c->llc_misses > p->llc_misses &&
+		    fsm_changed(p->llc_misses, c->llc_misses, rel, cfg->threshold_min_rate))
+			return true;
+	}
+	return false;
+}
+
+/* A grow that would put a PS tenant on DDIO's ways is refused: leave the state. */
+static bool grow_blocked(struct decide_ctx *ctx, int i, enum fsm_state_id way_out,
+			 struct decide_out *out)
+{
+	if (i >= 0 && (ctx->mode != IOCAD_MODE_IOCA ||
+		       planner_grow_keeps_isolation(ctx->cfg, &ctx->alloc, i)))
+		return false;
+	if (i == -1 && planner_grow_keeps_isolation(ctx->cfg, &ctx->alloc, -1))
+		return false;
+	out->blocked = true;
+	out->fsm_reason = FSM_R_GROW_BLOCKED;
+	ctx->state = way_out;
+	return true;
+}
+
 static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
@@ -180,6 +222,7 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 	if (ddio_way_paid_check(ctx, d, out))
 		return;
 	s.ddio_capped = a->ddio_cap && a->ddio_ways >= a->ddio_cap;
+	s.own_demand = own_demand(cfg, d);
 	select_reclaim(cfg, a, d, &rc);
 	s.idle = rc.kind != SELECT_RECLAIM_NONE;
 	fsm_step(&s, d, &o);
@@ -193,6 +236,8 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 			out->blocked = true;
 			break;
 		}
+		if (grow_blocked(ctx, -1, FSM_HIGH_KEEP, out))
+			break;
 		a->ddio_ways++;
 		a->ddio_grant_ways = a->ddio_ways;
 		a->ddio_grant_traffic = d->cur.ddio_hits + d->cur.ddio_misses;
@@ -202,10 +247,10 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 	case FSM_ACT_TENANT_GROW:
 		i = select_grow(cfg, a, d);
 		out->tenant = i;
-		if (i < 0) {
-			out->blocked = true;
+		/* no free way, or only at a PS tenant's expense: Low Keep, not a stuck Core Demand
+		 */
+		if (grow_blocked(ctx, i < 0 ? -2 : i, FSM_LOW_KEEP, out))
 			break;
-		}
 		planner_group_add(a, (unsigned int)i, 1);
 		a->grant_refs[i] = d->cur.tenant[i].llc_refs;
 		break;

@@ -27,6 +27,8 @@ static const char *const reason_names[FSM_NREASONS] = {
 	[FSM_R_NOTHING_IDLE] = "nothing_idle",
 	[FSM_R_IDLE_WAYS] = "idle_ways",
 	[FSM_R_NO_GAIN] = "no_gain",
+	[FSM_R_OWN_DEMAND] = "own_demand",
+	[FSM_R_GROW_BLOCKED] = "grow_blocked",
 };
 
 const char *fsm_state_name(enum fsm_state_id s)
@@ -107,8 +109,11 @@ static void to_io_demand(const struct fsm_state *s, struct fsm_out *o, enum fsm_
 static void step_low_keep(const struct fsm_state *s, const struct fsm_signals *g, struct fsm_out *o)
 {
 	if (!g->miss_high) {
+		/* DDIO is fine, but a networking tenant's own data outgrew its ways */
+		if (s->own_demand)
+			set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
 		/* what Reclaim left because it was in use has gone idle since */
-		if (s->idle)
+		else if (s->idle)
 			set(o, FSM_RECLAIM, FSM_R_IDLE_WAYS, FSM_ACT_RECLAIM);
 		return;
 	}
@@ -121,7 +126,9 @@ static void step_low_keep(const struct fsm_state *s, const struct fsm_signals *g
 static void step_core_demand(const struct fsm_state *s, const struct fsm_signals *g,
 			     struct fsm_out *o)
 {
-	if (g->miss_settled) {
+	if (s->own_demand && !g->miss_high) {
+		set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
+	} else if (g->miss_settled) {
 		set(o, FSM_RECLAIM, FSM_R_BALANCED, FSM_ACT_RECLAIM);
 	} else if (g->miss_up && !g->hits_down && g->miss_high) {
 		to_io_demand(s, o, FSM_R_IO_NOT_CORE);
@@ -155,7 +162,9 @@ static void step_io_or_high(const struct fsm_state *s, const struct fsm_signals 
 
 static void step_reclaim(const struct fsm_state *s, const struct fsm_signals *g, struct fsm_out *o)
 {
-	if (g->miss_high && g->miss_up) {
+	if (s->own_demand && !g->miss_high) {
+		set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
+	} else if (g->miss_high && g->miss_up) {
 		if (g->hits_down)
 			set(o, FSM_CORE_DEMAND, FSM_R_CORE_CONTENTION, FSM_ACT_TENANT_GROW);
 		else

@@ -36,6 +36,8 @@ enum fsm_reason {
 	FSM_R_NOTHING_IDLE,	/* Reclaim: every way above the minimum is in use: Low Keep */
 	FSM_R_IDLE_WAYS,	/* Low Keep: a way above the minimum turned idle: Reclaim */
 	FSM_R_NO_GAIN,		/* DDIO's last way did not lower its miss ratio: hold */
+	FSM_R_OWN_DEMAND,	/* a networking tenant's cores: IPC down, miss rate up */
+	FSM_R_GROW_BLOCKED,	/* no way to grant without a PS tenant on DDIO: leave */
 	FSM_NREASONS
 };
 
@@ -56,6 +58,7 @@ struct fsm_state {
 	bool reclaimable;	/* some tenant holds ways above its initial count */
 	bool idle;		/* Reclaim has an idle way to take (select_reclaim) */
 	bool ddio_capped;	/* more DDIO ways stopped paying at this traffic */
+	bool own_demand;	/* a networking tenant's own cores want ways (FSM.md) */
 	double threshold_stable;
 	double threshold_miss_low;
 	double threshold_min_rate;

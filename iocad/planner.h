@@ -85,6 +85,14 @@ void planner_group_add(struct alloc *a, unsigned int i, int delta);
 /* Sum of the tenants' ways, a group's counted once. */
 unsigned int planner_tenant_ways(const struct alloc *a);
 
+/*
+ * True if one more way for tenant @i's group (or, with @i < 0, for DDIO)
+ * still leaves room to keep every PS tenant and the vswitch off DDIO's
+ * ways: their ways plus DDIO's fit the LLC. No grow may buy ways with a
+ * PS tenant's isolation.
+ */
+bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *a, int i);
+
 /* Fill a platform plan (names from @cfg) from @a. */
 void planner_to_plan(const struct config *cfg, const struct alloc *a, struct platform_plan *out);
 

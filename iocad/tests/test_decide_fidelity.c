@@ -231,6 +231,91 @@ static void test_stable_system_corrects_who_shares(void **u)
 	free(f);
 }
 
+static const char aggregation[] =
+	"[platform]\nmodel = aggregation\nllc_ways = 11\nddio_ways = 2\n"
+	"threshold_miss_low = 1000\n"
+	"[tenant ovs]\ncpus = 0\nways = 2\nvswitch = yes\n"
+	"[tenant ps]\ncpus = 1\nways = 3\npriority = PS\nnetworking = yes\n"
+	"[tenant be1]\ncpus = 2\nways = 2\n"
+	"[tenant be2]\ncpus = 3\nways = 2\n";
+
+/* Tenant @i's cores: @ipc, 1e6 refs/s, @rate of them missing. */
+static void cores(struct fx *f, unsigned int i, double ipc, double rate)
+{
+	f->iv.tenant[i].ipc = ipc;
+	f->iv.tenant[i].instructions = ipc * 1e9;
+	f->iv.tenant[i].llc_refs = 1.2e6;
+	f->iv.tenant[i].llc_misses = 1.2e6 * rate;
+	f->iv.tenant[i].miss_rate = rate;
+}
+
+/* Fig. 9: 64-byte packets, a growing flow table, DDIO misses low throughout. */
+static void test_vswitch_own_demand_gets_ways_with_ddio_quiet(void **u)
+{
+	struct fx *f = load(aggregation, "");
+
+	(void)u;
+	cores(f, 0, 1.0, 0.1);
+	step(f);
+	step(f);
+	cores(f, 0, 0.7, 0.3); /* the flow table outgrows its two ways */
+	assert_string_equal(step(f), "core_demand");
+	assert_string_equal(decide_reason_name(&f->out), "own_demand");
+	assert_int_equal(f->ctx.alloc.ways[0], 3);
+	assert_true(f->iv.ddio_misses < f->cfg.threshold_miss_low);
+	cores(f, 0, 0.6, 0.4); /* still falling: one more */
+	assert_string_equal(step(f), "core_demand");
+	assert_int_equal(f->ctx.alloc.ways[0], 4);
+	cores(f, 0, 0.9, 0.15); /* the ways helped: balance, nothing idle */
+	assert_string_equal(step(f), "reclaim");
+	assert_int_equal(f->ctx.alloc.ways[0], 4);
+	assert_string_equal(step(f), "low_keep");
+	assert_int_equal(f->ctx.alloc.ways[0], 4);
+	/* the PS tenant stays off DDIO's ways throughout */
+	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 0);
+	free(f);
+}
+
+/* Each interval: DDIO hits fall, misses stay high, the cores' references rise. */
+static void contention(struct fx *f, int k)
+{
+	ddio(f, 1e6 - k * 1e5, 5e4 + k * 1e4);
+	for (unsigned int i = 0; i < f->cfg.ntenants; i++)
+		f->iv.tenant[i].llc_refs = 1e6 * (1.0 + 0.3 * k);
+}
+
+/* One BE tenant of one way: beyond it, any overlap with DDIO is a PS tenant's. */
+static const char tight[] = "[platform]\nmodel = aggregation\nllc_ways = 11\nddio_ways = 2\n"
+			    "threshold_miss_low = 1000\n"
+			    "[tenant ovs]\ncpus = 0\nways = 2\nvswitch = yes\n"
+			    "[tenant ps]\ncpus = 1\nways = 4\npriority = PS\nnetworking = yes\n"
+			    "[tenant be]\ncpus = 2\nways = 1\n";
+
+static void test_core_demand_never_buys_ways_with_ps_isolation(void **u)
+{
+	struct fx *f = load(tight, "");
+	unsigned int blocked_in_core_demand = 0;
+
+	(void)u;
+	step(f);
+	step(f);
+	for (int k = 1; k < 9; k++) {
+		contention(f, k);
+		step(f);
+		assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 0); /* ps */
+		assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 0), 0); /* the vswitch */
+		if (f->out.blocked && f->ctx.state == FSM_CORE_DEMAND)
+			blocked_in_core_demand++;
+	}
+	/* ps 4 + DDIO 2 leave five ways: the vswitch grows to five, no further */
+	assert_int_equal(f->ctx.alloc.ways[0], 5);
+	/* a grow that would cost ps its isolation is refused, and leaves Core Demand */
+	assert_int_equal(blocked_in_core_demand, 0);
+	assert_non_null(strstr("grow_blocked io_pressure still_missing high_keep ddio_max",
+			       decide_reason_name(&f->out)));
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +324,8 @@ int main(void)
 		cmocka_unit_test(test_ddio_growth_paper_rule_grows_to_max),
 		cmocka_unit_test(test_fresh_layout_uses_latest_counters),
 		cmocka_unit_test(test_stable_system_corrects_who_shares),
+		cmocka_unit_test(test_vswitch_own_demand_gets_ways_with_ddio_quiet),
+		cmocka_unit_test(test_core_demand_never_buys_ways_with_ps_isolation),
 	};
 
 	return cmocka_run_group_tests_name("decide_fidelity", tests, NULL, NULL);
