@@ -68,6 +68,7 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
 	a->llc_ways = cfg->llc_ways;
 	a->ddio_ways = ddio_ways;
 	a->ddio_fixed = mode != IOCAD_MODE_IOCA || cfg->ddio_observe;
+	a->grow_probe = -1;
 	a->ntenants = cfg->ntenants;
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		a->ways[i] = cfg->tenant[i].ways;
@@ -185,6 +186,23 @@ static bool own_demand(const struct config *cfg, const struct ioca_delta *d)
 	return false;
 }
 
+/*
+ * In Core Demand, the way just granted paid: the grown tenant's LLC misses
+ * fell significantly, so its own demand is not met yet (FSM.md).
+ */
+static bool last_grow_paid(const struct decide_ctx *ctx, const struct ioca_delta *d)
+{
+	const struct alloc *a = &ctx->alloc;
+	double now;
+
+	if (ctx->state != FSM_CORE_DEMAND || a->grow_probe < 0 || !d->have_prev)
+		return false;
+	now = d->cur.tenant[a->grow_probe].llc_misses;
+	return now < a->grow_probe_misses &&
+	       fsm_changed(a->grow_probe_misses, now, ctx->cfg->threshold_stable,
+			   ctx->cfg->threshold_min_rate);
+}
+
 /* A grow that would put a PS tenant on DDIO's ways is refused: leave the state. */
 static bool grow_blocked(struct decide_ctx *ctx, int i, enum fsm_state_id way_out,
 			 struct decide_out *out)
@@ -222,7 +240,8 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 	if (ddio_way_paid_check(ctx, d, out))
 		return;
 	s.ddio_capped = a->ddio_cap && a->ddio_ways >= a->ddio_cap;
-	s.own_demand = own_demand(cfg, d);
+	s.own_demand = own_demand(cfg, d) || last_grow_paid(ctx, d);
+	a->grow_probe = -1;
 	select_reclaim(cfg, a, d, &rc);
 	s.idle = rc.kind != SELECT_RECLAIM_NONE;
 	fsm_step(&s, d, &o);
@@ -253,6 +272,8 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 			break;
 		planner_group_add(a, (unsigned int)i, 1);
 		a->grant_refs[i] = d->cur.tenant[i].llc_refs;
+		a->grow_probe = i;
+		a->grow_probe_misses = d->cur.tenant[i].llc_misses;
 		break;
 	case FSM_ACT_RECLAIM:
 		if (rc.kind == SELECT_RECLAIM_TENANT) {

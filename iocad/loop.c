@@ -36,6 +36,7 @@ struct loop {
 	 * else changed it. */
 	uint32_t known_ddio;
 	bool pending_apply; /* the belief differs from the platform: apply next */
+	char extra[4096];   /* the platform's trace columns */
 };
 
 static void say(struct loop *l, enum loop_log_level lvl, const char *fmt, ...)
@@ -187,6 +188,20 @@ static void fill_record(struct loop *l, uint64_t idx, const struct decide_out *d
 	}
 }
 
+/* The platform's own trace columns ("" if it has none or they do not fit). */
+static const char *platform_columns(struct loop *l, bool header)
+{
+	if (!l->pf->ops->trace_columns ||
+	    l->pf->ops->trace_columns(l->pf->ctx, header, l->extra, sizeof(l->extra)))
+		l->extra[0] = '\0';
+	return l->extra;
+}
+
+static int trace_row(struct loop *l, const struct loop_record *rec)
+{
+	return loop_trace_row(l->o->trace, &l->traced, rec, platform_columns(l, false));
+}
+
 /*
  * The poll read back a DDIO mask iocad did not write: take it as the
  * platform's state (never write the old belief back) and plan around it.
@@ -276,7 +291,7 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 	rec->ddio_outside_from = outside_from;
 	loop_format_line(rec, line, sizeof(line));
 	say(l, LOOP_LOG_INTERVAL, "%s%s", line, l->o->dry_run && dec.changed ? " (dry-run)" : "");
-	if (l->o->trace && !l->trace_failed && loop_trace_row(l->o->trace, &l->traced, rec)) {
+	if (l->o->trace && !l->trace_failed && trace_row(l, rec)) {
 		l->trace_failed = true;
 		say(l, LOOP_LOG_ERROR,
 		    "trace: write failed at interval %" PRIu64 "; tracing stopped, decisions go on",
@@ -381,7 +396,7 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 			    "(only the core-side allocator and shuffling act)",
 			    pf->ops->name);
 		if (o->trace)
-			r = loop_trace_header(o->trace, &l->cfg);
+			r = loop_trace_header(o->trace, &l->cfg, platform_columns(l, true));
 	}
 	l->known_ddio = l->info.ddio_mask;
 	if (!r)

@@ -5,7 +5,7 @@
 
 #include "loop_trace.h"
 
-int loop_trace_header(FILE *f, const struct config *cfg)
+int loop_trace_header(FILE *f, const struct config *cfg, const char *extra)
 {
 	fputs("interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses,ddio_outside",
 	      f);
@@ -14,7 +14,7 @@ int loop_trace_header(FILE *f, const struct config *cfg)
 
 		fprintf(f, ",%s_ways,%s_mask,%s_ipc,%s_llc_refs,%s_llc_misses", n, n, n, n, n);
 	}
-	fputc('\n', f);
+	fprintf(f, "%s\n", extra ? extra : "");
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
@@ -26,7 +26,8 @@ static const struct loop_tenant_record *find(const struct loop_record *r, const 
 	return NULL;
 }
 
-int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r)
+int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r,
+		   const char *extra)
 {
 	fprintf(f, "%" PRIu64 ",%.6f,%s,%s,%u,0x%x,%" PRIu64 ",%" PRIu64, r->index,
 		(double)r->t_ns / 1e9, fsm_state_name(r->state), decide_reason_name(&r->decision),
@@ -45,7 +46,7 @@ int loop_trace_row(FILE *f, const struct config *traced, const struct loop_recor
 		fprintf(f, ",%u,0x%x,%.4f,%" PRIu64 ",%" PRIu64, t->ways, t->mask, t->ipc,
 			t->llc_refs, t->llc_misses);
 	}
-	fputc('\n', f);
+	fprintf(f, "%s\n", extra ? extra : "");
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 

@@ -11,7 +11,11 @@
 
 #include "loop.h"
 
-/* One CSV row; columns follow @traced's tenants, matched by name. */
-int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r);
+/*
+ * One CSV row; columns follow @traced's tenants, matched by name, then
+ * @extra (the platform's own columns, "" or NULL for none).
+ */
+int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r,
+		   const char *extra);
 
 #endif /* IOCAD_LOOP_TRACE_H */

@@ -44,6 +44,9 @@ struct alloc {
 	double ddio_probe_ratio;
 	unsigned int ddio_cap; /* 0: none */
 	double ddio_cap_traffic;
+	/* The tenant Core Demand last grew (-1: none) and its LLC misses/s then. */
+	int grow_probe;
+	double grow_probe_misses;
 };
 
 enum planner_policy {

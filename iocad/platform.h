@@ -11,6 +11,7 @@
 #define IOCAD_PLATFORM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define PLATFORM_MAX_CPUS 256
@@ -87,6 +88,13 @@ struct platform_ops {
 	 * scenario"; "" if nothing to add. Valid until the next call.
 	 */
 	const char *(*last_error)(void *ctx);
+	/*
+	 * Optional (may be NULL): more trace columns the platform measures.
+	 * @header true: the CSV header fragment, each column preceded by a
+	 * comma; false: the values of the interval the last poll() ended, in
+	 * the same order. Fixed from open on. 0, or -ENOSPC if @len is short.
+	 */
+	int (*trace_columns)(void *ctx, bool header, char *buf, size_t len);
 };
 
 struct platform {

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,11 @@
 
 struct sim_cpu_acc {
 	double instructions, cycles, llc_refs, llc_misses;
+};
+
+/* Model quantities summed over one interval, for the trace (per tenant). */
+struct sim_iv_acc {
+	double pkts, drops, cycles, ops, lat_w, lat_sum; /* latency weighted by references */
 };
 
 struct sim_ctx {
@@ -32,7 +38,11 @@ struct sim_ctx {
 	uint32_t ddio_open; /* what open() found, for restore() */
 	uint32_t all_ways;
 	struct sim_tenant t[PLATFORM_MAX_TENANTS];
-	bool dirty; /* masks or workloads changed since the last solve */
+	bool dirty;	/* masks or workloads changed since the last solve */
+	bool replanned; /* apply() changed masks: the next solve starts a warm-up */
+	/* Warm-up: until warm_ns[i], tenant i runs at its rates before the plan. */
+	uint64_t warm_ns[PLATFORM_MAX_TENANTS];
+	struct sim_tenant_rates before[PLATFORM_MAX_TENANTS];
 	bool polled;
 	struct sim_rates rates;
 	struct sim_model_ws ws;
@@ -40,6 +50,8 @@ struct sim_ctx {
 	struct sim_cpu_acc acc[PLATFORM_MAX_CPUS];
 	double ddio_hits, ddio_misses;
 	volatile sig_atomic_t *reload;
+	struct sim_iv_acc iv[PLATFORM_MAX_TENANTS];
+	double iv_mem, iv_s; /* memory bytes and seconds of the interval */
 	char reload_path[2 * SCENARIO_PATH_LEN];
 	char err[2 * SCENARIO_PATH_LEN]; /* what the last failing call was about */
 };
@@ -114,27 +126,67 @@ static double jitter(struct sim_ctx *x)
 	return fmax(0.0, 1.0 + x->noise * sim_rng_normal(&x->rng));
 }
 
-/* Add @dt seconds of the current rates to the interval's deltas. */
-static void integrate(struct sim_ctx *x, double dt, struct sim_cpu_acc *d, double *hits,
-		      double *misses)
+static void add_rates(struct sim_ctx *x, unsigned int i, const struct sim_tenant_rates *r,
+		      double dt, struct sim_cpu_acc *d)
 {
-	unsigned int i, c;
+	unsigned int n = x->bind.tenant_ncpus[i];
+	struct sim_iv_acc *v = &x->iv[i];
+	/* a compute tenant's throughput: its references to its own data */
+	double ops = r->pkts > 0 ? 0 : r->instructions * x->t[i].w.rpi;
+
+	v->pkts += r->pkts * dt;
+	v->drops += r->drops * dt;
+	v->cycles += r->cycles * dt;
+	v->ops += ops * dt;
+	v->lat_w += (ops > 0 ? ops : r->llc_refs) * dt;
+	v->lat_sum += r->lat_ns * (ops > 0 ? ops : r->llc_refs) * dt;
+
+	for (unsigned int c = 0; c < n; c++) {
+		struct sim_cpu_acc *a = &d[x->bind.cpu[i][c]];
+
+		a->instructions += r->instructions * dt / n;
+		a->cycles += r->cycles * dt / n;
+		a->llc_refs += r->llc_refs * dt / n;
+		a->llc_misses += r->llc_misses * dt / n;
+	}
+}
+
+/*
+ * Warm-up after a plan: a tenant whose occupancy grew runs at its old
+ * rates until its misses have filled the gained capacity (SIMULATOR.md).
+ */
+static void start_warmup(struct sim_ctx *x, const struct sim_rates *old, uint64_t at)
+{
+	for (unsigned int i = 0; i < x->scn->ntenants; i++) {
+		const struct sim_tenant_rates *o = &old->tenant[i], *r = &x->rates.tenant[i];
+		/* the misses that fill it come at the old rate while it is cold */
+		double gained = r->occ - o->occ, fill = o->llc_misses * SIM_LINE;
+
+		x->warm_ns[i] = 0;
+		if (gained <= 0 || fill <= 0 || o->cycles <= 0)
+			continue;
+		x->before[i] = *o;
+		x->warm_ns[i] = at + (uint64_t)fmin(gained / fill * 1e9, 1e12);
+	}
+}
+
+/* Add [at, at + dt) of the current rates to the interval's deltas. */
+static void integrate(struct sim_ctx *x, uint64_t at, double dt, struct sim_cpu_acc *d,
+		      double *hits, double *misses)
+{
+	unsigned int i;
 
 	for (i = 0; i < x->scn->ntenants; i++) {
-		const struct sim_tenant_rates *r = &x->rates.tenant[i];
-		unsigned int n = x->bind.tenant_ncpus[i];
+		double cold = x->warm_ns[i] > at ? fmin(dt, (double)(x->warm_ns[i] - at) / 1e9) : 0;
 
-		for (c = 0; c < n; c++) {
-			struct sim_cpu_acc *a = &d[x->bind.cpu[i][c]];
-
-			a->instructions += r->instructions * dt / n;
-			a->cycles += r->cycles * dt / n;
-			a->llc_refs += r->llc_refs * dt / n;
-			a->llc_misses += r->llc_misses * dt / n;
-		}
+		if (cold > 0)
+			add_rates(x, i, &x->before[i], cold, d);
+		add_rates(x, i, &x->rates.tenant[i], dt - cold, d);
 	}
 	*hits += x->rates.ddio_hits * dt;
 	*misses += x->rates.ddio_misses * dt;
+	x->iv_mem += x->rates.mem_bytes * dt;
+	x->iv_s += dt;
 }
 
 static int advance(struct sim_ctx *x, uint64_t end_ns, struct sim_cpu_acc *d, double *hits,
@@ -152,13 +204,18 @@ static int advance(struct sim_ctx *x, uint64_t end_ns, struct sim_cpu_acc *d, do
 		if (x->next_event < s->nevents && s->events[x->next_event].t_ns < seg_end)
 			seg_end = s->events[x->next_event].t_ns;
 		if (x->dirty) {
+			struct sim_rates old = x->rates;
+
 			err = sim_model_solve(&x->params, x->t, s->ntenants, x->ddio_mask, &x->ws,
 					      &x->rates);
 			if (err)
 				return err;
 			x->dirty = false;
+			if (x->replanned && x->polled)
+				start_warmup(x, &old, at);
+			x->replanned = false;
 		}
-		integrate(x, (double)(seg_end - at) / 1e9, d, hits, misses);
+		integrate(x, at, (double)(seg_end - at) / 1e9, d, hits, misses);
 		at = seg_end;
 	}
 	return 0;
@@ -175,6 +232,8 @@ static int sim_poll(void *c, struct platform_sample *out)
 	if (x->now_ns + x->interval_ns > x->scn->duration_ns)
 		return PLATFORM_END;
 	memset(d, 0, sizeof(d));
+	memset(x->iv, 0, sizeof(x->iv));
+	x->iv_mem = x->iv_s = 0;
 	err = advance(x, x->now_ns + x->interval_ns, d, &hits, &misses);
 	if (err)
 		return err;
@@ -252,6 +311,7 @@ static int sim_apply(void *c, const struct platform_plan *plan)
 		if (!named[i])
 			x->t[i].mask = x->all_ways;
 	x->dirty = true;
+	x->replanned = true;
 	return 0;
 }
 
@@ -284,6 +344,53 @@ static void sim_destroy(void *c)
 	free(x);
 }
 
+/* Appends to @buf; -ENOSPC once it no longer fits. */
+static int cat(char *buf, size_t len, size_t *at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *at, len - *at, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *at)
+		return -ENOSPC;
+	*at += (size_t)n;
+	return 0;
+}
+
+/*
+ * The model's own figures per interval (SIMULATOR.md, "Trace columns"):
+ * memory traffic, then per scenario tenant packets, drops, cycles per
+ * packet, reference latency and (compute tenants) references per second.
+ */
+static int sim_trace_columns(void *c, bool header, char *buf, size_t len)
+{
+	struct sim_ctx *x = c;
+	double s = x->iv_s > 0 ? x->iv_s : 1;
+	size_t at = 0;
+	int r;
+
+	buf[0] = '\0';
+	r = header ? cat(buf, len, &at, ",sim_mem_bytes_s")
+		   : cat(buf, len, &at, ",%.0f", x->iv_mem / s);
+	for (unsigned int i = 0; i < x->scn->ntenants && !r; i++) {
+		const struct sim_iv_acc *v = &x->iv[i];
+		const char *n = x->scn->tenant[i].name;
+
+		if (header)
+			r = cat(buf, len, &at,
+				",sim_%s_pkts_s,sim_%s_drops_s,sim_%s_cycles_per_pkt,sim_%s_lat_ns,"
+				"sim_%s_refs_s",
+				n, n, n, n, n);
+		else
+			r = cat(buf, len, &at, ",%.0f,%.0f,%.1f,%.2f,%.0f", v->pkts / s,
+				v->drops / s, v->pkts > 0 ? v->cycles / v->pkts : 0,
+				v->lat_w > 0 ? v->lat_sum / v->lat_w : 0, v->ops / s);
+	}
+	return r;
+}
+
 static const char *sim_last_error(void *c)
 {
 	return ((struct sim_ctx *)c)->err;
@@ -291,6 +398,7 @@ static const char *sim_last_error(void *c)
 
 static const struct platform_ops sim_ops = {
 	.last_error = sim_last_error,
+	.trace_columns = sim_trace_columns,
 	.name = "sim",
 	.info = sim_info,
 	.poll = sim_poll,

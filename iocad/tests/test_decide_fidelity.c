@@ -266,8 +266,9 @@ static void test_vswitch_own_demand_gets_ways_with_ddio_quiet(void **u)
 	cores(f, 0, 0.6, 0.4); /* still falling: one more */
 	assert_string_equal(step(f), "core_demand");
 	assert_int_equal(f->ctx.alloc.ways[0], 4);
-	cores(f, 0, 0.9, 0.15); /* the ways helped: balance, nothing idle */
-	assert_string_equal(step(f), "reclaim");
+	cores(f, 0, 0.9, 0.15); /* that way paid, but no way is left: Low Keep */
+	assert_string_equal(step(f), "low_keep");
+	assert_string_equal(decide_reason_name(&f->out), "grow_blocked");
 	assert_int_equal(f->ctx.alloc.ways[0], 4);
 	assert_string_equal(step(f), "low_keep");
 	assert_int_equal(f->ctx.alloc.ways[0], 4);
