@@ -92,6 +92,7 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 	const struct config *cfg = ctx->cfg;
 	struct alloc *a = &ctx->alloc;
 	const struct tenant_rates *c, *p;
+	bool moved, paid;
 
 	if (i < 0) {
 		out->reason = DECIDE_R_CORE_SETTLED;
@@ -101,9 +102,12 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 	p = &d->prev.tenant[i];
 	out->tenant = i;
 	out->reason = DECIDE_R_CORE_SETTLED;
-	if (c->llc_misses > p->llc_misses &&
-	    fsm_changed(p->llc_misses, c->llc_misses, cfg->threshold_stable,
-			cfg->threshold_min_rate)) {
+	moved = fsm_changed(p->llc_misses, c->llc_misses, cfg->threshold_stable,
+			    cfg->threshold_min_rate);
+	/* the way granted last interval cut its misses, its demand is still there: one more */
+	paid = a->core_probe == i && moved && c->llc_misses < p->llc_misses &&
+	       c->llc_refs >= a->grant_refs[i] * (1.0 - cfg->threshold_stable);
+	if ((c->llc_misses > p->llc_misses && moved) || paid) {
 		if (planner_tenant_ways(a) >= a->llc_ways ||
 		    (ctx->mode == IOCAD_MODE_IOCA && !planner_grow_keeps_isolation(cfg, a, i))) {
 			out->reason = DECIDE_R_CORE_NO_ROOM;
@@ -112,6 +116,7 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 		}
 		planner_group_add(a, (unsigned int)i, 1);
 		a->grant_refs[i] = c->llc_refs;
+		a->core_probe = i;
 		out->reason = DECIDE_R_CORE_ALLOC;
 	} else if (select_tenant_grown(cfg, a, i) &&
 		   c->llc_refs < a->grant_refs[i] * (1.0 - cfg->threshold_stable)) {
@@ -433,4 +438,6 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 	}
 	out->state = ctx->state;
 	out->changed = masks_differ(&before, &ctx->alloc);
+	if (out->reason != DECIDE_R_CORE_ALLOC)
+		ctx->alloc.core_probe = -1;
 }

@@ -47,6 +47,8 @@ struct alloc {
 	/* The tenant Core Demand last grew (-1: none) and its LLC misses/s then. */
 	int grow_probe;
 	double grow_probe_misses;
+	/* The tenant the core-side allocator granted a way last interval (-1: none). */
+	int core_probe;
 };
 
 enum planner_policy {
