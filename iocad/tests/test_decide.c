@@ -187,17 +187,24 @@ static void test_decide_latent_contender_ioca_isolates_ps(void **u)
 	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 2), 0);
 	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 1); /* the BE shares */
 	assert_int_equal(planner_ddio_overlap(&g->ctx.alloc, 2), 1); /* I/O-unaware */
-	/* the extra way helps: misses fall, nothing more to do */
+	/* the extra way helps: misses fall, the demand holds: one more way */
 	refs(f, 2, 4e6, 1e6);
 	step(f);
-	assert_string_equal(decide_reason_name(&f->out), "core_settled");
-	assert_int_equal(f->ctx.alloc.ways[2], 3);
-	/* its demand ends: the core-side allocator takes the way back */
+	assert_string_equal(decide_reason_name(&f->out), "core_alloc");
+	assert_int_equal(f->ctx.alloc.ways[2], 4);
+	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 2), 0);
+	/* that one bought little: nothing more to do */
+	refs(f, 2, 4e6, 0.95e6);
+	step(f);
+	assert_string_not_equal(decide_reason_name(&f->out), "core_alloc");
+	assert_int_equal(f->ctx.alloc.ways[2], 4);
+	/* its demand ends: the core-side allocator takes the ways back */
 	refs(f, 2, 1e6, 1e5);
 	step(f);
 	assert_string_equal(decide_reason_name(&f->out), "core_release");
-	assert_int_equal(f->ctx.alloc.ways[2], 2);
-	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 0);
+	assert_int_equal(f->ctx.alloc.ways[2], 3);
+	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 2), 0);
+	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 1); /* the BE shares */
 	free(f);
 	free(g);
 }
