@@ -142,24 +142,21 @@ if [ -f "examples/iocad/$name.ini" ]; then
 	compare "$name" static
 	io=$out/$name.csv sc=$out/$name-static.csv
 	# the 1500-byte phase, after I/O Demand has acted
-	for c in ddio_hits ddio_misses sim_mem_bytes_s vswitch_ipc sim_vswitch_cycles_per_pkt; do
-		eval "d_$c=\$(pct \"\$(phase_mean \"\$io\" $c 44 55)\" \"\$(phase_mean \"\$sc\" $c 44 55)\")"
-	done
+	d() { pct "$(phase_mean "$io" "$1" 44 55)" "$(phase_mean "$sc" "$1" 44 55)"; }
 	row "Leaky DMA, packet-size ramp" "Fig. 8" \
 		"DDIO hits up, misses down; memory traffic up to -15.6 %; vswitch IPC about +5 %, fewer cycles/packet" \
-		"1500 B vs static: DDIO hits $d_ddio_hits, misses $d_ddio_misses; memory $d_sim_mem_bytes_s; vswitch IPC $d_vswitch_ipc, cycles/packet $d_sim_vswitch_cycles_per_pkt"
+		"1500 B vs static: DDIO hits $(d ddio_hits), misses $(d ddio_misses); memory $(d sim_mem_bytes_s); vswitch IPC $(d vswitch_ipc), cycles/packet $(d sim_vswitch_cycles_per_pkt)"
 fi
 
 name=fig9-flows
 if [ -f "examples/iocad/$name.ini" ]; then
 	compare "$name" static
 	io=$out/$name.csv sc=$out/$name-static.csv
-	best= at100=
+	best=''
 	for p in "2 10 1K" "12 20 10K" "22 30 30K" "32 40 60K" "44 55 100K"; do
-		set -- $p
-		d=$(pct "$(phase_mean "$io" vswitch_ipc "$1" "$2")" "$(phase_mean "$sc" vswitch_ipc "$1" "$2")")
-		best="$best $3: $d,"
-		[ "$3" = 100K ] && at100=$d
+		read -r t0 t1 label <<<"$p"
+		best="$best $label: $(pct "$(phase_mean "$io" vswitch_ipc "$t0" "$t1")" \
+			"$(phase_mean "$sc" vswitch_ipc "$t0" "$t1")"),"
 	done
 	fall=$(awk -v a="$(phase_mean "$sc" vswitch_ipc 2 10)" -v b="$(phase_mean "$sc" vswitch_ipc 44 55)" \
 		'BEGIN { printf "%.1fx", a / b }')
@@ -172,28 +169,32 @@ name=fig10-latent-sweep
 if [ -f "examples/iocad/$name.ini" ]; then
 	compare "$name" core-only static
 	io=$out/$name.csv co=$out/$name-core-only.csv sc=$out/$name-static.csv
-	vs_s= vs_c= lat=
+	vs_s='' vs_c=''
 	for p in "7 15 64B" "17 25 512B" "27 35 1024B" "37 45 1500B"; do
-		set -- $p
-		a=$(phase_mean "$io" sim_xmem4_refs_s "$1" "$2")
-		vs_s="$vs_s $3 $(pct "$a" "$(phase_mean "$sc" sim_xmem4_refs_s "$1" "$2")"),"
-		vs_c="$vs_c $3 $(pct "$a" "$(phase_mean "$co" sim_xmem4_refs_s "$1" "$2")"),"
+		read -r t0 t1 label <<<"$p"
+		a=$(phase_mean "$io" sim_xmem4_refs_s "$t0" "$t1")
+		vs_s="$vs_s $label $(pct "$a" "$(phase_mean "$sc" sim_xmem4_refs_s "$t0" "$t1")"),"
+		vs_c="$vs_c $label $(pct "$a" "$(phase_mean "$co" sim_xmem4_refs_s "$t0" "$t1")"),"
 	done
 	lat="$(phase_mean "$io" sim_xmem4_lat_ns 37 45) / $(phase_mean "$co" sim_xmem4_lat_ns 37 45) / $(phase_mean "$sc" sim_xmem4_lat_ns 37 45) ns"
 	row "Latent contender, packet-size sweep" "Fig. 10" \
 		"PS X-Mem throughput ioca > core-only > static, gap growing with packet size: +53.6-111.5 % vs static, +1.4-56 % vs core-only; lower latency" \
 		"xmem4 throughput ioca vs static:${vs_s%,}; vs core-only:${vs_c%,}; latency at 1500 B ioca/core-only/static $lat"
 	after=$(pct "$(phase_mean "$io" sim_xmem4_refs_s 47 60)" "$(phase_mean "$sc" sim_xmem4_refs_s 47 60)")
+	# DDIO and xmem4's masks in ioca's last interval
+	read -r dm xm < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ d = $c["ddio_mask"]; x = $c["xmem4_mask"] } END { print d, x }' "$io")
+	shared=$(((dm & xm) != 0))
 	row "Outside DDIO change, 2 -> 4 ways" "Fig. 11" \
 		"IOCA notices and reshuffles; the PS tenant stays isolated" \
-		"$(grep -c 'changed outside iocad' "$out/$name.log") change noticed and adopted (ddio = observe); xmem4 off all four ways; its throughput $after vs static afterwards"
+		"$(grep -c 'changed outside iocad' "$out/$name.log") change noticed and adopted (ddio = observe); DDIO $dm, xmem4 $xm ($([ "$shared" = 0 ] && echo isolated || echo SHARING)); its throughput $after vs static afterwards"
 fi
 
 name=join-leave
 if [ -f "examples/iocad/$name.ini" ]; then
 	row "Tenants join and leave, bad reload" "Sec. 4 (tenant join/leave)" \
 		"a new tenant gets its ways, a leaving one's are reused" \
-		"$(grep -c '^iocad: reload: ' "$out/$name.log") reloads applied on time, $(grep -c 'reload rejected' "$out/$name.log") bad one rejected with file:line"
+		"$(grep -c '^iocad: reload: ' "$out/$name.log") reload(s) applied, $(grep -c 'reload rejected' "$out/$name.log") bad one(s) rejected with file:line (timing: tests/test_sim_reload.c)"
 fi
 
 if [ ${#rows[@]} -gt 0 ]; then
