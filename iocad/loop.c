@@ -188,18 +188,10 @@ static void fill_record(struct loop *l, uint64_t idx, const struct decide_out *d
 	}
 }
 
-/* The platform's own trace columns ("" if it has none or they do not fit). */
-static const char *platform_columns(struct loop *l, bool header)
-{
-	if (!l->pf->ops->trace_columns ||
-	    l->pf->ops->trace_columns(l->pf->ctx, header, l->extra, sizeof(l->extra)))
-		l->extra[0] = '\0';
-	return l->extra;
-}
-
 static int trace_row(struct loop *l, const struct loop_record *rec)
 {
-	return loop_trace_row(l->o->trace, &l->traced, rec, platform_columns(l, false));
+	return loop_trace_row(l->o->trace, &l->traced, rec,
+			      loop_trace_platform(l->pf, false, l->extra, sizeof(l->extra)));
 }
 
 /*
@@ -396,7 +388,9 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 			    "(only the core-side allocator and shuffling act)",
 			    pf->ops->name);
 		if (o->trace)
-			r = loop_trace_header(o->trace, &l->cfg, platform_columns(l, true));
+			r = loop_trace_header(
+				o->trace, &l->cfg,
+				loop_trace_platform(pf, true, l->extra, sizeof(l->extra)));
 	}
 	l->known_ddio = l->info.ddio_mask;
 	if (!r)

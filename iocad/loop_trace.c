@@ -18,6 +18,13 @@ int loop_trace_header(FILE *f, const struct config *cfg, const char *extra)
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
+const char *loop_trace_platform(struct platform *pf, bool header, char *buf, size_t len)
+{
+	if (!pf->ops->trace_columns || pf->ops->trace_columns(pf->ctx, header, buf, len))
+		buf[0] = '\0';
+	return buf;
+}
+
 static const struct loop_tenant_record *find(const struct loop_record *r, const char *name)
 {
 	for (unsigned int i = 0; i < r->ntenants; i++)

@@ -18,4 +18,7 @@
 int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r,
 		   const char *extra);
 
+/* The platform's own columns into @buf ("" if it has none or they do not fit). */
+const char *loop_trace_platform(struct platform *pf, bool header, char *buf, size_t len);
+
 #endif /* IOCAD_LOOP_TRACE_H */

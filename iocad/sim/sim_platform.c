@@ -3,25 +3,21 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scenario.h"
 #include "sim_bind.h"
+#include "sim_figures.h"
 #include "sim_keys.h"
+#include "sim_plan.h"
 #include "sim_rng.h"
 
 #define DEFAULT_INTERVAL_NS 1000000000ULL
 
 struct sim_cpu_acc {
 	double instructions, cycles, llc_refs, llc_misses;
-};
-
-/* Model quantities summed over one interval, for the trace (per tenant). */
-struct sim_iv_acc {
-	double pkts, drops, cycles, ops, lat_w, lat_sum; /* latency weighted by references */
 };
 
 struct sim_ctx {
@@ -40,9 +36,7 @@ struct sim_ctx {
 	struct sim_tenant t[PLATFORM_MAX_TENANTS];
 	bool dirty;	/* masks or workloads changed since the last solve */
 	bool replanned; /* apply() changed masks: the next solve starts a warm-up */
-	/* Warm-up: until warm_ns[i], tenant i runs at its rates before the plan. */
-	uint64_t warm_ns[PLATFORM_MAX_TENANTS];
-	struct sim_tenant_rates before[PLATFORM_MAX_TENANTS];
+	struct sim_warmup warm;
 	bool polled;
 	struct sim_rates rates;
 	struct sim_model_ws ws;
@@ -50,18 +44,12 @@ struct sim_ctx {
 	struct sim_cpu_acc acc[PLATFORM_MAX_CPUS];
 	double ddio_hits, ddio_misses;
 	volatile sig_atomic_t *reload;
-	struct sim_iv_acc iv[PLATFORM_MAX_TENANTS];
-	double iv_mem, iv_s; /* memory bytes and seconds of the interval */
+	struct sim_figures fig; /* the interval's, for the trace */
 	char reload_path[2 * SCENARIO_PATH_LEN];
 	char err[2 * SCENARIO_PATH_LEN]; /* what the last failing call was about */
 };
 
 static const struct platform_ops sim_ops;
-
-static bool contiguous(uint32_t m)
-{
-	return m && !((m >> __builtin_ctz(m)) & ((m >> __builtin_ctz(m)) + 1));
-}
 
 static int sim_info(void *c, struct platform_info *out)
 {
@@ -76,17 +64,9 @@ static int sim_info(void *c, struct platform_info *out)
 	return 0;
 }
 
-/* A reload event's config path, relative to the scenario's directory. */
 static void reload_event(struct sim_ctx *x, const struct scenario_event *ev)
 {
-	const char *slash = strrchr(x->scn->path, '/');
-	int dirlen = slash ? (int)(slash - x->scn->path) : 0;
-
-	if (ev->path[0] == '/' || !slash)
-		snprintf(x->reload_path, sizeof(x->reload_path), "%s", ev->path);
-	else
-		snprintf(x->reload_path, sizeof(x->reload_path), "%.*s/%s", dirlen, x->scn->path,
-			 ev->path);
+	sim_plan_path(x->scn, ev->path, x->reload_path, sizeof(x->reload_path));
 	if (x->reload)
 		*x->reload = 1;
 }
@@ -130,17 +110,8 @@ static void add_rates(struct sim_ctx *x, unsigned int i, const struct sim_tenant
 		      double dt, struct sim_cpu_acc *d)
 {
 	unsigned int n = x->bind.tenant_ncpus[i];
-	struct sim_iv_acc *v = &x->iv[i];
-	/* a compute tenant's throughput: its references to its own data */
-	double ops = r->pkts > 0 ? 0 : r->instructions * x->t[i].w.rpi;
 
-	v->pkts += r->pkts * dt;
-	v->drops += r->drops * dt;
-	v->cycles += r->cycles * dt;
-	v->ops += ops * dt;
-	v->lat_w += (ops > 0 ? ops : r->llc_refs) * dt;
-	v->lat_sum += r->lat_ns * (ops > 0 ? ops : r->llc_refs) * dt;
-
+	sim_figures_add(&x->fig, i, r, &x->t[i].w, dt);
 	for (unsigned int c = 0; c < n; c++) {
 		struct sim_cpu_acc *a = &d[x->bind.cpu[i][c]];
 
@@ -151,42 +122,20 @@ static void add_rates(struct sim_ctx *x, unsigned int i, const struct sim_tenant
 	}
 }
 
-/*
- * Warm-up after a plan: a tenant whose occupancy grew runs at its old
- * rates until its misses have filled the gained capacity (SIMULATOR.md).
- */
-static void start_warmup(struct sim_ctx *x, const struct sim_rates *old, uint64_t at)
-{
-	for (unsigned int i = 0; i < x->scn->ntenants; i++) {
-		const struct sim_tenant_rates *o = &old->tenant[i], *r = &x->rates.tenant[i];
-		/* the misses that fill it come at the old rate while it is cold */
-		double gained = r->occ - o->occ, fill = o->llc_misses * SIM_LINE;
-
-		x->warm_ns[i] = 0;
-		if (gained <= 0 || fill <= 0 || o->cycles <= 0)
-			continue;
-		x->before[i] = *o;
-		x->warm_ns[i] = at + (uint64_t)fmin(gained / fill * 1e9, 1e12);
-	}
-}
-
 /* Add [at, at + dt) of the current rates to the interval's deltas. */
 static void integrate(struct sim_ctx *x, uint64_t at, double dt, struct sim_cpu_acc *d,
 		      double *hits, double *misses)
 {
-	unsigned int i;
-
-	for (i = 0; i < x->scn->ntenants; i++) {
-		double cold = x->warm_ns[i] > at ? fmin(dt, (double)(x->warm_ns[i] - at) / 1e9) : 0;
+	for (unsigned int i = 0; i < x->scn->ntenants; i++) {
+		double cold = sim_warmup_cold(&x->warm, i, at, dt);
 
 		if (cold > 0)
-			add_rates(x, i, &x->before[i], cold, d);
+			add_rates(x, i, &x->warm.before[i], cold, d);
 		add_rates(x, i, &x->rates.tenant[i], dt - cold, d);
 	}
 	*hits += x->rates.ddio_hits * dt;
 	*misses += x->rates.ddio_misses * dt;
-	x->iv_mem += x->rates.mem_bytes * dt;
-	x->iv_s += dt;
+	sim_figures_socket(&x->fig, &x->rates, dt);
 }
 
 static int advance(struct sim_ctx *x, uint64_t end_ns, struct sim_cpu_acc *d, double *hits,
@@ -212,7 +161,7 @@ static int advance(struct sim_ctx *x, uint64_t end_ns, struct sim_cpu_acc *d, do
 				return err;
 			x->dirty = false;
 			if (x->replanned && x->polled)
-				start_warmup(x, &old, at);
+				sim_warmup_start(&x->warm, &old, &x->rates, s->ntenants, at);
 			x->replanned = false;
 		}
 		integrate(x, at, (double)(seg_end - at) / 1e9, d, hits, misses);
@@ -232,8 +181,7 @@ static int sim_poll(void *c, struct platform_sample *out)
 	if (x->now_ns + x->interval_ns > x->scn->duration_ns)
 		return PLATFORM_END;
 	memset(d, 0, sizeof(d));
-	memset(x->iv, 0, sizeof(x->iv));
-	x->iv_mem = x->iv_s = 0;
+	memset(&x->fig, 0, sizeof(x->fig));
 	err = advance(x, x->now_ns + x->interval_ns, d, &hits, &misses);
 	if (err)
 		return err;
@@ -273,33 +221,10 @@ static int sim_apply(void *c, const struct platform_plan *plan)
 	bool named[PLATFORM_MAX_TENANTS] = {false};
 	unsigned int i;
 
-	x->err[0] = '\0';
-	if (!plan || plan->ntenants > PLATFORM_MAX_TENANTS)
-		return -EINVAL;
-	if (!contiguous(plan->ddio_mask) || (plan->ddio_mask & ~x->all_ways)) {
-		snprintf(x->err, sizeof(x->err), "DDIO mask 0x%x is not contiguous within %u ways",
-			 plan->ddio_mask, x->params.ways);
-		return -EINVAL;
-	}
-	for (i = 0; i < plan->ntenants; i++) {
-		char name[PLATFORM_NAME_LEN];
-		uint32_t m = plan->tenant[i].mask;
+	int r = sim_plan_check(x->scn, x->params.ways, plan, idx, x->err, sizeof(x->err));
 
-		memcpy(name, plan->tenant[i].name, sizeof(name));
-		name[sizeof(name) - 1] = '\0';
-		idx[i] = scenario_tenant_index(x->scn, name);
-		if (idx[i] < 0) {
-			snprintf(x->err, sizeof(x->err), "tenant '%s' is not in scenario %s", name,
-				 x->scn->path);
-			return -ENOENT;
-		}
-		if (!contiguous(m) || (m & ~x->all_ways)) {
-			snprintf(x->err, sizeof(x->err),
-				 "tenant '%s': mask 0x%x is not contiguous within %u ways", name, m,
-				 x->params.ways);
-			return -EINVAL;
-		}
-	}
+	if (r)
+		return r;
 	/* Everything checked: now change it all. */
 	x->ddio_mask = plan->ddio_mask;
 	for (i = 0; i < plan->ntenants; i++) {
@@ -344,51 +269,11 @@ static void sim_destroy(void *c)
 	free(x);
 }
 
-/* Appends to @buf; -ENOSPC once it no longer fits. */
-static int cat(char *buf, size_t len, size_t *at, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *at, len - *at, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= len - *at)
-		return -ENOSPC;
-	*at += (size_t)n;
-	return 0;
-}
-
-/*
- * The model's own figures per interval (SIMULATOR.md, "Trace columns"):
- * memory traffic, then per scenario tenant packets, drops, cycles per
- * packet, reference latency and (compute tenants) references per second.
- */
 static int sim_trace_columns(void *c, bool header, char *buf, size_t len)
 {
 	struct sim_ctx *x = c;
-	double s = x->iv_s > 0 ? x->iv_s : 1;
-	size_t at = 0;
-	int r;
 
-	buf[0] = '\0';
-	r = header ? cat(buf, len, &at, ",sim_mem_bytes_s")
-		   : cat(buf, len, &at, ",%.0f", x->iv_mem / s);
-	for (unsigned int i = 0; i < x->scn->ntenants && !r; i++) {
-		const struct sim_iv_acc *v = &x->iv[i];
-		const char *n = x->scn->tenant[i].name;
-
-		if (header)
-			r = cat(buf, len, &at,
-				",sim_%s_pkts_s,sim_%s_drops_s,sim_%s_cycles_per_pkt,sim_%s_lat_ns,"
-				"sim_%s_refs_s",
-				n, n, n, n, n);
-		else
-			r = cat(buf, len, &at, ",%.0f,%.0f,%.1f,%.2f,%.0f", v->pkts / s,
-				v->drops / s, v->pkts > 0 ? v->cycles / v->pkts : 0,
-				v->lat_w > 0 ? v->lat_sum / v->lat_w : 0, v->ops / s);
-	}
-	return r;
+	return sim_figures_columns(&x->fig, x->scn, header, buf, len);
 }
 
 static const char *sim_last_error(void *c)
