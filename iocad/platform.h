@@ -48,7 +48,8 @@ struct platform_sample {
 	 * The DDIO mask read back from the platform at the end of the
 	 * interval. It differs from the last applied one when someone else
 	 * (an operator, another tool, a scenario event) changed it; the loop
-	 * adopts it, it never writes its own belief back.
+	 * adopts it, it never writes its own belief back. 0: not read this
+	 * interval (the loop then keeps what it knows).
 	 */
 	uint32_t ddio_mask;
 };
