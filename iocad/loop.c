@@ -84,8 +84,9 @@ static int llc_alloc(struct loop *l, unsigned int ddio, const struct ioca_interv
 
 	r = decide_init(&l->ctx, &l->cfg, l->o->mode, ddio, last);
 	if (r) {
-		say(l, LOOP_LOG_ERROR, "%s: the tenants' ways and %u DDIO ways do not fit the LLC's %u",
-		    l->cfg.path, ddio, l->cfg.llc_ways);
+		say(l, LOOP_LOG_ERROR,
+		    "%s: the tenants' ways and %u DDIO ways do not fit the LLC's %u", l->cfg.path,
+		    ddio, l->cfg.llc_ways);
 		return r;
 	}
 	memset(&l->delta, 0, sizeof(l->delta));
