@@ -275,9 +275,8 @@ unresolved:
 	return -ENOENT;
 }
 
-/* Add @m (consumed) under a new tracker and resolve @names into @addrs. */
-static int add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n, uint64_t *addrs,
-			  struct jit_code **code, char *err, size_t errsz)
+int jit_add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n, uint64_t *addrs,
+		       struct jit_code **code, char *err, size_t errsz)
 {
 	LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, j->tsctx);
 	LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(j->jd);
@@ -393,7 +392,7 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 		ret = -ENOMEM;
 		goto out_module;
 	}
-	ret = add_and_lookup(j, m, names, j->nr_handlers, addrs, code, err, errsz);
+	ret = jit_add_and_lookup(j, m, names, j->nr_handlers, addrs, code, err, errsz);
 	free_names(names);
 	return ret;
 out_module:
@@ -416,7 +415,7 @@ int jit_build_stub(struct jit *j, size_t h, void *const *slot, struct epoch_doma
 					: "not found");
 		return ret;
 	}
-	ret = add_and_lookup(j, m, names, 1, addr, &code, err, errsz);
+	ret = jit_add_and_lookup(j, m, names, 1, addr, &code, err, errsz);
 	if (!ret) {
 		/* Stubs live as long as the JIT: dropping our reference hands
 		 * the code to the JITDylib's default tracker.
