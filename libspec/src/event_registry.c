@@ -85,7 +85,8 @@ static int events_init(struct spec_events *evs, struct spec_runtime *rt,
 	evs->events = calloc(evs->max_events, sizeof(*evs->events));
 	evs->names = calloc(evs->name_slots, sizeof(*evs->names));
 	evs->edges = calloc(nedges, sizeof(*evs->edges));
-	if (!evs->events || !evs->names || !evs->edges)
+	evs->handler_ok = calloc(jit_nr_handlers(rt->jit) + 1, sizeof(*evs->handler_ok));
+	if (!evs->events || !evs->names || !evs->edges || !evs->handler_ok)
 		return -ENOMEM;
 	pthread_mutex_init(&evs->lock, NULL);
 	evs->next_binding = 1;
@@ -155,6 +156,7 @@ void spec_events__free(struct spec_events *evs)
 	free(evs->events);
 	free(evs->names);
 	free(evs->edges);
+	free(evs->handler_ok);
 	free(evs);
 }
 
@@ -281,9 +283,13 @@ static int handler_stub(struct spec_events *evs, const char *handler, uint32_t *
 	if (ret < 0)
 		return ret;
 	*idx = (uint32_t)ret;
+	ret = atomic_load(&evs->handler_ok[*idx]);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	pthread_mutex_lock(&evs->rt->jit_lock);
 	ret = jit_event_check_handler(evs->rt->jit, *idx, msg, sizeof(msg));
 	pthread_mutex_unlock(&evs->rt->jit_lock);
+	atomic_store(&evs->handler_ok[*idx], ret ? ret : 1);
 	if (ret)
 		pr_warn("bind '%s': %s\n", handler, msg);
 	return ret;

@@ -81,6 +81,12 @@ struct spec_events {
 	_Atomic(struct spec_event *) *names; /* open addressing, [name_slots] */
 	uint32_t name_slots;
 
+	/* Per handler of the runtime: 0 not checked yet, 1 has the handler
+	 * type, -EINVAL not (checked once: binds must not wait for the JIT
+	 * lock a background build holds).
+	 */
+	_Atomic int *handler_ok;
+
 	/* Graph counters, [(max_events + 1) * max_events * 2]: row
 	 * max_events is the service (root); relaxed adds on sampled raises.
 	 */
