@@ -6,7 +6,7 @@
  * subsumption; end-to-end messages/s; then the cost of a rebinding
  * (bench_rebind.c). Figures sit next to the paper's (Fig. 11, 12); the
  * baseline is generic dispatch measured in the same run. Never a verdict.
- *   events-bench [events] [e2e] [rebind]   (default: all)
+ *   events-bench [events] [e2e] [rebind] [size]   (default: all)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 
 #include "bench_events.h"
 #include "bench_rebind.h"
+#include "bench_size.h"
 #include "bench_util.h"
 
 #ifndef CTP_IR
@@ -210,6 +211,8 @@ int main(int argc, char **argv)
 			ok &= !bench_e2e();
 		if (!what || !strcmp(what, "rebind"))
 			ok &= !bench_rebind(CTP_IR);
+		if (!what || !strcmp(what, "size"))
+			ok &= !bench_size(CTP_IR);
 		if (all)
 			break;
 	}
