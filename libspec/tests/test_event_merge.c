@@ -306,6 +306,37 @@ static void test_event_optimizer_merges_hot_events_and_rebuilds_after_rebinding(
 	close_fix(&f);
 }
 
+/* A service whose throughput drops when A runs merged code. */
+static double worse_when_merged(void *ctx)
+{
+	struct fix *f = ctx;
+
+	return spec_event__is_merged(f->a) ? 10.0 : 100.0;
+}
+
+static void test_event_optimizer_drops_a_build_that_lowers_the_metric(void **state)
+{
+	LIBSPEC_OPTS(spec_events_opts, o, .optimize = true, .period_ms = 10, .sample_every = 1,
+		     .metric = worse_when_merged);
+	uint64_t end;
+	struct fix f = {0};
+	int64_t args[2] = {1, 0};
+	bool dropped = false;
+
+	(void)state;
+	o.metric_ctx = &f;
+	open_fix(&f, &o);
+	assert_true(raise_until_merged(&f, f.a));
+	for (end = now_ms() + 20000; now_ms() < end && !dropped;) {
+		assert_int_equal(spec_event__raise(f.a, args, 2), 0);
+		atomic_store(&f.t->n, 0);
+		dropped = !spec_event__is_merged(f.a) && !spec_event__is_merged(f.b);
+		nanosleep(&(struct timespec){.tv_nsec = 200000}, NULL);
+	}
+	assert_true(dropped);
+	close_fix(&f);
+}
+
 struct mt {
 	struct fix *f;
 	struct spec_event *e;
@@ -396,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_event_merge_without_a_set_takes_the_hot_events),
 		cmocka_unit_test(
 			test_event_optimizer_merges_hot_events_and_rebuilds_after_rebinding),
+		cmocka_unit_test(test_event_optimizer_drops_a_build_that_lowers_the_metric),
 		cmocka_unit_test(test_event_many_threads_raise_exactly_while_another_rebinds),
 	};
 
