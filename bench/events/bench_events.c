@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libspec/events.h>
+
 #include "bench_events.h"
 #include "bench_rebind.h"
 #include "bench_size.h"
