@@ -34,7 +34,8 @@ int bench_rebind(const char *ir)
 	struct ctp_opts o = {
 		.ir = ir, .frag = 96, .fec = true, .optimize = true, .sample_every = 64};
 	struct ctp_opts g = o;
-	double merged_ns = 0, stale_ns = 0, generic_ns = 0, back_ms[ROUNDS], build_ms[ROUNDS];
+	double merged_ns = 1e18, stale_ns = 1e18, generic_ns = 1e18, back_ms[ROUNDS],
+	       build_ms[ROUNDS];
 	struct spec_events_stats st;
 	struct ctp_stack s, gs;
 	int64_t seq = 5;
@@ -56,20 +57,26 @@ int bench_rebind(const char *ir)
 		uint64_t t0 = bench_ns();
 		double x;
 
-		/* Right after the bind: the guard fails, generic path. */
-		x = bench_raise_ns(&s, CTP_SEG2NET, &seq, 1, 200, 1);
-		stale_ns += x / ROUNDS;
-		generic_ns += bench_raise_ns(&gs, CTP_SEG2NET, &seq, 1, 200, 3) / ROUNDS;
+		/* Right after the bind (the guard fails, generic path), while the
+		 * rebuild compiles: best of 5 batches of 200.
+		 */
+		x = bench_raise_ns(&s, CTP_SEG2NET, &seq, 1, 200, 5);
+		stale_ns = x < stale_ns ? x : stale_ns;
+		x = bench_raise_ns(&gs, CTP_SEG2NET, &seq, 1, 200, 5);
+		generic_ns = x < generic_ns ? x : generic_ns;
 		back_ms[r] = (double)until_merged(&s, t0) / 1e6;
 		spec_events__stats(s.evs, &st, sizeof(st));
 		build_ms[r] = (double)st.last_build_ns / 1e6;
-		merged_ns += bench_raise_ns(&s, CTP_SEG2NET, &seq, 1, 2000, 5) / ROUNDS;
+		x = bench_raise_ns(&s, CTP_SEG2NET, &seq, 1, 2000, 5);
+		merged_ns = x < merged_ns ? x : merged_ns;
 		spec_event__unbind(s.ev[CTP_SEG2NET], id);
 		spec_event__unbind(gs.ev[CTP_SEG2NET], gid);
 		until_merged(&s, bench_ns());
 	}
 	spec_events__stats(s.evs, &st, sizeof(st));
-	printf("\nrebinding Seg2Net (bind ctp_stats) while merged, %d rounds:\n", ROUNDS);
+	printf("\nrebinding Seg2Net (bind ctp_stats) while merged, %d rounds (ns: best over "
+	       "them):\n",
+	       ROUNDS);
 	printf("raise right after the bind (guard fails)  %7.1f ns   generic, same bindings "
 	       "%7.1f ns (x%.2f)   merged again %7.1f ns\n",
 	       stale_ns, generic_ns, stale_ns / generic_ns, merged_ns);
