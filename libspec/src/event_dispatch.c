@@ -85,11 +85,14 @@ int spec_event__raise_async(struct spec_event *ev, const int64_t *args, size_t n
 int64_t spec_event__raise_delayed(struct spec_event *ev, uint64_t delay_ns, const int64_t *args,
 				  size_t nr_args)
 {
-	int64_t a[SPEC_EV_MAX_ARGS];
+	int64_t a[SPEC_EV_MAX_ARGS], ret;
 
 	if (!ev || args_of(a, args, nr_args))
 		return libspec_err(-EINVAL);
-	return ev_queue_push(ev, a, SPEC_EV_ROOT, delay_ns ? delay_ns : 1);
+	ret = ev_queue_push(ev, a, SPEC_EV_ROOT, delay_ns ? delay_ns : 1);
+	if (ret < 0)
+		errno = (int)-ret;
+	return ret;
 }
 
 /* An event raised by name from a handler; NULL (nothing bound, nothing to

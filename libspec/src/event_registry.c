@@ -65,6 +65,7 @@ static int events_init(struct spec_events *evs, struct spec_runtime *rt,
 {
 	size_t nedges;
 
+	pthread_mutex_init(&evs->lock, NULL);
 	evs->rt = rt;
 	evs->user = OPTS_GET(opts, user, NULL);
 	evs->max_events = OPTS_GET(opts, max_events, 0) ?: 64;
@@ -88,7 +89,6 @@ static int events_init(struct spec_events *evs, struct spec_runtime *rt,
 	evs->handler_ok = calloc(jit_nr_handlers(rt->jit) + 1, sizeof(*evs->handler_ok));
 	if (!evs->events || !evs->names || !evs->edges || !evs->handler_ok)
 		return -ENOMEM;
-	pthread_mutex_init(&evs->lock, NULL);
 	evs->next_binding = 1;
 	return 0;
 }
@@ -151,8 +151,7 @@ void spec_events__free(struct spec_events *evs)
 		free(evs->events[i]->name);
 		free(evs->events[i]);
 	}
-	if (evs->events)
-		pthread_mutex_destroy(&evs->lock);
+	pthread_mutex_destroy(&evs->lock);
 	free(evs->events);
 	free(evs->names);
 	free(evs->edges);
