@@ -24,12 +24,14 @@ void ev_dispatch(struct spec_event *ev, const int64_t *args, const struct spec_e
 		.user = evs->user,
 		.event = ev->idx,
 		.depth = parent && kind == SPEC_EV_SYNC ? parent->depth + 1 : 0,
+		.handler = UINT32_MAX,
 	};
 	struct ev_merged *m;
 	struct ev_bindings *b;
 	size_t i;
 
-	ev_sample(evs, parent ? parent->event : SPEC_EV_ROOT, ev->idx, kind);
+	ev_sample(evs, parent ? parent->event : SPEC_EV_ROOT, parent ? parent->handler : UINT32_MAX,
+		  ev->idx, kind);
 	m = atomic_load_explicit(&ev->merged, memory_order_acquire);
 	if (m) {
 		if (__builtin_expect(
@@ -41,8 +43,10 @@ void ev_dispatch(struct spec_event *ev, const int64_t *args, const struct spec_e
 		atomic_fetch_add_explicit(&evs->guard_fails, 1, memory_order_relaxed);
 	}
 	b = atomic_load_explicit(&ev->bindings, memory_order_acquire);
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->n; i++) {
+		ctx.handler = b->b[i].handler;
 		b->b[i].fn(&ctx, b->b[i].args, args);
+	}
 out:
 	atomic_store_explicit(ep, 0, memory_order_release);
 }
@@ -79,7 +83,7 @@ int spec_event__raise_async(struct spec_event *ev, const int64_t *args, size_t n
 
 	if (!ev || args_of(a, args, nr_args))
 		return libspec_err(-EINVAL);
-	return libspec_err((int)ev_queue_push(ev, a, SPEC_EV_ROOT, 0));
+	return libspec_err((int)ev_queue_push(ev, a, SPEC_EV_ROOT, UINT32_MAX, 0));
 }
 
 int64_t spec_event__raise_delayed(struct spec_event *ev, uint64_t delay_ns, const int64_t *args,
@@ -89,7 +93,7 @@ int64_t spec_event__raise_delayed(struct spec_event *ev, uint64_t delay_ns, cons
 
 	if (!ev || args_of(a, args, nr_args))
 		return libspec_err(-EINVAL);
-	ret = ev_queue_push(ev, a, SPEC_EV_ROOT, delay_ns ? delay_ns : 1);
+	ret = ev_queue_push(ev, a, SPEC_EV_ROOT, UINT32_MAX, delay_ns ? delay_ns : 1);
 	if (ret < 0)
 		errno = (int)-ret;
 	return ret;
@@ -119,7 +123,7 @@ void __spec_ev_raise_async(struct spec_ev_ctx *ctx, const char *event, const int
 {
 	struct spec_event *ev = by_name(ctx, event);
 
-	if (ev && ev_queue_push(ev, args, ctx->event, 0) < 0)
+	if (ev && ev_queue_push(ev, args, ctx->event, ctx->handler, 0) < 0)
 		pr_warn("async raise of '%s' dropped: out of memory\n", event);
 }
 
@@ -128,6 +132,6 @@ void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *event, uint64_
 {
 	struct spec_event *ev = by_name(ctx, event);
 
-	if (ev && ev_queue_push(ev, args, ctx->event, delay_ns ? delay_ns : 1) < 0)
+	if (ev && ev_queue_push(ev, args, ctx->event, ctx->handler, delay_ns ? delay_ns : 1) < 0)
 		pr_warn("delayed raise of '%s' dropped: out of memory\n", event);
 }

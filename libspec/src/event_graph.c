@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "event_graph.h"
+#include "jit.h"
 #include "log.h"
 
 _Thread_local uint32_t ev_countdown;
@@ -19,6 +20,8 @@ struct spec_ev_graph {
 	size_t nr_nodes;
 	struct spec_ev_edge *edges;
 	size_t nr_edges;
+	struct spec_ev_handler_edge *hedges;
+	size_t nr_hedges;
 };
 
 void ev_graph_counts(struct spec_events *evs, uint64_t *counts, uint32_t n)
@@ -84,6 +87,53 @@ static int collect_edges(struct spec_events *evs, struct spec_ev_graph *g, uint3
 	return 0;
 }
 
+static int by_hcount(const void *a, const void *b)
+{
+	const struct spec_ev_handler_edge *x = a, *y = b;
+	int c = strcmp(x->handler, y->handler);
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return c ? c : x->to < y->to ? -1 : x->to > y->to;
+}
+
+static int collect_handler_edges(struct spec_events *evs, struct spec_ev_graph *g, uint32_t n)
+{
+	size_t cap = 0;
+	uint32_t h, to;
+	int k;
+
+	for (h = 0; h < evs->nr_handlers; h++) {
+		for (to = 0; to < n; to++) {
+			for (k = 0; k < 2; k++) {
+				uint64_t c = atomic_load_explicit(
+					&evs->hedges[((size_t)h * evs->max_events + to) * 2 + k],
+					memory_order_relaxed);
+
+				if (!c)
+					continue;
+				if (g->nr_hedges == cap) {
+					struct spec_ev_handler_edge *e;
+
+					cap = cap ? 2 * cap : 16;
+					e = realloc(g->hedges, cap * sizeof(*e));
+					if (!e)
+						return -ENOMEM;
+					g->hedges = e;
+				}
+				g->hedges[g->nr_hedges++] = (struct spec_ev_handler_edge){
+					.handler = jit_handler_name(evs->rt->jit, h),
+					.to = to,
+					.kind = k,
+					.count = c};
+			}
+		}
+	}
+	if (g->nr_hedges)
+		qsort(g->hedges, g->nr_hedges, sizeof(*g->hedges), by_hcount);
+	return 0;
+}
+
 struct spec_ev_graph *spec_events__graph(struct spec_events *evs)
 {
 	struct spec_ev_graph *g;
@@ -99,7 +149,7 @@ struct spec_ev_graph *spec_events__graph(struct spec_events *evs)
 		goto nomem;
 	g->nodes = calloc(n + 1, sizeof(*g->nodes));
 	g->keep = calloc(n + 1, sizeof(*g->keep));
-	if (!g->nodes || !g->keep || collect_edges(evs, g, n))
+	if (!g->nodes || !g->keep || collect_edges(evs, g, n) || collect_handler_edges(evs, g, n))
 		goto nomem;
 	ev_graph_counts(evs, counts, n);
 	for (i = 0; i < n; i++) {
@@ -125,6 +175,9 @@ int spec_events__reset_graph(struct spec_events *evs)
 	n = (size_t)(evs->max_events + 1) * evs->max_events * 2;
 	for (i = 0; i < n; i++)
 		atomic_store_explicit(&evs->edges[i], 0, memory_order_relaxed);
+	n = (size_t)evs->nr_handlers * evs->max_events * 2;
+	for (i = 0; i < n; i++)
+		atomic_store_explicit(&evs->hedges[i], 0, memory_order_relaxed);
 	return 0;
 }
 
@@ -143,6 +196,19 @@ const struct spec_ev_node *spec_ev_graph__node(const struct spec_ev_graph *g, si
 	if (!g || i >= g->nr_nodes)
 		return libspec_err_ptr(-ERANGE);
 	return &g->nodes[i];
+}
+
+size_t spec_ev_graph__nr_handler_edges(const struct spec_ev_graph *g)
+{
+	return g ? g->nr_hedges : 0;
+}
+
+const struct spec_ev_handler_edge *spec_ev_graph__handler_edge(const struct spec_ev_graph *g,
+							       size_t i)
+{
+	if (!g || i >= g->nr_hedges)
+		return libspec_err_ptr(-ERANGE);
+	return &g->hedges[i];
 }
 
 const struct spec_ev_edge *spec_ev_graph__edge(const struct spec_ev_graph *g, size_t i)
@@ -168,6 +234,14 @@ int spec_ev_graph__reduce(struct spec_ev_graph *g, double threshold)
 			g->edges[j++] = g->edges[i];
 	}
 	g->nr_edges = j;
+	max_edge = 0;
+	for (i = 0; i < g->nr_hedges; i++)
+		max_edge = g->hedges[i].count > max_edge ? g->hedges[i].count : max_edge;
+	for (i = 0, j = 0; i < g->nr_hedges; i++) {
+		if ((double)g->hedges[i].count >= threshold * (double)max_edge)
+			g->hedges[j++] = g->hedges[i];
+	}
+	g->nr_hedges = j;
 	for (i = 0; i < g->nr_nodes; i++)
 		g->keep[i] = (double)g->nodes[i].count >= threshold * (double)max_node &&
 			     g->nodes[i].count;
@@ -259,6 +333,14 @@ int spec_ev_graph__json(const struct spec_ev_graph *g, char *buf, size_t size)
 		    e->from == SPEC_EV_ROOT ? "" : "\"", g->nodes[e->to].name,
 		    e->kind == SPEC_EV_ASYNC ? "async" : "sync", (unsigned long long)e->count);
 	}
+	put(&o, "],\"handlers\":[");
+	for (i = 0; i < g->nr_hedges; i++) {
+		const struct spec_ev_handler_edge *h = &g->hedges[i];
+
+		put(&o, "%s{\"handler\":\"%s\",\"to\":\"%s\",\"kind\":\"%s\",\"count\":%llu}",
+		    i ? "," : "", h->handler, g->nodes[h->to].name,
+		    h->kind == SPEC_EV_ASYNC ? "async" : "sync", (unsigned long long)h->count);
+	}
 	put(&o, "]}\n");
 	return (int)o.len;
 }
@@ -270,5 +352,6 @@ void spec_ev_graph__free(struct spec_ev_graph *g)
 	free(g->nodes);
 	free(g->keep);
 	free(g->edges);
+	free(g->hedges);
 	free(g);
 }

@@ -16,8 +16,11 @@ static inline _Atomic uint64_t *ev_edge(struct spec_events *evs, uint32_t from, 
 	return &evs->edges[(row * evs->max_events + to) * 2 + kind];
 }
 
-/* Count one raise in every sample_every into the edge from -> to. */
-static inline void ev_sample(struct spec_events *evs, uint32_t from, uint32_t to,
+/*
+ * Count one raise in every sample_every into the edge from -> to and, when
+ * a handler (index @by, UINT32_MAX: none) raised it, into by -> to.
+ */
+static inline void ev_sample(struct spec_events *evs, uint32_t from, uint32_t by, uint32_t to,
 			     enum spec_ev_edge_kind kind)
 {
 	/* A countdown left by a system sampling less often restarts here. */
@@ -27,6 +30,10 @@ static inline void ev_sample(struct spec_events *evs, uint32_t from, uint32_t to
 	}
 	ev_countdown = evs->sample_every;
 	atomic_fetch_add_explicit(ev_edge(evs, from, to, kind), 1, memory_order_relaxed);
+	if (by < evs->nr_handlers)
+		atomic_fetch_add_explicit(
+			&evs->hedges[((size_t)by * evs->max_events + to) * 2 + kind], 1,
+			memory_order_relaxed);
 }
 
 /* Sampled raises of every event into @counts[nr_events] (incoming edges). */

@@ -16,7 +16,7 @@
 struct ev_item {
 	struct spec_event *ev;
 	int64_t args[SPEC_EV_MAX_ARGS];
-	uint32_t from;
+	uint32_t from, by;
 	int64_t timer; /* 0 for async raises */
 	uint64_t deadline, seq;
 	struct ev_item *next;
@@ -103,7 +103,8 @@ static void fifo_add(struct ev_queue *q, struct ev_item *it)
 	q->tail = it;
 }
 
-int64_t ev_queue_push(struct spec_event *ev, const int64_t *args, uint32_t from, uint64_t delay_ns)
+int64_t ev_queue_push(struct spec_event *ev, const int64_t *args, uint32_t from, uint32_t by,
+		      uint64_t delay_ns)
 {
 	struct ev_queue *q = ev->evs->queue;
 	struct ev_item *it = calloc(1, sizeof(*it));
@@ -114,6 +115,7 @@ int64_t ev_queue_push(struct spec_event *ev, const int64_t *args, uint32_t from,
 	it->ev = ev;
 	memcpy(it->args, args, sizeof(it->args));
 	it->from = from;
+	it->by = by;
 	pthread_mutex_lock(&q->lock);
 	it->seq = ++q->seq;
 	if (!delay_ns) {
@@ -187,7 +189,7 @@ static struct ev_item *take(struct ev_queue *q)
 
 static void run(struct ev_queue *q, struct ev_item *it)
 {
-	struct spec_ev_ctx parent = {.evs = it->ev->evs, .event = it->from};
+	struct spec_ev_ctx parent = {.evs = it->ev->evs, .event = it->from, .handler = it->by};
 
 	ev_dispatch(it->ev, it->args, it->from == SPEC_EV_ROOT ? NULL : &parent, SPEC_EV_ASYNC);
 	free(it);

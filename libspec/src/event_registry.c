@@ -86,8 +86,11 @@ static int events_init(struct spec_events *evs, struct spec_runtime *rt,
 	evs->events = calloc(evs->max_events, sizeof(*evs->events));
 	evs->names = calloc(evs->name_slots, sizeof(*evs->names));
 	evs->edges = calloc(nedges, sizeof(*evs->edges));
-	evs->handler_ok = calloc(jit_nr_handlers(rt->jit) + 1, sizeof(*evs->handler_ok));
-	if (!evs->events || !evs->names || !evs->edges || !evs->handler_ok)
+	evs->nr_handlers = (uint32_t)jit_nr_handlers(rt->jit);
+	evs->handler_ok = calloc(evs->nr_handlers + 1, sizeof(*evs->handler_ok));
+	evs->hedges =
+		calloc((size_t)evs->nr_handlers * evs->max_events * 2 + 1, sizeof(*evs->hedges));
+	if (!evs->events || !evs->names || !evs->edges || !evs->handler_ok || !evs->hedges)
 		return -ENOMEM;
 	evs->next_binding = 1;
 	return 0;
@@ -156,6 +159,7 @@ void spec_events__free(struct spec_events *evs)
 	free(evs->names);
 	free(evs->edges);
 	free(evs->handler_ok);
+	free(evs->hedges);
 	free(evs);
 }
 

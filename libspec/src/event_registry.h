@@ -91,6 +91,9 @@ struct spec_events {
 	 * max_events is the service (root); relaxed adds on sampled raises.
 	 */
 	_Atomic uint64_t *edges;
+	/* The same by raising handler, [nr_handlers * max_events * 2]. */
+	_Atomic uint64_t *hedges;
+	uint32_t nr_handlers;
 
 	/* Lock order: lock before rt->lock before rt->jit_lock. */
 	pthread_mutex_t lock; /* bindings writers, retired lists, code */

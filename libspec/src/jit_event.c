@@ -27,7 +27,8 @@
 _Static_assert(offsetof(struct spec_ev_ctx, evs) == 0 && offsetof(struct spec_ev_ctx, user) == 8 &&
 		       offsetof(struct spec_ev_ctx, event) == 16 &&
 		       offsetof(struct spec_ev_ctx, depth) == 20 &&
-		       sizeof(struct spec_ev_ctx) == 24,
+		       offsetof(struct spec_ev_ctx, handler) == 24 &&
+		       sizeof(struct spec_ev_ctx) == 32,
 	       "the IR below builds struct spec_ev_ctx by these offsets");
 
 struct gen {
@@ -107,6 +108,9 @@ static int emit_merged(struct gen *g, size_t e, char *err, size_t errsz)
 			return -ENOENT;
 		}
 		set_attr(g, h, "inlinehint");
+		/* ctx->handler, for raises the handler makes (the graph). */
+		LLVMBuildStore(g->b, LLVMConstInt(g->i32, ev->b[k].handler, 0),
+			       at(g, LLVMGetParam(fn, 0), 24));
 		args[0] = LLVMGetParam(fn, 0);
 		args[1] = bind_const(g, e, k, ev->b[k].args);
 		args[2] = rec;
@@ -155,6 +159,7 @@ static void emit_subsumed(struct gen *g, size_t e)
 	depth = LLVMBuildLoad2(g->b, g->i32, at(g, parent, 20), "depth");
 	LLVMBuildStore(g->b, LLVMBuildAdd(g->b, depth, LLVMConstInt(g->i32, 1, 0), ""),
 		       at(g, frame, 20));
+	LLVMBuildStore(g->b, LLVMConstInt(g->i32, UINT32_MAX, 0), at(g, frame, 24));
 	margs[0] = frame;
 	for (i = 0; i < SPEC_EV_MAX_ARGS; i++)
 		margs[i + 1] = LLVMBuildLoad2(g->b, g->i64, at(g, args, 8ull * i), "");
@@ -245,7 +250,7 @@ static size_t subsume(struct gen *g, LLVMValueRef raise)
 static void gen_types(struct gen *g)
 {
 	LLVMContextRef c = g->j->ctx;
-	LLVMTypeRef p[SPEC_EV_MAX_ARGS + 1], f[4];
+	LLVMTypeRef p[SPEC_EV_MAX_ARGS + 1], f[6];
 	int i;
 
 	g->i8 = LLVMInt8TypeInContext(c);
@@ -254,8 +259,8 @@ static void gen_types(struct gen *g)
 	g->ptr = LLVMPointerTypeInContext(c, 0);
 	g->vd = LLVMVoidTypeInContext(c);
 	f[0] = f[1] = g->ptr;
-	f[2] = f[3] = g->i32;
-	g->ctx_ty = LLVMStructTypeInContext(c, f, 4, 0);
+	f[2] = f[3] = f[4] = f[5] = g->i32;
+	g->ctx_ty = LLVMStructTypeInContext(c, f, 6, 0);
 	p[0] = g->ptr;
 	for (i = 1; i <= SPEC_EV_MAX_ARGS; i++)
 		p[i] = g->i64;

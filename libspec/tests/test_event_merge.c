@@ -293,6 +293,42 @@ static void test_event_merged_code_keeps_the_rebinding_semantics(void **state)
 	assert_string_equal(generic, "1,11,10,20,3,2,|1,11,10,20,3,2,|1,11,10,20,3,3,2,|");
 }
 
+/* Merged code still tells the graph which handler raised what. */
+static void test_event_merged_code_records_the_raising_handler(void **state)
+{
+	LIBSPEC_OPTS(spec_events_opts, o, .sample_every = 1);
+	const struct spec_ev_handler_edge *h;
+	struct spec_ev_graph *g;
+	struct spec_event *set[1];
+	int64_t args[2] = {1, 0};
+	struct fix f;
+
+	(void)state;
+	open_fix(&f, &o);
+	set[0] = f.a;
+	{
+		LIBSPEC_OPTS(spec_merge_opts, mo, .events = set, .nr_events = 1);
+
+		assert_int_equal(spec_events__merge(f.evs, &mo), 1);
+	}
+	assert_true(spec_event__is_merged(f.a));
+	assert_int_equal(spec_event__raise(f.a, args, 2), 0);
+	g = spec_events__graph(f.evs);
+	assert_non_null(g);
+	h = spec_ev_graph__handler_edge(g, 0);
+	assert_non_null(h);
+	/* A(1): ev_to_b raises B (generic: B is not merged), B's ev_to_c
+	 * raises C and not A; each once.
+	 */
+	assert_int_equal(spec_ev_graph__nr_handler_edges(g), 2);
+	assert_string_equal(spec_ev_graph__handler_edge(g, 0)->handler, "ev_to_b");
+	assert_int_equal(spec_ev_graph__handler_edge(g, 0)->to, 1);
+	assert_string_equal(spec_ev_graph__handler_edge(g, 1)->handler, "ev_to_c");
+	assert_int_equal(spec_ev_graph__handler_edge(g, 1)->to, 2);
+	spec_ev_graph__free(g);
+	close_fix(&f);
+}
+
 static void test_event_merge_without_a_set_takes_the_hot_events(void **state)
 {
 	LIBSPEC_OPTS(spec_events_opts, o, .sample_every = 1);
@@ -485,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_event_rebinding_sends_merged_event_back_to_generic),
 		cmocka_unit_test(test_event_rebinding_an_inlined_event_fails_its_inner_guard),
 		cmocka_unit_test(test_event_merged_code_keeps_the_rebinding_semantics),
+		cmocka_unit_test(test_event_merged_code_records_the_raising_handler),
 		cmocka_unit_test(test_event_merge_without_a_set_takes_the_hot_events),
 		cmocka_unit_test(
 			test_event_optimizer_merges_hot_events_and_rebuilds_after_rebinding),

@@ -353,6 +353,11 @@ static void test_event_graph_counts_edges_and_exports(void **state)
 	assert_true(e->from == SPEC_EV_ROOT && e->to == 2 && e->kind == SPEC_EV_ASYNC);
 	assert_null(spec_ev_graph__edge(g, 3));
 	assert_int_equal(errno, ERANGE);
+	/* By handler: ev_to_b raised B three times (C and A by the service). */
+	assert_int_equal(spec_ev_graph__nr_handler_edges(g), 1);
+	assert_string_equal(spec_ev_graph__handler_edge(g, 0)->handler, "ev_to_b");
+	assert_int_equal(spec_ev_graph__handler_edge(g, 0)->to, 1);
+	assert_int_equal(spec_ev_graph__handler_edge(g, 0)->count, 3);
 
 	len = spec_ev_graph__dot(g, buf, sizeof(buf));
 	assert_true(len > 0 && (size_t)len < sizeof(buf));
@@ -364,6 +369,9 @@ static void test_event_graph_counts_edges_and_exports(void **state)
 	assert_true(len > 0 && (size_t)len < sizeof(buf));
 	assert_non_null(strstr(buf, "{\"from\":\"A\",\"to\":\"B\",\"kind\":\"sync\",\"count\":3}"));
 	assert_non_null(strstr(buf, "{\"from\":null,\"to\":\"C\",\"kind\":\"async\",\"count\":2}"));
+	assert_non_null(
+		strstr(buf, "\"handlers\":[{\"handler\":\"ev_to_b\",\"to\":\"B\",\"kind\":\"sync\","
+			    "\"count\":3}]"));
 
 	/* Fig. 6: edges below 0.9 x the heaviest go, and C with them. */
 	assert_int_equal(spec_ev_graph__reduce(g, 1.5), -EINVAL);

@@ -41,9 +41,11 @@ extern "C" {
  */
 struct spec_ev_ctx {
 	struct spec_events *evs;
-	void *user;	/* spec_events_opts.user */
-	uint32_t event; /* index of the event being dispatched */
-	uint32_t depth; /* synchronous nesting depth */
+	void *user;	  /* spec_events_opts.user */
+	uint32_t event;	  /* index of the event being dispatched */
+	uint32_t depth;	  /* synchronous nesting depth */
+	uint32_t handler; /* the running handler (for the graph) */
+	uint32_t reserved;
 };
 
 /*
@@ -237,17 +239,32 @@ LIBSPEC_API const struct spec_ev_node *spec_ev_graph__node(const struct spec_ev_
 /** @brief Edge @p i (by count descending). @return edge, or NULL and errno */
 LIBSPEC_API const struct spec_ev_edge *spec_ev_graph__edge(const struct spec_ev_graph *g, size_t i);
 
+/* Raises of an event by one handler (whatever event it was bound to). */
+struct spec_ev_handler_edge {
+	const char *handler; /* function name in the IR */
+	uint32_t to;
+	enum spec_ev_edge_kind kind;
+	uint64_t count;
+};
+
+LIBSPEC_API size_t spec_ev_graph__nr_handler_edges(const struct spec_ev_graph *g);
+/** @brief Handler edge @p i (by count descending). @return edge, or NULL and errno */
+LIBSPEC_API const struct spec_ev_handler_edge *
+spec_ev_graph__handler_edge(const struct spec_ev_graph *g, size_t i);
+
 /**
  * @brief Reduce as the paper's Fig. 6: drop edges below @p threshold times
  * the heaviest edge, then nodes left without edges (and below the
- * threshold of the heaviest node). 0 keeps everything.
+ * threshold of the heaviest node); handler edges likewise against the
+ * heaviest handler edge. 0 keeps everything.
  * @return 0, -EINVAL (threshold outside [0, 1])
  */
 LIBSPEC_API int spec_ev_graph__reduce(struct spec_ev_graph *g, double threshold);
 
 /**
  * @brief Write the graph as Graphviz DOT (edge labels are counts, async
- * edges dashed) or JSON ({"nodes":[...],"edges":[...]}).
+ * edges dashed) or JSON ({"nodes":[...],"edges":[...],"handlers":[...]},
+ * the last the handler edges).
  * @return length of the full text (like snprintf), or -errno
  */
 LIBSPEC_API int spec_ev_graph__dot(const struct spec_ev_graph *g, char *buf, size_t size);
