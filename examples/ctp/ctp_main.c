@@ -24,7 +24,7 @@
 
 static int print_warn(enum libspec_print_level level, const char *fmt, va_list ap)
 {
-	return level == LIBSPEC_WARN ? vfprintf(stderr, fmt, ap) : 0;
+	return level == LIBSPEC_WARN || getenv("CTP_DEBUG") ? vfprintf(stderr, fmt, ap) : 0;
 }
 
 static double now_s(void)
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	long msgs = 2000, size = 400, i, rounds = 0, sent = 0, bad = 0;
 	double seconds = 2;
 	struct spec_events_stats st;
-	double threshold = 0.1, t0;
+	double threshold = 0.1, t0, t_round;
 	struct ctp_stack s;
 	uint8_t *data;
 	int opt, ret, e;
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ctp-demo: %s: %s\n", o.ir, strerror(-ret));
 		return 1;
 	}
-	t0 = now_s();
+	t0 = t_round = now_s();
 	do {
 		s.c->msg_off = 0;
 		memset(s.c->rx, 0, (size_t)(msgs * size));
@@ -122,6 +122,10 @@ int main(int argc, char **argv)
 		}
 		bad += !ret && memcmp(s.c->rx, data, (size_t)(msgs * size));
 		rounds++;
+		if (getenv("CTP_DEBUG"))
+			fprintf(stderr, "round %ld: %.0f msgs/s\n", rounds,
+				(double)msgs / (now_s() - t_round));
+		t_round = now_s();
 	} while (!ret && now_s() - t0 < seconds);
 	printf("%ld messages of %ld bytes in %ld rounds, %.3f s (%.0f msgs/s): %s\n", sent, size,
 	       rounds, now_s() - t0, (double)sent / (now_s() - t0),

@@ -88,6 +88,7 @@ static size_t choose(struct spec_events *evs, const uint64_t *delta, uint32_t nr
 {
 	uint64_t total = 0;
 	size_t n = 0, i;
+	bool grew;
 	uint32_t e;
 
 	for (e = 0; e < nr; e++)
@@ -103,9 +104,16 @@ static size_t choose(struct spec_events *evs, const uint64_t *delta, uint32_t nr
 		if (share >= evs->hot_share || (was && share >= evs->hot_share / 2))
 			want[n++] = e;
 	}
-	for (i = 0; i < ncur; i++) {
-		if (into[i] != SPEC_EV_ROOT && in(want, n, into[i]) && !in(want, n, cur[i]))
-			want[n++] = cur[i];
+	/* Chains: keep what is inlined into a kept event, to a fixpoint. */
+	for (grew = true; grew;) {
+		grew = false;
+		for (i = 0; i < ncur; i++) {
+			if (into[i] != SPEC_EV_ROOT && in(want, n, into[i]) &&
+			    !in(want, n, cur[i])) {
+				want[n++] = cur[i];
+				grew = true;
+			}
+		}
 	}
 	/* Events without handlers have nothing to merge. */
 	for (i = 0; i < n;) {
@@ -178,6 +186,9 @@ static void step(struct spec_events *evs, struct ev_optimizer *o, bool dirty)
 		goto out;
 	for (i = 0; i < nwant; i++)
 		set[i] = evs->events[want[i]];
+	pr_debug("events: policy: %zu events (was %zu)%s\n", nwant, ncur, dirty ? ", rebound" : "");
+	for (i = 0; i < nwant; i++)
+		pr_debug("events: policy:  %s\n", set[i]->name);
 	if (evs->metric) {
 		o->before = evs->metric(evs->metric_ctx);
 		o->judging = true;

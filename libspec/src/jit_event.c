@@ -191,32 +191,77 @@ static int raised_event(struct gen *g, LLVMValueRef call, LLVMValueRef raise)
 	return -1;
 }
 
-/* Which merged event's handlers raise event e directly (first found). */
+/* Functions already scanned for one event (a handler's helpers included). */
+struct seen {
+	LLVMValueRef *fn;
+	size_t n, cap;
+};
+
+static bool seen_add(struct seen *s, LLVMValueRef f)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->fn[i] == f)
+			return false;
+	}
+	if (s->n == s->cap) {
+		LLVMValueRef *nf = realloc(s->fn, (s->cap ? 2 * s->cap : 16) * sizeof(*nf));
+
+		if (!nf)
+			return false;
+		s->fn = nf;
+		s->cap = s->cap ? 2 * s->cap : 16;
+	}
+	s->fn[s->n++] = f;
+	return true;
+}
+
+/* Note the merged events @f raises, itself or through functions it calls. */
+static void scan_raises(struct gen *g, LLVMValueRef f, LLVMValueRef raise, uint32_t e,
+			uint32_t *into, struct seen *seen)
+{
+	LLVMBasicBlockRef bb;
+	LLVMValueRef in;
+
+	if (!f || LLVMIsDeclaration(f) || !seen_add(seen, f))
+		return;
+	for (bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+		for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+			LLVMValueRef callee;
+			int to;
+
+			if (!LLVMIsACallInst(in))
+				continue;
+			to = raised_event(g, in, raise);
+			if (to >= 0 && into[to] == UINT32_MAX)
+				into[to] = e;
+			callee = LLVMGetCalledValue(in);
+			if (to < 0 && callee && LLVMIsAFunction(callee))
+				scan_raises(g, callee, raise, e, into, seen);
+		}
+	}
+}
+
+/*
+ * Which merged event's handlers raise event e (first found), also through
+ * helper functions: the policy keeps an inlined event merged while its
+ * raiser stays hot, its own raises being no longer sampled.
+ */
 static void note_raisers(struct gen *g, LLVMValueRef raise, uint32_t *into)
 {
+	struct seen seen = {0};
 	size_t e, k, n = g->req->n;
 
 	for (e = 0; e < n; e++)
 		into[e] = UINT32_MAX;
 	for (e = 0; raise && e < n; e++) {
-		for (k = 0; k < g->req->events[e].n; k++) {
-			LLVMValueRef h = handler_fn(g, g->req->events[e].b[k].handler);
-			LLVMBasicBlockRef bb;
-			LLVMValueRef in;
-
-			for (bb = h ? LLVMGetFirstBasicBlock(h) : NULL; bb;
-			     bb = LLVMGetNextBasicBlock(bb)) {
-				for (in = LLVMGetFirstInstruction(bb); in;
-				     in = LLVMGetNextInstruction(in)) {
-					int to = LLVMIsACallInst(in) ? raised_event(g, in, raise)
-								     : -1;
-
-					if (to >= 0 && into[to] == UINT32_MAX)
-						into[to] = (uint32_t)e;
-				}
-			}
-		}
+		seen.n = 0;
+		for (k = 0; k < g->req->events[e].n; k++)
+			scan_raises(g, handler_fn(g, g->req->events[e].b[k].handler), raise,
+				    (uint32_t)e, into, &seen);
 	}
+	free(seen.fn);
 }
 
 /* Replace synchronous raises of merged events by calls of their E.s. */

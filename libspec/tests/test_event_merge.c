@@ -384,6 +384,23 @@ static void test_event_optimizer_merges_hot_events_and_rebuilds_after_rebinding(
 	assert_true(raise_until_merged(&f, f.a));
 	assert_true(spec_event__is_merged(f.c));
 	assert_false(spec_event__is_merged(f.d));
+	/* B and C now run inlined in A and are no longer sampled: the set
+	 * must stay (not flap) over 20 more periods.
+	 */
+	{
+		uint64_t end = now_ms() + 200, before;
+		int64_t args[2] = {1, 0};
+
+		assert_int_equal(spec_events__stats(f.evs, &st, sizeof(st)), 0);
+		before = st.builds;
+		while (now_ms() < end) {
+			assert_int_equal(spec_event__raise(f.a, args, 2), 0);
+			atomic_store(&f.t->n, 0);
+		}
+		assert_int_equal(spec_events__stats(f.evs, &st, sizeof(st)), 0);
+		assert_true(st.builds <= before + 1);
+		assert_true(spec_event__is_merged(f.b));
+	}
 	bind(f.b, "ev_rec", 9, 77, 0);
 	assert_false(spec_event__is_merged(f.b));
 	assert_true(raise_until_merged(&f, f.b));
