@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "jit_event.h"
+#include "jit_event_chain.h"
 #include "jit_int.h"
 #include "jit_ir.h"
 #include "jit_spec.h"
@@ -62,12 +63,17 @@ static void set_attr(struct gen *g, LLVMValueRef fn, const char *name)
 				LLVMCreateEnumAttribute(c, kind, 0));
 }
 
-static LLVMValueRef handler_fn(struct gen *g, uint32_t h)
+LLVMValueRef jit_event_handler_fn(struct jit *j, LLVMModuleRef m, unsigned int id, uint32_t h)
 {
 	char name[512];
 
-	snprintf(name, sizeof(name), "%s.v%u", jit_handler_name(g->j, h), g->req->id);
-	return LLVMGetNamedFunction(g->m, name);
+	snprintf(name, sizeof(name), "%s.v%u", jit_handler_name(j, h), id);
+	return LLVMGetNamedFunction(m, name);
+}
+
+static LLVMValueRef handler_fn(struct gen *g, uint32_t h)
+{
+	return jit_event_handler_fn(g->j, g->m, g->req->id, h);
 }
 
 static LLVMValueRef bind_const(struct gen *g, size_t e, size_t k, const int64_t *args)
@@ -175,123 +181,6 @@ static void emit_subsumed(struct gen *g, size_t e)
 	set_attr(g, fn, "alwaysinline");
 }
 
-/* Index in the request of the merged event a raise call names, or -1. */
-static int raised_event(struct gen *g, LLVMValueRef call, LLVMValueRef raise)
-{
-	const char *name;
-	size_t e;
-
-	if (!raise || LLVMGetCalledValue(call) != raise || LLVMGetNumArgOperands(call) != 3)
-		return -1;
-	name = jit_ir_cstring(LLVMGetOperand(call, 1));
-	for (e = 0; name && e < g->req->n; e++) {
-		if (!strcmp(g->req->events[e].name, name))
-			return (int)e;
-	}
-	return -1;
-}
-
-/* Functions already scanned for one event (a handler's helpers included). */
-struct seen {
-	LLVMValueRef *fn;
-	size_t n, cap;
-};
-
-static bool seen_add(struct seen *s, LLVMValueRef f)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++) {
-		if (s->fn[i] == f)
-			return false;
-	}
-	if (s->n == s->cap) {
-		LLVMValueRef *nf = realloc(s->fn, (s->cap ? 2 * s->cap : 16) * sizeof(*nf));
-
-		if (!nf)
-			return false;
-		s->fn = nf;
-		s->cap = s->cap ? 2 * s->cap : 16;
-	}
-	s->fn[s->n++] = f;
-	return true;
-}
-
-/* Note the merged events @f raises, itself or through functions it calls. */
-static void scan_raises(struct gen *g, LLVMValueRef f, LLVMValueRef raise, uint32_t e,
-			uint32_t *into, struct seen *seen)
-{
-	LLVMBasicBlockRef bb;
-	LLVMValueRef in;
-
-	if (!f || LLVMIsDeclaration(f) || !seen_add(seen, f))
-		return;
-	for (bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
-		for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-			LLVMValueRef callee;
-			int to;
-
-			if (!LLVMIsACallInst(in))
-				continue;
-			to = raised_event(g, in, raise);
-			if (to >= 0 && into[to] == UINT32_MAX)
-				into[to] = e;
-			callee = LLVMGetCalledValue(in);
-			if (to < 0 && callee && LLVMIsAFunction(callee))
-				scan_raises(g, callee, raise, e, into, seen);
-		}
-	}
-}
-
-/*
- * Which merged event's handlers raise event e (first found), also through
- * helper functions: the policy keeps an inlined event merged while its
- * raiser stays hot, its own raises being no longer sampled.
- */
-static void note_raisers(struct gen *g, LLVMValueRef raise, uint32_t *into)
-{
-	struct seen seen = {0};
-	size_t e, k, n = g->req->n;
-
-	for (e = 0; e < n; e++)
-		into[e] = UINT32_MAX;
-	for (e = 0; raise && e < n; e++) {
-		seen.n = 0;
-		for (k = 0; k < g->req->events[e].n; k++)
-			scan_raises(g, handler_fn(g, g->req->events[e].b[k].handler), raise,
-				    (uint32_t)e, into, &seen);
-	}
-	free(seen.fn);
-}
-
-/* Replace synchronous raises of merged events by calls of their E.s. */
-static size_t subsume(struct gen *g, LLVMValueRef raise)
-{
-	LLVMValueRef f, in, next;
-	LLVMBasicBlockRef bb;
-	size_t sites = 0;
-
-	for (f = LLVMGetFirstFunction(g->m); raise && f; f = LLVMGetNextFunction(f)) {
-		for (bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
-			for (in = LLVMGetFirstInstruction(bb); in; in = next) {
-				int e = LLVMIsACallInst(in) ? raised_event(g, in, raise) : -1;
-				LLVMValueRef a[2];
-
-				next = LLVMGetNextInstruction(in);
-				if (e < 0)
-					continue;
-				a[0] = LLVMGetOperand(in, 0);
-				a[1] = LLVMGetOperand(in, 2);
-				LLVMPositionBuilderBefore(g->b, in);
-				LLVMBuildCall2(g->b, g->s_ty, g->sfn[e], a, 2, "");
-				LLVMInstructionEraseFromParent(in);
-				sites++;
-			}
-		}
-	}
-	return sites;
-}
-
 static void gen_types(struct gen *g)
 {
 	LLVMContextRef c = g->j->ctx;
@@ -367,8 +256,9 @@ static int generate(struct gen *g, char **names, uint32_t *into, size_t *nr_site
 	ret = declare(g, names);
 	if (ret)
 		return ret;
-	note_raisers(g, raise, into);
-	*nr_sites = g->req->subsume ? subsume(g, raise) : 0;
+	jit_chain_raisers(g->j, g->m, g->req, raise, into);
+	*nr_sites =
+		g->req->subsume ? jit_chain_subsume(g->m, g->b, g->req, raise, g->sfn, g->s_ty) : 0;
 	if (!g->req->subsume) {
 		for (e = 0; e < g->req->n; e++)
 			into[e] = UINT32_MAX;
