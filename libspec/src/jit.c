@@ -275,8 +275,9 @@ unresolved:
 	return -ENOENT;
 }
 
-int jit_add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n, uint64_t *addrs,
-		       struct jit_code **code, char *err, size_t errsz)
+/* Add @m (consumed) under a new tracker and resolve @names into @addrs. */
+static int add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n, uint64_t *addrs,
+			  struct jit_code **code, char *err, size_t errsz)
 {
 	LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, j->tsctx);
 	LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(j->jd);
@@ -392,7 +393,7 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 		ret = -ENOMEM;
 		goto out_module;
 	}
-	ret = jit_add_and_lookup(j, m, names, j->nr_handlers, addrs, code, err, errsz);
+	ret = add_and_lookup(j, m, names, j->nr_handlers, addrs, code, err, errsz);
 	free_names(names);
 	return ret;
 out_module:
@@ -415,7 +416,7 @@ int jit_build_stub(struct jit *j, size_t h, void *const *slot, struct epoch_doma
 					: "not found");
 		return ret;
 	}
-	ret = jit_add_and_lookup(j, m, names, 1, addr, &code, err, errsz);
+	ret = add_and_lookup(j, m, names, 1, addr, &code, err, errsz);
 	if (!ret) {
 		/* Stubs live as long as the JIT: dropping our reference hands
 		 * the code to the JITDylib's default tracker.
@@ -438,4 +439,11 @@ void jit_free_code(struct jit *j, struct jit_code *code)
 		LLVMConsumeError(e);
 	LLVMOrcReleaseResourceTracker(code->rt);
 	free(code);
+}
+
+/* For the merged event handlers (jit_event.c), which link their own modules. */
+int jit_add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n, uint64_t *addrs,
+		       struct jit_code **code, char *err, size_t errsz)
+{
+	return add_and_lookup(j, m, names, n, addrs, code, err, errsz);
 }
