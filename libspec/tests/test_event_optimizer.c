@@ -2,7 +2,8 @@
 /*
  * The optimizer thread: merging hot events, staying put while nothing
  * changes, rebuilding after a rebinding, dropping a build that lowers the
- * service's metric; many threads raising while another rebinds.
+ * service's metric; many threads raising (synchronously, and through the
+ * dispatcher thread) while another rebinds.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -109,8 +110,7 @@ static void test_event_optimizer_drops_a_build_that_lowers_the_metric(void **sta
 struct mt {
 	struct fix *f;
 	struct spec_event *e;
-	_Atomic bool stop;
-	int64_t expect;
+	_Atomic bool stop, sync_done;
 };
 
 #define MT_RAISES 20000
@@ -137,6 +137,27 @@ static void *raiser(void *arg)
 	return (void *)(intptr_t)rounds;
 }
 
+#define MT_ASYNC (MT_RAISES / 4)
+
+/* Queue raises for the dispatcher thread until the synchronous raisers are
+ * done, MT_ASYNC at a time; returns the batches queued.
+ */
+static void *async_raiser(void *arg)
+{
+	struct mt *m = arg;
+	int64_t i, rounds = 0;
+
+	do {
+		for (i = 0; i < MT_ASYNC; i++) {
+			int64_t a = i % 97;
+
+			assert_int_equal(spec_event__raise_async(m->e, &a, 1), 0);
+		}
+		rounds++;
+	} while (!atomic_load(&m->sync_done));
+	return (void *)(intptr_t)rounds;
+}
+
 static void *rebinder(void *arg)
 {
 	struct mt *m = arg;
@@ -156,11 +177,13 @@ static void *rebinder(void *arg)
 
 static void test_event_many_threads_raise_exactly_while_another_rebinds(void **state)
 {
-	LIBSPEC_OPTS(spec_events_opts, o, .optimize = true, .period_ms = 5, .sample_every = 16);
-	pthread_t r[2], w;
+	LIBSPEC_OPTS(spec_events_opts, o, .optimize = true, .period_ms = 5, .sample_every = 16,
+		     .dispatch_thread = true);
+	pthread_t r[2], w, q;
 	struct mt m = {0};
 	struct fix f;
-	int64_t i, per = 0, expect = 0;
+	int64_t i, per = 0, per_async = 0, expect = 0;
+	void *rounds;
 	int k;
 
 	(void)state;
@@ -171,15 +194,20 @@ static void test_event_many_threads_raise_exactly_while_another_rebinds(void **s
 	evfix_bind(m.e, "ev_add", 0, 5, 0);
 	for (i = 0; i < MT_RAISES; i++)
 		per += 3 * (i % 97) + 1 + 5 * (i % 97);
+	for (i = 0; i < MT_ASYNC; i++)
+		per_async += 3 * (i % 97) + 1 + 5 * (i % 97);
 	assert_int_equal(pthread_create(&w, NULL, rebinder, &m), 0);
+	assert_int_equal(pthread_create(&q, NULL, async_raiser, &m), 0);
 	for (k = 0; k < 2; k++)
 		assert_int_equal(pthread_create(&r[k], NULL, raiser, &m), 0);
 	for (k = 0; k < 2; k++) {
-		void *rounds;
-
 		pthread_join(r[k], &rounds);
 		expect += per * (intptr_t)rounds;
 	}
+	atomic_store(&m.sync_done, true);
+	pthread_join(q, &rounds);
+	expect += per_async * (intptr_t)rounds;
+	assert_int_equal(spec_events__drain(f.evs, 60000000000ull), 0);
 	atomic_store(&m.stop, true);
 	pthread_join(w, NULL);
 	assert_int_equal(atomic_load(&f.t->sum), expect);

@@ -17,7 +17,9 @@
  * Threads: every function may be called from any thread, concurrently,
  * except spec_events__free() (no other call may run or follow). Raises take
  * no lock and allocate nothing (synchronous ones); asynchronous and delayed
- * raises take the queue's lock and allocate one entry.
+ * raises take the queue's lock and allocate one entry. The first binding of
+ * a handler builds its entry stub under the runtime's JIT lock, so it may
+ * wait for a background compile; later bindings of it do not.
  */
 #ifndef LIBSPEC_EVENTS_H
 #define LIBSPEC_EVENTS_H
