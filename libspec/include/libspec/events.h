@@ -278,7 +278,9 @@ LIBSPEC_API void spec_ev_graph__free(struct spec_ev_graph *g);
 
 struct spec_merge_opts {
 	size_t sz; /* sizeof(struct spec_merge_opts) */
-	/* events to merge; NULL: choose by the policy from the graph */
+	/* events to merge; NULL: the policy's hot events from the graph
+	 * (every event with bindings when nothing was sampled yet)
+	 */
 	struct spec_event *const *events;
 	size_t nr_events;
 	/* inline synchronous raises of merged events into their raisers */
