@@ -198,7 +198,9 @@ static struct spec_event *event_create(struct spec_events *evs, const char *name
 	return ev;
 }
 
-/* Names go into DOT and JSON text unquoted: printable, no quote or backslash. */
+/* Names go into DOT and JSON text unescaped: printable ASCII, no quote or
+ * backslash, at most 255 bytes.
+ */
 static bool name_ok(const char *name)
 {
 	const char *p;
@@ -211,7 +213,12 @@ static bool name_ok(const char *name)
 			return false;
 		}
 	}
-	return p - name <= 255;
+	if (p - name > 255) {
+		pr_warn("events: event name \"%.32s...\" is %zu bytes long (at most 255)\n", name,
+			(size_t)(p - name));
+		return false;
+	}
+	return true;
 }
 
 struct spec_event *spec_events__event(struct spec_events *evs, const char *name)

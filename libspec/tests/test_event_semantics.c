@@ -292,6 +292,15 @@ static void test_event_bad_input_is_refused_and_named(void **state)
 	assert_null(spec_events__event(f.evs, "bad\"name"));
 	assert_int_equal(errno, EINVAL);
 	assert_non_null(strstr(tu_last_msg(), "bad\"name"));
+	{
+		char longname[300];
+
+		memset(longname, 'x', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = '\0';
+		assert_null(spec_events__event(f.evs, longname));
+		assert_int_equal(errno, EINVAL);
+		assert_non_null(strstr(tu_last_msg(), "299 bytes"));
+	}
 	assert_int_equal(spec_event__bind(a, "ev_not_a_handler", NULL), -EINVAL);
 	assert_non_null(strstr(tu_last_msg(), "ev_not_a_handler"));
 	assert_int_equal(spec_event__bind(a, "no_such_fn", NULL), -ENOENT);
