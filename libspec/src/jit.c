@@ -440,3 +440,10 @@ void jit_free_code(struct jit *j, struct jit_code *code)
 	LLVMOrcReleaseResourceTracker(code->rt);
 	free(code);
 }
+
+/* For the merged event handlers (jit_event.c), which link their own modules. */
+int jit_add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n, uint64_t *addrs,
+		       struct jit_code **code, char *err, size_t errsz)
+{
+	return add_and_lookup(j, m, names, n, addrs, code, err, errsz);
+}

@@ -50,4 +50,8 @@ struct jit_code {
 /* Copy an LLVM error's message into @err and consume it. */
 void jit_errmsg(LLVMErrorRef e, const char *what, char *err, size_t errsz);
 
+/* Add @m (consumed) under a new tracker and resolve @names into @addrs. */
+int jit_add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n, uint64_t *addrs,
+		       struct jit_code **code, char *err, size_t errsz);
+
 #endif /* LIBSPEC_JIT_INT_H */

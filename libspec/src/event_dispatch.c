@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The raise path. A raise enters the runtime's epoch (so the bindings
+ * snapshot and merged code it loads stay mapped until it leaves), samples
+ * itself into the graph, then either calls the event's merged code, when
+ * that was built for the current bindings version, or walks the snapshot:
+ * one indirect call per handler, arguments in a record. No lock, no
+ * allocation.
+ */
+#include <string.h>
+
+#include "event_dispatch.h"
+#include "event_graph.h"
+#include "event_queue.h"
+#include "log.h"
+
+void ev_dispatch(struct spec_event *ev, const int64_t *args, const struct spec_ev_ctx *parent,
+		 enum spec_ev_edge_kind kind)
+{
+	struct spec_events *evs = ev->evs;
+	_Atomic uint64_t *ep = spec_rt_enter(&evs->rt->dom);
+	struct spec_ev_ctx ctx = {
+		.evs = evs,
+		.user = evs->user,
+		.event = ev->idx,
+		.depth = parent && kind == SPEC_EV_SYNC ? parent->depth + 1 : 0,
+		.handler = UINT32_MAX,
+	};
+	struct ev_merged *m;
+	struct ev_bindings *b;
+	size_t i;
+
+	ev_sample(evs, parent ? parent->event : SPEC_EV_ROOT, parent ? parent->handler : UINT32_MAX,
+		  ev->idx, kind);
+	m = atomic_load_explicit(&ev->merged, memory_order_acquire);
+	if (m) {
+		if (__builtin_expect(
+			    m->version == atomic_load_explicit(&ev->version, memory_order_acquire),
+			    1)) {
+			m->fn(&ctx, args[0], args[1], args[2], args[3]);
+			goto out;
+		}
+		atomic_fetch_add_explicit(&evs->guard_fails, 1, memory_order_relaxed);
+	}
+	b = atomic_load_explicit(&ev->bindings, memory_order_acquire);
+	for (i = 0; i < b->n; i++) {
+		ctx.handler = b->b[i].handler;
+		b->b[i].fn(&ctx, b->b[i].args, args);
+	}
+out:
+	atomic_store_explicit(ep, 0, memory_order_release);
+}
+
+void ev_raise_from(struct spec_ev_ctx *parent, struct spec_event *ev, const int64_t *args)
+{
+	ev_dispatch(ev, args, parent, SPEC_EV_SYNC);
+}
+
+/* Copy the service's arguments into a full record. */
+static int args_of(int64_t out[SPEC_EV_MAX_ARGS], const int64_t *args, size_t nr)
+{
+	if (nr > SPEC_EV_MAX_ARGS || (nr && !args))
+		return -EINVAL;
+	memset(out, 0, SPEC_EV_MAX_ARGS * sizeof(out[0]));
+	if (nr)
+		memcpy(out, args, nr * sizeof(out[0]));
+	return 0;
+}
+
+int spec_event__raise(struct spec_event *ev, const int64_t *args, size_t nr_args)
+{
+	int64_t a[SPEC_EV_MAX_ARGS];
+
+	if (!ev || args_of(a, args, nr_args))
+		return libspec_err(-EINVAL);
+	ev_dispatch(ev, a, NULL, SPEC_EV_SYNC);
+	return 0;
+}
+
+int spec_event__raise_async(struct spec_event *ev, const int64_t *args, size_t nr_args)
+{
+	int64_t a[SPEC_EV_MAX_ARGS];
+
+	if (!ev || args_of(a, args, nr_args))
+		return libspec_err(-EINVAL);
+	return libspec_err((int)ev_queue_push(ev, a, SPEC_EV_ROOT, UINT32_MAX, 0));
+}
+
+int64_t spec_event__raise_delayed(struct spec_event *ev, uint64_t delay_ns, const int64_t *args,
+				  size_t nr_args)
+{
+	int64_t a[SPEC_EV_MAX_ARGS], ret;
+
+	if (!ev || args_of(a, args, nr_args))
+		return libspec_err(-EINVAL);
+	ret = ev_queue_push(ev, a, SPEC_EV_ROOT, UINT32_MAX, delay_ns ? delay_ns : 1);
+	if (ret < 0)
+		errno = (int)-ret;
+	return ret;
+}
+
+/* An event raised by name from a handler; NULL (nothing bound, nothing to
+ * do) when no event of that name exists.
+ */
+static struct spec_event *by_name(struct spec_ev_ctx *ctx, const char *name)
+{
+	struct spec_event *ev = ev_lookup(ctx->evs, name);
+
+	if (!ev)
+		pr_debug("raise of '%s': no such event, nothing bound\n", name);
+	return ev;
+}
+
+void __spec_ev_raise(struct spec_ev_ctx *ctx, const char *event, const int64_t *args)
+{
+	struct spec_event *ev = by_name(ctx, event);
+
+	if (ev)
+		ev_dispatch(ev, args, ctx, SPEC_EV_SYNC);
+}
+
+void __spec_ev_raise_async(struct spec_ev_ctx *ctx, const char *event, const int64_t *args)
+{
+	struct spec_event *ev = by_name(ctx, event);
+
+	if (ev && ev_queue_push(ev, args, ctx->event, ctx->handler, 0) < 0)
+		pr_warn("async raise of '%s' dropped: out of memory\n", event);
+}
+
+void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *event, uint64_t delay_ns,
+			     const int64_t *args)
+{
+	struct spec_event *ev = by_name(ctx, event);
+
+	if (ev && ev_queue_push(ev, args, ctx->event, ctx->handler, delay_ns ? delay_ns : 1) < 0)
+		pr_warn("delayed raise of '%s' dropped: out of memory\n", event);
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Raising events: the generic dispatch and the entry into merged code. */
+#ifndef LIBSPEC_EVENT_DISPATCH_H
+#define LIBSPEC_EVENT_DISPATCH_H
+
+#include "event_registry.h"
+
+/*
+ * Run every handler of @ev (merged code when valid) in the calling thread.
+ * @parent is the raising handler's context, NULL for the service; @kind says
+ * how it was raised (for the graph).
+ */
+void ev_dispatch(struct spec_event *ev, const int64_t *args, const struct spec_ev_ctx *parent,
+		 enum spec_ev_edge_kind kind);
+
+/* Generic raise from merged code whose guard on @ev failed (JIT symbol
+ * __spec_ev_raise_ev).
+ */
+void ev_raise_from(struct spec_ev_ctx *parent, struct spec_event *ev, const int64_t *args);
+
+#endif /* LIBSPEC_EVENT_DISPATCH_H */

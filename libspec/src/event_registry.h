@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The event system's objects, shared by the event*.c files: events by name,
+ * their bindings as immutable snapshots (readers never lock; a rebinding
+ * publishes a new snapshot and retires the old one to the runtime's epoch),
+ * and the merged code installed per event.
+ */
+#ifndef LIBSPEC_EVENT_REGISTRY_H
+#define LIBSPEC_EVENT_REGISTRY_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "libspec/events.h"
+#include "runtime.h"
+
+struct ev_binding {
+	int64_t id;
+	int order;
+	uint64_t seq;	       /* binding time: ties of order */
+	uint32_t handler;      /* index in the runtime's handler table */
+	spec_ev_handler_fn fn; /* the handler's stable entry stub */
+	int64_t args[SPEC_EV_MAX_ARGS];
+};
+
+struct ev_bindings {
+	uint64_t version;
+	uint64_t retired_at;
+	struct ev_bindings *next; /* on the retired list */
+	size_t n;
+	struct ev_binding b[];
+};
+
+typedef void (*ev_merged_fn)(struct spec_ev_ctx *ctx, int64_t a0, int64_t a1, int64_t a2,
+			     int64_t a3);
+
+/* One event's entry point in a merged build, valid for one bindings version. */
+struct ev_merged {
+	ev_merged_fn fn;
+	uint64_t version;
+};
+
+struct spec_event {
+	struct spec_events *evs;
+	uint32_t idx;
+	char *name;
+	/* Read by JIT guards at this fixed address; equals bindings->version
+	 * once a rebinding is complete.
+	 */
+	_Atomic uint64_t version;
+	_Atomic(struct ev_bindings *) bindings;
+	_Atomic(struct ev_merged *) merged;
+};
+
+/* One merged build: its code and its per-event entries. */
+struct ev_code {
+	struct jit_code *code;
+	struct ev_merged *entries;
+	struct spec_event **events; /* [n]: what entries[i] belongs to */
+	uint32_t *subsumed_into;    /* [n]: raiser event idx, or SPEC_EV_ROOT */
+	size_t n;
+	uint64_t retired_at;
+	struct ev_code *next;
+};
+
+struct ev_queue;
+struct ev_optimizer;
+
+struct spec_events {
+	struct spec_runtime *rt;
+	void *user;
+	uint32_t max_events, sample_every;
+	double hot_share;
+	uint32_t period_ms;
+	spec_metric_fn metric;
+	void *metric_ctx;
+
+	/* Creation and names: lookups are lock-free (entries only appear). */
+	_Atomic uint32_t nr_events;
+	struct spec_event **events;	     /* [max_events] */
+	_Atomic(struct spec_event *) *names; /* open addressing, [name_slots] */
+	uint32_t name_slots;
+
+	/* Per handler of the runtime: 0 not checked yet, 1 has the handler
+	 * type, -EINVAL not (checked once: binds must not wait for the JIT
+	 * lock a background build holds).
+	 */
+	_Atomic int *handler_ok;
+
+	/* Graph counters, [(max_events + 1) * max_events * 2]: row
+	 * max_events is the service (root); relaxed adds on sampled raises.
+	 */
+	_Atomic uint64_t *edges;
+	/* The same by raising handler, [nr_handlers * max_events * 2]. */
+	_Atomic uint64_t *hedges;
+	uint32_t nr_handlers;
+
+	/* Lock order: lock before rt->lock before rt->jit_lock. */
+	pthread_mutex_t lock; /* bindings writers, retired lists, code */
+	int64_t next_binding;
+	uint64_t bind_seq;
+	struct ev_bindings *retired;
+	struct ev_code *code; /* installed build, or NULL */
+	struct ev_code *retired_code;
+
+	struct ev_queue *queue;
+	struct ev_optimizer *opt;
+
+	_Atomic uint64_t guard_fails;
+	struct spec_events_stats stats; /* the rest, under lock */
+};
+
+/* Event by name without creating it (lock-free), or NULL. */
+struct spec_event *ev_lookup(struct spec_events *evs, const char *name);
+/* Free retired snapshots and merged code no thread can still run. */
+void ev_reclaim(struct spec_events *evs);
+/* Retire @c's code (lock held); entries must already be unlinked. */
+void ev_retire_code(struct spec_events *evs, struct ev_code *c);
+void ev_free_code(struct spec_events *evs, struct ev_code *c);
+/* A rebinding of @ev happened (lock held): tell the optimizer. */
+void ev_changed(struct spec_events *evs, struct spec_event *ev);
+
+#endif /* LIBSPEC_EVENT_REGISTRY_H */

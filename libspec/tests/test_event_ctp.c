@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CTP (examples/ctp) differential test: the same messages through a lossy
+ * link deliver the same bytes, and every micro-protocol does the same
+ * things in the same order, with generic dispatch, with merged handlers,
+ * and with the optimizer rebuilding while another thread binds and
+ * unbinds a neutral handler at random.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "ctp_stack.h"
+#include "testutil.h"
+
+#define NR_MSGS 120
+
+struct outcome {
+	uint64_t effects, effect_hash;
+	struct ctp_effect log[CTP_LOG];
+	int64_t delivered, retrans, recovered, drops, next_seq;
+	uint64_t stats_calls;
+};
+
+static uint8_t *stream(int64_t *total, int64_t *sizes)
+{
+	uint8_t *buf = malloc(CTP_STREAM);
+	uint64_t seed = 7;
+	int64_t i, n = 0;
+
+	assert_non_null(buf);
+	for (i = 0; i < NR_MSGS; i++) {
+		sizes[i] = 1 + (int64_t)(tu_rand(&seed) % 2000);
+		n += sizes[i];
+	}
+	assert_true(n <= CTP_STREAM);
+	for (i = 0; i < n; i++)
+		buf[i] = (uint8_t)tu_rand(&seed);
+	*total = n;
+	return buf;
+}
+
+enum mode { GENERIC, MERGED, REBINDING };
+
+struct rebinder {
+	struct ctp_stack *s;
+	_Atomic bool stop;
+	_Atomic uint64_t rebinds;
+};
+
+/* Bind ctp_stats to a random event, wait a little, unbind it. */
+static void *rebind_loop(void *arg)
+{
+	struct rebinder *r = arg;
+	uint64_t seed = 99;
+
+	while (!atomic_load(&r->stop)) {
+		struct spec_event *ev = r->s->ev[tu_rand(&seed) % CTP_NR_EVENTS];
+		LIBSPEC_OPTS(spec_bind_opts, o, .order = (int)(tu_rand(&seed) % 7) - 3);
+		int64_t id = spec_event__bind(ev, "ctp_stats", &o);
+
+		assert_true(id > 0);
+		nanosleep(&(struct timespec){.tv_nsec = (long)(tu_rand(&seed) % 2000000)}, NULL);
+		assert_int_equal(spec_event__unbind(ev, id), 0);
+		atomic_fetch_add(&r->rebinds, 1);
+		nanosleep(&(struct timespec){.tv_nsec = (long)(tu_rand(&seed) % 2000000)}, NULL);
+	}
+	return NULL;
+}
+
+/* Let the optimizer finish one more build (rebindings keep it busy). */
+static void wait_for_a_build(struct ctp_stack *s)
+{
+	struct spec_events_stats st;
+	uint64_t before;
+	int i;
+
+	spec_events__stats(s->evs, &st, sizeof(st));
+	before = st.builds;
+	for (i = 0; i < 5000 && st.builds == before; i++) {
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+		spec_events__stats(s->evs, &st, sizeof(st));
+	}
+}
+
+static void run(enum mode mode, struct outcome *out)
+{
+	struct ctp_opts o = {.ir = tu_ir("ctp"),
+			     .frag = 96,
+			     .drop_mod = 6,
+			     .fec = true,
+			     .optimize = mode == REBINDING,
+			     .sample_every = 8};
+	struct rebinder r = {0};
+	int64_t sizes[NR_MSGS], total, i;
+	struct ctp_stack s;
+	uint8_t *msgs = stream(&total, sizes), *p = msgs;
+	pthread_t t;
+
+	tu_capture();
+	assert_int_equal(ctp_open(&s, &o), 0);
+	if (mode == MERGED)
+		assert_int_equal(spec_events__merge(s.evs, NULL), CTP_NR_EVENTS);
+	if (mode == REBINDING) {
+		r.s = &s;
+		assert_int_equal(pthread_create(&t, NULL, rebind_loop, &r), 0);
+	}
+	for (i = 0; i < NR_MSGS; i++) {
+		assert_int_equal(ctp_send(&s, p, sizes[i]), 0);
+		p += sizes[i];
+		if (i % 8 == 7)
+			assert_int_equal(ctp_tick(&s), 0);
+		if (mode == REBINDING && i % 20 == 19)
+			wait_for_a_build(&s);
+	}
+	if (mode == REBINDING) {
+		struct spec_events_stats st;
+
+		atomic_store(&r.stop, true);
+		pthread_join(t, NULL);
+		assert_true(atomic_load(&r.rebinds) > 10);
+		assert_int_equal(spec_events__stats(s.evs, &st, sizeof(st)), 0);
+		assert_true(st.builds >= 4);
+	}
+	/* The same bytes arrived. */
+	assert_int_equal(s.c->delivered, total);
+	assert_memory_equal(s.c->rx, msgs, (size_t)total);
+	out->effects = s.c->effects;
+	out->effect_hash = s.c->effect_hash;
+	memcpy(out->log, s.c->log, sizeof(out->log));
+	out->delivered = s.c->delivered;
+	out->retrans = s.c->retrans;
+	out->recovered = s.c->recovered;
+	out->drops = s.c->drops;
+	out->next_seq = s.c->next_seq;
+	out->stats_calls = (uint64_t)s.c->stats_calls;
+	if (mode == MERGED) {
+		for (i = 0; i < CTP_NR_EVENTS; i++)
+			assert_true(spec_event__is_merged(s.ev[i]));
+	}
+	ctp_close(&s);
+	free(msgs);
+}
+
+static void assert_same(const struct outcome *a, const struct outcome *b)
+{
+	uint64_t i, n = a->effects < CTP_LOG ? a->effects : CTP_LOG;
+
+	assert_int_equal(a->effects, b->effects);
+	for (i = 0; i < n; i++) {
+		if (memcmp(&a->log[i], &b->log[i], sizeof(a->log[i])))
+			fail_msg("effect %llu: handler %lld seq %lld value %lld vs handler %lld "
+				 "seq %lld value %lld",
+				 (unsigned long long)i, (long long)a->log[i].handler,
+				 (long long)a->log[i].seq, (long long)a->log[i].value,
+				 (long long)b->log[i].handler, (long long)b->log[i].seq,
+				 (long long)b->log[i].value);
+	}
+	assert_int_equal(a->effect_hash, b->effect_hash);
+	assert_int_equal(a->retrans, b->retrans);
+	assert_int_equal(a->recovered, b->recovered);
+	assert_int_equal(a->next_seq, b->next_seq);
+}
+
+static struct outcome *reference(void)
+{
+	static struct outcome ref;
+	static bool done;
+
+	if (!done) {
+		run(GENERIC, &ref);
+		done = true;
+	}
+	return &ref;
+}
+
+static void test_ctp_generic_run_delivers_through_loss_and_recovery(void **state)
+{
+	const struct outcome *ref = reference();
+
+	(void)state;
+	/* The workload reaches every micro-protocol's interesting path. */
+	assert_true(ref->drops > 20);
+	assert_true(ref->retrans > 5);
+	assert_true(ref->recovered > 5);
+	assert_true(ref->effects > 5000);
+}
+
+static void test_ctp_merged_handlers_do_the_same_as_generic(void **state)
+{
+	struct outcome *got = malloc(sizeof(*got));
+
+	(void)state;
+	assert_non_null(got);
+	run(MERGED, got);
+	assert_same(reference(), got);
+	free(got);
+}
+
+static void test_ctp_same_under_random_rebinding_and_rebuilds(void **state)
+{
+	struct outcome *got = malloc(sizeof(*got));
+
+	(void)state;
+	assert_non_null(got);
+	run(REBINDING, got);
+	assert_same(reference(), got);
+	assert_true(got->stats_calls > 0);
+	free(got);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ctp_generic_run_delivers_through_loss_and_recovery),
+		cmocka_unit_test(test_ctp_merged_handlers_do_the_same_as_generic),
+		cmocka_unit_test(test_ctp_same_under_random_rebinding_and_rebuilds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
