@@ -21,6 +21,7 @@
 #include <linux/string.h>
 
 #include "fsops.h"
+#include "info.h"
 #include "members.h"
 #include "schemata.h"
 
@@ -34,47 +35,7 @@ static const struct rctl_file_desc group_files[RCTL_GROUP_FILES] = {
 	{ "tasks", 0644, rctl_tasks_show, rctl_tasks_write },
 };
 
-static int show_status(struct rctl_group *grp, struct seq_file *m)
-{
-	return rctl_status_show(m);
-}
-
-static int show_cbm_mask(struct rctl_group *grp, struct seq_file *m)
-{
-	seq_printf(m, "%x\n", rctl_cfg.cbm_mask);
-	return 0;
-}
-
-static int show_min_cbm_bits(struct rctl_group *grp, struct seq_file *m)
-{
-	seq_printf(m, "%u\n", rctl_cfg.min_cbm_bits);
-	return 0;
-}
-
-static int show_num_closids(struct rctl_group *grp, struct seq_file *m)
-{
-	seq_printf(m, "%u\n", rctl_cfg.num_closids);
-	return 0;
-}
-
-static int show_shareable_bits(struct rctl_group *grp, struct seq_file *m)
-{
-	seq_printf(m, "%x\n", rctl_cfg.shareable_bits);
-	return 0;
-}
-
-static const struct rctl_file_desc status_file = {
-	"last_cmd_status", 0444, show_status, NULL
-};
-
-static const struct rctl_file_desc l3_files[] = {
-	{ "cbm_mask", 0444, show_cbm_mask, NULL },
-	{ "min_cbm_bits", 0444, show_min_cbm_bits, NULL },
-	{ "num_closids", 0444, show_num_closids, NULL },
-	{ "shareable_bits", 0444, show_shareable_bits, NULL },
-};
-
-static struct rctl_node info_nodes[1 + ARRAY_SIZE(l3_files)];
+static struct rctl_node info_nodes[1 + RCTL_L3_FILES];
 
 static int rctl_show(struct seq_file *m, void *v)
 {
@@ -323,14 +284,14 @@ static int fill_info(struct dentry *root)
 	info = add_dir(root, "info");
 	if (!info)
 		return -ENOMEM;
-	info_nodes[0].desc = &status_file;
+	info_nodes[0].desc = &rctl_status_file;
 	if (!add_file(info, &info_nodes[0]))
 		return -ENOMEM;
 	l3 = add_dir(info, "L3");
 	if (!l3)
 		return -ENOMEM;
-	for (i = 0; i < ARRAY_SIZE(l3_files); i++) {
-		info_nodes[1 + i].desc = &l3_files[i];
+	for (i = 0; i < RCTL_L3_FILES; i++) {
+		info_nodes[1 + i].desc = &rctl_l3_files[i];
 		if (!add_file(l3, &info_nodes[1 + i]))
 			return -ENOMEM;
 	}
