@@ -58,6 +58,8 @@ struct config {
 	double threshold_stable;    /* THRESHOLD_STABLE, relative change */
 	double threshold_miss_low;  /* THRESHOLD_MISS_LOW, DDIO misses/s */
 	double threshold_min_rate;  /* changes below this many events/s are noise */
+	bool ddio_observe;	    /* ddio = observe: never change DDIO's ways */
+	bool ddio_grow_to_max;	    /* ddio_growth = paper: grow while misses are high */
 	unsigned int model_line;
 	unsigned int llc_ways_line;
 	unsigned int ddio_line; /* first ddio_* key seen, else the section */

@@ -25,9 +25,18 @@ struct loop {
 	struct decide_ctx ctx;
 	struct ioca_delta delta;
 	struct platform_sample prev, cur;
+	struct platform_sample pprev; /* the sample before prev: a reload redoes that interval */
+	bool have_pprev;
+	struct ioca_interval last; /* reload scratch: the last interval, new tenants */
 	bool have_base;
 	bool trace_failed; /* a write failed: tracing stopped, the loop goes on */
 	bool changed_platform;
+	/* The DDIO mask the platform has as far as iocad knows: found at open,
+	 * then each applied plan's. A poll reading another one means someone
+	 * else changed it. */
+	uint32_t known_ddio;
+	bool pending_apply; /* the belief differs from the platform: apply next */
+	char extra[4096];   /* the platform's trace columns */
 };
 
 static void say(struct loop *l, enum loop_log_level lvl, const char *fmt, ...)
@@ -51,31 +60,84 @@ static int apply(struct loop *l)
 	if (l->o->dry_run)
 		return 0;
 	planner_to_plan(&l->cfg, &l->ctx.alloc, &plan);
+	/* ddio = observe: DDIO's mask is the platform's; write back only what it has */
+	if (l->cfg.ddio_observe && l->known_ddio)
+		plan.ddio_mask = l->known_ddio;
 	r = l->pf->ops->apply(l->pf->ctx, &plan);
-	if (r)
-		say(l, LOOP_LOG_ERROR, "%s: apply failed: %s", l->pf->ops->name, strerror(-r));
-	else
+	if (r) {
+		const char *why = l->pf->ops->last_error ? l->pf->ops->last_error(l->pf->ctx) : "";
+
+		say(l, LOOP_LOG_ERROR, "%s: apply failed: %s%s%s", l->pf->ops->name, strerror(-r),
+		    why && why[0] ? ": " : "", why ? why : "");
+	} else {
 		l->changed_platform = true;
+		l->known_ddio = plan.ddio_mask;
+		l->pending_apply = false;
+	}
 	return r;
 }
 
-/* Get Tenant Info + LLC Alloc for l->cfg, keeping @ddio DDIO ways. */
-static int llc_alloc(struct loop *l, unsigned int ddio)
+/*
+ * Get Tenant Info + LLC Alloc for l->cfg, keeping @ddio DDIO ways; @last
+ * (may be NULL) is the latest interval, for who shares DDIO's ways.
+ */
+static int llc_alloc(struct loop *l, unsigned int ddio, const struct ioca_interval *last)
 {
 	int r;
 
-	r = decide_init(&l->ctx, &l->cfg, l->o->mode, ddio);
+	r = decide_init(&l->ctx, &l->cfg, l->o->mode, ddio, last);
 	if (r) {
-		say(l, LOOP_LOG_ERROR, "%s: tenants do not fit the LLC", l->cfg.path);
+		say(l, LOOP_LOG_ERROR,
+		    "%s: the tenants' ways and %u DDIO ways do not fit the LLC's %u", l->cfg.path,
+		    ddio, l->cfg.llc_ways);
 		return r;
 	}
 	memset(&l->delta, 0, sizeof(l->delta));
 	return apply(l);
 }
 
+/* DDIO ways to start with: the config's, or with ddio = observe the platform's. */
+static unsigned int start_ddio(struct loop *l)
+{
+	unsigned int n = (unsigned int)__builtin_popcount(l->info.ddio_mask);
+
+	if (!l->cfg.ddio_observe || !n)
+		return l->cfg.ddio_ways;
+	if (n != l->cfg.ddio_ways)
+		say(l, LOOP_LOG_INFO, "ddio = observe: DDIO keeps the platform's %u ways (0x%x)", n,
+		    l->info.ddio_mask);
+	if (l->info.ddio_mask != planner_ddio_mask(l->cfg.llc_ways, n))
+		say(l, LOOP_LOG_ERROR,
+		    "DDIO mask 0x%x is not the top %u ways iocad lays out: tenants are planned as "
+		    "if "
+		    "it were",
+		    l->info.ddio_mask, n);
+	return n;
+}
+
 static unsigned int clamp(unsigned int v, unsigned int lo, unsigned int hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/*
+ * After a reload the tenant table changed, but the counters did not: redo
+ * the last interval for the new tenants so the next one still has an
+ * interval to compare with.
+ */
+static bool last_interval(struct loop *l, const struct config *cfg, struct ioca_interval *iv)
+{
+	return l->have_pprev && !tenant_interval(cfg, &l->pprev, &l->prev, iv);
+}
+
+static void keep_history(struct loop *l)
+{
+	struct ioca_interval iv;
+
+	if (!last_interval(l, &l->cfg, &iv))
+		return;
+	memset(&l->delta, 0, sizeof(l->delta));
+	tenant_delta_push(&l->delta, &iv);
 }
 
 /* SIGHUP: a config that fails to parse or fit changes nothing. */
@@ -106,15 +168,16 @@ static void reload(struct loop *l)
 	ddio = clamp(old->ddio_ways, l->newcfg.ddio_ways_min, l->newcfg.ddio_ways_max);
 	memcpy(&l->oldcfg, &l->cfg, sizeof(l->cfg));
 	memcpy(&l->cfg, &l->newcfg, sizeof(l->cfg));
-	r = llc_alloc(l, ddio);
+	r = llc_alloc(l, ddio, last_interval(l, &l->cfg, &l->last) ? &l->last : NULL);
 	if (r) {
 		/* the platform refused: the old allocation is still in force */
 		memcpy(&l->cfg, &l->oldcfg, sizeof(l->cfg));
 		l->ctx = before;
-		memset(&l->delta, 0, sizeof(l->delta));
+		keep_history(l);
 		say(l, LOOP_LOG_ERROR, "reload: new allocation not applied, keeping the old one");
 		return;
 	}
+	keep_history(l);
 	say(l, LOOP_LOG_INFO, "reload: %u tenants, LLC Alloc done, DDIO %u ways", l->cfg.ntenants,
 	    l->ctx.alloc.ddio_ways);
 }
@@ -149,10 +212,43 @@ static void fill_record(struct loop *l, uint64_t idx, const struct decide_out *d
 	}
 }
 
+static int trace_row(struct loop *l, const struct loop_record *rec)
+{
+	return loop_trace_row(l->o->trace, &l->traced, rec,
+			      loop_trace_platform(l->pf, false, l->extra, sizeof(l->extra)));
+}
+
+/*
+ * The poll read back a DDIO mask iocad did not write: take it as the
+ * platform's state (never write the old belief back) and plan around it.
+ */
+static void adopt_ddio(struct loop *l, struct loop_record *rec)
+{
+	uint32_t was = l->ctx.alloc.ddio_mask, now = l->cur.ddio_mask;
+
+	rec->ddio_outside = true;
+	rec->ddio_outside_from = was;
+	l->known_ddio = now;
+	say(l, LOOP_LOG_INFO,
+	    "DDIO mask changed outside iocad: 0x%x -> 0x%x (%d ways); adopted, tenants re-planned "
+	    "around it",
+	    was, now, __builtin_popcount(now));
+	if (decide_adopt_ddio(&l->ctx, now, &l->delta))
+		say(l, LOOP_LOG_ERROR,
+		    "DDIO mask 0x%x is not the top %d ways iocad lays out: tenants are planned as "
+		    "if "
+		    "it were%s",
+		    now, __builtin_popcount(now),
+		    l->cfg.ddio_observe ? "" : "; the next apply moves it there");
+	l->pending_apply = true;
+}
+
 /* One Poll → check → FSM → Re-alloc → shuffle → apply. 1 at the end. */
 static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 {
-	struct decide_ctx before = l->ctx;
+	struct decide_ctx before;
+	bool outside = false;
+	uint32_t outside_from = 0;
 	struct ioca_interval iv;
 	struct decide_out dec;
 	bool applied = false;
@@ -184,9 +280,19 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 		    l->pf->ops->name, l->cur.seq);
 		return -EIO;
 	}
+	l->pprev = l->prev;
+	l->have_pprev = true;
 	l->prev = l->cur;
 	tenant_delta_push(&l->delta, &iv);
+	if (l->cur.ddio_mask && l->cur.ddio_mask != l->known_ddio) {
+		adopt_ddio(l, rec);
+		outside = true;
+		outside_from = rec->ddio_outside_from;
+	}
+	before = l->ctx;
 	decide_step(&l->ctx, &l->delta, &dec);
+	if (l->pending_apply && !l->o->dry_run)
+		dec.changed = true;
 	if (dec.changed) {
 		if (apply(l)) {
 			l->ctx = before; /* nothing half-applied: decide again next time */
@@ -197,9 +303,11 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 		}
 	}
 	fill_record(l, idx, &dec, applied, rec);
+	rec->ddio_outside = outside;
+	rec->ddio_outside_from = outside_from;
 	loop_format_line(rec, line, sizeof(line));
 	say(l, LOOP_LOG_INTERVAL, "%s%s", line, l->o->dry_run && dec.changed ? " (dry-run)" : "");
-	if (l->o->trace && !l->trace_failed && loop_trace_row(l->o->trace, &l->traced, rec)) {
+	if (l->o->trace && !l->trace_failed && trace_row(l, rec)) {
 		l->trace_failed = true;
 		say(l, LOOP_LOG_ERROR,
 		    "trace: write failed at interval %" PRIu64 "; tracing stopped, decisions go on",
@@ -304,10 +412,13 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 			    "(only the core-side allocator and shuffling act)",
 			    pf->ops->name);
 		if (o->trace)
-			r = loop_trace_header(o->trace, &l->cfg);
+			r = loop_trace_header(
+				o->trace, &l->cfg,
+				loop_trace_platform(pf, true, l->extra, sizeof(l->extra)));
 	}
+	l->known_ddio = l->info.ddio_mask;
 	if (!r)
-		r = llc_alloc(l, l->cfg.ddio_ways);
+		r = llc_alloc(l, start_ddio(l), NULL);
 	if (!r)
 		r = run(l, out, max, nout);
 	if (l->changed_platform) {

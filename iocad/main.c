@@ -36,6 +36,7 @@ static void on_hup(int sig)
 }
 
 struct args {
+	struct platform *pf; /* once open: a scenario may name the config to reload */
 	const char *sim;
 	const char *trace;
 	const char *config;
@@ -158,8 +159,13 @@ static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
 static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 {
 	const struct args *a = arg;
+	const char *path = a->config;
 
-	return config_parse_file(a->config, out, err, len);
+#if HAVE_SIM
+	if (a->pf && sim_platform_reload_path(a->pf))
+		path = sim_platform_reload_path(a->pf);
+#endif
+	return config_parse_file(path, out, err, len);
 }
 
 static int open_platform(const struct args *a, const struct config *cfg, struct platform *pf)
@@ -183,6 +189,7 @@ static int open_platform(const struct args *a, const struct config *cfg, struct 
 			.llc_ways = cfg->llc_ways,
 			.tenants = t,
 			.ntenants = cfg->ntenants,
+			.reload = &reload_flag,
 		};
 
 		for (unsigned int i = 0; i < cfg->ntenants; i++)
@@ -202,6 +209,21 @@ static int open_platform(const struct args *a, const struct config *cfg, struct 
 	(void)err;
 	fprintf(stderr, "iocad: this build has no simulator (iocad/sim_platform.c missing)\n");
 #endif
+	return r;
+}
+
+/* Config errors that need the platform (llc_ways = detect, CPU ids) exit 2 like the others. */
+static int resolve_config(struct platform *pf, struct config *cfg)
+{
+	struct platform_info info;
+	char err[512] = "";
+	int r;
+
+	r = pf->ops->info(pf->ctx, &info);
+	if (!r)
+		r = config_resolve(cfg, &info, err, sizeof(err));
+	if (r)
+		fprintf(stderr, "iocad: %s\n", err[0] ? err : strerror(-r));
 	return r;
 }
 
@@ -230,7 +252,10 @@ int main(int argc, char **argv)
 		free(cfg);
 		return 2;
 	}
-	if (open_platform(&a, cfg, &pf)) {
+	a.pf = &pf;
+	if (open_platform(&a, cfg, &pf) || resolve_config(&pf, cfg)) {
+		if (pf.ops)
+			pf.ops->destroy(pf.ctx);
 		free(cfg);
 		return 2;
 	}
@@ -243,6 +268,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* a signal must not cut a log line's write short (EINTR) */
+	sa.sa_flags = SA_RESTART;
 	sa.sa_handler = on_stop;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);

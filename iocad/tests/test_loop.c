@@ -14,6 +14,7 @@
 #include "loop.h"
 
 static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_ways_max = 5\n"
+			       "ddio_growth = paper\n"
 			       "threshold_miss_low = 1000\n"
 			       "[tenant vf]\ncpus = 0\nways = 2\npriority = PS\nnetworking = yes\n"
 			       "[tenant be]\ncpus = 1-2\nways = 3\n";
@@ -283,14 +284,15 @@ static void test_loop_writes_trace(void **state)
 	assert_int_equal(loop_run(&o, &f->pf, NULL, 0, NULL), 0);
 	fclose(m);
 	line = strtok(buf, "\n");
-	assert_string_equal(line, "interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,"
-				  "ddio_misses,vf_ways,vf_mask,vf_ipc,vf_llc_refs,vf_llc_misses,"
-				  "be_ways,be_mask,be_ipc,be_llc_refs,be_llc_misses");
+	assert_string_equal(
+		line, "interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,"
+		      "ddio_misses,ddio_outside,vf_ways,vf_mask,vf_ipc,vf_llc_refs,vf_llc_misses,"
+		      "be_ways,be_mask,be_ipc,be_llc_refs,be_llc_misses");
 	while ((line = strtok(NULL, "\n")))
 		if (++rows == 2)
 			assert_string_equal(line,
 					    "1,3.000000,io_demand,io_pressure,3,0x700,1000000,"
-					    "110000,2,0x3,1.0000,1000000,100000,3,0x1c,"
+					    "110000,,2,0x3,1.0000,1000000,100000,3,0x1c,"
 					    "1.0000,2000000,200000");
 	assert_int_equal(rows, 5);
 	free(buf);
@@ -426,7 +428,7 @@ static void test_loop_rejects_bad_opts(void **state)
 	/* a config that does not fit the platform */
 	f->fp.info.ncpus = 2;
 	assert_int_equal(loop_run(&o, &f->pf, f->rec, 4, &n), -22);
-	assert_non_null(strstr(f->log, "l.ini:12: [tenant be] cpus: CPU 2 does not exist"));
+	assert_non_null(strstr(f->log, "l.ini:13: [tenant be] cpus: CPU 2 does not exist"));
 	assert_int_equal(f->fp.applies, 0);
 }
 

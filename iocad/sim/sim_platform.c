@@ -9,7 +9,9 @@
 
 #include "scenario.h"
 #include "sim_bind.h"
+#include "sim_figures.h"
 #include "sim_keys.h"
+#include "sim_plan.h"
 #include "sim_rng.h"
 
 #define DEFAULT_INTERVAL_NS 1000000000ULL
@@ -32,21 +34,22 @@ struct sim_ctx {
 	uint32_t ddio_open; /* what open() found, for restore() */
 	uint32_t all_ways;
 	struct sim_tenant t[PLATFORM_MAX_TENANTS];
-	bool dirty; /* masks or workloads changed since the last solve */
+	bool dirty;	/* masks or workloads changed since the last solve */
+	bool replanned; /* apply() changed masks: the next solve starts a warm-up */
+	struct sim_warmup warm;
 	bool polled;
 	struct sim_rates rates;
 	struct sim_model_ws ws;
 	/* Cumulative counters, as doubles so rounding never drifts. */
 	struct sim_cpu_acc acc[PLATFORM_MAX_CPUS];
 	double ddio_hits, ddio_misses;
+	volatile sig_atomic_t *reload;
+	struct sim_figures fig; /* the interval's, for the trace */
+	char reload_path[2 * SCENARIO_PATH_LEN];
+	char err[2 * SCENARIO_PATH_LEN]; /* what the last failing call was about */
 };
 
 static const struct platform_ops sim_ops;
-
-static bool contiguous(uint32_t m)
-{
-	return m && !((m >> __builtin_ctz(m)) & ((m >> __builtin_ctz(m)) + 1));
-}
 
 static int sim_info(void *c, struct platform_info *out)
 {
@@ -61,9 +64,17 @@ static int sim_info(void *c, struct platform_info *out)
 	return 0;
 }
 
+static void reload_event(struct sim_ctx *x, const struct scenario_event *ev)
+{
+	sim_plan_path(x->scn, ev->path, x->reload_path, sizeof(x->reload_path));
+	if (x->reload)
+		*x->reload = 1;
+}
+
 static void run_event(struct sim_ctx *x, const struct scenario_event *ev)
 {
-	struct sim_workload *w = ev->kind == SCN_EV_DDIO ? NULL : &x->t[ev->tenant].w;
+	bool own = ev->kind != SCN_EV_DDIO && ev->kind != SCN_EV_RELOAD;
+	struct sim_workload *w = own ? &x->t[ev->tenant].w : NULL;
 	unsigned int k;
 
 	switch (ev->kind) {
@@ -80,6 +91,9 @@ static void run_event(struct sim_ctx *x, const struct scenario_event *ev)
 	case SCN_EV_DDIO:
 		x->ddio_mask = ev->mask;
 		break;
+	case SCN_EV_RELOAD:
+		reload_event(x, ev);
+		return;
 	}
 	x->dirty = true;
 }
@@ -92,27 +106,36 @@ static double jitter(struct sim_ctx *x)
 	return fmax(0.0, 1.0 + x->noise * sim_rng_normal(&x->rng));
 }
 
-/* Add @dt seconds of the current rates to the interval's deltas. */
-static void integrate(struct sim_ctx *x, double dt, struct sim_cpu_acc *d, double *hits,
-		      double *misses)
+static void add_rates(struct sim_ctx *x, unsigned int i, const struct sim_tenant_rates *r,
+		      double dt, struct sim_cpu_acc *d)
 {
-	unsigned int i, c;
+	unsigned int n = x->bind.tenant_ncpus[i];
 
-	for (i = 0; i < x->scn->ntenants; i++) {
-		const struct sim_tenant_rates *r = &x->rates.tenant[i];
-		unsigned int n = x->bind.tenant_ncpus[i];
+	sim_figures_add(&x->fig, i, r, &x->t[i].w, dt);
+	for (unsigned int c = 0; c < n; c++) {
+		struct sim_cpu_acc *a = &d[x->bind.cpu[i][c]];
 
-		for (c = 0; c < n; c++) {
-			struct sim_cpu_acc *a = &d[x->bind.cpu[i][c]];
+		a->instructions += r->instructions * dt / n;
+		a->cycles += r->cycles * dt / n;
+		a->llc_refs += r->llc_refs * dt / n;
+		a->llc_misses += r->llc_misses * dt / n;
+	}
+}
 
-			a->instructions += r->instructions * dt / n;
-			a->cycles += r->cycles * dt / n;
-			a->llc_refs += r->llc_refs * dt / n;
-			a->llc_misses += r->llc_misses * dt / n;
-		}
+/* Add [at, at + dt) of the current rates to the interval's deltas. */
+static void integrate(struct sim_ctx *x, uint64_t at, double dt, struct sim_cpu_acc *d,
+		      double *hits, double *misses)
+{
+	for (unsigned int i = 0; i < x->scn->ntenants; i++) {
+		double cold = sim_warmup_cold(&x->warm, i, at, dt);
+
+		if (cold > 0)
+			add_rates(x, i, &x->warm.before[i], cold, d);
+		add_rates(x, i, &x->rates.tenant[i], dt - cold, d);
 	}
 	*hits += x->rates.ddio_hits * dt;
 	*misses += x->rates.ddio_misses * dt;
+	sim_figures_socket(&x->fig, &x->rates, dt);
 }
 
 static int advance(struct sim_ctx *x, uint64_t end_ns, struct sim_cpu_acc *d, double *hits,
@@ -130,13 +153,18 @@ static int advance(struct sim_ctx *x, uint64_t end_ns, struct sim_cpu_acc *d, do
 		if (x->next_event < s->nevents && s->events[x->next_event].t_ns < seg_end)
 			seg_end = s->events[x->next_event].t_ns;
 		if (x->dirty) {
+			struct sim_rates old = x->rates;
+
 			err = sim_model_solve(&x->params, x->t, s->ntenants, x->ddio_mask, &x->ws,
 					      &x->rates);
 			if (err)
 				return err;
 			x->dirty = false;
+			if (x->replanned && x->polled)
+				sim_warmup_start(&x->warm, &old, &x->rates, s->ntenants, at);
+			x->replanned = false;
 		}
-		integrate(x, (double)(seg_end - at) / 1e9, d, hits, misses);
+		integrate(x, at, (double)(seg_end - at) / 1e9, d, hits, misses);
 		at = seg_end;
 	}
 	return 0;
@@ -153,6 +181,7 @@ static int sim_poll(void *c, struct platform_sample *out)
 	if (x->now_ns + x->interval_ns > x->scn->duration_ns)
 		return PLATFORM_END;
 	memset(d, 0, sizeof(d));
+	memset(&x->fig, 0, sizeof(x->fig));
 	err = advance(x, x->now_ns + x->interval_ns, d, &hits, &misses);
 	if (err)
 		return err;
@@ -181,6 +210,7 @@ static int sim_poll(void *c, struct platform_sample *out)
 	x->ddio_misses += misses * jitter(x);
 	out->ddio_hits = (uint64_t)x->ddio_hits;
 	out->ddio_misses = (uint64_t)x->ddio_misses;
+	out->ddio_mask = x->ddio_mask;
 	return 0;
 }
 
@@ -188,29 +218,25 @@ static int sim_apply(void *c, const struct platform_plan *plan)
 {
 	struct sim_ctx *x = c;
 	int idx[PLATFORM_MAX_TENANTS];
+	bool named[PLATFORM_MAX_TENANTS] = {false};
 	unsigned int i;
 
-	if (!plan || plan->ntenants > PLATFORM_MAX_TENANTS)
-		return -EINVAL;
-	if (!contiguous(plan->ddio_mask) || (plan->ddio_mask & ~x->all_ways))
-		return -EINVAL;
-	for (i = 0; i < plan->ntenants; i++) {
-		char name[PLATFORM_NAME_LEN];
-		uint32_t m = plan->tenant[i].mask;
+	int r = sim_plan_check(x->scn, x->params.ways, plan, idx, x->err, sizeof(x->err));
 
-		memcpy(name, plan->tenant[i].name, sizeof(name));
-		name[sizeof(name) - 1] = '\0';
-		idx[i] = scenario_tenant_index(x->scn, name);
-		if (idx[i] < 0)
-			return -ENOENT;
-		if (!contiguous(m) || (m & ~x->all_ways))
-			return -EINVAL;
-	}
+	if (r)
+		return r;
 	/* Everything checked: now change it all. */
 	x->ddio_mask = plan->ddio_mask;
-	for (i = 0; i < plan->ntenants; i++)
+	for (i = 0; i < plan->ntenants; i++) {
 		x->t[idx[i]].mask = plan->tenant[i].mask;
+		named[idx[i]] = true;
+	}
+	/* a tenant iocad no longer manages is back in CAT's default class */
+	for (i = 0; i < x->scn->ntenants; i++)
+		if (!named[i])
+			x->t[i].mask = x->all_ways;
 	x->dirty = true;
+	x->replanned = true;
 	return 0;
 }
 
@@ -243,7 +269,21 @@ static void sim_destroy(void *c)
 	free(x);
 }
 
+static int sim_trace_columns(void *c, bool header, char *buf, size_t len)
+{
+	struct sim_ctx *x = c;
+
+	return sim_figures_columns(&x->fig, x->scn, header, buf, len);
+}
+
+static const char *sim_last_error(void *c)
+{
+	return ((struct sim_ctx *)c)->err;
+}
+
 static const struct platform_ops sim_ops = {
+	.last_error = sim_last_error,
+	.trace_columns = sim_trace_columns,
 	.name = "sim",
 	.info = sim_info,
 	.poll = sim_poll,
@@ -338,6 +378,7 @@ int sim_platform_open(const char *scenario_path, const struct sim_platform_opts 
 		return err;
 	}
 	x->params = x->scn->params;
+	x->reload = opts ? opts->reload : NULL;
 	x->all_ways = x->params.ways == 32 ? 0xffffffffu : (1u << x->params.ways) - 1;
 	x->ddio_mask = x->ddio_open = x->scn->ddio_mask;
 	for (i = 0; i < x->scn->ntenants; i++) {
@@ -368,6 +409,13 @@ int sim_platform_tenant_index(const struct platform *pf, const char *name)
 	struct sim_ctx *x = sim_of(pf);
 
 	return x ? scenario_tenant_index(x->scn, name) : -1;
+}
+
+const char *sim_platform_reload_path(const struct platform *pf)
+{
+	struct sim_ctx *x = sim_of(pf);
+
+	return x && x->reload_path[0] ? x->reload_path : NULL;
 }
 
 uint32_t sim_platform_ddio_mask(const struct platform *pf)

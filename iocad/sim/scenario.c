@@ -245,6 +245,8 @@ static int finish(struct parser *p)
 					    ev->mask, s->params.ways);
 			continue;
 		}
+		if (ev->kind == SCN_EV_RELOAD)
+			continue;
 		t = scenario_tenant_index(s, ev->name);
 		if (t < 0)
 			return fail(p, "no tenant '%s' in this scenario", ev->name);
@@ -265,6 +267,9 @@ static void defaults(struct scenario *s, const char *name)
 	s->params.miss_penalty = 200;
 	s->params.ghz = 2.3;
 	s->params.migrate = 0.5;
+	s->params.leak_cycles = 4;
+	s->params.llc_latency = 50;
+	s->params.l2_latency = 14;
 	s->seed = 1;
 	s->noise = 0.0;
 	s->duration_ns = 60ULL * 1000000000ULL;
