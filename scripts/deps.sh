@@ -13,6 +13,8 @@ pkgs=(
 	libnl-3-dev libnl-genl-3-dev libcmocka-dev libinih-dev
 	# lint
 	clang-format cppcheck
+	# make lint's ABI check (scripts/abi/): Debian's python3 with PyYAML
+	python3 python3-yaml
 	# kernel module build and the test VM's kernel
 	linux-headers-amd64 linux-image-amd64 kmod
 	# KUnit kernel build from source; also supplies checkpatch.pl and
