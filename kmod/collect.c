@@ -38,7 +38,8 @@ static void ioca_collect_ipi(void *info)
 	unsigned int cpu = smp_processor_id(), k;
 	int i = ioca_slot_index(s, cpu);
 	struct ioca_sampler_slot *slot;
-	u64 now = ktime_get_ns();
+	/* The collection's start stands for every CPU: one clock read, not N. */
+	u64 now = s->read_ns;
 
 	if (i < 0)
 		return;
@@ -47,7 +48,7 @@ static void ioca_collect_ipi(void *info)
 		struct perf_event *ev = slot->ev[k];
 		struct ioca_count *c = &s->cpus[i].c[k];
 
-		c->enabled = now - slot->created_ns;
+		c->enabled = now > slot->created_ns ? now - slot->created_ns : 0;
 		/* Pinned: inactive only in error state, then not counting. */
 		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE &&
 		    READ_ONCE(ev->oncpu) == cpu) {
@@ -64,7 +65,7 @@ static void ioca_collect_ipi(void *info)
 static void ioca_collect_uncore(struct ioca_sampler *s)
 {
 	unsigned int so, k, u = s->cfg->nr_uncore;
-	u64 now = ktime_get_ns();
+	u64 now = s->read_ns;
 
 	for (so = 0; so < s->nr_sockets; so++) {
 		for (k = 0; s->sockets[so].present && k < u; k++) {
@@ -154,6 +155,7 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 	u64 dt;
 	int err = 0;
 
+	s->read_ns = smp.time_ns;
 	ioca_collect_read_all(s);
 	n = ioca_sample_plan(&smp, IOCA_PART_BUDGET, s->parts, s->max_parts);
 	if (!n)

@@ -49,6 +49,7 @@ struct ioca_sampler_slot {
  * @collect_work: one interval's collection, on @wq
  * @wq: collector workqueue
  * @read_mask: CPUs whose counters the current interval reads
+ * @read_ns: CLOCK_MONOTONIC at the start of the current collection
  * @parts: message plan of a sample, while running
  * @max_parts: entries in @parts
  * @last_parts: messages the last sample took
@@ -86,6 +87,7 @@ struct ioca_sampler {
 	struct work_struct collect_work;
 	struct workqueue_struct *wq;
 	cpumask_var_t read_mask;
+	u64 read_ns;
 	struct ioca_sample_part *parts;
 	unsigned int max_parts;
 	u32 last_parts;
