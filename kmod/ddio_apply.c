@@ -187,6 +187,9 @@ void ioca_ddio_release_owner(struct ioca_ddio *d, u32 portid)
 		if (ioca_ddio_write_mask(d, s, sk->owner_prev))
 			pr_err("socket %u: owner pid %u closed, DDIO mask 0x%x could not be put back\n",
 			       s, sk->owner_pid, sk->owner_prev);
+		else
+			pr_info("socket %u: owner pid %u closed, DDIO mask 0x%x put back\n",
+				s, sk->owner_pid, sk->owner_prev);
 		sk->owner_portid = 0;
 		sk->owner_pid = 0;
 	}
