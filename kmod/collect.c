@@ -157,7 +157,7 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 
 	s->read_ns = smp.time_ns;
 	ioca_collect_read_all(s);
-	n = ioca_sample_plan(&smp, IOCA_PART_BUDGET, s->parts, s->max_parts);
+	n = ioca_sample_plan(&smp, s->part_budget, s->parts, s->max_parts);
 	if (!n)
 		return -EMSGSIZE;
 	s->last_parts = n;
