@@ -109,7 +109,7 @@ static void ioca_collect_read_all(struct ioca_sampler *s)
 
 static struct sk_buff *ioca_collect_build(struct ioca_sampler *s,
 					  const struct ioca_sample *smp,
-					  u32 portid, u32 nlseq, u8 cmd)
+					  u32 portid, u32 nlseq, u8 cmd, u64 *dt_out)
 {
 	struct nlattr *collect;
 	struct sk_buff *skb;
@@ -127,6 +127,7 @@ static struct sk_buff *ioca_collect_build(struct ioca_sampler *s,
 	genlmsg_end(skb, hdr);
 	dt = ktime_get_ns() - smp->time_ns;
 	memcpy(nla_data(collect), &dt, sizeof(dt));
+	*dt_out = dt;
 	return skb;
 }
 
@@ -137,10 +138,12 @@ static struct sk_buff *ioca_collect_build(struct ioca_sampler *s,
  */
 static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 {
+	u64 now = ktime_get_ns();
 	struct ioca_sample smp = {
 		.seq = s->seq,
-		.time_ns = ktime_get_ns(),
-		.realtime_ns = ktime_get_real_ns(),
+		.time_ns = now,
+		/* From the same clock read: the offset, not a second read. */
+		.realtime_ns = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(now))),
 		.interval_us = s->cfg->interval_us,
 		.on_demand = !!info,
 		.nr_events = s->cfg->nr_events,
@@ -152,7 +155,7 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 		.sockets = s->sockets,
 	};
 	unsigned int n, i;
-	u64 dt;
+	u64 dt = 0;
 	int err = 0;
 
 	s->read_ns = smp.time_ns;
@@ -170,7 +173,7 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 					 info ? info->snd_portid : 0,
 					 info ? info->snd_seq : 0,
 					 info ? IOCA_CMD_SAMPLE_GET :
-						IOCA_CMD_SAMPLE_NTF);
+						IOCA_CMD_SAMPLE_NTF, &dt);
 		if (!skb) {
 			err = -ENOMEM;
 			break;
@@ -185,7 +188,7 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 				      IOCA_NLGRP_SAMPLES, GFP_KERNEL) == -ENOBUFS)
 			err = -ENOBUFS;
 	}
-	dt = ktime_get_ns() - smp.time_ns;
+	/* The last part's build time: every read and every part before it. */
 	s->last_collect_ns = dt;
 	s->sum_collect_ns += dt;
 	s->nr_collect++;
