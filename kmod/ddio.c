@@ -131,6 +131,44 @@ u64 ioca_ddio_merge(const struct ioca_ddio_socket *sk, u64 raw, u32 mask)
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_merge);
 
 /**
+ * ioca_ddio_socket_init() - geometry and boot value of one socket
+ * @d: state, with @d->sock[0]'s geometry and @d->default_mask set
+ * @s: socket id
+ *
+ * A read that yields an invalid mask (under TCG unknown MSRs read as 0)
+ * is shown as the default mask, but the value read is what unload writes
+ * back. The caller holds the hotplug lock (read or write).
+ *
+ * Return: 0 or the backend's -errno.
+ */
+int ioca_ddio_socket_init(struct ioca_ddio *d, unsigned int s)
+{
+	struct ioca_ddio_socket *sk = &d->sock[s];
+	u32 llc_ways = d->llc_ways, mask;
+	u64 raw = 0;
+	int err;
+
+	memset(sk, 0, sizeof(*sk));
+	sk->llc_ways = llc_ways;
+	sk->valid_mask = ioca_ddio_valid_mask(llc_ways);
+	sk->emul_reg = d->default_mask;
+	err = d->ops->read(d, s, &raw);
+	if (err)
+		return err;
+	sk->boot_raw = raw;
+	mask = ioca_ddio_bits(sk, raw);
+	if (ioca_ddio_check_mask(mask, llc_ways, 1) != IOCA_DDIO_OK) {
+		pr_notice("socket %u: %s register reads 0x%llx, showing 0x%x\n",
+			  s, d->ops->name, raw, d->default_mask);
+		mask = d->default_mask;
+	}
+	sk->boot_mask = mask;
+	sk->mask = mask;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_socket_init);
+
+/**
  * ioca_ddio_init() - read every socket's boot value through a backend
  * @d: state to fill
  * @ops: backend
@@ -138,9 +176,6 @@ EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_merge);
  * @llc_ways: ways of every socket's LLC
  * @default_mask: mask shown when the backend reads an invalid one
  * @min_ways: fewest ways a mask may have
- *
- * A read that yields an invalid mask (under TCG unknown MSRs read as 0)
- * is shown as @default_mask, but the value read is what unload writes back.
  *
  * Return: 0 or -errno (-EINVAL for bad geometry, the backend's error).
  */
@@ -163,28 +198,11 @@ int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 	d->ops = ops;
 	d->nr_sockets = nr_sockets;
 	d->min_ways = min_ways;
+	d->llc_ways = llc_ways;
+	d->default_mask = default_mask;
 	cpus_read_lock();
-	for (s = 0; s < nr_sockets; s++) {
-		struct ioca_ddio_socket *sk = &d->sock[s];
-		u64 raw = 0;
-		u32 mask;
-
-		sk->llc_ways = llc_ways;
-		sk->valid_mask = ioca_ddio_valid_mask(llc_ways);
-		sk->emul_reg = default_mask;
-		err = ops->read(d, s, &raw);
-		if (err)
-			break;
-		sk->boot_raw = raw;
-		mask = ioca_ddio_bits(sk, raw);
-		if (ioca_ddio_check_mask(mask, llc_ways, 1) != IOCA_DDIO_OK) {
-			pr_notice("socket %u: %s register reads 0x%llx, showing 0x%x\n",
-				  s, ops->name, raw, default_mask);
-			mask = default_mask;
-		}
-		sk->boot_mask = mask;
-		sk->mask = mask;
-	}
+	for (s = 0; s < nr_sockets && !err; s++)
+		err = ioca_ddio_socket_init(d, s);
 	cpus_read_unlock();
 	return err;
 }
@@ -241,7 +259,8 @@ int ioca_ddio_resolve(const struct ioca_ddio *d, struct ioca_ddio_req *req,
 	enum ioca_ddio_verdict v;
 	u32 mask = req->mask;
 
-	if (req->socket >= d->nr_sockets) {
+	/* Pairs with the release when a package appears (ddio_apply.c). */
+	if (req->socket >= smp_load_acquire(&d->nr_sockets)) {
 		*why = "unknown socket";
 		return -ENODEV;
 	}

@@ -59,8 +59,11 @@ struct ioca_ddio_socket {
  * struct ioca_ddio - DDIO way control for every socket
  * @ops: backend
  * @lock: serialises sets, restore and info reads
- * @nr_sockets: sockets in @sock
+ * @nr_sockets: sockets in @sock; grows when a package's first CPU comes
+ *	online (written under @lock with release, read with acquire)
  * @min_ways: fewest ways a mask may have
+ * @llc_ways: ways of every socket's LLC
+ * @default_mask: mask shown when a boot value has no valid one
  * @verified: model where the effect of IIO_LLC_WAYS is confirmed
  * @sock: per-socket state
  */
@@ -69,6 +72,8 @@ struct ioca_ddio {
 	struct mutex lock; /* see @lock */
 	unsigned int nr_sockets;
 	unsigned int min_ways;
+	u32 llc_ways;
+	u32 default_mask;
 	bool verified;
 	struct ioca_ddio_socket sock[IOCA_MAX_SOCKETS];
 };
@@ -119,6 +124,7 @@ u32 ioca_ddio_default_mask(u32 llc_ways);
 int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 		   unsigned int nr_sockets, u32 llc_ways, u32 default_mask,
 		   unsigned int min_ways);
+int ioca_ddio_socket_init(struct ioca_ddio *d, unsigned int s);
 int ioca_ddio_init_emulated(struct ioca_ddio *d, unsigned int nr_sockets,
 			    u32 llc_ways, unsigned int min_ways);
 int ioca_ddio_resolve(const struct ioca_ddio *d, struct ioca_ddio_req *req,

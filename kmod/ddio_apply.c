@@ -200,13 +200,42 @@ void ioca_ddio_release_owner(struct ioca_ddio *d, u32 portid)
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_release_owner);
 
+/*
+ * A package seen for the first time (no CPU of it was online at load): it
+ * becomes a socket once its register is read. Only backends with real
+ * packages (an online() op) grow; package ids are dense, so a gap means
+ * something unexpected and is left alone. Caller holds d->lock and the
+ * hotplug lock.
+ */
+static int ioca_ddio_socket_add(struct ioca_ddio *d, unsigned int s)
+{
+	int err;
+
+	if (!d->ops->online)
+		return 0;
+	if (s != d->nr_sockets) {
+		pr_warn("socket %u came online after %u known sockets; not added\n",
+			s, d->nr_sockets);
+		return -ENODEV;
+	}
+	err = ioca_ddio_socket_init(d, s);
+	if (err)
+		return err;
+	/* Pairs with the acquire in ioca_ddio_resolve(). */
+	smp_store_release(&d->nr_sockets, s + 1);
+	pr_info("socket %u: first CPU online, DDIO mask 0x%x\n", s,
+		d->sock[s].mask);
+	return 0;
+}
+
 /**
  * ioca_ddio_socket_online() - a package got its first online CPU back
  * @d: state
  * @s: the package's socket id
  *
  * A package that was fully offline may have lost its register: write the
- * mask last set there. The caller holds the hotplug lock.
+ * mask last set there. A package never seen before becomes a socket. The
+ * caller holds the hotplug lock.
  *
  * Return: 0, or the backend's -errno.
  */
@@ -214,10 +243,12 @@ int ioca_ddio_socket_online(struct ioca_ddio *d, unsigned int s)
 {
 	int err = 0;
 
-	if (!d->ops || s >= d->nr_sockets)
+	if (!d->ops || s >= IOCA_MAX_SOCKETS)
 		return 0;
 	mutex_lock(&d->lock);
-	if (d->sock[s].dirty)
+	if (s >= d->nr_sockets)
+		err = ioca_ddio_socket_add(d, s);
+	else if (d->sock[s].dirty)
 		err = ioca_ddio_write_mask(d, s, d->sock[s].mask);
 	mutex_unlock(&d->lock);
 	if (err)

@@ -14,7 +14,7 @@
 #define HIGH_BITS 0xabcd000000000000ull
 
 static bool flaky_fail;
-static u64 flaky_reg[2];
+static u64 flaky_reg[IOCA_MAX_SOCKETS];
 
 /* Starts with 0 in the DDIO bits, as an unknown MSR reads under TCG. */
 static int flaky_read(struct ioca_ddio *d, unsigned int s, u64 *raw)
@@ -240,6 +240,39 @@ static void ddio_apply_test_restore_reports_offline_socket(struct kunit *test)
 	ioca_ddio_exit(d);
 }
 
+static void ddio_apply_test_new_package_becomes_a_socket(struct kunit *test)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio_req req = { .socket = 2, .mask = 0x780 };
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	flaky_fail = false;
+	socket1_offline = false;
+	flaky_reg[0] = HIGH_BITS;
+	flaky_reg[1] = HIGH_BITS;
+	flaky_reg[2] = HIGH_BITS | 0x300;
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &offline_backend, 2, 11, 0x600,
+					     2), 0);
+	/* Arrange: socket 2 does not exist yet */
+	KUNIT_EXPECT_EQ(test, ioca_ddio_resolve(d, &req, &why), -ENODEV);
+	/* Act: its first CPU comes online */
+	KUNIT_EXPECT_EQ(test, ioca_ddio_socket_online(d, 2), 0);
+	/* Assert: a socket with the value it had, usable like the others */
+	KUNIT_EXPECT_EQ(test, d->nr_sockets, 3u);
+	KUNIT_EXPECT_EQ(test, d->sock[2].boot_raw, HIGH_BITS | 0x300);
+	KUNIT_EXPECT_EQ(test, d->sock[2].mask, 0x300u);
+	KUNIT_EXPECT_EQ(test, d->sock[2].llc_ways, 11u);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_resolve(d, &req, &why), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), 0);
+	KUNIT_EXPECT_EQ(test, flaky_reg[2], HIGH_BITS | 0x780);
+	/* A package id beyond the next one is not added */
+	KUNIT_EXPECT_EQ(test, ioca_ddio_socket_online(d, 5), -ENODEV);
+	KUNIT_EXPECT_EQ(test, d->nr_sockets, 3u);
+	ioca_ddio_exit(d);
+	KUNIT_EXPECT_EQ(test, flaky_reg[2], HIGH_BITS | 0x300);
+}
+
 static struct kunit_case ddio_apply_test_cases[] = {
 	KUNIT_CASE(ddio_apply_test_failed_write_puts_back_previous),
 	KUNIT_CASE(ddio_apply_test_writes_only_ddio_bits),
@@ -248,6 +281,7 @@ static struct kunit_case ddio_apply_test_cases[] = {
 	KUNIT_CASE(ddio_apply_test_offline_socket_refused),
 	KUNIT_CASE(ddio_apply_test_package_back_online_gets_its_mask),
 	KUNIT_CASE(ddio_apply_test_restore_reports_offline_socket),
+	KUNIT_CASE(ddio_apply_test_new_package_becomes_a_socket),
 	{}
 };
 
