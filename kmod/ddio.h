@@ -12,42 +12,58 @@ struct ioca_ddio;
  * struct ioca_ddio_backend - how a socket's DDIO way mask is read and written
  * @id: IOCA_BACKEND_* reported in info
  * @name: name reported in info
- * @read: read the mask of @socket; 0 or -errno
- * @write: write @mask to @socket; 0 or -errno
+ * @read: read the whole register of @socket; 0 or -errno
+ * @write: write the whole register of @socket; 0 or -errno
  * @may_write: NULL, or 0 when writes are allowed now, else -errno and @why
+ * @online: NULL, or whether @socket has an online CPU to write through
+ *
+ * @read, @write and @online run with cpus_read_lock() (or the hotplug lock)
+ * and the state's lock held.
  */
 struct ioca_ddio_backend {
 	enum ioca_backend id;
 	const char *name;
-	int (*read)(struct ioca_ddio *d, unsigned int socket, u32 *mask);
-	int (*write)(struct ioca_ddio *d, unsigned int socket, u32 mask);
+	int (*read)(struct ioca_ddio *d, unsigned int socket, u64 *raw);
+	int (*write)(struct ioca_ddio *d, unsigned int socket, u64 raw);
 	int (*may_write)(const char **why);
+	bool (*online)(struct ioca_ddio *d, unsigned int socket);
 };
 
 /**
  * struct ioca_ddio_socket - DDIO state of one package
  * @llc_ways: ways of the LLC
  * @valid_mask: one bit per LLC way
- * @boot_mask: mask found at load time, restored on unload
+ * @boot_raw: the whole register as found at load, written back on unload
+ * @boot_mask: DDIO ways found at load (a default when that read is invalid)
  * @mask: mask last read or written
  * @dirty: a write went to the hardware since load
+ * @owner_portid: netlink socket owning this mask, 0 when none
+ * @owner_pid: process that set the owner, for info and messages
+ * @owner_prev: mask before the owner's first change, put back when it closes
  * @emul_reg: the emulated backend's register
  */
 struct ioca_ddio_socket {
 	u32 llc_ways;
 	u32 valid_mask;
+	u64 boot_raw;
 	u32 boot_mask;
 	u32 mask;
 	bool dirty;
-	u32 emul_reg;
+	u32 owner_portid;
+	u32 owner_pid;
+	u32 owner_prev;
+	u64 emul_reg;
 };
 
 /**
  * struct ioca_ddio - DDIO way control for every socket
  * @ops: backend
  * @lock: serialises sets, restore and info reads
- * @nr_sockets: sockets in @sock
+ * @nr_sockets: sockets in @sock; grows when a package's first CPU comes
+ *	online (written under @lock with release, read with acquire)
  * @min_ways: fewest ways a mask may have
+ * @llc_ways: ways of every socket's LLC
+ * @default_mask: mask shown when a boot value has no valid one
  * @verified: model where the effect of IIO_LLC_WAYS is confirmed
  * @sock: per-socket state
  */
@@ -56,6 +72,8 @@ struct ioca_ddio {
 	struct mutex lock; /* see @lock */
 	unsigned int nr_sockets;
 	unsigned int min_ways;
+	u32 llc_ways;
+	u32 default_mask;
 	bool verified;
 	struct ioca_ddio_socket sock[IOCA_MAX_SOCKETS];
 };
@@ -70,6 +88,18 @@ struct ioca_ddio_req {
 	u32 socket;
 	u32 mask;
 	u32 ways;
+};
+
+/**
+ * struct ioca_ddio_owner - who asks for a DDIO change
+ * @portid: the requesting netlink socket
+ * @pid: its process
+ * @own: the socket takes ownership of the sockets it changes
+ */
+struct ioca_ddio_owner {
+	u32 portid;
+	u32 pid;
+	bool own;
 };
 
 /* Why a mask or way count was refused, as an extack string. */
@@ -94,13 +124,19 @@ u32 ioca_ddio_default_mask(u32 llc_ways);
 int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 		   unsigned int nr_sockets, u32 llc_ways, u32 default_mask,
 		   unsigned int min_ways);
+int ioca_ddio_socket_init(struct ioca_ddio *d, unsigned int s);
 int ioca_ddio_init_emulated(struct ioca_ddio *d, unsigned int nr_sockets,
 			    u32 llc_ways, unsigned int min_ways);
 int ioca_ddio_resolve(const struct ioca_ddio *d, struct ioca_ddio_req *req,
 		      const char **why);
+u64 ioca_ddio_merge(const struct ioca_ddio_socket *sk, u64 raw, u32 mask);
 int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
-		    unsigned int n, const char **why);
-int ioca_ddio_restore(struct ioca_ddio *d);
+		    unsigned int n, const struct ioca_ddio_owner *o,
+		    const char **why);
+int ioca_ddio_restore(struct ioca_ddio *d, unsigned long *failed);
+void ioca_ddio_release_owner(struct ioca_ddio *d, u32 portid);
+int ioca_ddio_socket_online(struct ioca_ddio *d, unsigned int s);
+void ioca_ddio_cpu_online(struct ioca_ddio *d, unsigned int cpu);
 void ioca_ddio_exit(struct ioca_ddio *d);
 
 #endif /* _IOCA_DDIO_H */

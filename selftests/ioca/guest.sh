@@ -5,6 +5,8 @@
 #   guest.sh full   unsupported CPU model: refusal, then every ABI test
 #                   against the emulated backend
 #   guest.sh msr    a model with DDIO way control: msr backend and info
+#   guest.sh isolated  CPU 1 isolated (nohz_full, rcu_nocbs): a FIFO
+#                   spinner on a sampled CPU starves nothing
 # Exits non-zero if any program did.
 mode=${1:-full}
 cd /ioca || exit 1
@@ -26,8 +28,9 @@ full)
 	[ -d /sys/module/ioca ] || insmod /ioca/ioca.ko emulate=1 ||
 		echo "# ioca: insmod ioca.ko emulate=1 failed"
 	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
-	for t in family_test ddio_test perm_test sampler_test hotplug_test concurrency_test \
-		fuzz_test unload_test kmsg_test; do
+	for t in family_test ddio_test perm_test caps_test sampler_test owner_test emul_test \
+		hotplug_test generation_test sample_parts_test concurrency_test fuzz_test unload_test \
+		kmsg_test; do
 		run "$t"
 	done
 	# The operator's client, last: it unloads and reloads the module.
@@ -39,10 +42,18 @@ msr)
 	run load_test
 	export IOCA_EXPECT_BACKEND=msr IOCA_KO_PARAMS=
 	run family_test
+	run caps_test
+	run emul_test
+	run kmsg_test
+	;;
+isolated)
+	insmod /ioca/ioca.ko emulate=1 || echo "# ioca: insmod ioca.ko emulate=1 failed"
+	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
+	run starve_test
 	run kmsg_test
 	;;
 *)
-	echo "guest.sh: unknown mode '$mode' (full or msr)"
+	echo "guest.sh: unknown mode '$mode' (full, msr or isolated)"
 	exit 2
 	;;
 esac
