@@ -18,7 +18,7 @@ const struct nla_policy ioca_ddio_socket_nl_policy[IOCA_A_SOCKET_DDIO_WAYS + 1] 
 };
 
 const struct nla_policy ioca_event_nl_policy[IOCA_A_EVENT_CONFIG1 + 1] = {
-	[IOCA_A_EVENT_KIND] = NLA_POLICY_RANGE(NLA_U32, 1, IOCA_EVENT_KIND_TASK_CLOCK),
+	[IOCA_A_EVENT_KIND] = NLA_POLICY_RANGE(NLA_U32, 1, IOCA_EVENT_KIND_MAX),
 	[IOCA_A_EVENT_TYPE] = { .type = NLA_U32, },
 	[IOCA_A_EVENT_CONFIG] = { .type = NLA_U64, },
 	[IOCA_A_EVENT_CONFIG1] = { .type = NLA_U64, },

@@ -98,8 +98,8 @@ case_ "op table entry gone" ioca_nl_gen.c \
 	's/\t\{\n\t\t\.cmd\t\t= IOCA_CMD_SAMPLE_GET,.*?\n\t\},\n//s' \
 	'^ioca.yaml:[0-9]+: op sample-get: ioca_nl_gen.c has no genl_ops entry'
 case_ "maxattr off by one" ioca_nl_gen.c \
-	's/(\.maxattr\s+= )IOCA_A_DDIO_RESTORE/${1}IOCA_A_DDIO_SOCKET/' \
-	'^ioca_nl_gen.c:[0-9]+: op ddio-set \(IOCA_CMD_DDIO_SET\): \.maxattr is IOCA_A_DDIO_SOCKET'
+	's/(\.maxattr\s+= )IOCA_A_DDIO_OWNER/${1}IOCA_A_DDIO_RESTORE/' \
+	'^ioca_nl_gen.c:[0-9]+: op ddio-set \(IOCA_CMD_DDIO_SET\): \.maxattr is IOCA_A_DDIO_RESTORE'
 
 echo "abi-selftest: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
