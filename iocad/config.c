@@ -101,6 +101,7 @@ enum key_bit {
 	K_NET = 1u << 13,
 	K_VSWITCH = 1u << 14,
 	K_GROUP = 1u << 15,
+	K_DDIO_MODE = 1u << 16,
 };
 
 /* Start a section on a new "[...]" header; inih gives us its name. */
@@ -196,6 +197,12 @@ static int platform_key(struct parse_ctx *c, const char *key, const char *val, u
 			cfg->ddio_ways = 0;
 		else
 			r = config_value_uint(val, 1, 32, &cfg->ddio_ways, why, sizeof(why));
+	} else if (!strcmp(key, "ddio")) {
+		*bit = K_DDIO_MODE;
+		if (!strcmp(val, "manage") || !strcmp(val, "observe"))
+			cfg->ddio_observe = val[0] == 'o';
+		else
+			r = snprintf(why, sizeof(why), "expected manage or observe");
 	} else if (!strcmp(key, "ddio_ways_min")) {
 		*bit = K_DDIO_MIN;
 		r = config_value_uint(val, 1, 32, &cfg->ddio_ways_min, why, sizeof(why));

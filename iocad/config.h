@@ -58,6 +58,7 @@ struct config {
 	double threshold_stable;    /* THRESHOLD_STABLE, relative change */
 	double threshold_miss_low;  /* THRESHOLD_MISS_LOW, DDIO misses/s */
 	double threshold_min_rate;  /* changes below this many events/s are noise */
+	bool ddio_observe;	    /* ddio = observe: never change DDIO's ways */
 	unsigned int model_line;
 	unsigned int llc_ways_line;
 	unsigned int ddio_line; /* first ddio_* key seen, else the section */

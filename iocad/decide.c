@@ -122,7 +122,7 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 		.ddio_ways = a->ddio_ways,
 		.ddio_ways_min = cfg->ddio_ways_min,
 		.ddio_ways_max = cfg->ddio_ways_max,
-		.io_demand_enabled = ctx->mode == IOCAD_MODE_IOCA,
+		.io_demand_enabled = ctx->mode == IOCAD_MODE_IOCA && !cfg->ddio_observe,
 		.reclaimable = any_grown(cfg, a),
 		.threshold_stable = cfg->threshold_stable,
 		.threshold_miss_low = cfg->threshold_miss_low,
@@ -162,7 +162,8 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 		if (rc.kind == SELECT_RECLAIM_TENANT) {
 			out->tenant = rc.tenant;
 			planner_group_add(a, (unsigned int)rc.tenant, -1);
-		} else if (rc.kind == SELECT_RECLAIM_DDIO && ctx->mode == IOCAD_MODE_IOCA) {
+		} else if (rc.kind == SELECT_RECLAIM_DDIO && ctx->mode == IOCAD_MODE_IOCA &&
+			   !cfg->ddio_observe) {
 			a->ddio_ways--;
 		} else {
 			out->blocked = true;
@@ -171,6 +172,29 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 	default:
 		break;
 	}
+}
+
+bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_delta *d)
+{
+	const struct config *cfg = ctx->cfg;
+	struct alloc *a = &ctx->alloc, b = *a;
+	double refs[PLATFORM_MAX_TENANTS] = {0};
+	unsigned int n = (unsigned int)__builtin_popcount(mask);
+
+	for (unsigned int i = 0; i < cfg->ntenants && d; i++)
+		refs[i] = d->cur.tenant[i].llc_refs;
+	b.ddio_ways = n < a->llc_ways ? n : a->llc_ways;
+	/* whoever set it decided the load needs it: Reclaim measures from here */
+	b.ddio_grant_ways = b.ddio_ways;
+	b.ddio_grant_traffic = d ? d->cur.ddio_hits + d->cur.ddio_misses : 0;
+	if (!b.ddio_ways || planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &b)) {
+		/* tenants cannot all fit beside it: keep their masks, take the mask */
+		a->ddio_ways = n;
+		a->ddio_mask = mask;
+		return true;
+	}
+	*a = b;
+	return b.ddio_mask != mask;
 }
 
 static bool masks_differ(const struct alloc *x, const struct alloc *y)

@@ -69,6 +69,15 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
 /* One interval. ctx->alloc and ctx->state are updated in place. */
 void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out);
 
+/*
+ * The platform's DDIO mask is @mask, not what iocad last applied (someone
+ * else changed it): adopt it as the platform's state and plan the tenants
+ * around it with @d's latest LLC references, PS tenants off its ways.
+ * Returns true if the adopted mask is not the DDIO_WAYS at the top of the
+ * LLC that the planner lays out (iocad then plans as if it were there).
+ */
+bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_delta *d);
+
 /* "stable", "core_alloc", ... or the FSM reason's name. */
 const char *decide_reason_name(const struct decide_out *out);
 

@@ -28,6 +28,11 @@ struct loop {
 	bool have_base;
 	bool trace_failed; /* a write failed: tracing stopped, the loop goes on */
 	bool changed_platform;
+	/* The DDIO mask the platform has as far as iocad knows: found at open,
+	 * then each applied plan's. A poll reading another one means someone
+	 * else changed it. */
+	uint32_t known_ddio;
+	bool pending_apply; /* the belief differs from the platform: apply next */
 };
 
 static void say(struct loop *l, enum loop_log_level lvl, const char *fmt, ...)
@@ -52,10 +57,13 @@ static int apply(struct loop *l)
 		return 0;
 	planner_to_plan(&l->cfg, &l->ctx.alloc, &plan);
 	r = l->pf->ops->apply(l->pf->ctx, &plan);
-	if (r)
+	if (r) {
 		say(l, LOOP_LOG_ERROR, "%s: apply failed: %s", l->pf->ops->name, strerror(-r));
-	else
+	} else {
 		l->changed_platform = true;
+		l->known_ddio = plan.ddio_mask;
+		l->pending_apply = false;
+	}
 	return r;
 }
 
@@ -149,10 +157,37 @@ static void fill_record(struct loop *l, uint64_t idx, const struct decide_out *d
 	}
 }
 
+/*
+ * The poll read back a DDIO mask iocad did not write: take it as the
+ * platform's state (never write the old belief back) and plan around it.
+ */
+static void adopt_ddio(struct loop *l, struct loop_record *rec)
+{
+	uint32_t was = l->ctx.alloc.ddio_mask, now = l->cur.ddio_mask;
+
+	rec->ddio_outside = true;
+	rec->ddio_outside_from = was;
+	l->known_ddio = now;
+	say(l, LOOP_LOG_INFO,
+	    "DDIO mask changed outside iocad: 0x%x -> 0x%x (%d ways); adopted, tenants re-planned "
+	    "around it",
+	    was, now, __builtin_popcount(now));
+	if (decide_adopt_ddio(&l->ctx, now, &l->delta))
+		say(l, LOOP_LOG_ERROR,
+		    "DDIO mask 0x%x is not the top %d ways iocad lays out: tenants are planned as "
+		    "if "
+		    "it were%s",
+		    now, __builtin_popcount(now),
+		    l->cfg.ddio_observe ? "" : "; the next apply moves it there");
+	l->pending_apply = true;
+}
+
 /* One Poll → check → FSM → Re-alloc → shuffle → apply. 1 at the end. */
 static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 {
-	struct decide_ctx before = l->ctx;
+	struct decide_ctx before;
+	bool outside = false;
+	uint32_t outside_from = 0;
 	struct ioca_interval iv;
 	struct decide_out dec;
 	bool applied = false;
@@ -186,7 +221,15 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 	}
 	l->prev = l->cur;
 	tenant_delta_push(&l->delta, &iv);
+	if (l->cur.ddio_mask && l->cur.ddio_mask != l->known_ddio) {
+		adopt_ddio(l, rec);
+		outside = true;
+		outside_from = rec->ddio_outside_from;
+	}
+	before = l->ctx;
 	decide_step(&l->ctx, &l->delta, &dec);
+	if (l->pending_apply && !l->o->dry_run)
+		dec.changed = true;
 	if (dec.changed) {
 		if (apply(l)) {
 			l->ctx = before; /* nothing half-applied: decide again next time */
@@ -197,6 +240,8 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 		}
 	}
 	fill_record(l, idx, &dec, applied, rec);
+	rec->ddio_outside = outside;
+	rec->ddio_outside_from = outside_from;
 	loop_format_line(rec, line, sizeof(line));
 	say(l, LOOP_LOG_INTERVAL, "%s%s", line, l->o->dry_run && dec.changed ? " (dry-run)" : "");
 	if (l->o->trace && !l->trace_failed && loop_trace_row(l->o->trace, &l->traced, rec)) {
@@ -306,6 +351,7 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 		if (o->trace)
 			r = loop_trace_header(o->trace, &l->cfg);
 	}
+	l->known_ddio = l->info.ddio_mask;
 	if (!r)
 		r = llc_alloc(l, l->cfg.ddio_ways);
 	if (!r)

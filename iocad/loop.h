@@ -9,11 +9,13 @@
  *
  * Trace CSV (one header line, then one row per interval):
  *   interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses,
- *   then per tenant of the starting config, in config order:
+ *   ddio_outside, then per tenant of the starting config, in config order:
  *   <tenant>_ways,<tenant>_mask,<tenant>_ipc,<tenant>_llc_refs,<tenant>_llc_misses
  * interval counts from 0; t_s is platform time in seconds; state and reason
  * are fsm_state_name()/decide_reason_name(); masks are 0x-hex; hits, misses,
- * refs are counts within the interval; ipc = instructions/cycles. A tenant
+ * refs are counts within the interval; ipc = instructions/cycles;
+ * ddio_outside is the mask iocad believed (0x-hex) when the platform's
+ * turned out to have been changed by someone else this interval, else empty. A tenant
  * removed by a reload leaves its cells empty; one added later is not traced.
  */
 #ifndef IOCAD_LOOP_H
@@ -49,6 +51,9 @@ struct loop_record {
 	uint64_t ddio_hits;   /* within the interval */
 	uint64_t ddio_misses; /* within the interval */
 	bool applied;	      /* the plan reached the platform (not dry-run) */
+	/* The platform's DDIO mask was changed outside iocad (read back at poll). */
+	bool ddio_outside;
+	uint32_t ddio_outside_from; /* what iocad believed before adopting it */
 	unsigned int ntenants;
 	struct loop_tenant_record tenant[PLATFORM_MAX_TENANTS];
 };

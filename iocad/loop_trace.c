@@ -7,7 +7,8 @@
 
 int loop_trace_header(FILE *f, const struct config *cfg)
 {
-	fputs("interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses", f);
+	fputs("interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses,ddio_outside",
+	      f);
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		const char *n = cfg->tenant[i].name;
 
@@ -30,6 +31,10 @@ int loop_trace_row(FILE *f, const struct config *traced, const struct loop_recor
 	fprintf(f, "%" PRIu64 ",%.6f,%s,%s,%u,0x%x,%" PRIu64 ",%" PRIu64, r->index,
 		(double)r->t_ns / 1e9, fsm_state_name(r->state), decide_reason_name(&r->decision),
 		r->ddio_ways, r->ddio_mask, r->ddio_hits, r->ddio_misses);
+	if (r->ddio_outside)
+		fprintf(f, ",0x%x", r->ddio_outside_from);
+	else
+		fputc(',', f);
 	for (unsigned int i = 0; i < traced->ntenants; i++) {
 		const struct loop_tenant_record *t = find(r, traced->tenant[i].name);
 
@@ -92,7 +97,11 @@ void loop_format_line(const struct loop_record *r, char *buf, size_t len)
 	if (k < 0 || (size_t)k >= len)
 		return;
 	n = (size_t)k;
-	k = snprintf(buf + n, len - n, " ddio=0x%x", r->ddio_mask);
+	if (r->ddio_outside)
+		k = snprintf(buf + n, len - n, " ddio=0x%x (outside: was 0x%x)", r->ddio_mask,
+			     r->ddio_outside_from);
+	else
+		k = snprintf(buf + n, len - n, " ddio=0x%x", r->ddio_mask);
 	for (unsigned int i = 0; i < r->ntenants && k >= 0 && (size_t)k < len - n; i++) {
 		n += (size_t)k;
 		k = snprintf(buf + n, len - n, " %s=0x%x", r->tenant[i].name, r->tenant[i].mask);

@@ -205,6 +205,21 @@ static int open_platform(const struct args *a, const struct config *cfg, struct 
 	return r;
 }
 
+/* Config errors that need the platform (llc_ways = detect, CPU ids) exit 2 like the others. */
+static int resolve_config(struct platform *pf, struct config *cfg)
+{
+	struct platform_info info;
+	char err[512] = "";
+	int r;
+
+	r = pf->ops->info(pf->ctx, &info);
+	if (!r)
+		r = config_resolve(cfg, &info, err, sizeof(err));
+	if (r)
+		fprintf(stderr, "iocad: %s\n", err[0] ? err : strerror(-r));
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = {.mode = IOCAD_MODE_IOCA};
@@ -230,7 +245,9 @@ int main(int argc, char **argv)
 		free(cfg);
 		return 2;
 	}
-	if (open_platform(&a, cfg, &pf)) {
+	if (open_platform(&a, cfg, &pf) || resolve_config(&pf, cfg)) {
+		if (pf.ops)
+			pf.ops->destroy(pf.ctx);
 		free(cfg);
 		return 2;
 	}
@@ -243,6 +260,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* a signal must not cut a log line's write short (EINTR) */
+	sa.sa_flags = SA_RESTART;
 	sa.sa_handler = on_stop;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);

@@ -35,6 +35,7 @@ static int f_poll(void *ctx, struct platform_sample *out)
 	}
 	f->s.ddio_hits += f->ddio_hits_inc;
 	f->s.ddio_misses += f->ddio_misses_inc;
+	f->s.ddio_mask = f->ddio_mask_now;
 	*out = f->s;
 	return 0;
 }

@@ -20,7 +20,7 @@ struct fake_platform {
 	unsigned int end_after;	   /* PLATFORM_END from this poll on; 0: never */
 	int apply_error;	   /* apply() returns this if non-zero */
 	struct platform_plan plan; /* last applied */
-	uint32_t ddio_mask_now;
+	uint32_t ddio_mask_now;	   /* read back by poll; a test may change it */
 	void (*on_poll)(struct fake_platform *f, void *arg);
 	void *arg;
 };

@@ -283,14 +283,15 @@ static void test_loop_writes_trace(void **state)
 	assert_int_equal(loop_run(&o, &f->pf, NULL, 0, NULL), 0);
 	fclose(m);
 	line = strtok(buf, "\n");
-	assert_string_equal(line, "interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,"
-				  "ddio_misses,vf_ways,vf_mask,vf_ipc,vf_llc_refs,vf_llc_misses,"
-				  "be_ways,be_mask,be_ipc,be_llc_refs,be_llc_misses");
+	assert_string_equal(
+		line, "interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,"
+		      "ddio_misses,ddio_outside,vf_ways,vf_mask,vf_ipc,vf_llc_refs,vf_llc_misses,"
+		      "be_ways,be_mask,be_ipc,be_llc_refs,be_llc_misses");
 	while ((line = strtok(NULL, "\n")))
 		if (++rows == 2)
 			assert_string_equal(line,
 					    "1,3.000000,io_demand,io_pressure,3,0x700,1000000,"
-					    "110000,2,0x3,1.0000,1000000,100000,3,0x1c,"
+					    "110000,,2,0x3,1.0000,1000000,100000,3,0x1c,"
 					    "1.0000,2000000,200000");
 	assert_int_equal(rows, 5);
 	free(buf);

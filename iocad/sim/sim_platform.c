@@ -181,6 +181,7 @@ static int sim_poll(void *c, struct platform_sample *out)
 	x->ddio_misses += misses * jitter(x);
 	out->ddio_hits = (uint64_t)x->ddio_hits;
 	out->ddio_misses = (uint64_t)x->ddio_misses;
+	out->ddio_mask = x->ddio_mask;
 	return 0;
 }
 

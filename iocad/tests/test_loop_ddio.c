@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The DDIO mask read back from the platform: an outside change is logged,
+ * traced, adopted and planned around, never overwritten with the old
+ * belief; `ddio = observe` never changes DDIO's ways.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake_platform.h"
+#include "loop.h"
+
+/* be first in config order, so the I/O-unaware layout puts PS on top */
+static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_ways_max = 5\n"
+			       "threshold_miss_low = 1000\n"
+			       "[tenant be]\ncpus = 1-2\nways = 4\n"
+			       "[tenant vf]\ncpus = 0\nways = 4\npriority = PS\nnetworking = yes\n";
+
+struct fx {
+	struct fake_platform fp;
+	struct platform pf;
+	struct config cfg;
+	struct loop_record rec[32];
+	size_t n;
+	uint32_t seen[40]; /* the platform's DDIO mask at each poll */
+	char log[16384];
+};
+
+static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
+{
+	struct fx *f = arg;
+	size_t n = strlen(f->log);
+
+	(void)lvl;
+	snprintf(f->log + n, sizeof(f->log) - n, "%s\n", msg);
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char err[256];
+
+	assert_non_null(f);
+	assert_int_equal(config_parse_string(cfg_text, "d.ini", &f->cfg, err, sizeof(err)), 0);
+	fake_platform_init(&f->fp, 11, 4, 0x600);
+	for (unsigned int c = 0; c < 4; c++)
+		fake_platform_cpu(&f->fp, c, 1.0, 1000000, 100000);
+	f->fp.ddio_hits_inc = 1000000;
+	f->fp.ddio_misses_inc = 100;
+	f->fp.arg = f;
+	fake_platform_bind(&f->fp, &f->pf);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	free(*state);
+	return 0;
+}
+
+static struct loop_opts opts(struct fx *f)
+{
+	return (struct loop_opts){
+		.sz = sizeof(struct loop_opts),
+		.cfg = &f->cfg,
+		.mode = IOCAD_MODE_IOCA,
+		.max_intervals = 10,
+		.log = log_cb,
+		.log_arg = f,
+	};
+}
+
+/* An operator raises DDIO from two ways to four before the 5th poll. */
+static void operator_raises_ddio(struct fake_platform *fp, void *arg)
+{
+	struct fx *f = arg;
+
+	if (fp->polls == 5)
+		fp->ddio_mask_now = 0x780;
+	if (fp->polls < 40)
+		f->seen[fp->polls] = fp->ddio_mask_now;
+}
+
+static void test_outside_ddio_change_is_adopted_never_undone(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_non_null(m);
+	o.trace = m;
+	f->fp.on_poll = operator_raises_ddio;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
+	fclose(m);
+	assert_int_equal(f->n, 10);
+	/* poll 5 ends interval 3 (poll 1 is the baseline) */
+	assert_false(f->rec[2].ddio_outside);
+	assert_true(f->rec[3].ddio_outside);
+	assert_int_equal(f->rec[3].ddio_outside_from, 0x600);
+	assert_int_equal(f->rec[3].ddio_ways, 4);
+	assert_false(f->rec[4].ddio_outside); /* noticed once */
+	for (size_t i = 3; i < f->n; i++) {
+		assert_int_equal(f->rec[i].ddio_mask, 0x780);
+		/* the PS tenant is off the new DDIO ways from that interval on */
+		assert_int_equal(f->rec[i].tenant[1].mask & 0x780, 0);
+	}
+	/* before it, PS sat where the new ways are: a re-plan was needed */
+	assert_int_not_equal(f->rec[2].tenant[1].mask & 0x780, 0);
+	assert_true(f->rec[3].applied);
+	/* the old belief is never written back */
+	for (unsigned int p = 5; p <= 11; p++)
+		assert_int_equal(f->seen[p], 0x780);
+	assert_non_null(strstr(f->log, "DDIO mask changed outside iocad: 0x600 -> 0x780 (4 ways)"));
+	assert_non_null(strstr(f->log, "ddio=0x780 (outside: was 0x600)"));
+	/* trace row of interval 3: ddio_outside column holds the old mask */
+	assert_non_null(strstr(buf, ",0x780,"));
+	assert_non_null(strstr(buf, ",0x600,4,"));
+	free(buf);
+}
+
+static void test_outside_ddio_change_in_dry_run_is_seen_once(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+
+	o.dry_run = true;
+	f->fp.on_poll = operator_raises_ddio;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
+	assert_int_equal(f->fp.applies, 0);
+	assert_true(f->rec[3].ddio_outside);
+	for (size_t i = 0; i < f->n; i++)
+		assert_int_equal(f->rec[i].ddio_outside, i == 3);
+}
+
+static void io_pressure(struct fake_platform *fp, void *arg)
+{
+	operator_raises_ddio(fp, arg);
+	if (fp->polls >= 3)
+		fp->ddio_misses_inc = 50000 + 20000ull * fp->polls;
+}
+
+/* ddio = observe: the paper's Fig. 10/11 setting, DDIO changes disabled. */
+static void test_observe_never_changes_ddio_ways(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+
+	f->cfg.ddio_observe = true;
+	f->fp.on_poll = io_pressure;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
+	for (size_t i = 0; i < f->n; i++) {
+		assert_int_not_equal(f->rec[i].decision.action, FSM_ACT_DDIO_GROW);
+		assert_int_equal(f->rec[i].ddio_ways, i < 3 ? 2 : 4);
+		assert_int_equal(f->rec[i].tenant[1].mask & f->rec[i].ddio_mask, 0);
+	}
+	assert_string_equal(decide_reason_name(&f->rec[1].decision), "io_disabled");
+	for (unsigned int p = 5; p <= 11; p++)
+		assert_int_equal(f->seen[p], 0x780);
+	/* what it wrote as DDIO mask was only ever the platform's own */
+	assert_int_equal(f->fp.plan.ddio_mask, 0x780);
+}
+
+static void test_config_ddio_key(void **state)
+{
+	struct config c;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(config_parse_string("[platform]\nddio = observe\n[tenant a]\ncpus = 0\n"
+					     "ways = 2\n",
+					     "o.ini", &c, err, sizeof(err)),
+			 0);
+	assert_true(c.ddio_observe);
+	assert_int_equal(config_parse_string("[platform]\nddio = manage\n[tenant a]\ncpus = 0\n"
+					     "ways = 2\n",
+					     "o.ini", &c, err, sizeof(err)),
+			 0);
+	assert_false(c.ddio_observe);
+	assert_int_not_equal(config_parse_string("[platform]\nddio = watch\n[tenant a]\n"
+						 "cpus = 0\nways = 2\n",
+						 "o.ini", &c, err, sizeof(err)),
+			     0);
+	assert_string_equal(err, "o.ini:2: [platform] ddio: bad value 'watch': expected manage or "
+				 "observe");
+}
+
+int main(void)
+{
+#define T(x) cmocka_unit_test_setup_teardown(x, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_outside_ddio_change_is_adopted_never_undone),
+		T(test_outside_ddio_change_in_dry_run_is_seen_once),
+		T(test_observe_never_changes_ddio_ways),
+		cmocka_unit_test(test_config_ddio_key),
+	};
+
+	return cmocka_run_group_tests_name("loop_ddio", tests, NULL, NULL);
+}

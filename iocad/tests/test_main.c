@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The iocad binary itself (build/iocad, run from iocad/ like `make check`
+ * does): exit statuses and what signals do to its output.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#define IOCAD "build/iocad"
+
+struct fx {
+	char dir[64];
+	char scn[96], ini[96];
+};
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) < 0, 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	snprintf(f->dir, sizeof(f->dir), "/tmp/iocad-main-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->scn, sizeof(f->scn), "%s/s.scn", f->dir);
+	snprintf(f->ini, sizeof(f->ini), "%s/c.ini", f->dir);
+	write_file(f->scn, "[platform]\nways = 11\nduration = 5000s\n[tenant a]\nws = 1M\n");
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	unlink(f->scn);
+	unlink(f->ini);
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Run iocad with @argv; its stdout on *@out_fd (a pipe) if not NULL. */
+static pid_t spawn(char *const argv[], int *out_fd)
+{
+	int p[2];
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(127);
+		execv(IOCAD, argv);
+		_exit(127);
+	}
+	close(p[1]);
+	if (out_fd)
+		*out_fd = p[0];
+	else
+		close(p[0]);
+	return pid;
+}
+
+static int exit_status(pid_t pid)
+{
+	int st;
+
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* A config error found only against the platform exits 2, like any config error. */
+static void test_detect_config_error_exits_2(void **state)
+{
+	struct fx *f = *state;
+	char *argv[] = {IOCAD, "--sim", f->scn, f->ini, NULL};
+
+	write_file(f->ini, "[platform]\nllc_ways = detect\n[tenant a]\ncpus = 0\nways = 12\n");
+	assert_int_equal(exit_status(spawn(argv, NULL)), 2);
+	write_file(f->ini, "[platform]\nllc_ways = detect\n[tenant a]\ncpus = 0\nways = 2\n");
+	assert_int_equal(exit_status(spawn(argv, NULL)), 0);
+}
+
+/*
+ * SIGHUPs while iocad is blocked writing its interval lines to a full
+ * pipe: every line still arrives, once and in order.
+ */
+static void test_sighup_during_output_loses_no_line(void **state)
+{
+	struct fx *f = *state;
+	char *argv[] = {IOCAD, "--sim", f->scn, "--intervals", "3000", f->ini, NULL};
+	static char buf[1 << 20];
+	size_t n = 0;
+	unsigned int want = 0, hups = 0;
+	int fd;
+	pid_t pid;
+
+	write_file(f->ini, "[platform]\nllc_ways = 11\n[tenant a]\ncpus = 0\nways = 2\n");
+	pid = spawn(argv, &fd);
+	for (;;) {
+		ssize_t r;
+
+		sleep_ms(2); /* let it block on the full pipe */
+		if (kill(pid, SIGHUP) == 0)
+			hups++;
+		r = read(fd, buf + n, 2048 < sizeof(buf) - 1 - n ? 2048 : sizeof(buf) - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	assert_int_equal(exit_status(pid), 0);
+	buf[n] = '\0';
+	assert_true(hups > 20);
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned int idx;
+
+		assert_int_equal(sscanf(line, "#%u ", &idx), 1);
+		assert_int_equal(idx, want);
+		want++;
+	}
+	assert_int_equal(want, 3000);
+}
+
+int main(void)
+{
+#define T(x) cmocka_unit_test_setup_teardown(x, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_detect_config_error_exits_2),
+		T(test_sighup_during_output_loses_no_line),
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests_name("main", tests, NULL, NULL);
+}
