@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make lint: one test per file checked.
-#   kernel C (kmod/, uapi/, selftests/smoke/): checkpatch.pl --strict from
+#   kernel C (kmod/, uapi/, selftests/smoke/, selftests/resctrl_emu/):
+#     checkpatch.pl --strict from
 #     linux-source-6.1 (unpacked by scripts/ksrc.sh, never copied here);
 #   userspace C (everything else): clang-format --dry-run -Werror and cppcheck.
 # Prints the findings of each failing file and "lint: N passed, M failed".
@@ -23,9 +24,9 @@ verdict() { # file status output
 }
 
 kernel_files=$(git ls-files -co --exclude-standard -- 'kmod/*.[ch]' 'uapi/*.h' \
-	'selftests/smoke/*.[ch]' | grep -v '\.mod\.c$')
+	'selftests/smoke/*.[ch]' 'selftests/resctrl_emu/*.[ch]' | grep -v '\.mod\.c$')
 user_files=$(git ls-files -co --exclude-standard -- '*.[ch]' |
-	grep -vE '^(kmod|uapi|selftests/smoke)/' | grep -v '\.mod\.c$')
+	grep -vE '^(kmod|uapi|selftests/smoke|selftests/resctrl_emu)/' | grep -v '\.mod\.c$')
 
 if [ -n "$kernel_files" ] && [ ! -x "$checkpatch" ]; then
 	echo "lint: checkpatch.pl not found (scripts/ksrc.sh unpacks linux-source-6.1)"

@@ -1,0 +1,227 @@
+#!/bin/sh
+# Runs inside the test VM (busybox sh, root, cwd /ioca, -smp 2): TAP tests
+# of resctrl_emu.ko against the kernel's documented resctrl rules, through
+# real system calls on a real mount. Exits with the number of failures.
+# shellcheck disable=SC2015 # "check && ok || notok" is the TAP idiom here
+R=/sys/fs/resctrl
+P=/sys/module/resctrl_emu/parameters
+n=0 failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $*"
+}
+notok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $*"
+}
+check() { # description command... : ok if the command succeeds
+	d=$1
+	shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+is() { # description got want
+	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1: got '$2', want '$3'"; fi
+}
+status() { cat $R/info/last_cmd_status; }
+# put FILE TEXT: one write() of TEXT (echo -e escapes); prints the error
+# message of a failed write (ash's echo names strerror) and returns its status.
+put() {
+	out=$( { echo -ne "$2" >"$1"; } 2>&1)
+	rc=$?
+	[ -z "$out" ] || echo "$out"
+	return $rc
+}
+# refused DESC FILE TEXT ERRTEXT STATUS: the write fails with ERRTEXT and
+# last_cmd_status reads STATUS.
+refused() {
+	if e=$(put "$2" "$3"); then
+		notok "$1: write succeeded"
+		return
+	fi
+	case $e in *"$4"*) ;; *)
+		notok "$1: error '$e', want '$4'"
+		return
+		;;
+	esac
+	is "$1" "$(status)" "$5"
+}
+
+# --- loading -----------------------------------------------------------
+for bad in cbm_mask=0x5 cbm_mask=0 num_closids=0 min_cbm_bits=12 shareable_bits=0x800 \
+	cache_ids=1,1; do
+	if insmod ./resctrl_emu.ko "$bad" 2>/dev/null; then
+		notok "insmod with $bad refused"
+		rmmod resctrl_emu
+	else
+		dmesg | tail -n 1 | grep -q "resctrl_emu: ${bad%%=*}" &&
+			ok "insmod with $bad refused, the message names the parameter" ||
+			notok "insmod with $bad refused, but no message names ${bad%%=*}"
+	fi
+done
+if ! insmod ./resctrl_emu.ko cbm_mask=0x7ff min_cbm_bits=2 num_closids=4 \
+	shareable_bits=0x600 cache_ids=0,1; then
+	notok "insmod resctrl_emu.ko"
+	echo "1..$n"
+	exit 1
+fi
+check "/sys/fs/resctrl exists after load" test -d $R
+check "mount -t resctrl resctrl /sys/fs/resctrl" mount -t resctrl resctrl $R
+mkdir -p /tmp/m
+check "a second mount is refused (one instance, as resctrl)" \
+	sh -c "! mount -t resctrl resctrl /tmp/m 2>/dev/null"
+check "unknown mount option refused" sh -c "! mount -t resctrl -o cdp resctrl /tmp/m 2>/dev/null"
+is "filesystem magic is RDTGROUP_SUPER_MAGIC" "$(stat -f -c %t $R)" 7655821
+
+# --- info --------------------------------------------------------------
+is "info/L3/cbm_mask" "$(cat $R/info/L3/cbm_mask)" 7ff
+is "info/L3/min_cbm_bits" "$(cat $R/info/L3/min_cbm_bits)" 2
+is "info/L3/num_closids" "$(cat $R/info/L3/num_closids)" 4
+is "info/L3/shareable_bits" "$(cat $R/info/L3/shareable_bits)" 600
+is "info/last_cmd_status starts ok" "$(status)" ok
+check "info files are read-only" sh -c "! echo 1 2>/dev/null >$R/info/L3/cbm_mask"
+
+# --- default group -----------------------------------------------------
+is "root cpus: every online CPU" "$(cat $R/cpus)" 3
+is "root cpus_list" "$(cat $R/cpus_list)" 0-1
+is "root schemata: full mask on both cache ids, 3 hex digits" "$(cat $R/schemata)" \
+	"L3:0=7ff;1=7ff"
+is "root mode" "$(cat $R/mode)" shareable
+check "root tasks lists this shell" grep -qx $$ $R/tasks
+
+# --- groups and CLOSIDs ------------------------------------------------
+check "mkdir g1 g2 g3 (3 CLOSIDs besides the default)" mkdir $R/g1 $R/g2 $R/g3
+e=$(mkdir $R/g4 2>&1)
+case $e in *"No space left on device"*) ok "4th group refused with ENOSPC" ;;
+*) notok "4th group: '$e', want ENOSPC" ;; esac
+is "ENOSPC status text" "$(status)" "Out of CLOSIDs"
+check "a refused mkdir leaves no directory" test ! -e $R/g4
+is "new group starts with the full mask" "$(cat $R/g1/schemata)" "L3:0=7ff;1=7ff"
+is "new group has no CPUs" "$(cat $R/g1/cpus_list)" ""
+check "a group has cpus cpus_list mode schemata tasks" \
+	sh -c "[ \"\$(ls $R/g1 | tr '\n' ' ')\" = 'cpus cpus_list mode schemata tasks ' ]"
+check "mkdir inside a group is refused" sh -c "! mkdir $R/g1/sub 2>/dev/null"
+check "mkdir inside info is refused" sh -c "! mkdir $R/info/x 2>/dev/null"
+check "rmdir info is refused" sh -c "! rmdir $R/info 2>/dev/null"
+
+# --- schemata ----------------------------------------------------------
+check "valid write L3:0=3f0" put $R/g1/schemata 'L3:0=3f0\n'
+is "only the named domain changed" "$(cat $R/g1/schemata)" "L3:0=3f0;1=7ff"
+is "status ok after a valid write" "$(status)" ok
+check "write with both domains" put $R/g1/schemata 'L3:0=0f0;1=00c\n'
+is "both domains changed" "$(cat $R/g1/schemata)" "L3:0=0f0;1=00c"
+before=$(cat $R/g1/schemata)
+refused "non-contiguous mask" $R/g1/schemata 'L3:0=505\n' "Invalid argument" \
+	"The mask 505 has non-consecutive 1-bits"
+refused "fewer than min_cbm_bits" $R/g1/schemata 'L3:0=10\n' "Invalid argument" \
+	"Need at least 2 bits in the mask"
+refused "mask beyond cbm_mask" $R/g1/schemata 'L3:0=fff\n' "Invalid argument" \
+	"Mask out of range"
+refused "empty mask" $R/g1/schemata 'L3:0=0\n' "Invalid argument" "Mask out of range"
+refused "non-hex mask" $R/g1/schemata 'L3:0=xyz\n' "Invalid argument" \
+	"Non-hex character in the mask xyz"
+refused "unknown resource" $R/g1/schemata 'MB:0=100\n' "Invalid argument" \
+	"Unknown or unsupported resource name 'MB'"
+refused "missing ':'" $R/g1/schemata 'L3\n' "Invalid argument" "Missing ':'"
+refused "missing value" $R/g1/schemata 'L3:\n' "Invalid argument" "Missing 'L3' value"
+refused "missing '='" $R/g1/schemata 'L3:0\n' "Invalid argument" \
+	"Missing '=' or non-numeric domain"
+refused "duplicate domain" $R/g1/schemata 'L3:0=f;0=f\n' "Invalid argument" \
+	"Duplicate domain 0"
+refused "unknown cache id (the kernel leaves the status ok)" $R/g1/schemata 'L3:7=f\n' \
+	"Invalid argument" "ok"
+refused "no trailing newline" $R/g1/schemata 'L3:0=f' "Invalid argument" "ok"
+refused "one bad domain refuses the whole write" $R/g1/schemata 'L3:0=ff;1=505\n' \
+	"Invalid argument" "The mask 505 has non-consecutive 1-bits"
+refused "one bad line refuses the whole write" $R/g1/schemata 'L3:0=ff\nL3:1=1\n' \
+	"Invalid argument" "Need at least 2 bits in the mask"
+is "refused writes changed nothing" "$(cat $R/g1/schemata)" "$before"
+check "masks may overlap (shareable groups)" put $R/g2/schemata 'L3:0=0f0\n'
+check "the default group's schemata is writable" put $R/schemata 'L3:1=7f0\n'
+is "default group mask written" "$(cat $R/schemata)" "L3:0=7ff;1=7f0"
+
+# --- fault injection ---------------------------------------------------
+echo g1 >$P/fail_next_schemata
+is "knob reads back the armed group" "$(cat $P/fail_next_schemata)" g1
+check "another group's write is not affected" put $R/g2/schemata 'L3:0=7f0\n'
+refused "armed: a valid write to g1 fails with EIO" $R/g1/schemata 'L3:0=3\n' \
+	"Input/output error" "Injected failure (resctrl_emu fail_next_schemata)"
+is "the injected failure changed nothing" "$(cat $R/g1/schemata)" "$before"
+is "the knob disarms after one failure" "$(cat $P/fail_next_schemata)" ""
+check "the next write succeeds" put $R/g1/schemata 'L3:0=3\n'
+
+# --- CPUs --------------------------------------------------------------
+check "give CPU 1 to g1" put $R/g1/cpus_list '1\n'
+is "g1 has CPU 1" "$(cat $R/g1/cpus_list)" 1
+is "the default group lost CPU 1" "$(cat $R/cpus_list)" 0
+check "give CPU 1 to g2 by mask" put $R/g2/cpus '2\n'
+is "g2 has CPU 1" "$(cat $R/g2/cpus_list)" 1
+is "g1 lost CPU 1 (a CPU is in one group)" "$(cat $R/g1/cpus_list)" ""
+refused "the default group cannot drop CPUs" $R/cpus_list '1\n' "Invalid argument" \
+	"Can't drop CPUs from default group"
+refused "a CPU beyond nr_cpu_ids" $R/g1/cpus_list '5\n' "Numerical result out of range" \
+	"Bad CPU list/mask"
+refused "bad CPU list" $R/g1/cpus_list 'x\n' "Invalid argument" "Bad CPU list/mask"
+check "give CPU 0 to g1" put $R/g1/cpus_list '0\n'
+check "dropping CPUs from a group gives them to the default group" put $R/g1/cpus_list '\n'
+is "default group has CPU 0 back" "$(cat $R/cpus_list)" 0
+check "default group takes CPU 1 back from g2" put $R/cpus_list '0-1\n'
+is "g2 lost CPU 1" "$(cat $R/g2/cpus_list)" ""
+if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	put $R/g1/cpus_list '1\n'
+	echo 0 >/sys/devices/system/cpu/cpu1/online
+	is "an offline CPU leaves its group" "$(cat $R/g1/cpus_list)" ""
+	refused "an offline CPU cannot be assigned" $R/g1/cpus_list '1\n' "Invalid argument" \
+		"Can only assign online CPUs"
+	echo 1 >/sys/devices/system/cpu/cpu1/online
+	is "a CPU coming online joins the default group" "$(cat $R/cpus_list)" 0-1
+else
+	notok "CPU 1 cannot be taken offline in this guest"
+fi
+
+# --- tasks -------------------------------------------------------------
+check "move this shell to g1" put $R/g1/tasks "$$\n"
+check "g1 tasks lists it" grep -qx $$ $R/g1/tasks
+check "the default group no longer lists it" sh -c "! grep -qx $$ $R/tasks"
+check "move it to g2" put $R/g2/tasks "$$\n"
+check "g1 no longer lists it" sh -c "! grep -qx $$ $R/g1/tasks"
+refused "no such task" $R/g1/tasks '999999\n' "No such process" "No task 999999"
+
+# --- rmdir -------------------------------------------------------------
+put $R/g2/cpus_list '1\n'
+exec 3<$R/g2/schemata
+check "rmdir g2" rmdir $R/g2
+is "its CPUs went back to the default group" "$(cat $R/cpus_list)" 0-1
+check "its tasks went back to the default group" grep -qx $$ $R/tasks
+check "a file opened before rmdir now fails" sh -c "! cat <&3 >/dev/null 2>&1"
+exec 3<&-
+check "its CLOSID is free again" mkdir $R/g4
+check "rmdir of a group with files open" sh -c "exec 4<$R/g4/tasks; rmdir $R/g4"
+
+# --- privileges --------------------------------------------------------
+check "an unprivileged user cannot write schemata" \
+	sh -c "! runas 1000 sh -c 'printf \"L3:0=3\\n\" >$R/g1/schemata' 2>/dev/null"
+check "an unprivileged user cannot mkdir" sh -c "! runas 1000 mkdir $R/u 2>/dev/null"
+
+# --- unmount and unload ------------------------------------------------
+check "rmmod refused while mounted" sh -c "! rmmod resctrl_emu 2>/dev/null"
+check "umount" umount $R
+check "remount" mount -t resctrl resctrl $R
+# shellcheck disable=SC2012 # fixed, known names
+is "after remount only the default group is left" "$(ls $R | tr '\n' ' ')" \
+	"cpus cpus_list info mode schemata tasks "
+is "after remount the default group has the full mask" "$(cat $R/schemata)" \
+	"L3:0=7ff;1=7ff"
+mkdir $R/g1 && put $R/g1/cpus_list '1\n'
+check "umount with a group left" umount $R
+check "rmmod" rmmod resctrl_emu
+check "/sys/fs/resctrl is gone after unload" test ! -e $R
+if dmesg | grep -E 'WARNING:|BUG:|Oops|KASAN:|ODEBUG:'; then
+	notok "the kernel log has a warning (above)"
+else
+	ok "no warning in the kernel log"
+fi
+
+echo "1..$n"
+exit $failed
