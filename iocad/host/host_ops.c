@@ -161,12 +161,8 @@ static int poll_op(void *ctx, struct platform_sample *out)
 	s = socket_info(h);
 	if (!s)
 		return lost_module(h, -ENODEV);
+	/* an outside change is the loop's to log and adopt */
 	out->ddio_mask = s->ddio_mask;
-	if (s->ddio_mask != h->ddio_cur)
-		host_say(
-			h,
-			"DDIO mask of socket %u changed outside iocad: 0x%x -> 0x%x (owner pid %u)",
-			h->sock_id, h->ddio_cur, s->ddio_mask, s->owner_pid);
 	h->ddio_cur = s->ddio_mask;
 	return 0;
 }
