@@ -136,6 +136,22 @@ static void test_host_topo_check_refuses_offline_and_absent(void **state)
 	      "h.ini:2: [tenant a] cpus: CPU 9 does not exist on this host (socket = 0)");
 }
 
+/* The example installed as /etc/ioca/iocad.ini parses as shipped. */
+static void test_host_example_config_parses(void **state)
+{
+	struct config *c = malloc(sizeof(*c));
+	char err[256] = "";
+
+	(void)state;
+	assert_non_null(c);
+	if (config_parse_file("dist/iocad.ini", c, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(c->ntenants, 4);
+	assert_int_equal(c->socket, 0);
+	assert_false(c->ddio_counters_optional);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_host_topo_check_accepts_cpus_of_the_socket),
 		cmocka_unit_test(test_host_topo_check_refuses_other_socket),
 		cmocka_unit_test(test_host_topo_check_refuses_offline_and_absent),
+		cmocka_unit_test(test_host_example_config_parses),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
