@@ -25,6 +25,8 @@ struct loop {
 	struct decide_ctx ctx;
 	struct ioca_delta delta;
 	struct platform_sample prev, cur;
+	struct platform_sample pprev; /* the sample before prev: a reload redoes that interval */
+	bool have_pprev;
 	bool have_base;
 	bool trace_failed; /* a write failed: tracing stopped, the loop goes on */
 	bool changed_platform;
@@ -58,7 +60,10 @@ static int apply(struct loop *l)
 	planner_to_plan(&l->cfg, &l->ctx.alloc, &plan);
 	r = l->pf->ops->apply(l->pf->ctx, &plan);
 	if (r) {
-		say(l, LOOP_LOG_ERROR, "%s: apply failed: %s", l->pf->ops->name, strerror(-r));
+		const char *why = l->pf->ops->last_error ? l->pf->ops->last_error(l->pf->ctx) : "";
+
+		say(l, LOOP_LOG_ERROR, "%s: apply failed: %s%s%s", l->pf->ops->name, strerror(-r),
+		    why && why[0] ? ": " : "", why ? why : "");
 	} else {
 		l->changed_platform = true;
 		l->known_ddio = plan.ddio_mask;
@@ -84,6 +89,21 @@ static int llc_alloc(struct loop *l, unsigned int ddio)
 static unsigned int clamp(unsigned int v, unsigned int lo, unsigned int hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/*
+ * After a reload the tenant table changed, but the counters did not: redo
+ * the last interval for the new tenants so the next one still has an
+ * interval to compare with.
+ */
+static void keep_history(struct loop *l)
+{
+	struct ioca_interval iv;
+
+	if (!l->have_pprev || tenant_interval(&l->cfg, &l->pprev, &l->prev, &iv))
+		return;
+	memset(&l->delta, 0, sizeof(l->delta));
+	tenant_delta_push(&l->delta, &iv);
 }
 
 /* SIGHUP: a config that fails to parse or fit changes nothing. */
@@ -119,10 +139,11 @@ static void reload(struct loop *l)
 		/* the platform refused: the old allocation is still in force */
 		memcpy(&l->cfg, &l->oldcfg, sizeof(l->cfg));
 		l->ctx = before;
-		memset(&l->delta, 0, sizeof(l->delta));
+		keep_history(l);
 		say(l, LOOP_LOG_ERROR, "reload: new allocation not applied, keeping the old one");
 		return;
 	}
+	keep_history(l);
 	say(l, LOOP_LOG_INFO, "reload: %u tenants, LLC Alloc done, DDIO %u ways", l->cfg.ntenants,
 	    l->ctx.alloc.ddio_ways);
 }
@@ -219,6 +240,8 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 		    l->pf->ops->name, l->cur.seq);
 		return -EIO;
 	}
+	l->pprev = l->prev;
+	l->have_pprev = true;
 	l->prev = l->cur;
 	tenant_delta_push(&l->delta, &iv);
 	if (l->cur.ddio_mask && l->cur.ddio_mask != l->known_ddio) {

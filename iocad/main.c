@@ -38,6 +38,7 @@ static void on_hup(int sig)
 }
 
 struct args {
+	struct platform *pf; /* once open: a scenario may name the config to reload */
 	const char *sim;
 	const char *trace;
 	const char *config;
@@ -46,8 +47,7 @@ struct args {
 	bool quiet;
 	uint64_t seed;
 	uint64_t intervals;
-	bool check_config;     /* --check-config: validate CONFIG, touch nothing */
-	struct platform *host; /* the host platform, for SIGHUP's new tenants */
+	bool check_config; /* --check-config: validate CONFIG, touch nothing */
 };
 
 static void usage(FILE *f)
@@ -165,14 +165,19 @@ static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
 static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 {
 	const struct args *a = arg;
+	const char *path = a->config;
 
-	if (a->host) {
-		int r = config_parse_file(a->config, out, err, len);
+	if (!a->sim && a->pf) {
+		int r = config_parse_file(path, out, err, len);
 
-		return r ? r : host_platform_set_tenants(a->host, out, err, len);
+		/* the host must know the new tenants' CPUs before the loop plans */
+		return r ? r : host_platform_set_tenants(a->pf, out, err, len);
 	}
-
-	return config_parse_file(a->config, out, err, len);
+#if HAVE_SIM
+	if (a->pf && sim_platform_reload_path(a->pf))
+		path = sim_platform_reload_path(a->pf);
+#endif
+	return config_parse_file(path, out, err, len);
 }
 
 static int open_platform(const struct args *a, const struct config *cfg, struct platform *pf)
@@ -203,6 +208,7 @@ static int open_platform(const struct args *a, const struct config *cfg, struct 
 			.llc_ways = cfg->llc_ways,
 			.tenants = t,
 			.ntenants = cfg->ntenants,
+			.reload = &reload_flag,
 		};
 
 		for (unsigned int i = 0; i < cfg->ntenants; i++)
@@ -319,6 +325,7 @@ int main(int argc, char **argv)
 		free(cfg);
 		return r ? 2 : 0;
 	}
+	a.pf = &pf;
 	if (open_platform(&a, cfg, &pf) || resolve_config(&pf, cfg) ||
 	    check_ddio_counters(&a, &pf, cfg)) {
 		if (pf.ops)
@@ -344,8 +351,6 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_hup;
 	sigaction(SIGHUP, &sa, NULL);
 
-	if (!a.sim)
-		a.host = &pf;
 	struct loop_opts lo = {
 		.sz = sizeof(lo),
 		.cfg = cfg,

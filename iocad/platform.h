@@ -81,6 +81,12 @@ struct platform_ops {
 	/* Put back what open found (DDIO mask, CAT groups). */
 	int (*restore)(void *ctx);
 	void (*destroy)(void *ctx);
+	/*
+	 * Optional (may be NULL): what the last failing call was about, naming
+	 * the tenant, group or file, e.g. "tenant 'web' is not in the
+	 * scenario"; "" if nothing to add. Valid until the next call.
+	 */
+	const char *(*last_error)(void *ctx);
 };
 
 struct platform {

@@ -175,7 +175,8 @@ static int set_ddio(struct host *h, uint32_t mask)
 
 	r = ioca_client__ddio_set(h->client, &req, 1, &o);
 	if (r)
-		host_say(h, "DDIO socket %u mask 0x%x: %s%s%s", h->sock_id, mask, strerror(-r),
+		snprintf(h->last_err, sizeof(h->last_err), "DDIO socket %u mask 0x%x: %s%s%s",
+			 h->sock_id, mask, strerror(-r),
 			 *ioca_client__last_extack(h->client) ? ": " : "",
 			 ioca_client__last_extack(h->client));
 	else
@@ -191,16 +192,15 @@ static int apply(void *ctx, const struct platform_plan *p)
 	char err[768] = "";
 	int r;
 
-	r = host_cat_groups(&h->tab, p, h->groups, &n, err, sizeof(err));
-	if (r) {
-		host_say(h, "%s", err);
+	h->last_err[0] = '\0';
+	r = host_cat_groups(&h->tab, p, h->groups, &n, h->last_err, sizeof(h->last_err));
+	if (r)
 		return r;
-	}
 	nprev = rdt_groups(h->rdt, &cur);
 	memcpy(h->prev, cur, nprev * sizeof(cur[0]));
 	r = rdt_apply(h->rdt, h->groups, n, err, sizeof(err));
 	if (r) {
-		host_say(h, "%s; every mask left as it was", err);
+		snprintf(h->last_err, sizeof(h->last_err), "%s; every mask left as it was", err);
 		return r;
 	}
 	if (p->ddio_mask == h->ddio_cur)
@@ -232,10 +232,20 @@ static int restore(void *ctx)
 	e = ioca_client__sampler_stop(h->client);
 	if (e && e != -EBUSY)
 		host_say(h, "stopping the sampler: %s", strerror(-e));
-	if (h->ddio_cur != h->start_mask)
+	if (h->ddio_cur != h->start_mask) {
 		r = set_ddio(h, h->start_mask);
+		if (r)
+			host_say(h, "restoring %s", h->last_err);
+	}
 	e = rdt_remove_all(h->rdt);
 	return r ? r : e;
+}
+
+static const char *last_error(void *ctx)
+{
+	const struct host *h = ctx;
+
+	return h->last_err;
 }
 
 const struct platform_ops host_platform_ops = {
@@ -246,4 +256,5 @@ const struct platform_ops host_platform_ops = {
 	.wait = wait_op,
 	.restore = restore,
 	.destroy = host_destroy,
+	.last_error = last_error,
 };

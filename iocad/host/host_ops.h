@@ -30,6 +30,7 @@ struct host {
 	struct ioca_subscription *sub;	/* samples */
 	struct ioca_cha_preset *preset; /* NULL: no DDIO counters */
 	char no_ddio_why[160];
+	char last_err[768];		     /* why the last apply failed, for the loop's log */
 	struct ioca_info *info;		     /* last info (read every interval) */
 	const struct ioca_socket_info *sock; /* in info, at open */
 	uint32_t sock_id;

@@ -245,6 +245,8 @@ static int finish(struct parser *p)
 					    ev->mask, s->params.ways);
 			continue;
 		}
+		if (ev->kind == SCN_EV_RELOAD)
+			continue;
 		t = scenario_tenant_index(s, ev->name);
 		if (t < 0)
 			return fail(p, "no tenant '%s' in this scenario", ev->name);

@@ -12,6 +12,7 @@
  *                       at TIME flows TENANT N
  *                       at TIME join|leave TENANT
  *                       at TIME ddio MASK
+ *                       at TIME reload CONFIG
  *
  * Every error names file:line and the key or word at fault.
  */
@@ -29,10 +30,11 @@
 #define SCENARIO_MAX_SETS 16
 
 enum scenario_ev_kind {
-	SCN_EV_SET,   /* change workload keys of a tenant */
-	SCN_EV_JOIN,  /* the tenant's workload starts */
-	SCN_EV_LEAVE, /* the tenant's workload stops, its cores idle */
-	SCN_EV_DDIO,  /* someone outside iocad rewrites the DDIO mask */
+	SCN_EV_SET,    /* change workload keys of a tenant */
+	SCN_EV_JOIN,   /* the tenant's workload starts */
+	SCN_EV_LEAVE,  /* the tenant's workload stops, its cores idle */
+	SCN_EV_DDIO,   /* someone outside iocad rewrites the DDIO mask */
+	SCN_EV_RELOAD, /* the operator replaces iocad's config and sends SIGHUP */
 };
 
 struct scenario_set {
@@ -46,6 +48,7 @@ struct scenario_event {
 	unsigned int tenant;	      /* index into scenario.tenant */
 	char name[PLATFORM_NAME_LEN]; /* that tenant's name */
 	uint32_t mask;		      /* SCN_EV_DDIO */
+	char path[SCENARIO_PATH_LEN]; /* SCN_EV_RELOAD: relative to the scenario's directory */
 	unsigned int nset;
 	struct scenario_set set[SCENARIO_MAX_SETS];
 	unsigned int line;

@@ -83,9 +83,18 @@ static int from_cfg(const struct scenario *s, const struct sim_tenant_cfg *cfg, 
 	for (i = 0; i < s->ntenants; i++) {
 		int k = find_cfg(cfg, ncfg, s->tenant[i].name);
 
+		if (k < 0 && s->tenant[i].ncpus) {
+			/* not managed yet: a tenant that a reload may add later */
+			b->tenant_ncpus[i] = s->tenant[i].ncpus;
+			memcpy(b->cpu[i], s->tenant[i].cpus,
+			       s->tenant[i].ncpus * sizeof(unsigned int));
+			continue;
+		}
 		if (k < 0) {
-			snprintf(err, len, "%s:%u: tenant '%s' is not in the config", s->path,
-				 s->tenant[i].line, s->tenant[i].name);
+			snprintf(err, len,
+				 "%s:%u: tenant '%s' is not in the config (a tenant that joins by "
+				 "reload needs its cpus in the scenario)",
+				 s->path, s->tenant[i].line, s->tenant[i].name);
 			return -EINVAL;
 		}
 		if (cfg[k].ncpus > PLATFORM_MAX_CPUS || (cfg[k].ncpus && !cfg[k].cpus)) {

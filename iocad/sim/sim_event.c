@@ -111,9 +111,19 @@ static int verb(struct out *o, struct scenario_event *ev, char **tok, int ntok)
 			return say(o, "expected 'at TIME ddio MASK' with a mask like 0x780");
 		return 0;
 	}
+	if (!strcmp(v, "reload")) {
+		ev->kind = SCN_EV_RELOAD;
+		if (ntok != 4)
+			return say(o, "expected 'at TIME reload CONFIG'");
+		if (strlen(tok[3]) >= sizeof(ev->path))
+			return say(o, "reload: config path longer than %zu characters",
+				   sizeof(ev->path) - 1);
+		snprintf(ev->path, sizeof(ev->path), "%s", tok[3]);
+		return 0;
+	}
 	return say(o,
-		   "unknown event '%s' (expected set, traffic, workload, flows, join, leave or "
-		   "ddio)",
+		   "unknown event '%s' (expected set, traffic, workload, flows, join, leave, "
+		   "ddio or reload)",
 		   v);
 }
 

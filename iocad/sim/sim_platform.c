@@ -39,6 +39,9 @@ struct sim_ctx {
 	/* Cumulative counters, as doubles so rounding never drifts. */
 	struct sim_cpu_acc acc[PLATFORM_MAX_CPUS];
 	double ddio_hits, ddio_misses;
+	volatile sig_atomic_t *reload;
+	char reload_path[2 * SCENARIO_PATH_LEN];
+	char err[2 * SCENARIO_PATH_LEN]; /* what the last failing call was about */
 };
 
 static const struct platform_ops sim_ops;
@@ -61,9 +64,25 @@ static int sim_info(void *c, struct platform_info *out)
 	return 0;
 }
 
+/* A reload event's config path, relative to the scenario's directory. */
+static void reload_event(struct sim_ctx *x, const struct scenario_event *ev)
+{
+	const char *slash = strrchr(x->scn->path, '/');
+	int dirlen = slash ? (int)(slash - x->scn->path) : 0;
+
+	if (ev->path[0] == '/' || !slash)
+		snprintf(x->reload_path, sizeof(x->reload_path), "%s", ev->path);
+	else
+		snprintf(x->reload_path, sizeof(x->reload_path), "%.*s/%s", dirlen, x->scn->path,
+			 ev->path);
+	if (x->reload)
+		*x->reload = 1;
+}
+
 static void run_event(struct sim_ctx *x, const struct scenario_event *ev)
 {
-	struct sim_workload *w = ev->kind == SCN_EV_DDIO ? NULL : &x->t[ev->tenant].w;
+	bool own = ev->kind != SCN_EV_DDIO && ev->kind != SCN_EV_RELOAD;
+	struct sim_workload *w = own ? &x->t[ev->tenant].w : NULL;
 	unsigned int k;
 
 	switch (ev->kind) {
@@ -80,6 +99,9 @@ static void run_event(struct sim_ctx *x, const struct scenario_event *ev)
 	case SCN_EV_DDIO:
 		x->ddio_mask = ev->mask;
 		break;
+	case SCN_EV_RELOAD:
+		reload_event(x, ev);
+		return;
 	}
 	x->dirty = true;
 }
@@ -189,12 +211,17 @@ static int sim_apply(void *c, const struct platform_plan *plan)
 {
 	struct sim_ctx *x = c;
 	int idx[PLATFORM_MAX_TENANTS];
+	bool named[PLATFORM_MAX_TENANTS] = {false};
 	unsigned int i;
 
+	x->err[0] = '\0';
 	if (!plan || plan->ntenants > PLATFORM_MAX_TENANTS)
 		return -EINVAL;
-	if (!contiguous(plan->ddio_mask) || (plan->ddio_mask & ~x->all_ways))
+	if (!contiguous(plan->ddio_mask) || (plan->ddio_mask & ~x->all_ways)) {
+		snprintf(x->err, sizeof(x->err), "DDIO mask 0x%x is not contiguous within %u ways",
+			 plan->ddio_mask, x->params.ways);
 		return -EINVAL;
+	}
 	for (i = 0; i < plan->ntenants; i++) {
 		char name[PLATFORM_NAME_LEN];
 		uint32_t m = plan->tenant[i].mask;
@@ -202,15 +229,28 @@ static int sim_apply(void *c, const struct platform_plan *plan)
 		memcpy(name, plan->tenant[i].name, sizeof(name));
 		name[sizeof(name) - 1] = '\0';
 		idx[i] = scenario_tenant_index(x->scn, name);
-		if (idx[i] < 0)
+		if (idx[i] < 0) {
+			snprintf(x->err, sizeof(x->err), "tenant '%s' is not in scenario %s", name,
+				 x->scn->path);
 			return -ENOENT;
-		if (!contiguous(m) || (m & ~x->all_ways))
+		}
+		if (!contiguous(m) || (m & ~x->all_ways)) {
+			snprintf(x->err, sizeof(x->err),
+				 "tenant '%s': mask 0x%x is not contiguous within %u ways", name, m,
+				 x->params.ways);
 			return -EINVAL;
+		}
 	}
 	/* Everything checked: now change it all. */
 	x->ddio_mask = plan->ddio_mask;
-	for (i = 0; i < plan->ntenants; i++)
+	for (i = 0; i < plan->ntenants; i++) {
 		x->t[idx[i]].mask = plan->tenant[i].mask;
+		named[idx[i]] = true;
+	}
+	/* a tenant iocad no longer manages is back in CAT's default class */
+	for (i = 0; i < x->scn->ntenants; i++)
+		if (!named[i])
+			x->t[i].mask = x->all_ways;
 	x->dirty = true;
 	return 0;
 }
@@ -244,7 +284,13 @@ static void sim_destroy(void *c)
 	free(x);
 }
 
+static const char *sim_last_error(void *c)
+{
+	return ((struct sim_ctx *)c)->err;
+}
+
 static const struct platform_ops sim_ops = {
+	.last_error = sim_last_error,
 	.name = "sim",
 	.info = sim_info,
 	.poll = sim_poll,
@@ -339,6 +385,7 @@ int sim_platform_open(const char *scenario_path, const struct sim_platform_opts 
 		return err;
 	}
 	x->params = x->scn->params;
+	x->reload = opts ? opts->reload : NULL;
 	x->all_ways = x->params.ways == 32 ? 0xffffffffu : (1u << x->params.ways) - 1;
 	x->ddio_mask = x->ddio_open = x->scn->ddio_mask;
 	for (i = 0; i < x->scn->ntenants; i++) {
@@ -369,6 +416,13 @@ int sim_platform_tenant_index(const struct platform *pf, const char *name)
 	struct sim_ctx *x = sim_of(pf);
 
 	return x ? scenario_tenant_index(x->scn, name) : -1;
+}
+
+const char *sim_platform_reload_path(const struct platform *pf)
+{
+	struct sim_ctx *x = sim_of(pf);
+
+	return x && x->reload_path[0] ? x->reload_path : NULL;
 }
 
 uint32_t sim_platform_ddio_mask(const struct platform *pf)

@@ -11,6 +11,7 @@
 #ifndef IOCAD_SIM_PLATFORM_H
 #define IOCAD_SIM_PLATFORM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +35,12 @@ struct sim_platform_opts {
 	unsigned int llc_ways; /* 0: the scenario's */
 	const struct sim_tenant_cfg *tenants;
 	unsigned int ntenants;
+	/*
+	 * Set to 1 when a scenario "reload" event fires (like a SIGHUP handler
+	 * would); the config to read is then sim_platform_reload_path().
+	 * NULL: reload events only record their path.
+	 */
+	volatile sig_atomic_t *reload;
 };
 
 /* 0 or -errno; on error errbuf says what and where (scenario file:line). */
@@ -49,6 +56,12 @@ const struct sim_rates *sim_platform_rates(const struct platform *pf);
 
 /* Scenario index of tenant @name in a simulator platform, or -1. */
 int sim_platform_tenant_index(const struct platform *pf, const char *name);
+
+/*
+ * The config file named by the last scenario reload event that fired
+ * (relative paths resolved against the scenario's directory), or NULL.
+ */
+const char *sim_platform_reload_path(const struct platform *pf);
 
 /* Current DDIO mask and a tenant's CAT mask (0 if unknown), as the sim applies them. */
 uint32_t sim_platform_ddio_mask(const struct platform *pf);
