@@ -307,6 +307,19 @@ int main(int argc, char **argv)
 
 	/* interval lines (stdout) and messages (stderr) interleave in order */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * First thing: a SIGHUP or SIGTERM during startup (opening the host
+	 * platform takes a while) must not kill iocad with the default action
+	 * and leave half-made state. A signal must not cut a log line's write
+	 * short either (EINTR), hence SA_RESTART.
+	 */
+	sa.sa_flags = SA_RESTART;
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_hup;
+	sigaction(SIGHUP, &sa, NULL);
 	r = parse_args(argc, argv, &a);
 	if (r)
 		return r == 1 ? 0 : r;
@@ -342,14 +355,6 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	/* a signal must not cut a log line's write short (EINTR) */
-	sa.sa_flags = SA_RESTART;
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sa.sa_handler = on_hup;
-	sigaction(SIGHUP, &sa, NULL);
 
 	struct loop_opts lo = {
 		.sz = sizeof(lo),
