@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One sampling interval: read every CPU's counters on that CPU (a work item
- * bound to it, so perf reads locally instead of sending an IPI per event),
- * then build a single message for all CPUs and sockets.
+ * One sampling interval: read every sampled CPU's counters, then build the
+ * sample's message(s) for all CPUs and sockets.
+ *
+ * Nothing here waits for a sampled CPU to schedule anything: each read is
+ * perf's own synchronous IPI to the counter's CPU (perf_event_read_value()),
+ * and a SCHED_FIFO busy-poller owning that CPU (RT throttling off) still
+ * takes interrupts. So the collector finishes in bounded time while it
+ * holds cpus_read_lock() and the sampler's lock, and stop, hotplug and
+ * unload are never held up. (The IRQ-safe local read that would allow one
+ * IPI per CPU for all its events, perf_event_read_local(), is not exported
+ * to modules.)
  */
 #include <linux/cpu.h>
 #include <linux/ktime.h>
@@ -10,6 +18,7 @@
 #include <net/genetlink.h>
 #include "compat.h"
 #include "collect.h"
+#include "emul_counters.h"
 #include "ioca_nl_gen.h"
 
 static void ioca_read_event(struct perf_event *ev, struct ioca_count *c)
@@ -17,78 +26,84 @@ static void ioca_read_event(struct perf_event *ev, struct ioca_count *c)
 	c->value = perf_event_read_value(ev, &c->enabled, &c->running);
 }
 
-static void ioca_collect_put(struct ioca_sampler *s)
+static void ioca_collect_uncore(struct ioca_sampler *s)
 {
-	if (atomic_dec_and_test(&s->pending))
-		complete(&s->done);
-}
+	unsigned int so, k, u = s->cfg->nr_uncore;
+	u64 now = ktime_get_ns();
 
-static void ioca_collect_read_slot(struct ioca_sampler_slot *slot)
-{
-	struct ioca_sampler *s = slot->s;
-	struct ioca_sample_cpu *c = &s->cpus[slot->index];
-	unsigned int i;
+	for (so = 0; so < s->nr_sockets; so++) {
+		for (k = 0; s->sockets[so].present && k < u; k++) {
+			struct ioca_count *c = &s->counts[so * u + k];
+			u32 kind = s->cfg->uncore[k].kind;
 
-	for (i = 0; i < s->cfg->nr_events; i++)
-		ioca_read_event(slot->ev[i], &c->c[i]);
-}
-
-/* Runs on the slot's CPU. */
-void ioca_collect_read_work(struct work_struct *work)
-{
-	struct ioca_sampler_slot *slot =
-		container_of(work, struct ioca_sampler_slot, work);
-
-	ioca_collect_read_slot(slot);
-	ioca_collect_put(slot->s);
+			if (ioca_emul_kind(kind) && s->emul) {
+				c->value = ioca_emul_read(s->emul, so, kind, now);
+				c->enabled = now - s->start_ns;
+				c->running = c->enabled;
+			} else if (s->uncore[so * u + k]) {
+				/*
+				 * Few events, read from here: perf sends the
+				 * IPI to the PMU's CPU, which the uncore
+				 * driver moves within the socket on hotplug.
+				 */
+				ioca_read_event(s->uncore[so * u + k], c);
+			}
+		}
+	}
 }
 
 /* Caller holds cpus_read_lock() and s->lock: no CPU comes or goes. */
 static void ioca_collect_read_all(struct ioca_sampler *s)
 {
-	unsigned int i, n = s->nr_sockets * s->cfg->nr_uncore;
-	/*
-	 * The collector's own CPU is read inline, saving a wakeup and two
-	 * context switches. Should the collector migrate meanwhile, perf
-	 * still reads correctly, through an IPI.
-	 */
-	unsigned int self = raw_smp_processor_id();
-	int local = -1;
+	unsigned int i, k;
 
-	reinit_completion(&s->done);
-	atomic_set(&s->pending, 1);
 	for (i = 0; i < s->cfg->nr_cpus; i++) {
-		struct ioca_sampler_slot *slot = &s->slots[i];
+		struct ioca_sample_cpu *c = &s->cpus[i];
 
-		s->cpus[i].online = s->cfg->nr_events && slot->ev[0];
-		if (!s->cpus[i].online)
-			continue;
-		if (s->cpus[i].cpu == self) {
-			local = i;
-			continue;
-		}
-		atomic_inc(&s->pending);
-		queue_work_on(s->cpus[i].cpu, system_highpri_wq, &slot->work);
+		c->online = s->cfg->nr_events && s->slots[i].ev[0];
+		c->generation = s->generation[c->cpu];
+		for (k = 0; c->online && k < s->cfg->nr_events; k++)
+			ioca_read_event(s->slots[i].ev[k], &c->c[k]);
 	}
-	if (local >= 0)
-		ioca_collect_read_slot(&s->slots[local]);
-	/* Uncore PMUs read on their own CPU; few events, read from here. */
-	for (i = 0; i < n; i++)
-		if (s->uncore[i])
-			ioca_read_event(s->uncore[i], &s->counts[i]);
-	ioca_collect_put(s);
-	wait_for_completion(&s->done);
+	ioca_collect_uncore(s);
 }
 
-static struct sk_buff *ioca_collect_msg(struct ioca_sampler *s, bool on_demand,
-					u32 portid, u32 nlseq, u8 cmd)
+static struct sk_buff *ioca_collect_build(struct ioca_sampler *s,
+					  const struct ioca_sample *smp,
+					  u32 portid, u32 nlseq, u8 cmd)
+{
+	struct nlattr *collect;
+	struct sk_buff *skb;
+	void *hdr;
+	u64 dt;
+
+	skb = genlmsg_new(ioca_sample_msg_size(smp), GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	hdr = genlmsg_put(skb, portid, nlseq, &ioca_nl_family, 0, cmd);
+	if (!hdr || ioca_sample_fill(skb, smp, &collect)) {
+		nlmsg_free(skb);
+		return NULL;
+	}
+	genlmsg_end(skb, hdr);
+	dt = ktime_get_ns() - smp->time_ns;
+	memcpy(nla_data(collect), &dt, sizeof(dt));
+	return skb;
+}
+
+/*
+ * Reads every counter, then sends the sample in as many parts as it takes:
+ * multicast when @info is NULL, else as replies to @info. Returns 0 or the
+ * first -errno (-ENOMEM for a message that could not be built).
+ */
+static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 {
 	struct ioca_sample smp = {
 		.seq = s->seq,
 		.time_ns = ktime_get_ns(),
 		.realtime_ns = ktime_get_real_ns(),
 		.interval_us = s->cfg->interval_us,
-		.on_demand = on_demand,
+		.on_demand = !!info,
 		.nr_events = s->cfg->nr_events,
 		/* Uncore-only configurations carry no CPU entries. */
 		.nr_cpus = s->cfg->nr_events ? s->cfg->nr_cpus : 0,
@@ -97,27 +112,44 @@ static struct sk_buff *ioca_collect_msg(struct ioca_sampler *s, bool on_demand,
 		.nr_sockets = s->cfg->nr_uncore ? s->nr_sockets : 0,
 		.sockets = s->sockets,
 	};
-	struct nlattr *collect;
-	struct sk_buff *skb;
+	unsigned int n, i;
 	u64 dt;
-	void *hdr;
+	int err = 0;
 
 	ioca_collect_read_all(s);
-	skb = genlmsg_new(ioca_sample_msg_size(&smp), GFP_KERNEL);
-	if (!skb)
-		return NULL;
-	hdr = genlmsg_put(skb, portid, nlseq, &ioca_nl_family, 0, cmd);
-	if (!hdr || ioca_sample_fill(skb, &smp, &collect)) {
-		nlmsg_free(skb);
-		return NULL;
+	n = ioca_sample_plan(&smp, IOCA_PART_BUDGET, s->parts, s->max_parts);
+	if (!n)
+		return -EMSGSIZE;
+	s->last_parts = n;
+	for (i = 0; i < n && !err; i++) {
+		struct ioca_sample part;
+		struct sk_buff *skb;
+
+		ioca_sample_select(&smp, &s->parts[i], i, n, &part);
+		skb = ioca_collect_build(s, &part,
+					 info ? info->snd_portid : 0,
+					 info ? info->snd_seq : 0,
+					 info ? IOCA_CMD_SAMPLE_GET :
+						IOCA_CMD_SAMPLE_NTF);
+		if (!skb) {
+			err = -ENOMEM;
+			break;
+		}
+		if (info) {
+			err = genlmsg_unicast(genl_info_net(info), skb,
+					      info->snd_portid);
+			continue;
+		}
+		/* -ESRCH: the last listener left meanwhile; not an error. */
+		if (genlmsg_multicast(&ioca_nl_family, skb, 0,
+				      IOCA_NLGRP_SAMPLES, GFP_KERNEL) == -ENOBUFS)
+			err = -ENOBUFS;
 	}
-	genlmsg_end(skb, hdr);
 	dt = ktime_get_ns() - smp.time_ns;
-	memcpy(nla_data(collect), &dt, sizeof(dt));
 	s->last_collect_ns = dt;
 	s->sum_collect_ns += dt;
 	s->nr_collect++;
-	return skb;
+	return err;
 }
 
 /* One interval, queued by the timer on s->wq. */
@@ -125,7 +157,6 @@ void ioca_collect_interval_work(struct work_struct *work)
 {
 	struct ioca_sampler *s =
 		container_of(work, struct ioca_sampler, collect_work);
-	struct sk_buff *skb;
 
 	cpus_read_lock();
 	mutex_lock(&s->lock);
@@ -138,14 +169,7 @@ void ioca_collect_interval_work(struct work_struct *work)
 		goto out_unlock;
 	}
 	s->seq++;
-	skb = ioca_collect_msg(s, false, 0, 0, IOCA_CMD_SAMPLE_NTF);
-	if (!skb) {
-		s->send_errors++;
-		goto out_unlock;
-	}
-	/* -ESRCH: the last listener left meanwhile; not an error. */
-	if (genlmsg_multicast(&ioca_nl_family, skb, 0, IOCA_NLGRP_SAMPLES,
-			      GFP_KERNEL) == -ENOBUFS)
+	if (ioca_collect_send(s, NULL))
 		s->send_errors++;
 out_unlock:
 	mutex_unlock(&s->lock);
@@ -157,25 +181,20 @@ out_unlock:
  * @s: sampler
  * @info: the sample-get request
  *
- * Return: 0, -ENODATA when the sampler is not running, -ENOMEM.
+ * Return: 0, -ENODATA when the sampler is not running, -ENOMEM, or the
+ * unicast's -errno.
  */
 int ioca_collect_on_demand(struct ioca_sampler *s, struct genl_info *info)
 {
-	struct sk_buff *skb = NULL;
 	int err = -ENODATA;
 
 	cpus_read_lock();
 	mutex_lock(&s->lock);
-	if (s->state == IOCA_SAMPLER_STATE_RUNNING) {
-		skb = ioca_collect_msg(s, true, info->snd_portid,
-				       info->snd_seq, IOCA_CMD_SAMPLE_GET);
-		err = skb ? 0 : -ENOMEM;
-	}
+	if (s->state == IOCA_SAMPLER_STATE_RUNNING)
+		err = ioca_collect_send(s, info);
 	mutex_unlock(&s->lock);
 	cpus_read_unlock();
 	if (err == -ENODATA)
 		GENL_SET_ERR_MSG(info, "sampler is not running");
-	if (err)
-		return err;
-	return genlmsg_reply(skb, info);
+	return err;
 }

@@ -4,7 +4,6 @@
 
 #include "sampler.h"
 
-void ioca_collect_read_work(struct work_struct *work);
 void ioca_collect_interval_work(struct work_struct *work);
 int ioca_collect_on_demand(struct ioca_sampler *s, struct genl_info *info);
 

@@ -48,14 +48,17 @@
 #endif
 
 /*
- * Multicast group permissions: GENL_MCAST_CAP_NET_ADMIN arrived in 6.6 (and
- * in 6.1.y stable). Without it the core cannot check the capability on
- * join, so refuse to build rather than publish counters to anyone.
+ * Multicast group permissions: GENL_MCAST_CAP_NET_ADMIN and _SYS_ADMIN
+ * arrived in 6.6 (and in 6.1.y stable). Without them the core cannot check
+ * capabilities on join, so refuse to build rather than publish counters to
+ * anyone. The core has no CAP_PERFMON flag and 6.1 no per-family bind hook:
+ * joining asks CAP_NET_ADMIN and CAP_SYS_ADMIN, which implies
+ * perfmon_capable().
  */
-#ifdef GENL_MCAST_CAP_NET_ADMIN
-#define IOCA_MCGRP_FLAGS GENL_MCAST_CAP_NET_ADMIN
+#if defined(GENL_MCAST_CAP_NET_ADMIN) && defined(GENL_MCAST_CAP_SYS_ADMIN)
+#define IOCA_MCGRP_FLAGS (GENL_MCAST_CAP_NET_ADMIN | GENL_MCAST_CAP_SYS_ADMIN)
 #else
-#error "kernel lacks GENL_MCAST_CAP_NET_ADMIN (6.6+, 6.1.y stable)"
+#error "kernel lacks GENL_MCAST_CAP_NET_ADMIN/_SYS_ADMIN (6.6+, 6.1.y stable)"
 #endif
 
 /* 6.15 added hrtimer_setup(); hrtimer_init() went away in 6.17. */

@@ -7,8 +7,15 @@
  * bits and lies inside the LLC. Way counts become masks at the most
  * significant ways, where the hardware default sits, so that the ways CAT
  * hands to cores from the bottom up meet DDIO last.
+ *
+ * The register is 64 bits wide and only its low llc_ways bits are DDIO ways:
+ * every write is a read-modify-write of those bits, and unload writes back
+ * the full value found at load, never a default.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/bitops.h>
+#include <linux/cpu.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include "compat.h"
@@ -103,17 +110,37 @@ u32 ioca_ddio_default_mask(u32 llc_ways)
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_default_mask);
 
+/* The DDIO ways of a register value. */
+static u32 ioca_ddio_bits(const struct ioca_ddio_socket *sk, u64 raw)
+{
+	return (u32)(raw & sk->valid_mask);
+}
+
 /**
- * ioca_ddio_init() - read every socket's boot mask through a backend
+ * ioca_ddio_merge() - a register value with new DDIO ways, other bits kept
+ * @sk: socket (for its way count)
+ * @raw: the register as read
+ * @mask: the DDIO ways to set
+ *
+ * Return: the value to write.
+ */
+u64 ioca_ddio_merge(const struct ioca_ddio_socket *sk, u64 raw, u32 mask)
+{
+	return (raw & ~(u64)sk->valid_mask) | mask;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_merge);
+
+/**
+ * ioca_ddio_init() - read every socket's boot value through a backend
  * @d: state to fill
  * @ops: backend
  * @nr_sockets: sockets, 1..IOCA_MAX_SOCKETS
  * @llc_ways: ways of every socket's LLC
- * @default_mask: mask assumed when the backend reads an invalid one
+ * @default_mask: mask shown when the backend reads an invalid one
  * @min_ways: fewest ways a mask may have
  *
  * A read that yields an invalid mask (under TCG unknown MSRs read as 0)
- * is replaced by @default_mask, so unload never writes garbage back.
+ * is shown as @default_mask, but the value read is what unload writes back.
  *
  * Return: 0 or -errno (-EINVAL for bad geometry, the backend's error).
  */
@@ -122,7 +149,7 @@ int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 		   unsigned int min_ways)
 {
 	unsigned int s;
-	int err;
+	int err = 0;
 
 	if (!nr_sockets || nr_sockets > IOCA_MAX_SOCKETS ||
 	    llc_ways < 2 || llc_ways > IOCA_LLC_MAX_WAYS ||
@@ -136,37 +163,42 @@ int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 	d->ops = ops;
 	d->nr_sockets = nr_sockets;
 	d->min_ways = min_ways;
+	cpus_read_lock();
 	for (s = 0; s < nr_sockets; s++) {
 		struct ioca_ddio_socket *sk = &d->sock[s];
-		u32 mask = 0;
+		u64 raw = 0;
+		u32 mask;
 
 		sk->llc_ways = llc_ways;
 		sk->valid_mask = ioca_ddio_valid_mask(llc_ways);
 		sk->emul_reg = default_mask;
-		err = ops->read(d, s, &mask);
+		err = ops->read(d, s, &raw);
 		if (err)
-			return err;
+			break;
+		sk->boot_raw = raw;
+		mask = ioca_ddio_bits(sk, raw);
 		if (ioca_ddio_check_mask(mask, llc_ways, 1) != IOCA_DDIO_OK) {
-			pr_notice("ioca: socket %u: %s mask reads 0x%x, assuming 0x%x\n",
-				  s, ops->name, mask, default_mask);
+			pr_notice("socket %u: %s register reads 0x%llx, showing 0x%x\n",
+				  s, ops->name, raw, default_mask);
 			mask = default_mask;
 		}
 		sk->boot_mask = mask;
 		sk->mask = mask;
 	}
-	return 0;
+	cpus_read_unlock();
+	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_init);
 
-static int ioca_emul_read(struct ioca_ddio *d, unsigned int socket, u32 *mask)
+static int ioca_emul_read(struct ioca_ddio *d, unsigned int socket, u64 *raw)
 {
-	*mask = d->sock[socket].emul_reg;
+	*raw = d->sock[socket].emul_reg;
 	return 0;
 }
 
-static int ioca_emul_write(struct ioca_ddio *d, unsigned int socket, u32 mask)
+static int ioca_emul_write(struct ioca_ddio *d, unsigned int socket, u64 raw)
 {
-	d->sock[socket].emul_reg = mask;
+	d->sock[socket].emul_reg = raw;
 	return 0;
 }
 
@@ -227,107 +259,3 @@ int ioca_ddio_resolve(const struct ioca_ddio *d, struct ioca_ddio_req *req,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_resolve);
-
-/* After a failed write the hardware state is unknown: go back to boot. */
-static void ioca_ddio_recover(struct ioca_ddio *d,
-			      const struct ioca_ddio_req *reqs,
-			      unsigned int upto)
-{
-	unsigned int i;
-
-	for (i = 0; i <= upto; i++) {
-		struct ioca_ddio_socket *sk = &d->sock[reqs[i].socket];
-		u32 now = sk->boot_mask;
-
-		d->ops->write(d, reqs[i].socket, sk->boot_mask);
-		if (!d->ops->read(d, reqs[i].socket, &now))
-			sk->mask = now;
-	}
-}
-
-/**
- * ioca_ddio_apply() - write resolved requests, all or nothing
- * @d: state
- * @reqs: requests passed through ioca_ddio_resolve(), distinct sockets
- * @n: number of requests
- * @why: set to a message for extack on failure
- *
- * On a backend error every socket written so far, and the failing one, is
- * put back to its boot mask.
- *
- * Return: 0 or the backend's -errno (-EPERM under kernel lockdown).
- */
-int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
-		    unsigned int n, const char **why)
-{
-	unsigned int i;
-	int err = 0;
-
-	if (d->ops->may_write) {
-		err = d->ops->may_write(why);
-		if (err)
-			return err;
-	}
-	mutex_lock(&d->lock);
-	for (i = 0; i < n; i++) {
-		struct ioca_ddio_socket *sk = &d->sock[reqs[i].socket];
-
-		sk->dirty = true;
-		err = d->ops->write(d, reqs[i].socket, reqs[i].mask);
-		if (err) {
-			*why = "DDIO mask write failed; boot masks restored";
-			ioca_ddio_recover(d, reqs, i);
-			break;
-		}
-		sk->mask = reqs[i].mask;
-	}
-	mutex_unlock(&d->lock);
-	return err;
-}
-EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_apply);
-
-/**
- * ioca_ddio_restore() - write the boot mask back to every changed socket
- * @d: state
- *
- * Return: 0 or the first backend -errno (the other sockets are still tried).
- */
-int ioca_ddio_restore(struct ioca_ddio *d)
-{
-	unsigned int s;
-	int ret = 0;
-
-	mutex_lock(&d->lock);
-	for (s = 0; s < d->nr_sockets; s++) {
-		struct ioca_ddio_socket *sk = &d->sock[s];
-		int err;
-
-		if (!sk->dirty)
-			continue;
-		err = d->ops->write(d, s, sk->boot_mask);
-		if (err) {
-			ret = ret ?: err;
-			continue;
-		}
-		sk->mask = sk->boot_mask;
-		sk->dirty = false;
-	}
-	mutex_unlock(&d->lock);
-	return ret;
-}
-EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_restore);
-
-/**
- * ioca_ddio_exit() - restore boot masks; the state is unusable afterwards
- * @d: state
- */
-void ioca_ddio_exit(struct ioca_ddio *d)
-{
-	if (!d->ops)
-		return;
-	if (ioca_ddio_restore(d))
-		pr_warn("ioca: could not restore every boot DDIO mask\n");
-	mutex_destroy(&d->lock);
-	d->ops = NULL;
-}
-EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_exit);

@@ -12,34 +12,47 @@ struct ioca_ddio;
  * struct ioca_ddio_backend - how a socket's DDIO way mask is read and written
  * @id: IOCA_BACKEND_* reported in info
  * @name: name reported in info
- * @read: read the mask of @socket; 0 or -errno
- * @write: write @mask to @socket; 0 or -errno
+ * @read: read the whole register of @socket; 0 or -errno
+ * @write: write the whole register of @socket; 0 or -errno
  * @may_write: NULL, or 0 when writes are allowed now, else -errno and @why
+ * @online: NULL, or whether @socket has an online CPU to write through
+ *
+ * @read, @write and @online run with cpus_read_lock() (or the hotplug lock)
+ * and the state's lock held.
  */
 struct ioca_ddio_backend {
 	enum ioca_backend id;
 	const char *name;
-	int (*read)(struct ioca_ddio *d, unsigned int socket, u32 *mask);
-	int (*write)(struct ioca_ddio *d, unsigned int socket, u32 mask);
+	int (*read)(struct ioca_ddio *d, unsigned int socket, u64 *raw);
+	int (*write)(struct ioca_ddio *d, unsigned int socket, u64 raw);
 	int (*may_write)(const char **why);
+	bool (*online)(struct ioca_ddio *d, unsigned int socket);
 };
 
 /**
  * struct ioca_ddio_socket - DDIO state of one package
  * @llc_ways: ways of the LLC
  * @valid_mask: one bit per LLC way
- * @boot_mask: mask found at load time, restored on unload
+ * @boot_raw: the whole register as found at load, written back on unload
+ * @boot_mask: DDIO ways found at load (a default when that read is invalid)
  * @mask: mask last read or written
  * @dirty: a write went to the hardware since load
+ * @owner_portid: netlink socket owning this mask, 0 when none
+ * @owner_pid: process that set the owner, for info and messages
+ * @owner_prev: mask before the owner's first change, put back when it closes
  * @emul_reg: the emulated backend's register
  */
 struct ioca_ddio_socket {
 	u32 llc_ways;
 	u32 valid_mask;
+	u64 boot_raw;
 	u32 boot_mask;
 	u32 mask;
 	bool dirty;
-	u32 emul_reg;
+	u32 owner_portid;
+	u32 owner_pid;
+	u32 owner_prev;
+	u64 emul_reg;
 };
 
 /**
@@ -72,6 +85,18 @@ struct ioca_ddio_req {
 	u32 ways;
 };
 
+/**
+ * struct ioca_ddio_owner - who asks for a DDIO change
+ * @portid: the requesting netlink socket
+ * @pid: its process
+ * @own: the socket takes ownership of the sockets it changes
+ */
+struct ioca_ddio_owner {
+	u32 portid;
+	u32 pid;
+	bool own;
+};
+
 /* Why a mask or way count was refused, as an extack string. */
 enum ioca_ddio_verdict {
 	IOCA_DDIO_OK,
@@ -98,9 +123,13 @@ int ioca_ddio_init_emulated(struct ioca_ddio *d, unsigned int nr_sockets,
 			    u32 llc_ways, unsigned int min_ways);
 int ioca_ddio_resolve(const struct ioca_ddio *d, struct ioca_ddio_req *req,
 		      const char **why);
+u64 ioca_ddio_merge(const struct ioca_ddio_socket *sk, u64 raw, u32 mask);
 int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
-		    unsigned int n, const char **why);
-int ioca_ddio_restore(struct ioca_ddio *d);
+		    unsigned int n, const struct ioca_ddio_owner *o,
+		    const char **why);
+int ioca_ddio_restore(struct ioca_ddio *d, unsigned long *failed);
+void ioca_ddio_release_owner(struct ioca_ddio *d, u32 portid);
+void ioca_ddio_cpu_online(struct ioca_ddio *d, unsigned int cpu);
 void ioca_ddio_exit(struct ioca_ddio *d);
 
 #endif /* _IOCA_DDIO_H */

@@ -6,14 +6,21 @@
  * QEMU's TCG unknown MSRs read as 0 and writes vanish without a fault, so a
  * probe would "succeed" anywhere.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpu.h>
 #include <linux/security.h>
 #include <linux/topology.h>
 #include <asm/processor.h>
 #include "compat.h"
 #include "ddio_msr.h"
+#include "topo.h"
 
-/* driver_data: 1 where the register's effect has been confirmed. */
+/*
+ * driver_data: 1 where the register's effect has been confirmed. No
+ * MODULE_DEVICE_TABLE: udev would load the module at boot on every listed
+ * Xeon; the service loads it when wanted.
+ */
 static const struct x86_cpu_id ioca_ddio_cpu_ids[] = {
 	IOCA_MATCH_INTEL_MODEL(0x55, 1),	/* Skylake-SP, Cascade Lake */
 	IOCA_MATCH_INTEL_MODEL(0x6a, 0),	/* Ice Lake-SP */
@@ -23,7 +30,6 @@ static const struct x86_cpu_id ioca_ddio_cpu_ids[] = {
 	IOCA_MATCH_INTEL_MODEL(0xad, 0),	/* Granite Rapids */
 	{}
 };
-MODULE_DEVICE_TABLE(x86cpu, ioca_ddio_cpu_ids);
 
 bool ioca_ddio_msr_supported(void)
 {
@@ -66,43 +72,35 @@ static u32 ioca_cpuid_ddio_default(void)
 	return ebx;
 }
 
-/* Any online CPU of the package; the caller holds cpus_read_lock(). */
+/* Any online CPU of the package; the caller holds the hotplug lock. */
 static int ioca_msr_socket_cpu(unsigned int socket)
 {
-	unsigned int cpu;
+	int cpu = ioca_socket_cpu(socket);
 
-	for_each_online_cpu(cpu)
-		if (topology_logical_package_id(cpu) == socket)
-			return cpu;
-	return -ENODEV;
+	return cpu < 0 ? -ENODEV : cpu;
 }
 
-static int ioca_msr_read(struct ioca_ddio *d, unsigned int socket, u32 *mask)
+static int ioca_msr_read(struct ioca_ddio *d, unsigned int socket, u64 *raw)
 {
-	u64 val = 0;
-	int cpu, err;
+	int cpu = ioca_msr_socket_cpu(socket);
 
-	cpus_read_lock();
-	cpu = ioca_msr_socket_cpu(socket);
-	err = cpu < 0 ? cpu : ioca_rdmsr_on_cpu(cpu, IOCA_MSR_IIO_LLC_WAYS,
-						&val);
-	cpus_read_unlock();
-	*mask = (u32)val;
-	return err;
+	*raw = 0;
+	return cpu < 0 ? cpu : ioca_rdmsr_on_cpu(cpu, IOCA_MSR_IIO_LLC_WAYS, raw);
 }
 
-static int ioca_msr_write(struct ioca_ddio *d, unsigned int socket, u32 mask)
+static int ioca_msr_write(struct ioca_ddio *d, unsigned int socket, u64 raw)
 {
-	int cpu, err;
+	int cpu;
 
 	if (ioca_ddio_msr_locked_down())
 		return -EPERM;
-	cpus_read_lock();
 	cpu = ioca_msr_socket_cpu(socket);
-	err = cpu < 0 ? cpu : ioca_wrmsr_on_cpu(cpu, IOCA_MSR_IIO_LLC_WAYS,
-						mask);
-	cpus_read_unlock();
-	return err;
+	return cpu < 0 ? cpu : ioca_wrmsr_on_cpu(cpu, IOCA_MSR_IIO_LLC_WAYS, raw);
+}
+
+static bool ioca_msr_online(struct ioca_ddio *d, unsigned int socket)
+{
+	return ioca_msr_socket_cpu(socket) >= 0;
 }
 
 static int ioca_msr_may_write(const char **why)
@@ -119,6 +117,7 @@ static const struct ioca_ddio_backend ioca_ddio_msr = {
 	.read = ioca_msr_read,
 	.write = ioca_msr_write,
 	.may_write = ioca_msr_may_write,
+	.online = ioca_msr_online,
 };
 
 /**
@@ -135,7 +134,7 @@ int ioca_ddio_init_msr(struct ioca_ddio *d, unsigned int min_ways,
 		       const char **why)
 {
 	const struct x86_cpu_id *id = x86_match_cpu(ioca_ddio_cpu_ids);
-	unsigned int sockets = topology_max_packages();
+	unsigned int sockets = ioca_nr_sockets();
 	u32 ways, def;
 	int err;
 

@@ -25,9 +25,10 @@ const struct nla_policy ioca_event_nl_policy[IOCA_A_EVENT_CONFIG1 + 1] = {
 };
 
 /* IOCA_CMD_DDIO_SET - do */
-const struct nla_policy ioca_ddio_set_nl_policy[IOCA_A_DDIO_RESTORE + 1] = {
+const struct nla_policy ioca_ddio_set_nl_policy[IOCA_A_DDIO_OWNER + 1] = {
 	[IOCA_A_DDIO_SOCKET] = NLA_POLICY_NESTED(ioca_ddio_socket_nl_policy),
 	[IOCA_A_DDIO_RESTORE] = { .type = NLA_FLAG, },
+	[IOCA_A_DDIO_OWNER] = { .type = NLA_FLAG, },
 };
 
 /* Beyond the s16 inline range of 6.1's nla_policy (not const there). */
@@ -37,12 +38,13 @@ static struct netlink_range_validation ioca_interval_range = {
 };
 
 /* IOCA_CMD_SAMPLER_SET - do */
-const struct nla_policy ioca_sampler_set_nl_policy[IOCA_A_SAMPLER_UNCORE_EVENT + 1] = {
+const struct nla_policy ioca_sampler_set_nl_policy[IOCA_A_SAMPLER_OWNER + 1] = {
 	[IOCA_A_SAMPLER_INTERVAL_US] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ioca_interval_range),
 	[IOCA_A_SAMPLER_CPU] = { .type = NLA_U32, },
 	[IOCA_A_SAMPLER_EVENT] = NLA_POLICY_NESTED(ioca_event_nl_policy),
 	[IOCA_A_SAMPLER_UNCORE_EVENT] = NLA_POLICY_NESTED(ioca_event_nl_policy),
+	[IOCA_A_SAMPLER_OWNER] = { .type = NLA_FLAG, },
 };
 
 /* Ops without a policy take no attributes (resv_start_op is 0). */
@@ -55,14 +57,14 @@ static const struct genl_ops ioca_nl_ops[] = {
 		.cmd		= IOCA_CMD_DDIO_SET,
 		.doit		= ioca_nl_ddio_set_doit,
 		.policy		= ioca_ddio_set_nl_policy,
-		.maxattr	= IOCA_A_DDIO_RESTORE,
+		.maxattr	= IOCA_A_DDIO_OWNER,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
 		.cmd		= IOCA_CMD_SAMPLER_SET,
 		.doit		= ioca_nl_sampler_set_doit,
 		.policy		= ioca_sampler_set_nl_policy,
-		.maxattr	= IOCA_A_SAMPLER_UNCORE_EVENT,
+		.maxattr	= IOCA_A_SAMPLER_OWNER,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{

@@ -10,8 +10,8 @@
 
 extern const struct nla_policy ioca_ddio_socket_nl_policy[IOCA_A_SOCKET_DDIO_WAYS + 1];
 extern const struct nla_policy ioca_event_nl_policy[IOCA_A_EVENT_CONFIG1 + 1];
-extern const struct nla_policy ioca_ddio_set_nl_policy[IOCA_A_DDIO_RESTORE + 1];
-extern const struct nla_policy ioca_sampler_set_nl_policy[IOCA_A_SAMPLER_UNCORE_EVENT + 1];
+extern const struct nla_policy ioca_ddio_set_nl_policy[IOCA_A_DDIO_OWNER + 1];
+extern const struct nla_policy ioca_sampler_set_nl_policy[IOCA_A_SAMPLER_OWNER + 1];
 
 int ioca_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info);
 int ioca_nl_ddio_set_doit(struct sk_buff *skb, struct genl_info *info);

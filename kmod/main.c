@@ -5,7 +5,15 @@
  * Module init and exit. The DDIO backend is chosen here: the real MSR on
  * the CPU models that have it, or software registers when asked with
  * emulate=1 (VMs, CI). Nothing else is ever probed.
+ *
+ * The module carries no device table and no genetlink family alias: it is
+ * loaded by whoever wants it (the service), never by udev at boot or by an
+ * unprivileged family lookup, which on an unsupported CPU would fail and log
+ * an error each time.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpuhotplug.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/topology.h>
@@ -13,6 +21,8 @@
 #include "ddio_msr.h"
 #include "main.h"
 #include "netlink.h"
+#include "owner.h"
+#include "topo.h"
 
 struct ioca_ctx ioca_ctx;
 
@@ -40,16 +50,16 @@ static int __init ioca_ddio_setup(struct ioca_ddio *d)
 	int err;
 
 	if (!min_ways || min_ways > IOCA_LLC_MAX_WAYS) {
-		pr_err("ioca: min_ways=%u out of range 1-%u\n", min_ways,
+		pr_err("min_ways=%u out of range 1-%u\n", min_ways,
 		       IOCA_LLC_MAX_WAYS);
 		return -EINVAL;
 	}
 	if (emulate) {
-		sockets = emulate_sockets ?: topology_max_packages();
+		sockets = emulate_sockets ?: ioca_nr_sockets();
 		if (!sockets || sockets > IOCA_MAX_SOCKETS ||
 		    emulate_ways < min_ways || emulate_ways < 2 ||
 		    emulate_ways > IOCA_LLC_MAX_WAYS) {
-			pr_err("ioca: emulate_sockets=%u (1-%u) or emulate_ways=%u (%u-%u) out of range\n",
+			pr_err("emulate_sockets=%u (1-%u) or emulate_ways=%u (%u-%u) out of range\n",
 			       sockets, IOCA_MAX_SOCKETS, emulate_ways,
 			       max_t(uint, min_ways, 2), IOCA_LLC_MAX_WAYS);
 			return -EINVAL;
@@ -59,16 +69,16 @@ static int __init ioca_ddio_setup(struct ioca_ddio *d)
 	}
 	err = ioca_ddio_init_msr(d, min_ways, &why);
 	if (err == -ENODEV)
-		pr_err("ioca: %s (family %u model 0x%02x); load with emulate=1 to use software DDIO registers\n",
+		pr_err("%s (family %u model 0x%02x); load with emulate=1 to use software DDIO registers\n",
 		       why, boot_cpu_data.x86, boot_cpu_data.x86_model);
 	else if (err)
-		pr_err("ioca: DDIO setup failed: %s (%d)\n", why, err);
+		pr_err("DDIO setup failed: %s (%d)\n", why, err);
 	return err;
 }
 
 static void ioca_print_backend(const struct ioca_ddio *d)
 {
-	pr_info("ioca: backend %s, %u socket(s), %u LLC ways, DDIO mask 0x%x%s%s\n",
+	pr_info("backend %s, %u socket(s), %u LLC ways, DDIO mask 0x%x%s%s\n",
 		d->ops->name, d->nr_sockets, d->sock[0].llc_ways,
 		d->sock[0].boot_mask,
 		d->ops->id == IOCA_BACKEND_MSR && !d->verified ?
@@ -77,28 +87,53 @@ static void ioca_print_backend(const struct ioca_ddio *d)
 		", MSR writes refused by kernel lockdown" : "");
 }
 
+static int ioca_cpuhp_online(unsigned int cpu)
+{
+	ioca_ddio_cpu_online(&ioca_ctx.ddio, cpu);
+	return 0;
+}
+
 static int __init ioca_init(void)
 {
 	int err;
 
-	/* ORDER: DDIO state, sampler, then the family that exposes both. */
+	mutex_init(&ioca_ctx.owner_lock);
+	/* ORDER: DDIO state, sampler, owner watch, then the family. */
 	err = ioca_ddio_setup(&ioca_ctx.ddio);
 	if (err)
 		return err;
+	err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "ioca/ddio:online",
+					ioca_cpuhp_online, NULL);
+	if (err < 0)
+		goto err_ddio_exit;
+	ioca_ctx.cpuhp_state = err;
 	err = ioca_sampler_init(&ioca_ctx.sampler);
 	if (err)
-		goto err_ddio_exit;
-	err = ioca_nl_register();
+		goto err_remove_state;
+	if (emulate) {
+		ioca_emul_init(&ioca_ctx.emul, ioca_ctx.ddio.nr_sockets);
+		ioca_ctx.sampler.emul = &ioca_ctx.emul;
+	}
+	err = ioca_owner_register();
 	if (err)
 		goto err_sampler_exit;
+	err = ioca_nl_register();
+	if (err)
+		goto err_owner_unregister;
+	if (emulate)
+		ioca_emul_debugfs_init(&ioca_ctx.emul);
 	ioca_print_backend(&ioca_ctx.ddio);
 	if (!ioca_ctx.sampler.hw_counters)
-		pr_info("ioca: no hardware perf events, counting cpu-clock instead\n");
+		pr_info("no hardware perf events, counting cpu-clock instead\n");
 	return 0;
 
+err_owner_unregister:
+	ioca_owner_unregister();
 err_sampler_exit:
 	ioca_sampler_shutdown(&ioca_ctx.sampler);
 	ioca_sampler_exit(&ioca_ctx.sampler);
+err_remove_state:
+	cpuhp_remove_state_nocalls(ioca_ctx.cpuhp_state);
 err_ddio_exit:
 	ioca_ddio_exit(&ioca_ctx.ddio);
 	return err;
@@ -106,10 +141,14 @@ err_ddio_exit:
 
 static void __exit ioca_exit(void)
 {
+	/* No owner callback may run on a sampler or DDIO state being freed. */
+	ioca_owner_unregister();
 	/* Stop first: the collector must not multicast on a gone family. */
 	ioca_sampler_shutdown(&ioca_ctx.sampler);
 	ioca_nl_unregister();
+	ioca_emul_exit(&ioca_ctx.emul);
 	ioca_sampler_exit(&ioca_ctx.sampler);
+	cpuhp_remove_state_nocalls(ioca_ctx.cpuhp_state);
 	ioca_ddio_exit(&ioca_ctx.ddio);
 }
 
@@ -118,4 +157,3 @@ module_exit(ioca_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("DDIO way control and in-kernel counter sampling (ioca)");
-MODULE_ALIAS_GENL_FAMILY(IOCA_FAMILY_NAME);

@@ -3,8 +3,17 @@
  * Handlers of the ioca generic netlink family. The policies have already
  * checked types and ranges; these check what depends on the machine and
  * report each refusal through extack at the attribute that caused it.
+ *
+ * Privilege: the op table asks CAP_NET_ADMIN (GENL_ADMIN_PERM) of every
+ * control op. The handlers add what the in-kernel APIs they use skip: an MSR
+ * write needs CAP_SYS_RAWIO (as /dev/cpu/N/msr does), a system-wide counter
+ * CAP_PERFMON or CAP_SYS_ADMIN (perfmon_capable(), as perf_event_open()
+ * does). Both are checked for the sender and for the socket's opener
+ * (netlink_capable()), in the initial user namespace: the family is not
+ * namespace-aware.
  */
 #include <linux/bitops.h>
+#include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -14,8 +23,10 @@
 #include "ddio_msr.h"
 #include "main.h"
 #include "netlink.h"
+#include "owner.h"
 #include "sampler_events.h"
 #include "sampler_info.h"
+#include "topo.h"
 
 static unsigned int ioca_socket_cpus(unsigned int socket)
 {
@@ -25,6 +36,24 @@ static unsigned int ioca_socket_cpus(unsigned int socket)
 		if (topology_logical_package_id(cpu) == socket)
 			n++;
 	return n;
+}
+
+static bool ioca_nl_rawio(const struct sk_buff *skb, struct genl_info *info)
+{
+	if (netlink_capable(skb, CAP_SYS_RAWIO))
+		return true;
+	GENL_SET_ERR_MSG(info, "DDIO changes write MSRs: CAP_SYS_RAWIO needed");
+	return false;
+}
+
+static bool ioca_nl_perfmon(const struct sk_buff *skb, struct genl_info *info)
+{
+	if (netlink_capable(skb, CAP_PERFMON) ||
+	    netlink_capable(skb, CAP_SYS_ADMIN))
+		return true;
+	GENL_SET_ERR_MSG(info,
+			 "system-wide counters: CAP_PERFMON or CAP_SYS_ADMIN needed");
+	return false;
 }
 
 static int ioca_put_socket_info(struct sk_buff *msg, struct ioca_ddio *d,
@@ -40,7 +69,8 @@ static int ioca_put_socket_info(struct sk_buff *msg, struct ioca_ddio *d,
 	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_WAYS, hweight32(sk->mask)) ||
 	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_BOOT_MASK, sk->boot_mask) ||
 	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_VALID_MASK, sk->valid_mask) ||
-	    nla_put_u32(msg, IOCA_A_SOCKET_CPU_COUNT, ioca_socket_cpus(id)))
+	    nla_put_u32(msg, IOCA_A_SOCKET_CPU_COUNT, ioca_socket_cpus(id)) ||
+	    nla_put_u32(msg, IOCA_A_SOCKET_OWNER_PID, sk->owner_pid))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -180,10 +210,17 @@ static int ioca_ddio_parse(struct genl_info *info, struct ioca_ddio_req *reqs,
 int ioca_nl_ddio_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ioca_ddio_req reqs[IOCA_MAX_SOCKETS];
+	struct ioca_ddio_owner o = {
+		.portid = info->snd_portid,
+		.pid = task_tgid_nr(current),
+		.own = !!info->attrs[IOCA_A_DDIO_OWNER],
+	};
 	const char *why = NULL;
 	unsigned int n = 0;
 	int err;
 
+	if (!ioca_nl_rawio(skb, info))
+		return -EPERM;
 	err = ioca_ddio_parse(info, reqs, &n);
 	if (err)
 		return err;
@@ -194,7 +231,7 @@ int ioca_nl_ddio_set_doit(struct sk_buff *skb, struct genl_info *info)
 					    "restore cannot be combined with socket");
 			return -EINVAL;
 		}
-		err = ioca_ddio_restore(&ioca_ctx.ddio);
+		err = ioca_ddio_restore(&ioca_ctx.ddio, NULL);
 		if (err)
 			GENL_SET_ERR_MSG(info, "restoring a boot DDIO mask failed");
 		return err;
@@ -203,17 +240,36 @@ int ioca_nl_ddio_set_doit(struct sk_buff *skb, struct genl_info *info)
 		GENL_SET_ERR_MSG(info, "no socket given");
 		return -EINVAL;
 	}
-	err = ioca_ddio_apply(&ioca_ctx.ddio, reqs, n, &why);
+	err = ioca_ddio_apply(&ioca_ctx.ddio, reqs, n, &o, &why);
 	if (err)
 		ioca_nl_set_err(info->extack, NULL, why);
 	return err;
 }
 
+/* Emulated DDIO counters exist only with the emulated backend. */
+static int ioca_check_emul(const struct ioca_sampler_config *cfg,
+			   struct genl_info *info)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_uncore; i++) {
+		if (!ioca_emul_kind(cfg->uncore[i].kind) || ioca_ctx.sampler.emul)
+			continue;
+		GENL_SET_ERR_MSG(info,
+				 "emulated DDIO events need emulate=1; use the CHA PMU's events");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int ioca_nl_sampler_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct ioca_sampler *s = &ioca_ctx.sampler;
 	struct ioca_sampler_config *cfg;
 	int err;
 
+	if (!ioca_nl_perfmon(skb, info))
+		return -EPERM;
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	if (!cfg)
 		return -ENOMEM;
@@ -221,25 +277,55 @@ int ioca_nl_sampler_set_doit(struct sk_buff *skb, struct genl_info *info)
 					nlmsg_attrlen(info->nlhdr, GENL_HDRLEN),
 					cfg, info->extack);
 	if (!err)
-		err = ioca_sampler_configure(&ioca_ctx.sampler, cfg,
-					     info->extack);
+		err = ioca_check_emul(cfg, info);
+	if (err) {
+		kfree(cfg);
+		return err;
+	}
+	mutex_lock(&ioca_ctx.owner_lock);
+	err = ioca_owner_check_sampler(s, info->snd_portid, info->extack);
+	if (!err)
+		err = ioca_sampler_configure(s, cfg, info->extack);
+	if (!err)
+		ioca_owner_set_sampler(s, info->snd_portid,
+				       !!info->attrs[IOCA_A_SAMPLER_OWNER]);
+	mutex_unlock(&ioca_ctx.owner_lock);
 	if (err)
 		kfree(cfg);
 	return err;
 }
 
+static int ioca_nl_sampler_ctl(struct sk_buff *skb, struct genl_info *info,
+			       int (*op)(struct ioca_sampler *s,
+					 struct netlink_ext_ack *extack))
+{
+	struct ioca_sampler *s = &ioca_ctx.sampler;
+	int err;
+
+	if (!ioca_nl_perfmon(skb, info))
+		return -EPERM;
+	mutex_lock(&ioca_ctx.owner_lock);
+	err = ioca_owner_check_sampler(s, info->snd_portid, info->extack);
+	if (!err)
+		err = op(s, info->extack);
+	mutex_unlock(&ioca_ctx.owner_lock);
+	return err;
+}
+
 int ioca_nl_sampler_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ioca_sampler_start(&ioca_ctx.sampler, info->extack);
+	return ioca_nl_sampler_ctl(skb, info, ioca_sampler_start);
 }
 
 int ioca_nl_sampler_stop_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ioca_sampler_stop(&ioca_ctx.sampler, info->extack);
+	return ioca_nl_sampler_ctl(skb, info, ioca_sampler_stop);
 }
 
 int ioca_nl_sample_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	if (!ioca_nl_perfmon(skb, info))
+		return -EPERM;
 	return ioca_collect_on_demand(&ioca_ctx.sampler, info);
 }
 

@@ -10,8 +10,43 @@
 #include <linux/slab.h>
 #include <net/netlink.h>
 #include "compat.h"
+#include "emul_counters.h"
 #include "ioca_nl_gen.h"
 #include "parse.h"
+
+/*
+ * Per-CPU raw events go to the core PMU only: hardware, hw-cache or raw.
+ * Software, tracepoint, breakpoint and the dynamic PMUs (kprobes, uprobes,
+ * ...) are not counters this module has any business opening system-wide.
+ */
+static bool ioca_core_pmu_type(u32 type)
+{
+	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE ||
+	       type == PERF_TYPE_RAW;
+}
+
+static int ioca_parse_kind_only(struct nlattr **tb, const struct nlattr *nest,
+				bool uncore, u32 kind,
+				struct netlink_ext_ack *extack)
+{
+	if (uncore && !ioca_emul_kind(kind)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOCA_A_EVENT_KIND],
+				    "uncore events must be raw (or emulated DDIO)");
+		return -EINVAL;
+	}
+	if (!uncore && ioca_emul_kind(kind)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOCA_A_EVENT_KIND],
+				    "emulated DDIO events are uncore events only");
+		return -EINVAL;
+	}
+	if (tb[IOCA_A_EVENT_TYPE] || tb[IOCA_A_EVENT_CONFIG] ||
+	    tb[IOCA_A_EVENT_CONFIG1]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "type and config apply to raw events only");
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /**
  * ioca_parse_event() - parse and check one event nest
@@ -38,20 +73,8 @@ int ioca_parse_event(const struct nlattr *nest, bool uncore,
 	}
 	memset(ev, 0, sizeof(*ev));
 	ev->kind = nla_get_u32(tb[IOCA_A_EVENT_KIND]);
-	if (ev->kind != IOCA_EVENT_KIND_RAW) {
-		if (uncore) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[IOCA_A_EVENT_KIND],
-					    "uncore events must be raw");
-			return -EINVAL;
-		}
-		if (tb[IOCA_A_EVENT_TYPE] || tb[IOCA_A_EVENT_CONFIG] ||
-		    tb[IOCA_A_EVENT_CONFIG1]) {
-			NL_SET_ERR_MSG_ATTR(extack, nest,
-					    "type and config apply to raw events only");
-			return -EINVAL;
-		}
-		return 0;
-	}
+	if (ev->kind != IOCA_EVENT_KIND_RAW)
+		return ioca_parse_kind_only(tb, nest, uncore, ev->kind, extack);
 	if (!tb[IOCA_A_EVENT_CONFIG]) {
 		NL_SET_ERR_MSG_ATTR(extack, nest, "raw event needs config");
 		return -EINVAL;
@@ -63,6 +86,17 @@ int ioca_parse_event(const struct nlattr *nest, bool uncore,
 	}
 	ev->type = tb[IOCA_A_EVENT_TYPE] ?
 		   nla_get_u32(tb[IOCA_A_EVENT_TYPE]) : PERF_TYPE_RAW;
+	if (!uncore && !ioca_core_pmu_type(ev->type)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOCA_A_EVENT_TYPE],
+				    "PMU type not allowed: hardware, hw-cache or raw only");
+		return -EINVAL;
+	}
+	/* The uncore PMUs register dynamic types; the name is checked later. */
+	if (uncore && ev->type < PERF_TYPE_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOCA_A_EVENT_TYPE],
+				    "uncore event type must be an uncore PMU's");
+		return -EINVAL;
+	}
 	ev->config = nla_get_u64(tb[IOCA_A_EVENT_CONFIG]);
 	if (tb[IOCA_A_EVENT_CONFIG1])
 		ev->config1 = nla_get_u64(tb[IOCA_A_EVENT_CONFIG1]);
@@ -149,7 +183,7 @@ int ioca_parse_sampler_config(const struct nlattr *head, int len,
 	unsigned int n = 0, cpu;
 	int rem, err;
 
-	err = nla_validate(head, len, IOCA_A_SAMPLER_UNCORE_EVENT,
+	err = nla_validate(head, len, IOCA_A_SAMPLER_OWNER,
 			   ioca_sampler_set_nl_policy, extack);
 	if (err)
 		return err;

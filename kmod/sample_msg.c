@@ -2,7 +2,9 @@
 /*
  * The sample message: header attributes, one nest per CPU and one per socket,
  * each holding cumulative counters. The size is computed exactly up front so
- * the hot path allocates one skb of the right size and never retries.
+ * the hot path allocates one skb of the right size and never retries. A
+ * sample larger than one message's budget goes out in parts, each a
+ * disjoint run of CPUs and sockets under the same header.
  */
 #include <linux/skbuff.h>
 #include <net/netlink.h>
@@ -16,6 +18,28 @@ static size_t ioca_counter_size(void)
 	       3 * nla_total_size_64bit(sizeof(u64));	/* VALUE, times */
 }
 
+static size_t ioca_header_size(const struct ioca_sample *s)
+{
+	return 4 * nla_total_size_64bit(sizeof(u64)) +	/* SEQ, times */
+	       nla_total_size(sizeof(u32)) +		/* INTERVAL_US */
+	       nla_total_size(0) +			/* ON_DEMAND */
+	       (s->parts > 1 ? 2 * nla_total_size(sizeof(u32)) : 0);
+}
+
+static size_t ioca_cpu_size(const struct ioca_sample *s, unsigned int i)
+{
+	return nla_total_size(0) + 3 * nla_total_size(sizeof(u32)) +
+	       nla_total_size(sizeof(u8)) +
+	       (s->cpus[i].online ? s->nr_events * ioca_counter_size() : 0);
+}
+
+static size_t ioca_socket_size(const struct ioca_sample *s, unsigned int i)
+{
+	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
+	       (s->sockets[i].present ?
+		s->nr_uncore * ioca_counter_size() : 0);
+}
+
 /**
  * ioca_sample_msg_size() - payload bytes ioca_sample_fill() needs
  * @s: the sample
@@ -24,24 +48,94 @@ static size_t ioca_counter_size(void)
  */
 size_t ioca_sample_msg_size(const struct ioca_sample *s)
 {
-	size_t cpu, sock, size;
+	size_t size = ioca_header_size(s);
 	unsigned int i;
 
-	size = 4 * nla_total_size_64bit(sizeof(u64)) +	/* SEQ, times */
-	       nla_total_size(sizeof(u32)) +		/* INTERVAL_US */
-	       nla_total_size(0);			/* ON_DEMAND */
-	cpu = nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
-	      nla_total_size(sizeof(u8));
-	sock = nla_total_size(0) + nla_total_size(sizeof(u32));
 	for (i = 0; i < s->nr_cpus; i++)
-		size += cpu + (s->cpus[i].online ?
-			       s->nr_events * ioca_counter_size() : 0);
+		size += ioca_cpu_size(s, i);
 	for (i = 0; i < s->nr_sockets; i++)
-		size += sock + (s->sockets[i].present ?
-				s->nr_uncore * ioca_counter_size() : 0);
+		size += ioca_socket_size(s, i);
 	return size;
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_sample_msg_size);
+
+/**
+ * ioca_sample_plan() - split a sample into messages of at most @budget bytes
+ * @s: the whole sample
+ * @budget: payload bytes per message; one CPU or socket must fit
+ * @parts: filled with each message's CPUs and sockets
+ * @max_parts: entries in @parts (nr_cpus + nr_sockets + 1 always suffices)
+ *
+ * CPUs fill messages in order, then sockets, so a part never mixes a CPU
+ * run's middle with sockets out of order and reassembly is concatenation.
+ *
+ * Return: the number of parts, at least 1 (0 when @max_parts is too small).
+ */
+unsigned int ioca_sample_plan(const struct ioca_sample *s, size_t budget,
+			      struct ioca_sample_part *parts,
+			      unsigned int max_parts)
+{
+	/* Sized as if split: PART and PARTS count against every message. */
+	struct ioca_sample hs = { .parts = 2 };
+	size_t head = ioca_header_size(&hs), used = head;
+	unsigned int n = 0, i;
+
+	if (!max_parts)
+		return 0;
+	memset(&parts[0], 0, sizeof(parts[0]));
+	for (i = 0; i < s->nr_cpus; i++) {
+		size_t sz = ioca_cpu_size(s, i);
+
+		if (used + sz > budget && used > head) {
+			if (++n >= max_parts)
+				return 0;
+			memset(&parts[n], 0, sizeof(parts[n]));
+			parts[n].cpu_first = i;
+			used = head;
+		}
+		parts[n].nr_cpus++;
+		used += sz;
+	}
+	for (i = 0; i < s->nr_sockets; i++) {
+		size_t sz = ioca_socket_size(s, i);
+
+		if (used + sz > budget && used > head) {
+			if (++n >= max_parts)
+				return 0;
+			memset(&parts[n], 0, sizeof(parts[n]));
+			parts[n].cpu_first = s->nr_cpus;
+			used = head;
+		}
+		if (!parts[n].nr_sockets)
+			parts[n].sock_first = i;
+		parts[n].nr_sockets++;
+		used += sz;
+	}
+	return n + 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_sample_plan);
+
+/**
+ * ioca_sample_select() - the sample one part carries
+ * @s: the whole sample
+ * @p: the part, from ioca_sample_plan()
+ * @part: its index
+ * @parts: number of parts
+ * @out: @s restricted to @p's CPUs and sockets
+ */
+void ioca_sample_select(const struct ioca_sample *s,
+			const struct ioca_sample_part *p, u32 part, u32 parts,
+			struct ioca_sample *out)
+{
+	*out = *s;
+	out->cpus = s->cpus + p->cpu_first;
+	out->nr_cpus = p->nr_cpus;
+	out->sockets = s->sockets + p->sock_first;
+	out->nr_sockets = p->nr_sockets;
+	out->part = part;
+	out->parts = parts;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_sample_select);
 
 static int ioca_put_counter(struct sk_buff *skb, int type, u32 index,
 			    const struct ioca_count *c)
@@ -70,7 +164,8 @@ static int ioca_put_cpu(struct sk_buff *skb, const struct ioca_sample_cpu *c,
 	if (!nest ||
 	    nla_put_u32(skb, IOCA_A_CPU_ID, c->cpu) ||
 	    nla_put_u32(skb, IOCA_A_CPU_SOCKET, c->socket) ||
-	    nla_put_u8(skb, IOCA_A_CPU_ONLINE, c->online))
+	    nla_put_u8(skb, IOCA_A_CPU_ONLINE, c->online) ||
+	    nla_put_u32(skb, IOCA_A_CPU_GENERATION, c->generation))
 		return -EMSGSIZE;
 	for (i = 0; c->online && i < nr_events; i++)
 		if (ioca_put_counter(skb, IOCA_A_CPU_COUNTER, i, &c->c[i]))
@@ -118,6 +213,10 @@ int ioca_sample_fill(struct sk_buff *skb, const struct ioca_sample *s,
 	    nla_put_u32(skb, IOCA_A_SAMPLE_INTERVAL_US, s->interval_us))
 		return -EMSGSIZE;
 	if (s->on_demand && nla_put_flag(skb, IOCA_A_SAMPLE_ON_DEMAND))
+		return -EMSGSIZE;
+	if (s->parts > 1 &&
+	    (nla_put_u32(skb, IOCA_A_SAMPLE_PART, s->part) ||
+	     nla_put_u32(skb, IOCA_A_SAMPLE_PARTS, s->parts)))
 		return -EMSGSIZE;
 	*collect = nla_reserve_64bit(skb, IOCA_A_SAMPLE_COLLECT_NS,
 				     sizeof(u64), IOCA_A_SAMPLE_PAD);

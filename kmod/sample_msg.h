@@ -25,12 +25,14 @@ struct ioca_count {
  * @cpu: CPU id
  * @socket: its package
  * @online: counters exist and were read; else only id and socket are sent
+ * @generation: bumped each time the CPU's counters are created
  * @c: one reading per per-CPU event
  */
 struct ioca_sample_cpu {
 	u32 cpu;
 	u32 socket;
 	bool online;
+	u32 generation;
 	struct ioca_count c[IOCA_MAX_CPU_EVENTS];
 };
 
@@ -59,6 +61,8 @@ struct ioca_sample_socket {
  * @nr_uncore: uncore events (readings per socket)
  * @nr_sockets: entries in @sockets
  * @sockets: per-socket readings
+ * @part: index of this message among @parts
+ * @parts: messages of the sample; PART and PARTS are sent only when > 1
  */
 struct ioca_sample {
 	u64 seq;
@@ -72,9 +76,34 @@ struct ioca_sample {
 	unsigned int nr_uncore;
 	unsigned int nr_sockets;
 	const struct ioca_sample_socket *sockets;
+	u32 part;
+	u32 parts;
+};
+
+/* Payload budget of one message: with headers, well under 32 KiB. */
+#define IOCA_PART_BUDGET	(16 * 1024)
+
+/**
+ * struct ioca_sample_part - the CPUs and sockets one message carries
+ * @cpu_first: first entry of the sample's CPU list
+ * @nr_cpus: CPU entries
+ * @sock_first: first entry of the sample's socket list
+ * @nr_sockets: socket entries
+ */
+struct ioca_sample_part {
+	u32 cpu_first;
+	u32 nr_cpus;
+	u32 sock_first;
+	u32 nr_sockets;
 };
 
 size_t ioca_sample_msg_size(const struct ioca_sample *s);
+unsigned int ioca_sample_plan(const struct ioca_sample *s, size_t budget,
+			      struct ioca_sample_part *parts,
+			      unsigned int max_parts);
+void ioca_sample_select(const struct ioca_sample *s,
+			const struct ioca_sample_part *p, u32 part, u32 parts,
+			struct ioca_sample *out);
 int ioca_sample_fill(struct sk_buff *skb, const struct ioca_sample *s,
 		     struct nlattr **collect);
 

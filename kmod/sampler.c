@@ -7,6 +7,8 @@
  * Lock order: ctl_lock, then cpus_read_lock(), then lock. Hotplug callbacks
  * run with the hotplug lock held for writing and take only lock.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/perf_event.h>
@@ -15,6 +17,7 @@
 #include <net/netlink.h>
 #include "compat.h"
 #include "collect.h"
+#include "emul_counters.h"
 #include "sampler.h"
 #include "sampler_events.h"
 
@@ -32,6 +35,8 @@ static void ioca_sampler_release(struct ioca_sampler *s)
 	kfree(s->sockets);
 	kfree(s->uncore);
 	kfree(s->counts);
+	kfree(s->parts);
+	s->parts = NULL;
 	s->slots = NULL;
 	s->cpus = NULL;
 	s->sockets = NULL;
@@ -43,7 +48,7 @@ static int ioca_sampler_alloc(struct ioca_sampler *s)
 {
 	unsigned int n = s->cfg->nr_cpus, u = s->cfg->nr_uncore;
 
-	s->nr_sockets = min_t(unsigned int, topology_max_packages(),
+	s->nr_sockets = min_t(unsigned int, ioca_nr_sockets(),
 			      IOCA_MAX_SOCKETS);
 	s->slots = kcalloc(n, sizeof(*s->slots), GFP_KERNEL);
 	s->cpus = kcalloc(n, sizeof(*s->cpus), GFP_KERNEL);
@@ -52,7 +57,10 @@ static int ioca_sampler_alloc(struct ioca_sampler *s)
 			    GFP_KERNEL);
 	s->counts = kcalloc(s->nr_sockets * u + 1, sizeof(*s->counts),
 			    GFP_KERNEL);
-	if (!s->slots || !s->cpus || !s->sockets || !s->uncore || !s->counts)
+	s->max_parts = n + s->nr_sockets + 1;
+	s->parts = kcalloc(s->max_parts, sizeof(*s->parts), GFP_KERNEL);
+	if (!s->slots || !s->cpus || !s->sockets || !s->uncore || !s->counts ||
+	    !s->parts)
 		return -ENOMEM;
 	return 0;
 }
@@ -70,16 +78,24 @@ static int ioca_sampler_create_uncore(struct ioca_sampler *s,
 		s->sockets[so].c = &s->counts[so * u];
 		s->sockets[so].present = u && cpu >= 0;
 		for (i = 0; s->sockets[so].present && i < u; i++) {
+			const struct ioca_event_spec *e = &s->cfg->uncore[i];
 			struct perf_event *ev;
 
-			ev = ioca_event_create(&s->cfg->uncore[i],
-					       IOCA_EVENT_KIND_RAW, cpu);
+			/* Emulated DDIO counters have no perf event. */
+			if (ioca_emul_kind(e->kind))
+				continue;
+			ev = ioca_event_create(e, IOCA_EVENT_KIND_RAW, cpu);
 			if (IS_ERR(ev)) {
 				NL_SET_ERR_MSG(extack,
-					       "uncore event could not be created");
+					       "uncore event could not be created (no such PMU?)");
 				return PTR_ERR(ev);
 			}
 			s->uncore[so * u + i] = ev;
+			if (!ioca_uncore_pmu(ev)) {
+				NL_SET_ERR_MSG(extack,
+					       "uncore event type is not an uncore PMU");
+				return -EINVAL;
+			}
 		}
 	}
 	return 0;
@@ -100,7 +116,6 @@ static int ioca_sampler_create(struct ioca_sampler *s,
 
 		s->slots[i].s = s;
 		s->slots[i].index = i;
-		INIT_WORK(&s->slots[i].work, ioca_collect_read_work);
 		s->cpus[i].cpu = cpu;
 		s->cpus[i].socket = topology_logical_package_id(cpu);
 		if (first < 0 && cpu_online(cpu))
@@ -125,6 +140,7 @@ static int ioca_sampler_create(struct ioca_sampler *s,
 			NL_SET_ERR_MSG(extack, "per-CPU event could not be created");
 			return err;
 		}
+		s->generation[s->cfg->cpus[i]]++;
 	}
 	return ioca_sampler_create_uncore(s, extack);
 }
@@ -175,6 +191,7 @@ int ioca_sampler_start(struct ioca_sampler *s, struct netlink_ext_ack *extack)
 			s->send_errors = 0;
 			s->sum_collect_ns = 0;
 			s->nr_collect = 0;
+			s->start_ns = ktime_get_ns();
 			hrtimer_start(&s->timer,
 				      ns_to_ktime((u64)s->cfg->interval_us *
 						  NSEC_PER_USEC),
@@ -259,7 +276,36 @@ int ioca_sampler_configure(struct ioca_sampler *s,
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_sampler_configure);
 
-static int ioca_slot_index(const struct ioca_sampler *s, unsigned int cpu)
+/**
+ * ioca_sampler_unconfigure() - stop if running and drop the configuration
+ * @s: sampler
+ */
+void ioca_sampler_unconfigure(struct ioca_sampler *s)
+{
+	struct ioca_sampler_config *old;
+
+	mutex_lock(&s->ctl_lock);
+	if (s->state == IOCA_SAMPLER_STATE_RUNNING)
+		__ioca_sampler_stop(s);
+	mutex_lock(&s->lock);
+	old = s->cfg;
+	s->cfg = NULL;
+	s->state = IOCA_SAMPLER_STATE_UNCONFIGURED;
+	memset(s->eff_kind, 0, sizeof(s->eff_kind));
+	mutex_unlock(&s->lock);
+	mutex_unlock(&s->ctl_lock);
+	kfree(old);
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_sampler_unconfigure);
+
+/**
+ * ioca_slot_index() - position of @cpu in the configured CPU list
+ * @s: sampler (configured)
+ * @cpu: CPU id
+ *
+ * Return: the index, or -1 when @cpu is not sampled.
+ */
+int ioca_slot_index(const struct ioca_sampler *s, unsigned int cpu)
 {
 	unsigned int lo = 0, hi = s->cfg->nr_cpus;
 
@@ -288,8 +334,10 @@ static int ioca_sampler_cpu_online(unsigned int cpu, struct hlist_node *node)
 		if (i >= 0 && !s->slots[i].ev[0]) {
 			err = ioca_slot_create(s, &s->slots[i], cpu);
 			if (err)
-				pr_warn("ioca: counters of CPU %u not re-created: %d\n",
+				pr_warn("counters of CPU %u not re-created: %d\n",
 					cpu, err);
+			else
+				s->generation[cpu]++;
 		}
 	}
 	mutex_unlock(&s->lock);
@@ -325,14 +373,18 @@ int ioca_sampler_init(struct ioca_sampler *s)
 	memset(s, 0, sizeof(*s));
 	mutex_init(&s->ctl_lock);
 	mutex_init(&s->lock);
-	init_completion(&s->done);
 	ioca_hrtimer_setup(&s->timer, ioca_sampler_tick, CLOCK_MONOTONIC,
 			   HRTIMER_MODE_REL);
 	INIT_WORK(&s->collect_work, ioca_collect_interval_work);
 	s->hw_counters = ioca_probe_hw_counters();
-	s->wq = alloc_workqueue("ioca_sampler", WQ_UNBOUND | WQ_HIGHPRI, 1);
-	if (!s->wq)
+	s->generation = kcalloc(nr_cpu_ids, sizeof(*s->generation), GFP_KERNEL);
+	if (!s->generation)
 		return -ENOMEM;
+	s->wq = alloc_workqueue("ioca_sampler", WQ_UNBOUND | WQ_HIGHPRI, 1);
+	if (!s->wq) {
+		ret = -ENOMEM;
+		goto err_free_gen;
+	}
 	/* ORDER: the state, then our instance; nothing runs for existing CPUs. */
 	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "ioca/sampler:online",
 				      ioca_sampler_cpu_online,
@@ -349,6 +401,8 @@ err_remove_state:
 	cpuhp_remove_multi_state(s->cpuhp_state);
 err_destroy_wq:
 	destroy_workqueue(s->wq);
+err_free_gen:
+	kfree(s->generation);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_sampler_init);
@@ -376,6 +430,7 @@ void ioca_sampler_exit(struct ioca_sampler *s)
 	cpuhp_state_remove_instance_nocalls(s->cpuhp_state, &s->node);
 	cpuhp_remove_multi_state(s->cpuhp_state);
 	destroy_workqueue(s->wq);
+	kfree(s->generation);
 	kfree(s->cfg);
 	s->cfg = NULL;
 	mutex_destroy(&s->lock);

@@ -2,7 +2,7 @@
 #ifndef _IOCA_SAMPLER_H
 #define _IOCA_SAMPLER_H
 
-#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -13,19 +13,18 @@
 struct perf_event;
 struct sk_buff;
 struct genl_info;
+struct ioca_emul_counters;
 
 /**
  * struct ioca_sampler_slot - one sampled CPU
  * @s: owner
  * @index: position in the sample's CPU list
  * @ev: per-CPU events; NULL while the CPU is offline
- * @work: reads @ev on the slot's CPU
  */
 struct ioca_sampler_slot {
 	struct ioca_sampler *s;
 	unsigned int index;
 	struct perf_event *ev[IOCA_MAX_CPU_EVENTS];
-	struct work_struct work;
 };
 
 /**
@@ -47,8 +46,15 @@ struct ioca_sampler_slot {
  * @timer: paces the intervals
  * @collect_work: one interval's collection, on @wq
  * @wq: collector workqueue
- * @pending: per-CPU reads outstanding, plus one held by the collector
- * @done: completed when @pending drops to zero
+ * @parts: message plan of a sample, while running
+ * @max_parts: entries in @parts
+ * @last_parts: messages the last sample took
+ * @emul: emulated DDIO counters (emulate=1), NULL on real hardware
+ * @start_ns: CLOCK_MONOTONIC at start, the emulated counters' enabled time
+ * @generation: per CPU id, bumped each time its counters are created
+ * @owner_portid: netlink socket owning the sampler, 0 when none
+ * @owner_pid: that socket's process
+ * @busy_msg: extack text naming the owner
  * @seq: last multicast sequence number
  * @intervals: intervals since start
  * @no_listener: intervals skipped for lack of listeners
@@ -76,8 +82,15 @@ struct ioca_sampler {
 	struct hrtimer timer;
 	struct work_struct collect_work;
 	struct workqueue_struct *wq;
-	atomic_t pending;
-	struct completion done;
+	struct ioca_sample_part *parts;
+	unsigned int max_parts;
+	u32 last_parts;
+	struct ioca_emul_counters *emul;
+	u64 start_ns;
+	u32 *generation;
+	u32 owner_portid;
+	u32 owner_pid;
+	char busy_msg[48];
 	u64 seq;
 	u64 intervals;
 	u64 no_listener;
@@ -98,5 +111,7 @@ int ioca_sampler_configure(struct ioca_sampler *s,
 int ioca_sampler_start(struct ioca_sampler *s,
 		       struct netlink_ext_ack *extack);
 int ioca_sampler_stop(struct ioca_sampler *s, struct netlink_ext_ack *extack);
+void ioca_sampler_unconfigure(struct ioca_sampler *s);
+int ioca_slot_index(const struct ioca_sampler *s, unsigned int cpu);
 
 #endif /* _IOCA_SAMPLER_H */

@@ -58,6 +58,26 @@ static bool ioca_missing_hw(struct perf_event *ev)
 			      PTR_ERR(ev) == -EOPNOTSUPP);
 }
 
+/* The generic hardware events, the only ones with a software stand-in. */
+static bool ioca_generic_hw(u32 kind)
+{
+	return kind == IOCA_EVENT_KIND_INSTRUCTIONS ||
+	       kind == IOCA_EVENT_KIND_CYCLES ||
+	       kind == IOCA_EVENT_KIND_LLC_REFERENCES ||
+	       kind == IOCA_EVENT_KIND_LLC_MISSES;
+}
+
+/*
+ * An uncore event must land on a socket-scope PMU (uncore_cha_N, uncore_imc
+ * ...): the type number alone cannot tell a CHA from a tracepoint or
+ * kprobe PMU, whose events would count or trace on behalf of anyone.
+ */
+bool ioca_uncore_pmu(const struct perf_event *ev)
+{
+	return ev->pmu && ev->pmu->name &&
+	       !strncmp(ev->pmu->name, "uncore_", strlen("uncore_"));
+}
+
 void ioca_slot_release(struct ioca_sampler_slot *slot)
 {
 	unsigned int i;
@@ -102,22 +122,11 @@ int ioca_pick_kinds(struct ioca_sampler *s, int cpu)
 			perf_event_release_kernel(ev);
 			continue;
 		}
-		if (!ioca_missing_hw(ev) || e->kind == IOCA_EVENT_KIND_CPU_CLOCK ||
-		    e->kind == IOCA_EVENT_KIND_TASK_CLOCK)
+		if (!ioca_missing_hw(ev) || !ioca_generic_hw(e->kind))
 			return PTR_ERR(ev);
 		s->eff_kind[i] = IOCA_FALLBACK_KIND;
 	}
 	return 0;
-}
-
-int ioca_socket_cpu(unsigned int socket)
-{
-	unsigned int cpu;
-
-	for_each_online_cpu(cpu)
-		if (topology_logical_package_id(cpu) == socket)
-			return cpu;
-	return -1;
 }
 
 bool ioca_probe_hw_counters(void)

@@ -3,6 +3,7 @@
 #define _IOCA_SAMPLER_EVENTS_H
 
 #include "sampler.h"
+#include "topo.h"
 
 /* Counted instead of a hardware event the PMU does not have. */
 #define IOCA_FALLBACK_KIND IOCA_EVENT_KIND_CPU_CLOCK
@@ -13,7 +14,7 @@ void ioca_slot_release(struct ioca_sampler_slot *slot);
 int ioca_slot_create(struct ioca_sampler *s, struct ioca_sampler_slot *slot,
 		     int cpu);
 int ioca_pick_kinds(struct ioca_sampler *s, int cpu);
-int ioca_socket_cpu(unsigned int socket);
+bool ioca_uncore_pmu(const struct perf_event *ev);
 bool ioca_probe_hw_counters(void);
 
 #endif /* _IOCA_SAMPLER_EVENTS_H */

@@ -64,7 +64,9 @@ static int ioca_put_figures(struct sk_buff *skb, const struct ioca_sampler *s)
 	    nla_put_u64_64bit(skb, IOCA_A_SAMPLER_NO_LISTENER, s->no_listener,
 			      IOCA_A_SAMPLER_PAD) ||
 	    nla_put_u64_64bit(skb, IOCA_A_SAMPLER_SEND_ERRORS, s->send_errors,
-			      IOCA_A_SAMPLER_PAD))
+			      IOCA_A_SAMPLER_PAD) ||
+	    nla_put_u32(skb, IOCA_A_SAMPLER_OWNER_PID, s->owner_pid) ||
+	    nla_put_u32(skb, IOCA_A_SAMPLER_PARTS, s->last_parts))
 		return -EMSGSIZE;
 	return 0;
 }

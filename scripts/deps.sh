@@ -13,6 +13,8 @@ pkgs=(
 	libnl-3-dev libnl-genl-3-dev libcmocka-dev libinih-dev
 	# lint
 	clang-format cppcheck
+	# sparse: the kernel's semantic checker, make -C kmod sparse (C=1)
+	sparse
 	# kernel module build and the test VM's kernel
 	linux-headers-amd64 linux-image-amd64 kmod
 	# KUnit kernel build from source; also supplies checkpatch.pl and

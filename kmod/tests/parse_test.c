@@ -108,6 +108,62 @@ static void b_uncore_no_type(struct sk_buff *skb)
 	put_event(skb, IOCA_A_SAMPLER_UNCORE_EVENT, IOCA_EVENT_KIND_RAW, 1, 0);
 }
 
+/* A raw event on PMU type @type, with a config. */
+static void put_typed(struct sk_buff *skb, int attr, u32 type)
+{
+	struct nlattr *nest = nla_nest_start(skb, attr);
+
+	nla_put_u32(skb, IOCA_A_EVENT_KIND, IOCA_EVENT_KIND_RAW);
+	nla_put_u32(skb, IOCA_A_EVENT_TYPE, type);
+	nla_put_u64_64bit(skb, IOCA_A_EVENT_CONFIG, 3, IOCA_A_EVENT_PAD);
+	nla_nest_end(skb, nest);
+}
+
+static void b_cpu_software(struct sk_buff *skb)
+{
+	put_typed(skb, IOCA_A_SAMPLER_EVENT, PERF_TYPE_SOFTWARE);
+}
+
+static void b_cpu_tracepoint(struct sk_buff *skb)
+{
+	put_typed(skb, IOCA_A_SAMPLER_EVENT, PERF_TYPE_TRACEPOINT);
+}
+
+static void b_cpu_dynamic(struct sk_buff *skb)
+{
+	put_typed(skb, IOCA_A_SAMPLER_EVENT, 42);
+}
+
+static void b_cpu_hw_cache(struct sk_buff *skb)
+{
+	put_typed(skb, IOCA_A_SAMPLER_EVENT, PERF_TYPE_HW_CACHE);
+}
+
+static void b_uncore_software(struct sk_buff *skb)
+{
+	put_typed(skb, IOCA_A_SAMPLER_UNCORE_EVENT, PERF_TYPE_SOFTWARE);
+}
+
+static void b_uncore_emulated(struct sk_buff *skb)
+{
+	put_event(skb, IOCA_A_SAMPLER_UNCORE_EVENT,
+		  IOCA_EVENT_KIND_DDIO_HIT_EMULATED, 0, 0);
+	put_event(skb, IOCA_A_SAMPLER_UNCORE_EVENT,
+		  IOCA_EVENT_KIND_DDIO_MISS_EMULATED, 0, 0);
+}
+
+static void b_cpu_emulated(struct sk_buff *skb)
+{
+	put_event(skb, IOCA_A_SAMPLER_EVENT,
+		  IOCA_EVENT_KIND_DDIO_MISS_EMULATED, 0, 0);
+}
+
+static void b_emulated_with_type(struct sk_buff *skb)
+{
+	put_event(skb, IOCA_A_SAMPLER_UNCORE_EVENT,
+		  IOCA_EVENT_KIND_DDIO_HIT_EMULATED, 0, 1);
+}
+
 static void b_too_many(struct sk_buff *skb)
 {
 	int i;
@@ -147,7 +203,21 @@ static const struct parse_case parse_cases[] = {
 	{ "generic event with config", b_generic_config, -EINVAL,
 	  "type and config apply to raw events only" },
 	{ "generic uncore event", b_uncore_generic, -EINVAL,
-	  "uncore events must be raw" },
+	  "uncore events must be raw (or emulated DDIO)" },
+	{ "per-CPU software PMU", b_cpu_software, -EINVAL,
+	  "PMU type not allowed: hardware, hw-cache or raw only" },
+	{ "per-CPU tracepoint PMU", b_cpu_tracepoint, -EINVAL,
+	  "PMU type not allowed: hardware, hw-cache or raw only" },
+	{ "per-CPU dynamic PMU", b_cpu_dynamic, -EINVAL,
+	  "PMU type not allowed: hardware, hw-cache or raw only" },
+	{ "per-CPU hw-cache event", b_cpu_hw_cache, 0, NULL },
+	{ "uncore on the software PMU", b_uncore_software, -EINVAL,
+	  "uncore event type must be an uncore PMU's" },
+	{ "emulated DDIO uncore events", b_uncore_emulated, 0, NULL },
+	{ "emulated DDIO per-CPU event", b_cpu_emulated, -EINVAL,
+	  "emulated DDIO events are uncore events only" },
+	{ "emulated DDIO event with a type", b_emulated_with_type, -EINVAL,
+	  "type and config apply to raw events only" },
 	{ "uncore event without type", b_uncore_no_type, -EINVAL,
 	  "uncore event needs a PMU type" },
 	{ "one event too many", b_too_many, -EINVAL,

@@ -58,6 +58,9 @@ static void check_cpu(struct kunit *test, const struct nlattr *nest,
 		case IOCA_A_CPU_ONLINE:
 			KUNIT_EXPECT_EQ(test, nla_get_u8(a), (u8)want->online);
 			break;
+		case IOCA_A_CPU_GENERATION:
+			KUNIT_EXPECT_EQ(test, nla_get_u32(a), want->generation);
+			break;
 		case IOCA_A_CPU_COUNTER:
 			KUNIT_ASSERT_LT(test, n, nr_ev);
 			check_counter(test, a, n, &want->c[n]);
@@ -76,7 +79,7 @@ static struct ioca_count sock_counts[2] = {
 };
 
 static const struct ioca_sample_cpu sample_cpus[] = {
-	{ .cpu = 0, .socket = 0, .online = true,
+	{ .cpu = 0, .socket = 0, .online = true, .generation = 3,
 	  .c = { { 1000, 900, 800 }, { U64_MAX, 2, 1 } } },
 	{ .cpu = 3, .socket = 1, .online = false },
 	{ .cpu = 7, .socket = 1, .online = true,

@@ -155,6 +155,7 @@ static void sampler_test_offline_cpu_releases_counters(struct kunit *test)
 {
 	struct ioca_sampler *s = test->priv;
 	struct netlink_ext_ack extack = {};
+	u32 gen;
 	int i;
 
 	if (num_online_cpus() < 2 || !cpu_online(1))
@@ -164,6 +165,7 @@ static void sampler_test_offline_cpu_releases_counters(struct kunit *test)
 	i = sampler_slot_of(s, 1);
 	KUNIT_ASSERT_GE(test, i, 0);
 	KUNIT_EXPECT_NOT_NULL(test, s->slots[i].ev[0]);
+	gen = s->generation[1];
 
 	/* Act: take CPU 1 away, then bring it back */
 	if (remove_cpu(1)) {
@@ -173,6 +175,8 @@ static void sampler_test_offline_cpu_releases_counters(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, s->slots[i].ev[0]);
 	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
 	KUNIT_EXPECT_NOT_NULL(test, s->slots[i].ev[0]);
+	/* Re-created from zero: a new generation, so no delta spans it */
+	KUNIT_EXPECT_EQ(test, s->generation[1], gen + 1);
 
 	KUNIT_EXPECT_EQ(test, ioca_sampler_stop(s, &extack), 0);
 }

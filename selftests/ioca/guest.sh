@@ -26,8 +26,8 @@ full)
 	[ -d /sys/module/ioca ] || insmod /ioca/ioca.ko emulate=1 ||
 		echo "# ioca: insmod ioca.ko emulate=1 failed"
 	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
-	for t in family_test ddio_test perm_test sampler_test hotplug_test concurrency_test \
-		fuzz_test unload_test kmsg_test; do
+	for t in family_test ddio_test perm_test caps_test sampler_test owner_test emul_test \
+		hotplug_test concurrency_test fuzz_test starve_test unload_test kmsg_test; do
 		run "$t"
 	done
 	# The operator's client, last: it unloads and reloads the module.
@@ -37,6 +37,8 @@ msr)
 	run load_test
 	export IOCA_EXPECT_BACKEND=msr IOCA_KO_PARAMS=
 	run family_test
+	run caps_test
+	run emul_test
 	run kmsg_test
 	;;
 *)

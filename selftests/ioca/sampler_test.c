@@ -335,11 +335,10 @@ TEST_F_TIMEOUT(ioca_nl, sampler_counts_uncore_events_once_per_socket, 60)
 	ASSERT_NE(NULL, s);
 	stop(&self->nl);
 	default_cfg(&cfg);
-	/* No uncore PMU in a VM: a software PMU (type 1) stands in for uncore_cha_N. */
-	cfg.nuncore = 1;
-	cfg.unc[0].kind = IOCA_EVENT_KIND_RAW;
-	cfg.unc[0].type = 1;   /* PERF_TYPE_SOFTWARE */
-	cfg.unc[0].config = 3; /* PERF_COUNT_SW_CONTEXT_SWITCHES */
+	/* No uncore PMU in a VM: the emulated DDIO counters stand in for CHA events. */
+	cfg.nuncore = 2;
+	cfg.unc[0].kind = IOCA_EVENT_KIND_DDIO_HIT_EMULATED;
+	cfg.unc[1].kind = IOCA_EVENT_KIND_DDIO_MISS_EMULATED;
 	ASSERT_EQ(0, ioca_sampler_set(&self->nl, &cfg, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, tnl_open(&sub, NULL));
 	ASSERT_EQ(0, tnl_join(&sub, IOCA_FAMILY_NAME, IOCA_MCGRP_SAMPLES));
@@ -350,7 +349,7 @@ TEST_F_TIMEOUT(ioca_nl, sampler_counts_uncore_events_once_per_socket, 60)
 	ASSERT_EQ(self->before.nsockets, s->nsockets);
 	for (i = 0; i < s->nsockets; i++) {
 		EXPECT_EQ((uint32_t)i, s->socket_id[i]);
-		EXPECT_EQ(1, s->socket_ncounters[i]);
+		EXPECT_EQ(2, s->socket_ncounters[i]);
 	}
 	tnl_close(&sub);
 	free(s);
@@ -367,6 +366,55 @@ TEST_F(ioca_nl, sampler_set_rejects_uncore_event_without_pmu_type)
 	cfg.unc[0].config = 0x35;
 	EXPECT_EQ(-EINVAL, ioca_sampler_set(&self->nl, &cfg, &self->r));
 	EXPECT_STREQ("uncore event needs a PMU type", self->r.msg);
+}
+
+/* Uncore events go to socket-scope PMUs only, never software or tracepoints. */
+TEST_F(ioca_nl, sampler_set_rejects_uncore_event_on_software_pmu)
+{
+	struct ioca_sampler_cfg cfg;
+
+	stop(&self->nl);
+	default_cfg(&cfg);
+	cfg.nuncore = 1;
+	cfg.unc[0].kind = IOCA_EVENT_KIND_RAW;
+	cfg.unc[0].type = 1;   /* PERF_TYPE_SOFTWARE */
+	cfg.unc[0].config = 3; /* PERF_COUNT_SW_CONTEXT_SWITCHES */
+	EXPECT_EQ(-EINVAL, ioca_sampler_set(&self->nl, &cfg, &self->r));
+	EXPECT_STREQ("uncore event type must be an uncore PMU's", self->r.msg);
+}
+
+/* A dynamic PMU type that is not uncore_* (or no PMU at all) fails at start. */
+TEST_F(ioca_nl, sampler_start_rejects_unknown_uncore_pmu)
+{
+	struct ioca_sampler_cfg cfg;
+	struct ioca_info after;
+
+	stop(&self->nl);
+	default_cfg(&cfg);
+	cfg.nuncore = 1;
+	cfg.unc[0].kind = IOCA_EVENT_KIND_RAW;
+	cfg.unc[0].type = 4000;
+	cfg.unc[0].config = 0x35;
+	ASSERT_EQ(0, ioca_sampler_set(&self->nl, &cfg, &self->r)) TH_LOG("%s", self->r.msg);
+	EXPECT_GT(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
+	EXPECT_STREQ("uncore event could not be created (no such PMU?)", self->r.msg);
+	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
+	EXPECT_EQ(IOCA_SAMPLER_STATE_CONFIGURED, after.sampler.state);
+}
+
+/* A per-CPU raw event on a PMU other than the core's is refused up front. */
+TEST_F(ioca_nl, sampler_set_rejects_per_cpu_software_pmu)
+{
+	struct ioca_sampler_cfg cfg;
+
+	stop(&self->nl);
+	default_cfg(&cfg);
+	cfg.ev[0].kind = IOCA_EVENT_KIND_RAW;
+	cfg.ev[0].type = 2; /* PERF_TYPE_TRACEPOINT */
+	cfg.ev[0].has_type = true;
+	cfg.ev[0].config = 1;
+	EXPECT_EQ(-EINVAL, ioca_sampler_set(&self->nl, &cfg, &self->r));
+	EXPECT_STREQ("PMU type not allowed: hardware, hw-cache or raw only", self->r.msg);
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Changing DDIO masks: the all-or-nothing set, ownership by a netlink
+ * socket, the restore of the boot values, and CPU hotplug. Validation and
+ * the backends are in ddio.c.
+ *
+ * Lock order: cpus_read_lock(), then d->lock; the backends run under both,
+ * so a socket's CPUs cannot go away between choosing one and using it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/cpu.h>
+#include <linux/topology.h>
+#include "compat.h"
+#include "ddio.h"
+
+/* Caller holds cpus_read_lock() and d->lock. */
+static int ioca_ddio_write_mask(struct ioca_ddio *d, unsigned int s, u32 mask)
+{
+	struct ioca_ddio_socket *sk = &d->sock[s];
+	u64 raw;
+	int err;
+
+	err = d->ops->read(d, s, &raw);
+	if (err)
+		return err;
+	err = d->ops->write(d, s, ioca_ddio_merge(sk, raw, mask));
+	if (!err)
+		sk->mask = mask;
+	return err;
+}
+
+/* A write failed: every socket of the request goes back to its old mask. */
+static void ioca_ddio_rollback(struct ioca_ddio *d,
+			       const struct ioca_ddio_req *reqs,
+			       const u32 *before, unsigned int upto)
+{
+	unsigned int i;
+
+	for (i = 0; i <= upto; i++)
+		if (ioca_ddio_write_mask(d, reqs[i].socket, before[i]))
+			pr_err("socket %u: DDIO mask 0x%x could not be put back\n",
+			       reqs[i].socket, before[i]);
+}
+
+/* Ownership after a successful set: the owner's, or nobody's. */
+static void ioca_ddio_set_owner(struct ioca_ddio_socket *sk, u32 before,
+				const struct ioca_ddio_owner *o)
+{
+	if (!o || !o->own) {
+		sk->owner_portid = 0;
+		sk->owner_pid = 0;
+		return;
+	}
+	if (sk->owner_portid != o->portid)
+		sk->owner_prev = before;
+	sk->owner_portid = o->portid;
+	sk->owner_pid = o->pid;
+}
+
+/**
+ * ioca_ddio_apply() - write resolved requests, all or nothing
+ * @d: state
+ * @reqs: requests passed through ioca_ddio_resolve(), distinct sockets
+ * @n: number of requests
+ * @o: who asks and whether it takes ownership; NULL: nobody owns them after
+ * @why: set to a message for extack on failure
+ *
+ * A socket whose CPUs are all offline is refused before anything is
+ * written. On a backend error every socket of the request goes back to the
+ * mask it had before the request.
+ *
+ * Return: 0, -ENODEV (socket offline) or the backend's -errno (-EPERM under
+ * kernel lockdown).
+ */
+int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
+		    unsigned int n, const struct ioca_ddio_owner *o,
+		    const char **why)
+{
+	u32 before[IOCA_MAX_SOCKETS];
+	unsigned int i;
+	int err = 0;
+
+	if (n > IOCA_MAX_SOCKETS)
+		return -EINVAL;
+	if (d->ops->may_write) {
+		err = d->ops->may_write(why);
+		if (err)
+			return err;
+	}
+	cpus_read_lock();
+	mutex_lock(&d->lock);
+	for (i = 0; i < n; i++) {
+		before[i] = d->sock[reqs[i].socket].mask;
+		if (d->ops->online && !d->ops->online(d, reqs[i].socket)) {
+			*why = "every CPU of the socket is offline; bring one online first";
+			err = -ENODEV;
+			goto out_unlock;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		d->sock[reqs[i].socket].dirty = true;
+		err = ioca_ddio_write_mask(d, reqs[i].socket, reqs[i].mask);
+		if (err) {
+			*why = "DDIO mask write failed; every socket of the request put back";
+			ioca_ddio_rollback(d, reqs, before, i);
+			goto out_unlock;
+		}
+	}
+	for (i = 0; i < n; i++)
+		ioca_ddio_set_owner(&d->sock[reqs[i].socket], before[i], o);
+out_unlock:
+	mutex_unlock(&d->lock);
+	cpus_read_unlock();
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_apply);
+
+/* Caller holds cpus_read_lock() and d->lock. */
+static int ioca_ddio_restore_socket(struct ioca_ddio *d, unsigned int s)
+{
+	struct ioca_ddio_socket *sk = &d->sock[s];
+	int err;
+
+	err = d->ops->write(d, s, sk->boot_raw);
+	if (err)
+		return err;
+	sk->mask = sk->boot_mask;
+	sk->dirty = false;
+	sk->owner_portid = 0;
+	sk->owner_pid = 0;
+	return 0;
+}
+
+/**
+ * ioca_ddio_restore() - write the boot value back to every changed socket
+ * @d: state
+ * @failed: set to a bitmap of the sockets that could not be restored, or NULL
+ *
+ * Return: 0 or the first backend -errno (the other sockets are still tried).
+ */
+int ioca_ddio_restore(struct ioca_ddio *d, unsigned long *failed)
+{
+	unsigned int s;
+	int ret = 0;
+
+	cpus_read_lock();
+	mutex_lock(&d->lock);
+	for (s = 0; s < d->nr_sockets; s++) {
+		int err;
+
+		if (!d->sock[s].dirty)
+			continue;
+		err = ioca_ddio_restore_socket(d, s);
+		if (err) {
+			ret = ret ?: err;
+			if (failed)
+				__set_bit(s, failed);
+		}
+	}
+	mutex_unlock(&d->lock);
+	cpus_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_restore);
+
+/**
+ * ioca_ddio_release_owner() - an owner's socket closed: undo its changes
+ * @d: state
+ * @portid: the closed netlink socket
+ *
+ * Every DDIO socket still owned by @portid goes back to the mask it had
+ * before the owner's first change.
+ */
+void ioca_ddio_release_owner(struct ioca_ddio *d, u32 portid)
+{
+	unsigned int s;
+
+	cpus_read_lock();
+	mutex_lock(&d->lock);
+	for (s = 0; s < d->nr_sockets; s++) {
+		struct ioca_ddio_socket *sk = &d->sock[s];
+
+		if (!sk->owner_portid || sk->owner_portid != portid)
+			continue;
+		if (ioca_ddio_write_mask(d, s, sk->owner_prev))
+			pr_err("socket %u: owner pid %u closed, DDIO mask 0x%x could not be put back\n",
+			       s, sk->owner_pid, sk->owner_prev);
+		sk->owner_portid = 0;
+		sk->owner_pid = 0;
+	}
+	mutex_unlock(&d->lock);
+	cpus_read_unlock();
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_release_owner);
+
+/**
+ * ioca_ddio_cpu_online() - a CPU came online: its package gets its mask
+ * @d: state
+ * @cpu: the CPU, already in cpu_online_mask
+ *
+ * Called from the CPU hotplug callback (hotplug lock held for writing).
+ * When @cpu is the first online CPU of its package, the register is written
+ * with the mask last set there, since a package that was fully offline may
+ * have lost it.
+ */
+void ioca_ddio_cpu_online(struct ioca_ddio *d, unsigned int cpu)
+{
+	unsigned int s = topology_logical_package_id(cpu), other;
+
+	if (!d->ops || s >= d->nr_sockets)
+		return;
+	for_each_online_cpu(other)
+		if (other != cpu && topology_logical_package_id(other) == s)
+			return;
+	mutex_lock(&d->lock);
+	if (d->sock[s].dirty && ioca_ddio_write_mask(d, s, d->sock[s].mask))
+		pr_err("socket %u: DDIO mask 0x%x not written on CPU %u online\n",
+		       s, d->sock[s].mask, cpu);
+	mutex_unlock(&d->lock);
+}
+
+/**
+ * ioca_ddio_exit() - restore boot values; the state is unusable afterwards
+ * @d: state
+ */
+void ioca_ddio_exit(struct ioca_ddio *d)
+{
+	DECLARE_BITMAP(failed, IOCA_MAX_SOCKETS) = { 0 };
+	unsigned int s;
+
+	if (!d->ops)
+		return;
+	if (ioca_ddio_restore(d, failed))
+		for_each_set_bit(s, failed, IOCA_MAX_SOCKETS)
+			pr_warn("socket %u: could not restore the boot DDIO value 0x%llx (no online CPU?); it keeps mask 0x%x\n",
+				s, d->sock[s].boot_raw, d->sock[s].mask);
+	mutex_destroy(&d->lock);
+	d->ops = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_exit);

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: changing DDIO masks. A set that fails part-way puts every socket
+ * back to its mask before the request; writes touch only the DDIO bits of
+ * the 64-bit register; unload writes back the value found at load, never a
+ * default; an owner's masks go back when it closes.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+#include "../compat.h"
+#include "../ddio.h"
+
+/* Bits above the DDIO ways that a real register may carry. */
+#define HIGH_BITS 0xabcd000000000000ull
+
+static bool flaky_fail;
+static u64 flaky_reg[2];
+
+/* Starts with 0 in the DDIO bits, as an unknown MSR reads under TCG. */
+static int flaky_read(struct ioca_ddio *d, unsigned int s, u64 *raw)
+{
+	*raw = flaky_reg[s];
+	return 0;
+}
+
+/* Socket 1 refuses writes while flaky_fail is set. */
+static int flaky_write(struct ioca_ddio *d, unsigned int s, u64 raw)
+{
+	if (s == 1 && flaky_fail)
+		return -EIO;
+	flaky_reg[s] = raw;
+	return 0;
+}
+
+static const struct ioca_ddio_backend flaky_backend = {
+	.id = IOCA_BACKEND_EMULATED,
+	.name = "flaky",
+	.read = flaky_read,
+	.write = flaky_write,
+};
+
+static struct ioca_ddio *flaky_ddio(struct kunit *test)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	flaky_fail = false;
+	flaky_reg[0] = HIGH_BITS;
+	flaky_reg[1] = HIGH_BITS;
+	/* Arrange: the boot read gives no valid mask: 0x600 is shown. */
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &flaky_backend, 2, 11, 0x600,
+					     2), 0);
+	return d;
+}
+
+static void ddio_apply_test_failed_write_puts_back_previous(struct kunit *test)
+{
+	struct ioca_ddio *d = flaky_ddio(test);
+	struct ioca_ddio_req first = { .socket = 0, .mask = 0x780 };
+	struct ioca_ddio_req reqs[] = {
+		{ .socket = 0, .mask = 0x7c0 },
+		{ .socket = 1, .mask = 0x700 },
+	};
+	const char *why = NULL;
+
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &first, 1, NULL, &why), 0);
+	flaky_fail = true;
+	/* Act */
+	KUNIT_EXPECT_EQ(test, ioca_ddio_apply(d, reqs, 2, NULL, &why), -EIO);
+	/* Assert: socket 0 is back at 0x780, not at the boot mask */
+	KUNIT_EXPECT_STREQ(test, why,
+			   "DDIO mask write failed; every socket of the request put back");
+	KUNIT_EXPECT_EQ(test, d->sock[0].mask, 0x780u);
+	KUNIT_EXPECT_EQ(test, flaky_reg[0], HIGH_BITS | 0x780);
+	KUNIT_EXPECT_EQ(test, d->sock[1].mask, 0x600u);
+	flaky_fail = false;
+	ioca_ddio_exit(d);
+}
+
+static void ddio_apply_test_writes_only_ddio_bits(struct kunit *test)
+{
+	struct ioca_ddio *d = flaky_ddio(test);
+	struct ioca_ddio_req req = { .socket = 0, .mask = 0x780 };
+	const char *why = NULL;
+
+	KUNIT_EXPECT_EQ(test, d->sock[0].boot_raw, HIGH_BITS);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), 0);
+	KUNIT_EXPECT_EQ(test, flaky_reg[0], HIGH_BITS | 0x780);
+	req.mask = 0x7fe;
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), 0);
+	KUNIT_EXPECT_EQ(test, flaky_reg[0], HIGH_BITS | 0x7fe);
+	ioca_ddio_exit(d);
+}
+
+static void ddio_apply_test_unload_writes_boot_value_not_default(struct kunit *test)
+{
+	struct ioca_ddio *d = flaky_ddio(test);
+	struct ioca_ddio_req req = { .socket = 1, .mask = 0x780 };
+	const char *why = NULL;
+
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), 0);
+	/* Act */
+	ioca_ddio_exit(d);
+	/* Assert: the register holds what firmware left, not 0x600 */
+	KUNIT_EXPECT_EQ(test, flaky_reg[1], HIGH_BITS);
+}
+
+static void ddio_apply_test_owner_close_puts_back(struct kunit *test)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio_owner owner = { .portid = 7, .pid = 70, .own = true };
+	struct ioca_ddio_owner other = { .portid = 8, .pid = 80, .own = false };
+	struct ioca_ddio_req before = { .socket = 0, .mask = 0x700 };
+	struct ioca_ddio_req req = { .socket = 0, .mask = 0x780 };
+	struct ioca_ddio_req req1 = { .socket = 1, .mask = 0x780 };
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init_emulated(d, 2, 11, 2), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &before, 1, NULL, &why), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, &owner, &why), 0);
+	req.mask = 0x7c0;
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, &owner, &why), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req1, 1, &owner, &why), 0);
+	KUNIT_EXPECT_EQ(test, d->sock[0].owner_pid, 70u);
+	/* Another socket's set ends the ownership of socket 1 */
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req1, 1, &other, &why), 0);
+	KUNIT_EXPECT_EQ(test, d->sock[1].owner_pid, 0u);
+	/* Act */
+	ioca_ddio_release_owner(d, 8);
+	KUNIT_EXPECT_EQ(test, d->sock[0].mask, 0x7c0u);
+	ioca_ddio_release_owner(d, 7);
+	/* Assert: back to the mask before the owner's first change */
+	KUNIT_EXPECT_EQ(test, d->sock[0].mask, 0x700u);
+	KUNIT_EXPECT_EQ(test, d->sock[0].emul_reg, 0x700ull);
+	KUNIT_EXPECT_EQ(test, d->sock[0].owner_pid, 0u);
+	KUNIT_EXPECT_EQ(test, d->sock[1].mask, 0x780u);
+	ioca_ddio_exit(d);
+}
+
+static bool offline_online(struct ioca_ddio *d, unsigned int s)
+{
+	return s == 0;
+}
+
+static const struct ioca_ddio_backend offline_backend = {
+	.id = IOCA_BACKEND_EMULATED,
+	.name = "offline",
+	.read = flaky_read,
+	.write = flaky_write,
+	.online = offline_online,
+};
+
+static void ddio_apply_test_offline_socket_refused(struct kunit *test)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio_req reqs[] = {
+		{ .socket = 0, .mask = 0x780 },
+		{ .socket = 1, .mask = 0x780 },
+	};
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	flaky_fail = false;
+	flaky_reg[0] = HIGH_BITS;
+	flaky_reg[1] = HIGH_BITS;
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &offline_backend, 2, 11, 0x600,
+					     2), 0);
+	KUNIT_EXPECT_EQ(test, ioca_ddio_apply(d, reqs, 2, NULL, &why), -ENODEV);
+	KUNIT_EXPECT_STREQ(test, why,
+			   "every CPU of the socket is offline; bring one online first");
+	/* Nothing written, not even socket 0 */
+	KUNIT_EXPECT_FALSE(test, d->sock[0].dirty);
+	KUNIT_EXPECT_EQ(test, d->sock[0].mask, 0x600u);
+	ioca_ddio_exit(d);
+}
+
+static struct kunit_case ddio_apply_test_cases[] = {
+	KUNIT_CASE(ddio_apply_test_failed_write_puts_back_previous),
+	KUNIT_CASE(ddio_apply_test_writes_only_ddio_bits),
+	KUNIT_CASE(ddio_apply_test_unload_writes_boot_value_not_default),
+	KUNIT_CASE(ddio_apply_test_owner_close_puts_back),
+	KUNIT_CASE(ddio_apply_test_offline_socket_refused),
+	{}
+};
+
+static struct kunit_suite ddio_apply_test_suite = {
+	.name = "ioca-ddio-apply",
+	.test_cases = ddio_apply_test_cases,
+};
+
+kunit_test_suite(ddio_apply_test_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for changing ioca DDIO masks");
+IOCA_IMPORT_KUNIT_NS();

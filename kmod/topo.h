@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _IOCA_TOPO_H
+#define _IOCA_TOPO_H
+
+unsigned int ioca_nr_sockets(void);
+int ioca_socket_cpu(unsigned int socket);
+
+#endif /* _IOCA_TOPO_H */

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Least privilege, as root with a reduced capability set: CAP_NET_ADMIN
+ * alone changes nothing; DDIO needs CAP_SYS_RAWIO, the sampler and
+ * sample-get CAP_PERFMON (or CAP_SYS_ADMIN); joining "samples" needs
+ * CAP_NET_ADMIN and CAP_SYS_ADMIN (6.1's genetlink has no CAP_PERFMON
+ * group flag). Root in a user namespace changes nothing. The module carries
+ * no alias that would let udev or a family lookup load it.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#include "ioca_fixture.h"
+#include "kmod_load.h"
+
+#define CAP(c) (1ull << (c))
+
+static int keep_caps(uint64_t caps)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2] = {0};
+
+	data[0].effective = data[0].permitted = (uint32_t)caps;
+	data[1].effective = data[1].permitted = (uint32_t)(caps >> 32);
+	return (int)syscall(SYS_capset, &hdr, data);
+}
+
+FIXTURE(ioca_caps)
+{
+	struct tnl nl;
+	struct tnl_reply r;
+	struct ioca_info before;
+};
+
+FIXTURE_VARIANT(ioca_caps)
+{
+	uint64_t caps;
+	bool rawio, perfmon, join;
+};
+
+FIXTURE_VARIANT_ADD(ioca_caps, net_admin_only){
+	.caps = CAP(CAP_NET_ADMIN),
+};
+
+FIXTURE_VARIANT_ADD(ioca_caps, net_admin_and_sys_rawio){
+	.caps = CAP(CAP_NET_ADMIN) | CAP(CAP_SYS_RAWIO),
+	.rawio = true,
+};
+
+FIXTURE_VARIANT_ADD(ioca_caps, net_admin_and_perfmon){
+	.caps = CAP(CAP_NET_ADMIN) | CAP(CAP_PERFMON),
+	.perfmon = true,
+};
+
+FIXTURE_VARIANT_ADD(ioca_caps, net_admin_and_sys_admin){
+	.caps = CAP(CAP_NET_ADMIN) | CAP(CAP_SYS_ADMIN),
+	.perfmon = true,
+	.join = true,
+};
+
+FIXTURE_SETUP(ioca_caps)
+{
+	struct tnl root;
+
+	ASSERT_EQ(0, geteuid()) TH_LOG("run as root; the test drops capabilities itself");
+	/* A known state first, with every capability. */
+	ASSERT_EQ(0, tnl_open(&root, IOCA_FAMILY_NAME));
+	ioca_simple_cmd(&root, IOCA_CMD_SAMPLER_STOP, &self->r);
+	ioca_ddio_restore(&root, &self->r);
+	tnl_close(&root);
+	ASSERT_EQ(0, keep_caps(variant->caps)) TH_LOG("capset: %s", strerror(errno));
+	ASSERT_EQ(0, tnl_open(&self->nl, IOCA_FAMILY_NAME));
+	ASSERT_EQ(0, ioca_info_get(&self->nl, &self->before, &self->r)) TH_LOG("%s", self->r.msg);
+}
+
+FIXTURE_TEARDOWN(ioca_caps)
+{
+	tnl_close(&self->nl);
+}
+
+TEST_F(ioca_caps, ddio_set_needs_cap_sys_rawio)
+{
+	const struct ioca_socket_info *s0 = &self->before.sock[0];
+	uint32_t mask = ioca_top_ways(s0->llc_ways, 3);
+	struct ioca_info after;
+	int err = ioca_ddio_set(&self->nl, 0, mask, -1, &self->r);
+
+	if (!variant->rawio) {
+		EXPECT_EQ(-EPERM, err);
+		EXPECT_STREQ("DDIO changes write MSRs: CAP_SYS_RAWIO needed", self->r.msg);
+	}
+	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
+	if (variant->rawio) {
+		EXPECT_EQ(0, err);
+		EXPECT_EQ(mask, after.sock[0].mask);
+		EXPECT_EQ(0, ioca_ddio_restore(&self->nl, &self->r));
+		return;
+	}
+	ASSERT_DDIO_UNCHANGED(&self->before, &after);
+}
+
+TEST_F(ioca_caps, ddio_restore_needs_cap_sys_rawio)
+{
+	EXPECT_EQ(variant->rawio ? 0 : -EPERM, ioca_ddio_restore(&self->nl, &self->r));
+}
+
+TEST_F(ioca_caps, sampler_ops_need_cap_perfmon)
+{
+	struct ioca_sampler_cfg cfg = {.interval_us = 10000, .nevents = 1};
+	struct ioca_sample *s = calloc(1, sizeof(*s));
+	int want = variant->perfmon ? 0 : -EPERM;
+	struct ioca_info after;
+
+	ASSERT_NE(NULL, s);
+	cfg.ev[0].kind = IOCA_EVENT_KIND_CPU_CLOCK;
+	EXPECT_EQ(want, ioca_sampler_set(&self->nl, &cfg, &self->r));
+	if (want)
+		EXPECT_STREQ("system-wide counters: CAP_PERFMON or CAP_SYS_ADMIN needed",
+			     self->r.msg);
+	EXPECT_EQ(want, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
+	EXPECT_EQ(want, ioca_sample_get(&self->nl, s, &self->r));
+	EXPECT_EQ(want, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r));
+	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
+	if (want)
+		EXPECT_EQ(self->before.sampler.state, after.sampler.state);
+	free(s);
+}
+
+TEST_F(ioca_caps, joining_samples_needs_cap_sys_admin)
+{
+	struct tnl sub;
+
+	ASSERT_EQ(0, tnl_open(&sub, NULL));
+	EXPECT_EQ(variant->join ? 0 : -EPERM, tnl_join(&sub, IOCA_FAMILY_NAME, IOCA_MCGRP_SAMPLES));
+	tnl_close(&sub);
+}
+
+/* unshare -Ur: root of a new user namespace, still in the initial netns. */
+TEST_F(ioca_nl, user_namespace_root_changes_nothing)
+{
+	struct ioca_sampler_cfg cfg = {.interval_us = 10000, .nevents = 1};
+	const struct ioca_socket_info *s0 = &self->before.sock[0];
+	struct ioca_info after;
+	struct tnl nl, sub;
+
+	cfg.ev[0].kind = IOCA_EVENT_KIND_CPU_CLOCK;
+	ASSERT_EQ(0, unshare(CLONE_NEWUSER)) TH_LOG("unshare: %s", strerror(errno));
+	ASSERT_EQ(0, tnl_open(&nl, IOCA_FAMILY_NAME));
+	EXPECT_EQ(-EPERM, ioca_ddio_set(&nl, 0, ioca_top_ways(s0->llc_ways, 3), -1, &self->r));
+	EXPECT_EQ(-EPERM, ioca_ddio_restore(&nl, &self->r));
+	EXPECT_EQ(-EPERM, ioca_sampler_set(&nl, &cfg, &self->r));
+	EXPECT_EQ(-EPERM, ioca_simple_cmd(&nl, IOCA_CMD_SAMPLER_STOP, &self->r));
+	ASSERT_EQ(0, tnl_open(&sub, NULL));
+	EXPECT_EQ(-EPERM, tnl_join(&sub, IOCA_FAMILY_NAME, IOCA_MCGRP_SAMPLES));
+	tnl_close(&sub);
+	ASSERT_EQ(0, ioca_info_get(&nl, &after, &self->r));
+	ASSERT_DDIO_UNCHANGED(&self->before, &after);
+	EXPECT_EQ(self->before.sampler.state, after.sampler.state);
+	tnl_close(&nl);
+}
+
+/* unshare -Urn: a new network namespace does not even see the family. */
+TEST_F(ioca_nl, user_and_net_namespace_root_sees_no_family)
+{
+	struct tnl nl;
+
+	ASSERT_EQ(0, unshare(CLONE_NEWUSER | CLONE_NEWNET)) TH_LOG("unshare: %s", strerror(errno));
+	EXPECT_NE(0, tnl_open(&nl, IOCA_FAMILY_NAME));
+}
+
+/*
+ * No x86cpu device table and no genetlink family alias in .modinfo: udev
+ * would load the module at boot on every listed Xeon, and any user's family
+ * lookup would try to load it (and log a refusal on other CPUs).
+ */
+TEST(module_has_no_autoload_alias)
+{
+	int fd = open(kmod_path(), O_RDONLY);
+	struct stat st;
+	const char *p;
+
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", kmod_path(), strerror(errno));
+	ASSERT_EQ(0, fstat(fd, &st));
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(NULL, memmem(p, st.st_size, "alias=cpu:type:x86", 18));
+	EXPECT_EQ(NULL, memmem(p, st.st_size, "alias=net-pf-16-proto-16-family-ioca", 36));
+	EXPECT_NE(NULL, memmem(p, st.st_size, "license=GPL", 11)) TH_LOG(".modinfo not found");
+	munmap((void *)p, st.st_size);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Emulated DDIO hit/miss counters (emulate=1): a rate written to debugfs
+ * shows up as the matching delta between two samples through the real
+ * sampler path; the kinds are refused on the msr backend.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ioca_fixture.h"
+#include "client_ext.h"
+
+#define DBG "/sys/kernel/debug/ioca/socket0/"
+
+static int write_rate(const char *file, unsigned long long rate)
+{
+	char path[128];
+	FILE *f;
+	int err;
+
+	snprintf(path, sizeof(path), DBG "%s", file);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	err = fprintf(f, "%llu\n", rate) < 0 ? -EIO : 0;
+	if (fclose(f))
+		err = -errno;
+	return err;
+}
+
+static bool emulated(void)
+{
+	const char *b = getenv("IOCA_EXPECT_BACKEND");
+
+	return !b || !strcmp(b, "emulated");
+}
+
+static void emul_cfg(struct ioca_sampler_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->interval_us = 1000000;
+	cfg->nuncore = 2;
+	cfg->unc[0].kind = IOCA_EVENT_KIND_DDIO_HIT_EMULATED;
+	cfg->unc[1].kind = IOCA_EVENT_KIND_DDIO_MISS_EMULATED;
+}
+
+TEST_F_TIMEOUT(ioca_nl, emulated_ddio_rates_show_as_counter_deltas, 60)
+{
+	struct iocx_sample *a = calloc(2, sizeof(*a)), *b = a + 1;
+	const unsigned long long hit = 200000, miss = 30000;
+	struct ioca_sampler_cfg cfg;
+	double dt, dh, dm;
+
+	if (!emulated())
+		SKIP(return, "msr backend: no emulated counters");
+	ASSERT_NE(NULL, a);
+	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
+	emul_cfg(&cfg);
+	ASSERT_EQ(0, ioca_sampler_set(&self->nl, &cfg, &self->r)) TH_LOG("%s", self->r.msg);
+	ASSERT_EQ(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
+	ASSERT_EQ(0, write_rate("ddio_hit_rate", hit)) TH_LOG("debugfs: %s", strerror(errno));
+	ASSERT_EQ(0, write_rate("ddio_miss_rate", miss));
+
+	/* Act: two on-demand samples about one second apart. */
+	ASSERT_EQ(0, iocx_sample_get(&self->nl, a, &self->r)) TH_LOG("%s", self->r.msg);
+	sleep(1);
+	ASSERT_EQ(0, iocx_sample_get(&self->nl, b, &self->r)) TH_LOG("%s", self->r.msg);
+	write_rate("ddio_hit_rate", 0);
+	write_rate("ddio_miss_rate", 0);
+	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
+
+	/* Assert: delta / elapsed is the rate (1 % covers the rounding). */
+	ASSERT_LE(1, a->nsockets);
+	ASSERT_EQ(2, a->socket_ncounters[0]);
+	dt = (double)(b->time_ns - a->time_ns) / 1e9;
+	ASSERT_LT(0.9, dt);
+	dh = (double)(b->socket_value[0][0] - a->socket_value[0][0]);
+	dm = (double)(b->socket_value[0][1] - a->socket_value[0][1]);
+	EXPECT_LT(hit * dt * 0.99, dh) TH_LOG("hits %.0f over %.3f s", dh, dt);
+	EXPECT_GT(hit * dt * 1.01, dh) TH_LOG("hits %.0f over %.3f s", dh, dt);
+	EXPECT_LT(miss * dt * 0.99, dm) TH_LOG("misses %.0f over %.3f s", dm, dt);
+	EXPECT_GT(miss * dt * 1.01, dm) TH_LOG("misses %.0f over %.3f s", dm, dt);
+	free(a);
+}
+
+TEST_F(ioca_nl, emulated_ddio_kinds_refused_on_msr)
+{
+	struct ioca_sampler_cfg cfg;
+
+	if (emulated())
+		SKIP(return, "emulated backend: the kinds are allowed");
+	emul_cfg(&cfg);
+	EXPECT_EQ(-EINVAL, ioca_sampler_set(&self->nl, &cfg, &self->r));
+	EXPECT_STREQ("emulated DDIO events need emulate=1; use the CHA PMU's events", self->r.msg);
+}
+
+TEST_F(ioca_nl, emulated_ddio_kinds_are_uncore_only)
+{
+	struct ioca_sampler_cfg cfg = {.interval_us = 10000, .nevents = 1};
+
+	cfg.ev[0].kind = IOCA_EVENT_KIND_DDIO_HIT_EMULATED;
+	EXPECT_EQ(-EINVAL, ioca_sampler_set(&self->nl, &cfg, &self->r));
+	EXPECT_STREQ("emulated DDIO events are uncore events only", self->r.msg);
+}
+
+TEST(emulated_rates_are_root_only)
+{
+	struct stat st;
+
+	if (!emulated())
+		SKIP(return, "msr backend: no debugfs files");
+	ASSERT_EQ(0, stat(DBG "ddio_hit_rate", &st));
+	EXPECT_EQ(0600, st.st_mode & 0777);
+	EXPECT_EQ(0, st.st_uid);
+}
+
+TEST_HARNESS_MAIN
