@@ -49,6 +49,15 @@ int host_sampler_start(struct host *h, char *err, size_t errlen)
 	sc.nevents = HOST_NR_CPU_EVENTS;
 	sc.uncore = uncore;
 	sc.nuncore = nuncore;
+	/* the module reconfigures only a stopped sampler (SIGHUP's new CPUs) */
+	if (h->sampler_running) {
+		r = ioca_client__sampler_stop(h->client);
+		if (r) {
+			snprintf(err, errlen, "ioca.ko: stopping the sampler: %s", strerror(-r));
+			return r;
+		}
+		h->sampler_running = false;
+	}
 	r = ioca_client__sampler_set(h->client, &sc, &so);
 	if (r == -EBUSY) {
 		snprintf(err, errlen,
@@ -64,6 +73,7 @@ int host_sampler_start(struct host *h, char *err, size_t errlen)
 			 ioca_client__last_extack(h->client));
 		return r;
 	}
+	h->sampler_running = true;
 	host_counters_new_epoch(&h->hc);
 	return 0;
 }
@@ -167,9 +177,9 @@ static int poll_op(void *ctx, struct platform_sample *out)
 	return 0;
 }
 
-static int set_ddio(struct host *h, uint32_t mask)
+static int set_ddio(struct host *h, uint32_t mask, bool own)
 {
-	IOCA_OPTS(ioca_ddio_opts, o, .owner = true);
+	IOCA_OPTS(ioca_ddio_opts, o, .owner = own);
 	struct ioca_ddio_req req = {.socket = h->sock_id, .mask = mask};
 	int r;
 
@@ -205,7 +215,9 @@ static int apply(void *ctx, const struct platform_plan *p)
 	}
 	if (p->ddio_mask == h->ddio_cur)
 		return 0;
-	r = set_ddio(h, p->ddio_mask);
+	r = set_ddio(h, p->ddio_mask, true);
+	if (!r)
+		h->ddio_changed = true;
 	if (r && rdt_apply(h->rdt, h->prev, nprev, err, sizeof(err)))
 		host_say(h, "putting CAT back after the DDIO refusal: %s", err);
 	return r;
@@ -232,8 +244,14 @@ static int restore(void *ctx)
 	e = ioca_client__sampler_stop(h->client);
 	if (e && e != -EBUSY)
 		host_say(h, "stopping the sampler: %s", strerror(-e));
-	if (h->ddio_cur != h->start_mask) {
-		r = set_ddio(h, h->start_mask);
+	h->sampler_running = false;
+	/*
+	 * If iocad ever set it, and without the owner flag: that also ends its
+	 * ownership, so closing the socket cannot put back an older mask
+	 * (the one an outside change left before iocad's next change).
+	 */
+	if (h->ddio_changed) {
+		r = set_ddio(h, h->start_mask, false);
 		if (r)
 			host_say(h, "restoring %s", h->last_err);
 	}

@@ -25,6 +25,8 @@ struct host {
 	host_print_fn print;
 	void *print_arg;
 	int lock_fd;
+	bool sampler_running;		/* started by this iocad */
+	bool ddio_changed;		/* iocad set DDIO: restore puts start_mask back */
 	bool lib_quiet;			/* libioca's own "not loaded" is said better by us */
 	struct ioca_client *client;	/* requests; owns sampler and DDIO */
 	struct ioca_subscription *sub;	/* samples */

@@ -302,7 +302,12 @@ int host_platform_set_tenants(struct platform *pf, const struct config *cfg, cha
 	host_cat_table_set(&h->tab, cfg);
 	r = host_sampler_start(h, err, errlen);
 	if (r) {
+		char again[256];
+
+		/* the old tenants' CPUs go on being sampled */
 		h->tab = old;
+		if (host_sampler_start(h, again, sizeof(again)))
+			host_say(h, "sampler for the running tenants: %s", again);
 		return r;
 	}
 	memcpy(&h->cfg, cfg, sizeof(h->cfg));
