@@ -245,8 +245,8 @@ static int check_ddio_counters(const struct args *a, struct platform *pf, const 
 		host_platform_ddio_counters_reason(pf));
 	if (a->mode != IOCAD_MODE_IOCA || cfg->ddio_counters_optional) {
 		fprintf(stderr,
-			"iocad: degraded mode: DDIO stays as it is and the FSM stays in Low "
-			"Keep; only the core-side allocator and shuffling act\n");
+			"iocad: degraded mode: DDIO keeps its starting ways and the FSM stays in "
+			"Low Keep; only the core-side allocator and shuffling act\n");
 		return 0;
 	}
 	fprintf(stderr,

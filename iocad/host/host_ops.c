@@ -119,9 +119,15 @@ static int no_sample(struct host *h)
 	return -ETIMEDOUT;
 }
 
-static void fold(struct host *h, struct platform_sample *out)
+/*
+ * Fold the received sample into @out. A sample without the socket's DDIO
+ * counters is not folded: taken with stale DDIO values it would show an
+ * interval without DDIO traffic. It counts as lost instead, so the next
+ * sample covers the longer interval. false when skipped.
+ */
+static bool fold(struct host *h, struct platform_sample *out)
 {
-	const struct ioca_sample *s = h->sample;
+	struct ioca_sample *s = h->sample;
 	uint64_t hit = 0, miss = 0;
 	bool have = false;
 
@@ -130,15 +136,14 @@ static void fold(struct host *h, struct platform_sample *out)
 			if (s->sockets[i].id == h->sock_id)
 				have = !ioca_cha_preset__sum(h->preset, &s->sockets[i], 0, &hit,
 							     &miss);
-	if (h->preset && !have)
-		host_say(h, "sample %llu: socket %u's DDIO counters missing",
-			 (unsigned long long)s->seq, h->sock_id);
-	host_counters_fold(&h->hc, s, have, hit, miss, out);
-	/* without this sample's DDIO values, keep the last ones */
 	if (h->preset && !have) {
-		out->ddio_hits = h->hc.ddio_base[0] + h->hc.ddio_last[0];
-		out->ddio_misses = h->hc.ddio_base[1] + h->hc.ddio_last[1];
+		h->skipped++;
+		return false;
 	}
+	s->lost += h->skipped;
+	h->skipped = 0;
+	host_counters_fold(&h->hc, s, have, hit, miss, out);
+	return true;
 }
 
 static int poll_op(void *ctx, struct platform_sample *out)
@@ -161,8 +166,13 @@ static int poll_op(void *ctx, struct platform_sample *out)
 				break;
 			return no_sample(h);
 		}
-		got = true;
-		fold(h, out);
+		if (fold(h, out)) {
+			got = true;
+		} else if (h->skipped >= 3) {
+			host_say(h, "%u samples in a row without socket %u's DDIO counters",
+				 h->skipped, h->sock_id);
+			return -EIO;
+		}
 	}
 	/* DDIO read back every interval: someone else's change is seen */
 	r = ioca_client__info(h->client, h->info);

@@ -44,6 +44,7 @@ struct host {
 	struct host_cat_table tab;
 	struct host_counters hc;
 	struct ioca_sample *sample;		 /* receive buffer */
+	unsigned int skipped;			 /* samples without DDIO counters, not folded */
 	struct rdt_group groups[RDT_MAX_GROUPS]; /* apply's scratch */
 	struct rdt_group prev[RDT_MAX_GROUPS];	 /* what to go back to */
 };

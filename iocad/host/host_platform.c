@@ -280,6 +280,7 @@ int host_platform_set_tenants(struct platform *pf, const struct config *cfg, cha
 	struct host *h = pf->ctx;
 	struct host_topo *topo;
 	struct host_cat_table old;
+	uint64_t old_interval;
 	int r;
 
 	if (cfg->socket != h->cfg.socket) {
@@ -299,13 +300,17 @@ int host_platform_set_tenants(struct platform *pf, const struct config *cfg, cha
 	if (r)
 		return r;
 	old = h->tab;
+	old_interval = h->cfg.interval_ns;
 	host_cat_table_set(&h->tab, cfg);
+	/* the sampler takes the new interval too */
+	h->cfg.interval_ns = cfg->interval_ns;
 	r = host_sampler_start(h, err, errlen);
 	if (r) {
 		char again[256];
 
 		/* the old tenants' CPUs go on being sampled */
 		h->tab = old;
+		h->cfg.interval_ns = old_interval;
 		if (host_sampler_start(h, again, sizeof(again)))
 			host_say(h, "sampler for the running tenants: %s", again);
 		return r;

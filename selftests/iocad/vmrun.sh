@@ -4,9 +4,10 @@
 # boots the guest kernel under QEMU (TCG) as a CPU without DDIO way control
 # (so ioca.ko runs emulate=1 with debugfs-driven DDIO hit/miss counters)
 # and runs guest.sh there: iocad on the host platform, through the real
-# module and the resctrl emulation. Prints the guest's TAP and
-# "iocad-vm: N passed, M failed"; a guest that dies or runs fewer tests
-# than it planned counts as a failure.
+# module and the resctrl emulation. A second boot (Skylake-Server: the msr
+# backend, no uncore PMU) runs guest_degraded.sh: no DDIO counters. Prints
+# the guests' TAP and "iocad-vm: N passed, M failed"; a guest that dies or
+# runs fewer tests than it planned counts as a failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -42,22 +43,33 @@ if ! make --no-print-directory -C "$root/iocad" -j2 build/iocad.static build/ioc
 	fail_all "iocad/build/iocad.static or iocactl.static does not build"
 fi
 
-"$run" --cpu Skylake-Client --smp 4 --mem 512 --timeout 600 --append loglevel=2 \
-	--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
-	--file "$root/iocad/build/iocad.static:/ioca/iocad" \
-	--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
-	--file "$here/guest.sh" -- sh ./guest.sh | tee "$work/console"
-rc=${PIPESTATUS[0]}
+boot() { # name cpu smp guest-script
+	local name=$1 cpu=$2 smp=$3 script=$4 rc p f plan
+	echo "=== iocad boot $name: -cpu $cpu -smp $smp"
+	"$run" --cpu "$cpu" --smp "$smp" --mem 512 --timeout 600 --append loglevel=2 \
+		--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
+		--file "$root/iocad/build/iocad.static:/ioca/iocad" \
+		--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
+		--file "$here/$script" -- sh "./$script" | tee "$work/$name"
+	rc=${PIPESTATUS[0]}
+	p=$(grep -cE '^ok [0-9]+ ' "$work/$name")
+	f=$(grep -cE '^not ok [0-9]+ ' "$work/$name")
+	plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$work/$name" | tail -n 1)
+	if [ -z "$plan" ] || [ "$plan" -ne $((p + f)) ]; then
+		echo "iocad-vm: boot $name planned '${plan:-nothing}' tests, reported $((p + f))"
+		f=$((f + 1))
+	elif [ "$rc" -ne "$((f > 125 ? 125 : f))" ]; then
+		echo "iocad-vm: boot $name exited $rc with $f failure(s) reported"
+		f=$((f + 1))
+	fi
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
 
-pass=$(grep -cE '^ok [0-9]+ ' "$work/console")
-fail=$(grep -cE '^not ok [0-9]+ ' "$work/console")
-plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$work/console" | tail -n 1)
-if [ -z "$plan" ] || [ "$plan" -ne $((pass + fail)) ]; then
-	echo "iocad-vm: the guest planned '${plan:-nothing}' tests, reported $((pass + fail))"
-	fail=$((fail + 1))
-elif [ "$rc" -ne "$((fail > 125 ? 125 : fail))" ]; then
-	echo "iocad-vm: guest exited $rc with $fail failure(s) reported"
-	fail=$((fail + 1))
-fi
+pass=0 fail=0
+# emulate=1 (a model without DDIO way control): the FSM driven through debugfs
+boot emulated Skylake-Client 4 guest.sh
+# msr backend, no uncore PMU: no DDIO counters, the degraded mode
+boot degraded Skylake-Server 2 guest_degraded.sh
 echo "iocad-vm: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
