@@ -48,6 +48,7 @@ demo: deps ## run iocad on the simulator with the example scenarios and plot the
 bench: deps all ## run the benchmarks (figures and ratios, never pass/fail)
 	@$(SUBMAKE) -C iocad bench
 	@$(SUBMAKE) -C libspec bench
+	@$(SUBMAKE) -C libioca bench
 	@scripts/vm/bench.sh
 
 vmtest: ## boot the Debian kernel in QEMU (TCG) and run the module's selftests

@@ -123,9 +123,10 @@ void ctl_print_sample(FILE *f, const struct ioca_sample *s)
 		fprintf(f, "cpu %" PRIu32 " socket %" PRIu32, c->id, c->socket);
 		if (!c->online)
 			fprintf(f, " offline");
+		print_counters(f, c->counters, c->ncounters);
+		/* Last, so lines keep starting "cpu N socket S [0]" for scripts. */
 		if (c->generation)
 			fprintf(f, " generation %" PRIu32, c->generation);
-		print_counters(f, c->counters, c->ncounters);
 		fprintf(f, "\n");
 	}
 	for (i = 0; i < s->nsockets; i++) {

@@ -329,10 +329,11 @@ struct ioca_sample {
 
 /**
  * @brief IOCA_CMD_SAMPLE_GET: collect a sample now (the sampler must be
- *        configured). Reassembles a reply sent in parts.
+ *        running). Reassembles a reply sent in parts.
  * @param c the handle
  * @param s filled (zeroed first)
- * @return 0 or -errno (-EBADMSG: malformed or incomplete reply)
+ * @return 0 or -errno (-ENODATA: the sampler is not running; -EBADMSG:
+ *         malformed or incomplete reply)
  */
 LIBIOCA_API int ioca_client__sample(struct ioca_client *c, struct ioca_sample *s);
 
@@ -343,7 +344,8 @@ struct ioca_subscription_opts {
 	ioca_print_fn_t print; /* as in ioca_client_opts */
 	void *print_ctx;
 	/* Socket receive buffer in bytes; 0 = 4 MiB (a few dozen samples of
-	 * 256 CPUs), so a slow reader loses whole samples, reported as such.
+	 * 256 CPUs), set past net.core.rmem_max with SO_RCVBUFFORCE; a slow
+	 * reader loses whole samples, reported as such.
 	 */
 	size_t rcvbuf;
 	size_t : 0;
@@ -385,7 +387,10 @@ LIBIOCA_API int ioca_subscription__fd(const struct ioca_subscription *sub);
  * @param timeout_ms how long to wait for the first message: 0 = do not
  *        wait (after poll()), -1 = forever
  * @return 1 a sample in @s (s->lost says how many were lost before it),
- *         0 none yet (timeout, or only some parts arrived), -errno
+ *         0 none yet (timeout, or only some parts arrived), -errno:
+ *         -ENODEV when ioca.ko was unloaded (the family unregistered; this
+ *         subscription and every client handle are dead: open new ones
+ *         after the module is back)
  */
 LIBIOCA_API int ioca_subscription__recv(struct ioca_subscription *sub, struct ioca_sample *s,
 					int timeout_ms);

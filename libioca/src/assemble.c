@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,8 @@ static void drop(struct ioca_assembler *a)
 
 static void copy_out(const struct ioca_sample *s, struct ioca_sample *out)
 {
+	uint32_t i;
+
 	out->seq = s->seq;
 	out->time_ns = s->time_ns;
 	out->realtime_ns = s->realtime_ns;
@@ -65,9 +68,16 @@ static void copy_out(const struct ioca_sample *s, struct ioca_sample *out)
 	out->interval_us = s->interval_us;
 	out->on_demand = s->on_demand;
 	out->ncpus = s->ncpus;
-	memcpy(out->cpus, s->cpus, s->ncpus * sizeof(s->cpus[0]));
 	out->nsockets = s->nsockets;
-	memcpy(out->sockets, s->sockets, s->nsockets * sizeof(s->sockets[0]));
+	/* The used counters only: most of each array is room for the maxima. */
+	for (i = 0; i < s->ncpus; i++)
+		memcpy(&out->cpus[i], &s->cpus[i],
+		       offsetof(struct ioca_cpu_sample, counters) +
+			       s->cpus[i].ncounters * sizeof(s->cpus[i].counters[0]));
+	for (i = 0; i < s->nsockets; i++)
+		memcpy(&out->sockets[i], &s->sockets[i],
+		       offsetof(struct ioca_socket_sample, counters) +
+			       s->sockets[i].ncounters * sizeof(s->sockets[i].counters[0]));
 }
 
 static int complete(struct ioca_assembler *a, struct ioca_sample *out)
@@ -126,7 +136,7 @@ int ioca_asm_feed(struct ioca_assembler *a, const struct nlmsghdr *nlh, struct i
 		drop(a);
 		return 0;
 	}
-	if (ioca_decode_sample_body(nlh, a->cur, a->log)) {
+	if (ioca_decode_sample_body(&h, a->cur, a->log)) {
 		a->stats.malformed++;
 		drop(a);
 		return 0;

@@ -127,7 +127,7 @@ LIBIOCA_API int ioca_client__ddio_set(struct ioca_client *c, const struct ioca_d
 	msg = ioca_transport_msg(&c->t, IOCA_CMD_DDIO_SET, 0);
 	if (!msg)
 		return ioca_err(-ENOMEM);
-	err = ioca_put_ddio(msg, reqs, n, IOCA_OPTS_GET(opts, owner, false), &c->log);
+	err = ioca_req_ddio(msg, reqs, n, IOCA_OPTS_GET(opts, owner, false), &c->log);
 	if (err) {
 		nlmsg_free(msg);
 		return ioca_err(err);
@@ -165,7 +165,7 @@ LIBIOCA_API int ioca_client__sampler_set(struct ioca_client *c,
 	msg = ioca_transport_msg(&c->t, IOCA_CMD_SAMPLER_SET, IOCA_REQ_SIZE);
 	if (!msg)
 		return ioca_err(-ENOMEM);
-	err = ioca_put_sampler(msg, cfg, IOCA_OPTS_GET(opts, owner, false), &c->log);
+	err = ioca_req_sampler(msg, cfg, IOCA_OPTS_GET(opts, owner, false), &c->log);
 	if (err) {
 		nlmsg_free(msg);
 		return ioca_err(err);

@@ -61,12 +61,12 @@ static const struct nla_policy event_pol[IOCA_A_EVENT_MAX + 1] = {
 
 static uint32_t get_u32(struct nlattr *a)
 {
-	return a ? nla_get_u32(a) : 0;
+	return a ? ioca_u32(a) : 0;
 }
 
 static uint64_t get_u64(struct nlattr *a)
 {
-	return a ? nla_get_u64(a) : 0;
+	return a ? ioca_u64(a) : 0;
 }
 
 int ioca_decode_event(struct nlattr *nest, struct ioca_event_info *ev, const struct ioca_log *log)
@@ -122,15 +122,15 @@ static int decode_sampler_lists(struct nlattr *nest, struct ioca_sampler_info *s
 	struct nlattr *a;
 	int rem, err = 0;
 
-	nla_for_each_nested(a, nest, rem)
+	ioca_for_each_nested(a, nest, rem)
 	{
-		switch (nla_type(a)) {
+		switch (ioca_nla_type(a)) {
 		case IOCA_A_SAMPLER_CPU:
 			if (si->ncpus >= IOCA_MAX_CPUS) {
 				pr_warn(log, "info reply: more than IOCA_MAX_CPUS sampler CPUs");
 				return -EBADMSG;
 			}
-			si->cpus[si->ncpus++] = nla_get_u32(a);
+			si->cpus[si->ncpus++] = ioca_u32(a);
 			break;
 		case IOCA_A_SAMPLER_EVENT:
 			if (si->nevents >= IOCA_MAX_CPU_EVENTS) {
@@ -193,9 +193,9 @@ static void decode_info_scalars(struct nlattr **tb, struct ioca_info *info)
 		ioca_attr_string(info->cpu_model_name, sizeof(info->cpu_model_name),
 				 tb[IOCA_A_INFO_CPU_MODEL_NAME]);
 	info->ddio_verified =
-		tb[IOCA_A_INFO_DDIO_VERIFIED] && nla_get_u8(tb[IOCA_A_INFO_DDIO_VERIFIED]);
-	info->locked_down = tb[IOCA_A_INFO_LOCKED_DOWN] && nla_get_u8(tb[IOCA_A_INFO_LOCKED_DOWN]);
-	info->hw_counters = tb[IOCA_A_INFO_HW_COUNTERS] && nla_get_u8(tb[IOCA_A_INFO_HW_COUNTERS]);
+		tb[IOCA_A_INFO_DDIO_VERIFIED] && ioca_u8(tb[IOCA_A_INFO_DDIO_VERIFIED]);
+	info->locked_down = tb[IOCA_A_INFO_LOCKED_DOWN] && ioca_u8(tb[IOCA_A_INFO_LOCKED_DOWN]);
+	info->hw_counters = tb[IOCA_A_INFO_HW_COUNTERS] && ioca_u8(tb[IOCA_A_INFO_HW_COUNTERS]);
 	info->min_ways = get_u32(tb[IOCA_A_INFO_MIN_WAYS]);
 	info->fallback_kind = get_u32(tb[IOCA_A_INFO_FALLBACK_KIND]);
 }
@@ -223,9 +223,9 @@ int ioca_decode_info(const struct nlmsghdr *nlh, struct ioca_info *info, const s
 		return -EBADMSG;
 	}
 	decode_info_scalars(tb, info);
-	nla_for_each_attr(a, head, len, rem)
+	ioca_for_each_attr(a, head, len, rem)
 	{
-		if (nla_type(a) != IOCA_A_INFO_SOCKET)
+		if (ioca_nla_type(a) != IOCA_A_INFO_SOCKET)
 			continue;
 		if (info->nsockets >= IOCA_MAX_SOCKETS) {
 			pr_warn(log, "info reply: more than IOCA_MAX_SOCKETS socket nests");

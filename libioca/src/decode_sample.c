@@ -54,28 +54,28 @@ static int attrs_of(const struct nlmsghdr *nlh, struct nlattr **head, int *len,
 int ioca_decode_sample_head(const struct nlmsghdr *nlh, struct ioca_sample_head *h,
 			    const struct ioca_log *log)
 {
-	struct nlattr *tb[IOCA_A_SAMPLE_MAX + 1];
-	struct nlattr *head;
-	int len, err;
+	struct nlattr **tb = h->tb;
+	int err;
 
-	err = attrs_of(nlh, &head, &len, log);
+	err = attrs_of(nlh, &h->attrs, &h->len, log);
 	if (!err)
-		err = ioca_attrs_parse(tb, IOCA_A_SAMPLE_MAX, head, len, sample_pol, log, "sample");
+		err = ioca_attrs_parse(tb, IOCA_A_SAMPLE_MAX, h->attrs, h->len, sample_pol, log,
+				       "sample");
 	if (err)
 		return err;
 	if (!tb[IOCA_A_SAMPLE_SEQ]) {
 		pr_warn(log, "sample without IOCA_A_SAMPLE_SEQ");
 		return -EBADMSG;
 	}
-	h->seq = nla_get_u64(tb[IOCA_A_SAMPLE_SEQ]);
+	h->seq = ioca_u64(tb[IOCA_A_SAMPLE_SEQ]);
 	h->on_demand = tb[IOCA_A_SAMPLE_ON_DEMAND] != NULL;
 	if (!tb[IOCA_A_SAMPLE_PART] != !tb[IOCA_A_SAMPLE_PARTS]) {
 		pr_warn(log, "sample %" PRIu64 ": IOCA_A_SAMPLE_PART and _PARTS come together",
 			h->seq);
 		return -EBADMSG;
 	}
-	h->part = tb[IOCA_A_SAMPLE_PART] ? nla_get_u32(tb[IOCA_A_SAMPLE_PART]) : 0;
-	h->parts = tb[IOCA_A_SAMPLE_PARTS] ? nla_get_u32(tb[IOCA_A_SAMPLE_PARTS]) : 1;
+	h->part = tb[IOCA_A_SAMPLE_PART] ? ioca_u32(tb[IOCA_A_SAMPLE_PART]) : 0;
+	h->parts = tb[IOCA_A_SAMPLE_PARTS] ? ioca_u32(tb[IOCA_A_SAMPLE_PARTS]) : 1;
 	if (h->parts < 1 || h->parts > IOCA_MAX_SAMPLE_PARTS || h->part >= h->parts) {
 		pr_warn(log, "sample %" PRIu64 ": part %u of %u is out of range (1..%u parts)",
 			h->seq, h->part, h->parts, IOCA_MAX_SAMPLE_PARTS);
@@ -96,12 +96,10 @@ static int decode_counter(struct nlattr *nest, struct ioca_counter *c, const str
 		pr_warn(log, "sample: counter without IOCA_A_COUNTER_INDEX or _VALUE");
 		return -EBADMSG;
 	}
-	c->index = nla_get_u32(tb[IOCA_A_COUNTER_INDEX]);
-	c->value = nla_get_u64(tb[IOCA_A_COUNTER_VALUE]);
-	c->enabled_ns =
-		tb[IOCA_A_COUNTER_ENABLED_NS] ? nla_get_u64(tb[IOCA_A_COUNTER_ENABLED_NS]) : 0;
-	c->running_ns =
-		tb[IOCA_A_COUNTER_RUNNING_NS] ? nla_get_u64(tb[IOCA_A_COUNTER_RUNNING_NS]) : 0;
+	c->index = ioca_u32(tb[IOCA_A_COUNTER_INDEX]);
+	c->value = ioca_u64(tb[IOCA_A_COUNTER_VALUE]);
+	c->enabled_ns = tb[IOCA_A_COUNTER_ENABLED_NS] ? ioca_u64(tb[IOCA_A_COUNTER_ENABLED_NS]) : 0;
+	c->running_ns = tb[IOCA_A_COUNTER_RUNNING_NS] ? ioca_u64(tb[IOCA_A_COUNTER_RUNNING_NS]) : 0;
 	return 0;
 }
 
@@ -113,9 +111,9 @@ static int decode_counters(struct nlattr *nest, int type, struct ioca_counter *c
 	int rem, err;
 
 	*n = 0;
-	nla_for_each_nested(a, nest, rem)
+	ioca_for_each_nested(a, nest, rem)
 	{
-		if (nla_type(a) != type)
+		if (ioca_nla_type(a) != type)
 			continue;
 		if (*n >= max) {
 			pr_warn(log, "sample: more than %u counters in a nest", max);
@@ -140,10 +138,10 @@ static int decode_cpu(struct nlattr *nest, struct ioca_cpu_sample *cs, const str
 		pr_warn(log, "sample: CPU nest without IOCA_A_CPU_ID");
 		return -EBADMSG;
 	}
-	cs->id = nla_get_u32(tb[IOCA_A_CPU_ID]);
-	cs->socket = tb[IOCA_A_CPU_SOCKET] ? nla_get_u32(tb[IOCA_A_CPU_SOCKET]) : 0;
-	cs->online = tb[IOCA_A_CPU_ONLINE] && nla_get_u8(tb[IOCA_A_CPU_ONLINE]);
-	cs->generation = tb[IOCA_A_CPU_GENERATION] ? nla_get_u32(tb[IOCA_A_CPU_GENERATION]) : 0;
+	cs->id = ioca_u32(tb[IOCA_A_CPU_ID]);
+	cs->socket = tb[IOCA_A_CPU_SOCKET] ? ioca_u32(tb[IOCA_A_CPU_SOCKET]) : 0;
+	cs->online = tb[IOCA_A_CPU_ONLINE] && ioca_u8(tb[IOCA_A_CPU_ONLINE]);
+	cs->generation = tb[IOCA_A_CPU_GENERATION] ? ioca_u32(tb[IOCA_A_CPU_GENERATION]) : 0;
 	return decode_counters(nest, IOCA_A_CPU_COUNTER, cs->counters, &cs->ncounters,
 			       IOCA_MAX_CPU_EVENTS, log);
 }
@@ -161,51 +159,41 @@ static int decode_socket(struct nlattr *nest, struct ioca_socket_sample *ss,
 		pr_warn(log, "sample: socket nest without IOCA_A_SOCKET_ID");
 		return -EBADMSG;
 	}
-	ss->id = nla_get_u32(tb[IOCA_A_SOCKET_ID]);
+	ss->id = ioca_u32(tb[IOCA_A_SOCKET_ID]);
 	return decode_counters(nest, IOCA_A_SOCKET_COUNTER, ss->counters, &ss->ncounters,
 			       IOCA_MAX_UNCORE_EVENTS, log);
 }
 
 static void decode_times(struct nlattr **tb, struct ioca_sample *s)
 {
-	s->seq = nla_get_u64(tb[IOCA_A_SAMPLE_SEQ]);
+	s->seq = ioca_u64(tb[IOCA_A_SAMPLE_SEQ]);
 	if (tb[IOCA_A_SAMPLE_TIME_NS])
-		s->time_ns = nla_get_u64(tb[IOCA_A_SAMPLE_TIME_NS]);
+		s->time_ns = ioca_u64(tb[IOCA_A_SAMPLE_TIME_NS]);
 	if (tb[IOCA_A_SAMPLE_REALTIME_NS])
-		s->realtime_ns = nla_get_u64(tb[IOCA_A_SAMPLE_REALTIME_NS]);
+		s->realtime_ns = ioca_u64(tb[IOCA_A_SAMPLE_REALTIME_NS]);
 	if (tb[IOCA_A_SAMPLE_COLLECT_NS])
-		s->collect_ns = nla_get_u64(tb[IOCA_A_SAMPLE_COLLECT_NS]);
+		s->collect_ns = ioca_u64(tb[IOCA_A_SAMPLE_COLLECT_NS]);
 	if (tb[IOCA_A_SAMPLE_INTERVAL_US])
-		s->interval_us = nla_get_u32(tb[IOCA_A_SAMPLE_INTERVAL_US]);
+		s->interval_us = ioca_u32(tb[IOCA_A_SAMPLE_INTERVAL_US]);
 	s->on_demand = tb[IOCA_A_SAMPLE_ON_DEMAND] != NULL;
 }
 
-int ioca_decode_sample_body(const struct nlmsghdr *nlh, struct ioca_sample *s,
+int ioca_decode_sample_body(const struct ioca_sample_head *h, struct ioca_sample *s,
 			    const struct ioca_log *log)
 {
-	struct nlattr *tb[IOCA_A_SAMPLE_MAX + 1];
-	struct nlattr *head, *a;
-	int len, rem, err;
+	struct nlattr *a;
+	int rem, err = 0;
 
-	err = attrs_of(nlh, &head, &len, log);
-	if (!err)
-		err = ioca_attrs_parse(tb, IOCA_A_SAMPLE_MAX, head, len, sample_pol, log, "sample");
-	if (err)
-		return err;
-	if (!tb[IOCA_A_SAMPLE_SEQ]) {
-		pr_warn(log, "sample without IOCA_A_SAMPLE_SEQ");
-		return -EBADMSG;
-	}
-	decode_times(tb, s);
-	nla_for_each_attr(a, head, len, rem)
+	decode_times((struct nlattr **)h->tb, s);
+	ioca_for_each_attr(a, h->attrs, h->len, rem)
 	{
-		if (nla_type(a) == IOCA_A_SAMPLE_CPU) {
+		if (ioca_nla_type(a) == IOCA_A_SAMPLE_CPU) {
 			if (s->ncpus >= IOCA_MAX_CPUS) {
 				pr_warn(log, "sample: more than IOCA_MAX_CPUS CPU nests");
 				return -EBADMSG;
 			}
 			err = decode_cpu(a, &s->cpus[s->ncpus++], log);
-		} else if (nla_type(a) == IOCA_A_SAMPLE_SOCKET) {
+		} else if (ioca_nla_type(a) == IOCA_A_SAMPLE_SOCKET) {
 			if (s->nsockets >= IOCA_MAX_SOCKETS) {
 				pr_warn(log, "sample: more than IOCA_MAX_SOCKETS socket nests");
 				return -EBADMSG;

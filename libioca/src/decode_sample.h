@@ -20,6 +20,10 @@ struct ioca_sample_head {
 	uint32_t part;	/* 0 .. parts - 1 */
 	uint32_t parts; /* 1 when the message carries no part attributes */
 	bool on_demand;
+	/* The checked top-level attributes, for ioca_decode_sample_body(). */
+	struct nlattr *tb[IOCA_A_SAMPLE_MAX + 1];
+	struct nlattr *attrs;
+	int len;
 };
 
 /*
@@ -30,11 +34,12 @@ int ioca_decode_sample_head(const struct nlmsghdr *nlh, struct ioca_sample_head 
 			    const struct ioca_log *log);
 
 /*
- * Sets @s's header fields from @nlh and appends its CPU and socket nests
- * after those already in @s. 0, or -EBADMSG (then @s is partly written and
- * must be dropped).
+ * Sets @s's header fields from the message @h was decoded from (which must
+ * still be in memory) and appends its CPU and socket nests after those
+ * already in @s. 0, or -EBADMSG (then @s is partly written and must be
+ * dropped).
  */
-int ioca_decode_sample_body(const struct nlmsghdr *nlh, struct ioca_sample *s,
+int ioca_decode_sample_body(const struct ioca_sample_head *h, struct ioca_sample *s,
 			    const struct ioca_log *log);
 
 #endif

@@ -28,7 +28,7 @@ static int check_ddio(const struct ioca_ddio_req *reqs, size_t n, const struct i
 	return 0;
 }
 
-int ioca_put_ddio(struct nl_msg *msg, const struct ioca_ddio_req *reqs, size_t n, bool owner,
+int ioca_req_ddio(struct nl_msg *msg, const struct ioca_ddio_req *reqs, size_t n, bool owner,
 		  const struct ioca_log *log)
 {
 	struct nlattr *nest;
@@ -85,7 +85,7 @@ static int check_list(const void *list, size_t n, size_t max, const char *what,
 	return 0;
 }
 
-int ioca_put_sampler(struct nl_msg *msg, const struct ioca_sampler_config *cfg, bool owner,
+int ioca_req_sampler(struct nl_msg *msg, const struct ioca_sampler_config *cfg, bool owner,
 		     const struct ioca_log *log)
 {
 	size_t i;

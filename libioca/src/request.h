@@ -16,7 +16,7 @@
  * a warning when a request is ill-formed (not exactly one of mask and ways,
  * a socket twice, n out of range), -EMSGSIZE when @msg is too small.
  */
-int ioca_put_ddio(struct nl_msg *msg, const struct ioca_ddio_req *reqs, size_t n, bool owner,
+int ioca_req_ddio(struct nl_msg *msg, const struct ioca_ddio_req *reqs, size_t n, bool owner,
 		  const struct ioca_log *log);
 
 /*
@@ -24,7 +24,7 @@ int ioca_put_ddio(struct nl_msg *msg, const struct ioca_ddio_req *reqs, size_t n
  * exceeds the ABI's maxima, -EINVAL for a NULL list with a count,
  * -EMSGSIZE when @msg is too small.
  */
-int ioca_put_sampler(struct nl_msg *msg, const struct ioca_sampler_config *cfg, bool owner,
+int ioca_req_sampler(struct nl_msg *msg, const struct ioca_sampler_config *cfg, bool owner,
 		     const struct ioca_log *log);
 
 #endif

@@ -2,6 +2,7 @@
 #include "subscription.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,26 @@
 #define IOCA_RCVBUF_DEFAULT (4u << 20)
 #define IOCA_RECV_BUF_MIN (64u * 1024)
 
+/*
+ * SO_RCVBUF is capped at net.core.rmem_max (some 200 KiB by default, two
+ * or three samples of 256 CPUs); SO_RCVBUFFORCE is not, and needs
+ * CAP_NET_ADMIN, which joining the group needs anyway.
+ */
+static void set_rcvbuf(struct ioca_subscription *sub, size_t rcvbuf)
+{
+	int fd = nl_socket_get_fd(sub->t.sk);
+	int want = rcvbuf > INT_MAX / 2 ? INT_MAX / 2 : (int)rcvbuf;
+	int got = 0;
+	socklen_t len = sizeof(got);
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)) &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want)))
+		pr_warn(&sub->log, "receive buffer of %d bytes: %s", want, strerror(errno));
+	if (!getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len) && got < want)
+		pr_info(&sub->log, "receive buffer: %d bytes of the %d asked (net.core.rmem_max)",
+			got, want);
+}
+
 static int join(struct ioca_subscription *sub, size_t rcvbuf)
 {
 	int grp, err;
@@ -23,10 +44,7 @@ static int join(struct ioca_subscription *sub, size_t rcvbuf)
 			IOCA_FAMILY_NAME);
 		return -ENOENT;
 	}
-	/* The kernel doubles it and caps it at rmem_max unless privileged. */
-	err = nl_socket_set_buffer_size(sub->t.sk, (int)rcvbuf, 0);
-	if (err < 0)
-		pr_warn(&sub->log, "receive buffer of %zu bytes: %s", rcvbuf, nl_geterror(err));
+	set_rcvbuf(sub, rcvbuf);
 	err = nl_socket_add_membership(sub->t.sk, grp);
 	if (err < 0) {
 		err = ioca_nl_errno(err);
@@ -34,6 +52,10 @@ static int join(struct ioca_subscription *sub, size_t rcvbuf)
 			err == -EPERM ? " (needs CAP_NET_ADMIN)" : "");
 		return err;
 	}
+	/* nlctrl's notifications say when the family is unregistered. */
+	grp = genl_ctrl_resolve_grp(sub->t.sk, "nlctrl", "notify");
+	if (grp < 0 || nl_socket_add_membership(sub->t.sk, grp) < 0)
+		pr_warn(&sub->log, "nlctrl notify group: an unload of ioca.ko will not be noticed");
 	err = nl_socket_set_nonblocking(sub->t.sk);
 	return err < 0 ? ioca_nl_errno(err) : 0;
 }
@@ -135,12 +157,39 @@ static ssize_t recv_one(struct ioca_subscription *sub)
 }
 
 /* Feeds every message of the datagram in sub->buf; 1 when one completed. */
+/* Whether @nlh is nlctrl announcing that the ioca family went away. */
+static bool family_removed(const struct ioca_subscription *sub, const struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	struct genlmsghdr *g;
+
+	if (nlh->nlmsg_type != GENL_ID_CTRL || nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return false;
+	g = nlmsg_data(nlh);
+	if (g->cmd != CTRL_CMD_DELFAMILY ||
+	    nla_parse(tb, CTRL_ATTR_MAX, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), NULL))
+		return false;
+	return tb[CTRL_ATTR_FAMILY_ID] && nla_len(tb[CTRL_ATTR_FAMILY_ID]) >= 2 &&
+	       nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]) == sub->t.family;
+}
+
+/*
+ * Feeds every message of the datagram in sub->buf: 1 when a sample was
+ * completed, 0 when not, -ENODEV when the module was unloaded.
+ */
 static int feed(struct ioca_subscription *sub, size_t len, struct ioca_sample *s)
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)sub->buf;
 	int rem = (int)len, got = 0;
 
 	for (; nlmsg_ok(nlh, rem); nlh = nlmsg_next(nlh, &rem)) {
+		if (family_removed(sub, nlh)) {
+			sub->gone = true;
+			pr_warn(&sub->log,
+				"the \"%s\" family was unregistered: ioca.ko was unloaded",
+				IOCA_FAMILY_NAME);
+			return -ENODEV;
+		}
 		if (nlh->nlmsg_type != sub->t.family)
 			continue;
 		/* A later part of the same datagram would overwrite @s. */
@@ -183,6 +232,8 @@ LIBIOCA_API int ioca_subscription__recv(struct ioca_subscription *sub, struct io
 	ssize_t n;
 	int ret;
 
+	if (sub->gone)
+		return ioca_err(-ENODEV);
 	for (;;) {
 		n = recv_one(sub);
 		if (n == -ENOBUFS) {
@@ -196,8 +247,9 @@ LIBIOCA_API int ioca_subscription__recv(struct ioca_subscription *sub, struct io
 		if (n < 0)
 			return ioca_err((int)n);
 		if (n > 0) {
-			if (feed(sub, (size_t)n, s))
-				return 1;
+			ret = feed(sub, (size_t)n, s);
+			if (ret)
+				return ioca_err(ret);
 			continue;
 		}
 		ret = wait_readable(ioca_subscription__fd(sub), deadline);

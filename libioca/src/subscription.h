@@ -7,6 +7,7 @@
 #ifndef LIBIOCA_SUBSCRIPTION_H
 #define LIBIOCA_SUBSCRIPTION_H
 
+#include <stdbool.h>
 #include "assemble.h"
 #include "libioca.h"
 #include "log.h"
@@ -18,6 +19,7 @@ struct ioca_subscription {
 	struct ioca_assembler a;
 	unsigned char *buf;
 	size_t buf_size;
+	bool gone; /* the family was unregistered (module unloaded) */
 };
 
 #endif

@@ -3,7 +3,7 @@
 # a user would (pkg-config), shared and static, and check the exported ABI.
 # TAP output, counted by scripts/testgroup.sh in the libioca group.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 dest=$(mktemp -d /tmp/libioca-install-XXXXXX)
 trap 'rm -rf "$dest"' EXIT
 prefix=/opt/libioca-test
@@ -57,6 +57,12 @@ t "a client links statically with pkg-config --static" \
 	sh -c "cc -std=gnu11 -Wall -Werror -o '$dest/client-static' '$dest/client.c' \
 		\$(pkg-config --cflags libioca) '$dest$prefix/lib/libioca.a' \
 		\$(pkg-config --static --libs-only-l libioca | sed 's/-lioca//')"
+# The README's example, as a reader would paste it.
+# shellcheck disable=SC2016 # backquotes, not an expansion
+sed -n '/^```c$/,/^```$/p' README.md | sed '1d;$d' >"$dest/example.c"
+t "the README's example builds against the installed library" \
+	sh -c "test -s '$dest/example.c' && cc -std=gnu11 -Wall -Werror -o '$dest/example' \
+		'$dest/example.c' \$(pkg-config --cflags --libs libioca)"
 t "the soname is libioca.so.0" \
 	sh -c "readelf -d '$dest$prefix/lib/libioca.so.0' | grep -q 'SONAME.*\[libioca.so.0\]'"
 t "every exported symbol is ioca_* in LIBIOCA_0.1" \

@@ -225,7 +225,7 @@ static void test_decode_info_refuses_a_short_u32(void **state)
 	nla_put_u32(msg, IOCA_A_INFO_BACKEND, IOCA_BACKEND_MSR);
 	t_put_raw(msg, IOCA_A_INFO_MIN_WAYS, &two, sizeof(two));
 	assert_int_equal(decode(msg, info, &tl), -EBADMSG);
-	assert_non_null(strstr(tl.last, "attribute 8 has 2 bytes"));
+	assert_non_null(strstr(tl.last, "attribute 8 (2 bytes): length"));
 	free(info);
 }
 
@@ -239,7 +239,7 @@ static void test_decode_info_refuses_an_unterminated_string(void **state)
 	nla_put_u32(msg, IOCA_A_INFO_BACKEND, IOCA_BACKEND_MSR);
 	t_put_raw(msg, IOCA_A_INFO_BACKEND_NAME, "msrX", 4);
 	assert_int_equal(decode(msg, info, &tl), -EBADMSG);
-	assert_non_null(strstr(tl.last, "not a NUL-terminated string"));
+	assert_non_null(strstr(tl.last, "a string without its NUL"));
 	free(info);
 }
 

@@ -31,7 +31,7 @@ static void test_request_ddio_puts_one_nest_per_socket(void **state)
 	int len, rem, n = 0;
 
 	(void)state;
-	assert_int_equal(ioca_put_ddio(msg, reqs, 2, false, &log), 0);
+	assert_int_equal(ioca_req_ddio(msg, reqs, 2, false, &log), 0);
 	nla_for_each_attr(a, attrs(msg, &len), len, rem)
 	{
 		assert_int_equal(nla_type(a), IOCA_A_DDIO_SOCKET);
@@ -62,7 +62,7 @@ static void test_request_ddio_owner_adds_the_flag(void **state)
 	struct nlattr *head;
 
 	(void)state;
-	assert_int_equal(ioca_put_ddio(msg, &req, 1, true, &log), 0);
+	assert_int_equal(ioca_req_ddio(msg, &req, 1, true, &log), 0);
 	head = attrs(msg, &len);
 	assert_int_equal(nla_parse(tb, IOCA_A_DDIO_MAX, head, len, NULL), 0);
 	assert_non_null(tb[IOCA_A_DDIO_OWNER]);
@@ -82,15 +82,15 @@ static void test_request_ddio_refuses_ill_formed_requests(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(ioca_put_ddio(msg, &both, 1, false, &log), -EINVAL);
+	assert_int_equal(ioca_req_ddio(msg, &both, 1, false, &log), -EINVAL);
 	assert_non_null(strstr(tl.last, "exactly one of mask and ways"));
-	assert_int_equal(ioca_put_ddio(msg, &none, 1, false, &log), -EINVAL);
-	assert_int_equal(ioca_put_ddio(msg, twice, 2, false, &log), -EINVAL);
+	assert_int_equal(ioca_req_ddio(msg, &none, 1, false, &log), -EINVAL);
+	assert_int_equal(ioca_req_ddio(msg, twice, 2, false, &log), -EINVAL);
 	assert_non_null(strstr(tl.last, "socket 1 listed twice"));
-	assert_int_equal(ioca_put_ddio(msg, &none, 0, false, &log), -EINVAL);
+	assert_int_equal(ioca_req_ddio(msg, &none, 0, false, &log), -EINVAL);
 	for (i = 0; i <= IOCA_MAX_SOCKETS; i++)
 		many[i] = (struct ioca_ddio_req){.socket = (uint32_t)i, .ways = 2};
-	assert_int_equal(ioca_put_ddio(msg, many, IOCA_MAX_SOCKETS + 1, false, &log), -EINVAL);
+	assert_int_equal(ioca_req_ddio(msg, many, IOCA_MAX_SOCKETS + 1, false, &log), -EINVAL);
 	assert_non_null(strstr(tl.last, "9 sockets given"));
 	/* Nothing was added by the refused calls. */
 	assert_int_equal(nlmsg_hdr(msg)->nlmsg_len, NLMSG_HDRLEN + GENL_HDRLEN);
@@ -120,7 +120,7 @@ static void test_request_sampler_layout(void **state)
 	int len, rem, ncpu = 0, nev = 0, nunc = 0, owner = 0;
 
 	(void)state;
-	assert_int_equal(ioca_put_sampler(msg, &cfg, true, &log), 0);
+	assert_int_equal(ioca_req_sampler(msg, &cfg, true, &log), 0);
 	nla_for_each_attr(a, attrs(msg, &len), len, rem)
 	{
 		switch (nla_type(a)) {
@@ -168,14 +168,14 @@ static void test_request_sampler_refuses_lists_beyond_the_abi(void **state)
 	struct ioca_log log = t_logger(&tl);
 
 	(void)state;
-	assert_int_equal(ioca_put_sampler(msg, &cfg, false, &log), -E2BIG);
+	assert_int_equal(ioca_req_sampler(msg, &cfg, false, &log), -E2BIG);
 	assert_non_null(strstr(tl.last, "257 CPUs, at most 256"));
 	cfg = (struct ioca_sampler_config){.events = ev, .nevents = IOCA_MAX_CPU_EVENTS + 1};
-	assert_int_equal(ioca_put_sampler(msg, &cfg, false, &log), -E2BIG);
+	assert_int_equal(ioca_req_sampler(msg, &cfg, false, &log), -E2BIG);
 	cfg = (struct ioca_sampler_config){.uncore = ev, .nuncore = IOCA_MAX_UNCORE_EVENTS + 1};
-	assert_int_equal(ioca_put_sampler(msg, &cfg, false, &log), -E2BIG);
+	assert_int_equal(ioca_req_sampler(msg, &cfg, false, &log), -E2BIG);
 	cfg = (struct ioca_sampler_config){.uncore = NULL, .nuncore = 2};
-	assert_int_equal(ioca_put_sampler(msg, &cfg, false, &log), -EINVAL);
+	assert_int_equal(ioca_req_sampler(msg, &cfg, false, &log), -EINVAL);
 	nlmsg_free(msg);
 }
 
@@ -200,7 +200,7 @@ static void test_request_sampler_of_the_abi_maxima_fits(void **state)
 		ev[i] = (struct ioca_event){
 			.kind = IOCA_EVENT_KIND_RAW, .type = 30, .config = ~0ull, .config1 = ~0ull};
 	assert_non_null(genlmsg_put(msg, 0, 0, T_FAMILY, 0, 0, IOCA_CMD_SAMPLER_SET, 1));
-	assert_int_equal(ioca_put_sampler(msg, &cfg, true, &log), 0);
+	assert_int_equal(ioca_req_sampler(msg, &cfg, true, &log), 0);
 	nlmsg_free(msg);
 }
 
