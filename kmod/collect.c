@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One sampling interval: read every sampled CPU's counters, then build the
- * sample's message(s) for all CPUs and sockets.
+ * One sampling interval: read every sampled CPU's counters on that CPU from
+ * one IPI per CPU (all CPUs at once), then build the sample's message(s) for
+ * all CPUs and sockets.
  *
- * Nothing here waits for a sampled CPU to schedule anything: each read is
- * perf's own synchronous IPI to the counter's CPU (perf_event_read_value()),
- * and a SCHED_FIFO busy-poller owning that CPU (RT throttling off) still
- * takes interrupts. So the collector finishes in bounded time while it
- * holds cpus_read_lock() and the sampler's lock, and stop, hotplug and
- * unload are never held up. (The IRQ-safe local read that would allow one
- * IPI per CPU for all its events, perf_event_read_local(), is not exported
- * to modules.)
+ * Nothing here waits for a sampled CPU to schedule anything: a SCHED_FIFO
+ * busy-poller owning the CPU (RT throttling off) still takes interrupts, so
+ * the collector finishes in bounded time while it holds cpus_read_lock()
+ * and the sampler's lock, and stop, hotplug and unload are never held up.
+ *
+ * The IPI reads each event the way perf's own cross-CPU read does, on the
+ * event's CPU with interrupts off: the PMU's read() callback, then the
+ * count. perf_event_read_local(), which wraps this with perf's time
+ * bookkeeping, is not exported to modules; the per-CPU events are pinned
+ * (never multiplexed), so their enabled and running times are both the time
+ * since they were created.
  */
 #include <linux/cpu.h>
 #include <linux/ktime.h>
 #include <linux/perf_event.h>
+#include <linux/smp.h>
 #include <net/genetlink.h>
 #include "compat.h"
 #include "collect.h"
@@ -24,6 +29,36 @@
 static void ioca_read_event(struct perf_event *ev, struct ioca_count *c)
 {
 	c->value = perf_event_read_value(ev, &c->enabled, &c->running);
+}
+
+/* In the IPI on each CPU of s->read_mask, interrupts off. */
+static void ioca_collect_ipi(void *info)
+{
+	struct ioca_sampler *s = info;
+	unsigned int cpu = smp_processor_id(), k;
+	int i = ioca_slot_index(s, cpu);
+	struct ioca_sampler_slot *slot;
+	u64 now = ktime_get_ns();
+
+	if (i < 0)
+		return;
+	slot = &s->slots[i];
+	for (k = 0; k < s->cfg->nr_events && slot->ev[k]; k++) {
+		struct perf_event *ev = slot->ev[k];
+		struct ioca_count *c = &s->cpus[i].c[k];
+
+		c->enabled = now - slot->created_ns;
+		/* Pinned: inactive only in error state, then not counting. */
+		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE &&
+		    READ_ONCE(ev->oncpu) == cpu) {
+			ev->pmu->read(ev);
+			c->running = c->enabled;
+		} else {
+			c->running = 0;
+		}
+		c->value = local64_read(&ev->count) +
+			   atomic64_read(&ev->child_count);
+	}
 }
 
 static void ioca_collect_uncore(struct ioca_sampler *s)
@@ -55,16 +90,19 @@ static void ioca_collect_uncore(struct ioca_sampler *s)
 /* Caller holds cpus_read_lock() and s->lock: no CPU comes or goes. */
 static void ioca_collect_read_all(struct ioca_sampler *s)
 {
-	unsigned int i, k;
+	unsigned int i;
 
+	cpumask_clear(s->read_mask);
 	for (i = 0; i < s->cfg->nr_cpus; i++) {
 		struct ioca_sample_cpu *c = &s->cpus[i];
 
 		c->online = s->cfg->nr_events && s->slots[i].ev[0];
 		c->generation = s->generation[c->cpu];
-		for (k = 0; c->online && k < s->cfg->nr_events; k++)
-			ioca_read_event(s->slots[i].ev[k], &c->c[k]);
+		if (c->online)
+			cpumask_set_cpu(c->cpu, s->read_mask);
 	}
+	/* The local CPU is read inline; waits only for the IPIs to finish. */
+	on_each_cpu_mask(s->read_mask, ioca_collect_ipi, s, true);
 	ioca_collect_uncore(s);
 }
 

@@ -136,6 +136,11 @@ static int ioca_sampler_create(struct ioca_sampler *s,
 		if (!cpu_online(s->cfg->cpus[i]))
 			continue;
 		err = ioca_slot_create(s, &s->slots[i], s->cfg->cpus[i]);
+		if (err == -ENOSPC) {
+			NL_SET_ERR_MSG(extack,
+				       "the PMU cannot count all per-CPU events at once: configure fewer");
+			return err;
+		}
 		if (err) {
 			NL_SET_ERR_MSG(extack, "per-CPU event could not be created");
 			return err;
@@ -380,10 +385,14 @@ int ioca_sampler_init(struct ioca_sampler *s)
 	s->generation = kcalloc(nr_cpu_ids, sizeof(*s->generation), GFP_KERNEL);
 	if (!s->generation)
 		return -ENOMEM;
+	if (!zalloc_cpumask_var(&s->read_mask, GFP_KERNEL)) {
+		ret = -ENOMEM;
+		goto err_free_gen;
+	}
 	s->wq = alloc_workqueue("ioca_sampler", WQ_UNBOUND | WQ_HIGHPRI, 1);
 	if (!s->wq) {
 		ret = -ENOMEM;
-		goto err_free_gen;
+		goto err_free_mask;
 	}
 	/* ORDER: the state, then our instance; nothing runs for existing CPUs. */
 	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "ioca/sampler:online",
@@ -401,6 +410,8 @@ err_remove_state:
 	cpuhp_remove_multi_state(s->cpuhp_state);
 err_destroy_wq:
 	destroy_workqueue(s->wq);
+err_free_mask:
+	free_cpumask_var(s->read_mask);
 err_free_gen:
 	kfree(s->generation);
 	return ret;
@@ -430,6 +441,7 @@ void ioca_sampler_exit(struct ioca_sampler *s)
 	cpuhp_state_remove_instance_nocalls(s->cpuhp_state, &s->node);
 	cpuhp_remove_multi_state(s->cpuhp_state);
 	destroy_workqueue(s->wq);
+	free_cpumask_var(s->read_mask);
 	kfree(s->generation);
 	kfree(s->cfg);
 	s->cfg = NULL;

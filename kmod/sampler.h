@@ -19,12 +19,14 @@ struct ioca_emul_counters;
  * struct ioca_sampler_slot - one sampled CPU
  * @s: owner
  * @index: position in the sample's CPU list
- * @ev: per-CPU events; NULL while the CPU is offline
+ * @ev: per-CPU events (pinned); NULL while the CPU is offline
+ * @created_ns: CLOCK_MONOTONIC when @ev were created and began counting
  */
 struct ioca_sampler_slot {
 	struct ioca_sampler *s;
 	unsigned int index;
 	struct perf_event *ev[IOCA_MAX_CPU_EVENTS];
+	u64 created_ns;
 };
 
 /**
@@ -46,6 +48,7 @@ struct ioca_sampler_slot {
  * @timer: paces the intervals
  * @collect_work: one interval's collection, on @wq
  * @wq: collector workqueue
+ * @read_mask: CPUs whose counters the current interval reads
  * @parts: message plan of a sample, while running
  * @max_parts: entries in @parts
  * @last_parts: messages the last sample took
@@ -82,6 +85,7 @@ struct ioca_sampler {
 	struct hrtimer timer;
 	struct work_struct collect_work;
 	struct workqueue_struct *wq;
+	cpumask_var_t read_mask;
 	struct ioca_sample_part *parts;
 	unsigned int max_parts;
 	u32 last_parts;

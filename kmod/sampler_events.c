@@ -52,6 +52,21 @@ struct perf_event *ioca_event_create(const struct ioca_event_spec *e, u32 kind,
 	return perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 }
 
+/*
+ * Per-CPU events are pinned: never multiplexed, so while one is active it
+ * has been counting since it was created (running == enabled), and the
+ * collector can read it in its CPU's IPI without perf's time bookkeeping.
+ */
+static struct perf_event *ioca_cpu_event_create(const struct ioca_event_spec *e,
+						u32 kind, int cpu)
+{
+	struct perf_event_attr attr;
+
+	ioca_event_attr(e, kind, &attr);
+	attr.pinned = 1;
+	return perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+}
+
 static bool ioca_missing_hw(struct perf_event *ev)
 {
 	return IS_ERR(ev) && (PTR_ERR(ev) == -ENOENT ||
@@ -89,22 +104,32 @@ void ioca_slot_release(struct ioca_sampler_slot *slot)
 	}
 }
 
-/* All of a CPU's events, or none. */
+/*
+ * All of a CPU's events, or none. A pinned event the PMU cannot schedule
+ * next to the others (more events than counters) is in error state from the
+ * start: refused with -ENOSPC rather than reported as counting nothing.
+ */
 int ioca_slot_create(struct ioca_sampler *s, struct ioca_sampler_slot *slot,
 		     int cpu)
 {
 	unsigned int i;
 
 	for (i = 0; i < s->cfg->nr_events; i++) {
-		struct perf_event *ev = ioca_event_create(&s->cfg->events[i],
-							  s->eff_kind[i], cpu);
+		struct perf_event *ev = ioca_cpu_event_create(&s->cfg->events[i],
+							      s->eff_kind[i],
+							      cpu);
 
 		if (IS_ERR(ev)) {
 			ioca_slot_release(slot);
 			return PTR_ERR(ev);
 		}
 		slot->ev[i] = ev;
+		if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE) {
+			ioca_slot_release(slot);
+			return -ENOSPC;
+		}
 	}
+	slot->created_ns = ktime_get_ns();
 	return 0;
 }
 
@@ -115,7 +140,7 @@ int ioca_pick_kinds(struct ioca_sampler *s, int cpu)
 
 	for (i = 0; i < s->cfg->nr_events; i++) {
 		const struct ioca_event_spec *e = &s->cfg->events[i];
-		struct perf_event *ev = ioca_event_create(e, e->kind, cpu);
+		struct perf_event *ev = ioca_cpu_event_create(e, e->kind, cpu);
 
 		s->eff_kind[i] = e->kind;
 		if (!IS_ERR(ev)) {
