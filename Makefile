@@ -18,7 +18,7 @@ export LLVM_VERSION PREFIX DESTDIR IOCA_CACHE KDIR
 USER_DIRS := libspec libioca iocad
 SUBMAKE = $(MAKE) --no-print-directory
 
-.PHONY: all check demo bench vmtest kunit lint install clean help deps kmod \
+.PHONY: all check check-debug demo bench vmtest kunit lint install clean help deps kmod \
 	$(USER_DIRS)
 
 all: kmod $(USER_DIRS) ## build everything (default)
@@ -56,6 +56,9 @@ vmtest: ## boot the Debian kernel in QEMU (TCG) and run the module's selftests
 
 kunit: ## build (once, cached) a KUnit kernel and run the module's KUnit suites
 	@scripts/kunit/kunit.sh
+
+check-debug: deps ## KUnit suites and kernel selftests on a KASAN+lockdep kernel (cached)
+	@scripts/kunit/debug.sh
 
 lint: ## checkpatch --strict (kmod, uapi), clang-format and cppcheck (userspace)
 	@scripts/lint.sh

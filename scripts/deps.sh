@@ -15,6 +15,8 @@ pkgs=(
 	clang-format cppcheck
 	# sparse: the kernel's semantic checker, make -C kmod sparse (C=1)
 	sparse
+	# make lint's ABI check (scripts/abi/): Debian's python3 with PyYAML
+	python3 python3-yaml
 	# kernel module build and the test VM's kernel
 	linux-headers-amd64 linux-image-amd64 kmod
 	# KUnit kernel build from source; also supplies checkpatch.pl and

@@ -3,7 +3,10 @@
 #   kernel C (kmod/, uapi/, selftests/smoke/, selftests/resctrl_emu/):
 #     checkpatch.pl --strict from
 #     linux-source-6.1 (unpacked by scripts/ksrc.sh, never copied here);
-#   userspace C (everything else): clang-format --dry-run -Werror and cppcheck.
+#   userspace C (everything else): clang-format --dry-run -Werror and cppcheck;
+#   the ABI: uapi/ioca.yaml, uapi/linux/ioca.h and kmod/ioca_nl_gen.c agree
+#     (scripts/abi/abi_check.py), plus one test per case of its self-test on
+#     broken copies (scripts/abi/selftest.sh).
 # Prints the findings of each failing file and "lint: N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -54,6 +57,18 @@ for f in $user_files; do
 	fi
 	verdict "$f" "$rc" "$out"
 done
+
+# The ABI check prints each disagreement as FILE:LINE.
+out=$(/usr/bin/python3 scripts/abi/abi_check.py 2>&1)
+verdict "abi: uapi/ioca.yaml, uapi/linux/ioca.h, kmod/ioca_nl_gen.c" $? "$out"
+out=$(scripts/abi/selftest.sh 2>&1)
+grep -qE '^(not )?ok - ' <<<"$out" || verdict "abi self-test" 1 "$out"
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) verdict "${line#ok - }" 0 "" ;;
+	"not ok - "*) verdict "${line#not ok - }" 1 "$line" ;;
+	esac
+done <<<"$out"
 
 echo "lint: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

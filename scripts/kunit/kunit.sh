@@ -14,17 +14,26 @@
 #
 # IOCA_KUNIT_INJECT_FAILURE=1 builds the smoke suite with one case failing
 # on purpose: a demonstration that a failure turns this red.
+#
+# kunit.sh --debug does the same on the debug kernel (build.sh --debug) and
+# names its closing line "kunit-debug: ..."; debug.sh (make check-debug)
+# runs it and scans its console for checker reports.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+name=kunit build_args=() mem=256
+if [ "${1:-}" = --debug ]; then
+	# KASAN's shadow and lockdep's tables need room.
+	name=kunit-debug build_args=(--debug) mem=512
+fi
 
 . "$top/scripts/tap.sh"
 skip=0
 finish() {
-	[ "$skip" -eq 0 ] || echo "kunit: $skip of the passed cases were skipped"
-	[ "$fail" -eq 0 ] || [ ! -f "${IOCA_CACHE:-/nonexistent}/kunit-last-console.log" ] ||
-		echo "kunit: full console log: $IOCA_CACHE/kunit-last-console.log"
-	echo "kunit: $pass passed, $fail failed"
+	[ "$skip" -eq 0 ] || echo "$name: $skip of the passed cases were skipped"
+	[ "$fail" -eq 0 ] || [ ! -f "${IOCA_CACHE:-/nonexistent}/$name-last-console.log" ] ||
+		echo "$name: full console log: $IOCA_CACHE/$name-last-console.log"
+	echo "$name: $pass passed, $fail failed"
 	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
 	exit
 }
@@ -41,11 +50,11 @@ fail=$((fail + ${f:-0}))
 
 # 2. Kernel (cached after the first build).
 start=$(date +%s)
-if ! kdir=$("$here/build.sh"); then
+if ! kdir=$("$here/build.sh" "${build_args[@]}"); then
 	notok "KUnit kernel build failed (see above)"
 	finish
 fi
-echo "kunit: kernel ready in $(($(date +%s) - start)) s: $kdir"
+echo "$name: kernel ready in $(($(date +%s) - start)) s: $kdir"
 release=$(cat "$kdir/kernelrelease")
 moddir=$kdir/staging/lib/modules/$release
 IOCA_CACHE=${IOCA_CACHE:-$(dirname "$kdir")}
@@ -96,11 +105,11 @@ fi
 # the console as they happen, so a crash still leaves the KTAP up to it.
 log=$scratch/console.log
 "$top/scripts/vm/run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
-	--modules-dir "$moddir" --kmod kunit --mem 256 --timeout "${IOCA_KUNIT_TIMEOUT:-600}" \
+	--modules-dir "$moddir" --kmod kunit --mem "$mem" --timeout "${IOCA_KUNIT_TIMEOUT:-600}" \
 	--append loglevel=7 --file "$here/guest.sh" "${files[@]}" \
 	-- sh ./guest.sh >"$log" 2>&1
 rc=$?
-cp "$log" "$IOCA_CACHE/kunit-last-console.log"
+cp "$log" "$IOCA_CACHE/$name-last-console.log"
 grep -E '^kunit-guest: FAIL|^run\.sh: ' "$log"
 
 # 5. Verdicts.

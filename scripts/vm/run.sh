@@ -32,6 +32,13 @@
 # to it. The serial console is streamed to stdout (carriage returns
 # stripped); run.sh's own messages go to stderr, prefixed "run.sh:".
 #
+# Environment: IOCA_VM_KERNEL and IOCA_VM_MODULES_DIR are the defaults of
+# --kernel and --modules-dir (so a test script run unchanged boots another
+# kernel, e.g. the debug kernel of `make check-debug`); IOCA_VM_APPEND is
+# added after every --append (it wins, e.g. loglevel=7 to put every checker
+# report on the console); IOCA_VM_SLOWDOWN=N multiplies --timeout and the
+# boot watchdog by N for a kernel N times slower (KASAN and lockdep).
+#
 # Exit status: CMD's status, read from the "IOCA-VM-EXIT=<n>" line init
 # prints; 124 if the guest was killed at --timeout; 125 if the guest ended
 # without reporting a status (panic, crash) or QEMU could not start; 2 for a
@@ -46,7 +53,7 @@ die() { # status message
 	exit "$1"
 }
 
-kernel='' moddir='' cpu=max smp=2 mem=512 timeout=300 append=''
+kernel=${IOCA_VM_KERNEL:-} moddir=${IOCA_VM_MODULES_DIR:-} cpu=max smp=2 mem=512 timeout=300 append=''
 accel=${IOCA_VM_ACCEL:-tcg}
 files=() kmods=()
 while [ $# -gt 0 ]; do
@@ -78,6 +85,9 @@ for v in smp mem timeout; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die 2 "--$v '${!v}' is not a positive integer"
 done
 case $accel in tcg | kvm | auto) ;; *) die 2 "--accel '$accel': want tcg, kvm or auto" ;; esac
+slowdown=${IOCA_VM_SLOWDOWN:-1}
+[[ $slowdown =~ ^[1-9][0-9]*$ ]] || die 2 "IOCA_VM_SLOWDOWN '$slowdown' is not a positive integer"
+timeout=$((timeout * slowdown))
 
 if [ -z "${IOCA_CACHE:-}" ]; then
 	if mkdir -p /var/cache/ioca 2>/dev/null && [ -w /var/cache/ioca ]; then
@@ -270,12 +280,12 @@ cat "$base" "$work/run.cpio" >"$work/initrd"
 resolve_accel
 
 cmdline="console=ttyS0,115200 rdinit=/init panic=-1 oops=panic quiet loglevel=4"
-cmdline+=" mitigations=off tsc=reliable$append"
+cmdline+=" mitigations=off tsc=reliable$append${IOCA_VM_APPEND:+ $IOCA_VM_APPEND}"
 # One boot. A watchdog ends a guest that has not reached /init (the
 # IOCA-VM-INIT line) within $boot_limit s: under TCG a boot on a loaded host
 # takes up to ~90 s, and a rare one never finishes; that is the emulator, not
 # the command, so run.sh retries it once instead of failing the test.
-boot_limit=${IOCA_VM_BOOT_TIMEOUT:-150}
+boot_limit=$((${IOCA_VM_BOOT_TIMEOUT:-150} * slowdown))
 boot_once() {
 	local waited=0
 	rm -f "$work/qemu.pid" "$work/qstatus" "$work/boot-hang"
