@@ -102,6 +102,7 @@ enum key_bit {
 	K_VSWITCH = 1u << 14,
 	K_GROUP = 1u << 15,
 	K_DDIO_MODE = 1u << 16,
+	K_DDIO_GROWTH = 1u << 17,
 	K_DDIO_COUNTERS = 1u << 20,
 };
 
@@ -204,6 +205,12 @@ static int platform_key(struct parse_ctx *c, const char *key, const char *val, u
 			cfg->ddio_observe = val[0] == 'o';
 		else
 			r = snprintf(why, sizeof(why), "expected manage or observe");
+	} else if (!strcmp(key, "ddio_growth")) {
+		*bit = K_DDIO_GROWTH;
+		if (!strcmp(val, "paying") || !strcmp(val, "paper"))
+			cfg->ddio_grow_to_max = val[1] == 'a' && val[2] == 'p';
+		else
+			r = snprintf(why, sizeof(why), "expected paying or paper");
 	} else if (!strcmp(key, "ddio_ways_min")) {
 		*bit = K_DDIO_MIN;
 		r = config_value_uint(val, 1, 32, &cfg->ddio_ways_min, why, sizeof(why));

@@ -59,6 +59,7 @@ struct config {
 	double threshold_miss_low;  /* THRESHOLD_MISS_LOW, DDIO misses/s */
 	double threshold_min_rate;  /* changes below this many events/s are noise */
 	bool ddio_observe;	    /* ddio = observe: never change DDIO's ways */
+	bool ddio_grow_to_max;	    /* ddio_growth = paper: grow while misses are high */
 	/*
 	 * ddio_counters = optional: the degraded mode, run without DDIO
 	 * hit/miss counters (the FSM stays in Low Keep); required (default):

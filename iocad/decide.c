@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "decide.h"
+#include "demand.h"
 #include "select.h"
 
 static const char *const reason_names[] = {
@@ -21,6 +22,7 @@ static const char *const reason_names[] = {
 	[DECIDE_R_CORE_NO_ROOM] = "core_no_room",
 	[DECIDE_R_CORE_SETTLED] = "core_settled",
 	[DECIDE_R_SHUFFLE] = "shuffle",
+	[DECIDE_R_RESHARE] = "reshare",
 	[DECIDE_R_FSM] = "fsm",
 };
 
@@ -55,9 +57,10 @@ static enum planner_policy policy(enum iocad_mode m)
 }
 
 int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
-		unsigned int ddio_ways)
+		unsigned int ddio_ways, const struct ioca_interval *last)
 {
 	struct alloc *a = &ctx->alloc;
+	double refs[PLATFORM_MAX_TENANTS] = {0};
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->cfg = cfg;
@@ -65,10 +68,14 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
 	ctx->state = FSM_LOW_KEEP;
 	a->llc_ways = cfg->llc_ways;
 	a->ddio_ways = ddio_ways;
+	a->ddio_fixed = mode != IOCAD_MODE_IOCA || cfg->ddio_observe;
+	a->grow_probe = -1;
 	a->ntenants = cfg->ntenants;
-	for (unsigned int i = 0; i < cfg->ntenants; i++)
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		a->ways[i] = cfg->tenant[i].ways;
-	return planner_plan(cfg, policy(mode), NULL, 0, a);
+		refs[i] = last ? last->tenant[i].llc_refs : 0;
+	}
+	return planner_plan(cfg, policy(mode), last ? refs : NULL, 0, a);
 }
 
 static bool any_grown(const struct config *cfg, const struct alloc *a)
@@ -86,6 +93,7 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 	const struct config *cfg = ctx->cfg;
 	struct alloc *a = &ctx->alloc;
 	const struct tenant_rates *c, *p;
+	bool moved, paid;
 
 	if (i < 0) {
 		out->reason = DECIDE_R_CORE_SETTLED;
@@ -95,16 +103,21 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 	p = &d->prev.tenant[i];
 	out->tenant = i;
 	out->reason = DECIDE_R_CORE_SETTLED;
-	if (c->llc_misses > p->llc_misses &&
-	    fsm_changed(p->llc_misses, c->llc_misses, cfg->threshold_stable,
-			cfg->threshold_min_rate)) {
-		if (planner_tenant_ways(a) >= a->llc_ways) {
+	moved = fsm_changed(p->llc_misses, c->llc_misses, cfg->threshold_stable,
+			    cfg->threshold_min_rate);
+	/* the way granted last interval cut its misses, its demand is still there: one more */
+	paid = a->core_probe == i && moved && c->llc_misses < p->llc_misses &&
+	       c->llc_refs >= a->grant_refs[i] * (1.0 - cfg->threshold_stable);
+	if ((c->llc_misses > p->llc_misses && moved) || paid) {
+		if (planner_tenant_ways(a) >= a->llc_ways ||
+		    (ctx->mode == IOCAD_MODE_IOCA && !planner_grow_keeps_isolation(cfg, a, i))) {
 			out->reason = DECIDE_R_CORE_NO_ROOM;
 			out->blocked = true;
 			return;
 		}
 		planner_group_add(a, (unsigned int)i, 1);
 		a->grant_refs[i] = c->llc_refs;
+		a->core_probe = i;
 		out->reason = DECIDE_R_CORE_ALLOC;
 	} else if (select_tenant_grown(cfg, a, i) &&
 		   c->llc_refs < a->grant_refs[i] * (1.0 - cfg->threshold_stable)) {
@@ -132,6 +145,13 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 	struct fsm_out o;
 	int i;
 
+	if (demand_ddio_way_paid(ctx, d, out))
+		return;
+	s.ddio_capped = a->ddio_cap && a->ddio_ways >= a->ddio_cap;
+	s.own_demand = demand_own(cfg, d) || demand_last_grow_paid(ctx, d);
+	a->grow_probe = -1;
+	select_reclaim(cfg, a, d, &rc);
+	s.idle = rc.kind != SELECT_RECLAIM_NONE;
 	fsm_step(&s, d, &o);
 	out->reason = DECIDE_R_FSM;
 	out->fsm_reason = o.reason;
@@ -143,22 +163,27 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 			out->blocked = true;
 			break;
 		}
+		if (demand_grow_blocked(ctx, -1, FSM_HIGH_KEEP, out))
+			break;
 		a->ddio_ways++;
 		a->ddio_grant_ways = a->ddio_ways;
 		a->ddio_grant_traffic = d->cur.ddio_hits + d->cur.ddio_misses;
+		a->ddio_probe = true;
+		a->ddio_probe_ratio = demand_miss_ratio(&d->cur);
 		break;
 	case FSM_ACT_TENANT_GROW:
 		i = select_grow(cfg, a, d);
 		out->tenant = i;
-		if (i < 0) {
-			out->blocked = true;
+		/* no free way, or only at a PS tenant's expense: Low Keep, not a stuck Core Demand
+		 */
+		if (demand_grow_blocked(ctx, i < 0 ? -2 : i, FSM_LOW_KEEP, out))
 			break;
-		}
 		planner_group_add(a, (unsigned int)i, 1);
 		a->grant_refs[i] = d->cur.tenant[i].llc_refs;
+		a->grow_probe = i;
+		a->grow_probe_misses = d->cur.tenant[i].llc_misses;
 		break;
 	case FSM_ACT_RECLAIM:
-		select_reclaim(cfg, a, d, &rc);
 		if (rc.kind == SELECT_RECLAIM_TENANT) {
 			out->tenant = rc.tenant;
 			planner_group_add(a, (unsigned int)rc.tenant, -1);
@@ -202,6 +227,24 @@ static bool masks_differ(const struct alloc *x, const struct alloc *y)
 	if (x->ddio_mask != y->ddio_mask)
 		return true;
 	return memcmp(x->mask, y->mask, x->ntenants * sizeof(x->mask[0])) != 0;
+}
+
+/*
+ * A quiet interval still checks who shares DDIO's ways against the rule
+ * (fewest LLC references on top, BE before PS); the planner's hysteresis
+ * keeps noise from moving anyone, so only a real violation is corrected.
+ */
+static void reshare(struct decide_ctx *ctx, const double *refs, const struct alloc *before,
+		    struct decide_out *out)
+{
+	struct alloc b = ctx->alloc;
+
+	if (planner_plan(ctx->cfg, PLANNER_IO_AWARE, refs, ctx->cfg->threshold_stable, &b) ||
+	    !masks_differ(before, &b))
+		return;
+	ctx->alloc = b;
+	if (out->reason != DECIDE_R_FSM)
+		out->reason = DECIDE_R_RESHARE;
 }
 
 /* Which of the stability verdicts lets a keep state sleep. */
@@ -261,13 +304,16 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 	out->prev_state = ctx->state;
 	out->tenant = -1;
 	stability_check(cfg, &ctx->alloc, d, &out->stab);
-	if (ctx->mode == IOCAD_MODE_STATIC || !d->have_prev) {
-		out->reason = d->have_prev ? DECIDE_R_STATIC : DECIDE_R_FIRST;
-		out->state = ctx->state;
-		return;
-	}
 	for (unsigned int i = 0; i < cfg->ntenants; i++)
 		refs[i] = d->cur.tenant[i].llc_refs;
+	if (ctx->mode == IOCAD_MODE_STATIC || !d->have_prev) {
+		out->reason = d->have_prev ? DECIDE_R_STATIC : DECIDE_R_FIRST;
+		if (ctx->mode == IOCAD_MODE_IOCA)
+			reshare(ctx, refs, &before, out);
+		out->state = ctx->state;
+		out->changed = masks_differ(&before, &ctx->alloc);
+		return;
+	}
 	if (check_and_except(ctx, d, refs, &before, out)) {
 		struct decide_out exc = *out;
 		bool excepted =
@@ -285,12 +331,16 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 	replan = out->ddio_changed ||
 		 memcmp(before.ways, ctx->alloc.ways, cfg->ntenants * sizeof(before.ways[0])) ||
 		 (ctx->mode == IOCAD_MODE_IOCA && !quiet(out->stab.verdict));
-	if (replan &&
-	    planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &ctx->alloc)) {
+	if (!replan && ctx->mode == IOCAD_MODE_IOCA)
+		reshare(ctx, refs, &before, out);
+	else if (replan &&
+		 planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &ctx->alloc)) {
 		/* cannot happen with checked way counts; never apply half a plan */
 		ctx->alloc = before;
 		out->blocked = true;
 	}
 	out->state = ctx->state;
 	out->changed = masks_differ(&before, &ctx->alloc);
+	if (out->reason != DECIDE_R_CORE_ALLOC)
+		ctx->alloc.core_probe = -1;
 }

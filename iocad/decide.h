@@ -31,6 +31,7 @@ enum decide_reason {
 	DECIDE_R_CORE_NO_ROOM, /* exception 2, but no way is left */
 	DECIDE_R_CORE_SETTLED, /* exception 2, demand moved but needs nothing */
 	DECIDE_R_SHUFFLE,      /* exception 3: reshuffled sharers */
+	DECIDE_R_RESHARE,      /* quiet, but the sharers broke the rule: corrected */
 	DECIDE_R_FSM,	       /* the FSM ran; see fsm_reason */
 };
 
@@ -60,11 +61,13 @@ const char *decide_mode_name(enum iocad_mode m);
 
 /*
  * Get Tenant Info + LLC Alloc: the starting allocation for @cfg (resolved
- * by config_resolve) with @ddio_ways DDIO ways, state Low Keep.
+ * by config_resolve) with @ddio_ways DDIO ways, state Low Keep. @last,
+ * the latest interval's counters for @cfg's tenants (NULL: none yet),
+ * chooses who shares DDIO's ways (fewest LLC references on top).
  * Returns 0 or -ENOSPC.
  */
 int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
-		unsigned int ddio_ways);
+		unsigned int ddio_ways, const struct ioca_interval *last);
 
 /* One interval. ctx->alloc and ctx->state are updated in place. */
 void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out);

@@ -24,6 +24,11 @@ static const char *const reason_names[FSM_NREASONS] = {
 	[FSM_R_NO_MISS_INCREASE] = "no_miss_increase",
 	[FSM_R_RECLAIM_DONE] = "reclaim_done",
 	[FSM_R_IO_DISABLED] = "io_disabled",
+	[FSM_R_NOTHING_IDLE] = "nothing_idle",
+	[FSM_R_IDLE_WAYS] = "idle_ways",
+	[FSM_R_NO_GAIN] = "no_gain",
+	[FSM_R_OWN_DEMAND] = "own_demand",
+	[FSM_R_GROW_BLOCKED] = "grow_blocked",
 };
 
 const char *fsm_state_name(enum fsm_state_id s)
@@ -93,6 +98,8 @@ static void to_io_demand(const struct fsm_state *s, struct fsm_out *o, enum fsm_
 {
 	if (!s->io_demand_enabled)
 		set(o, s->state, FSM_R_IO_DISABLED, FSM_ACT_NONE);
+	else if (s->ddio_capped)
+		set(o, FSM_HIGH_KEEP, FSM_R_NO_GAIN, FSM_ACT_NONE);
 	else if (s->ddio_ways >= s->ddio_ways_max)
 		set(o, FSM_HIGH_KEEP, FSM_R_DDIO_MAX, FSM_ACT_NONE);
 	else
@@ -101,8 +108,15 @@ static void to_io_demand(const struct fsm_state *s, struct fsm_out *o, enum fsm_
 
 static void step_low_keep(const struct fsm_state *s, const struct fsm_signals *g, struct fsm_out *o)
 {
-	if (!g->miss_high)
+	if (!g->miss_high) {
+		/* DDIO is fine, but a networking tenant's own data outgrew its ways */
+		if (s->own_demand)
+			set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
+		/* what Reclaim left because it was in use has gone idle since */
+		else if (s->idle)
+			set(o, FSM_RECLAIM, FSM_R_IDLE_WAYS, FSM_ACT_RECLAIM);
 		return;
+	}
 	if (g->hits_down && g->refs_up)
 		set(o, FSM_CORE_DEMAND, FSM_R_CORE_CONTENTION, FSM_ACT_TENANT_GROW);
 	else
@@ -112,7 +126,9 @@ static void step_low_keep(const struct fsm_state *s, const struct fsm_signals *g
 static void step_core_demand(const struct fsm_state *s, const struct fsm_signals *g,
 			     struct fsm_out *o)
 {
-	if (g->miss_settled) {
+	if (s->own_demand && !g->miss_high) {
+		set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
+	} else if (g->miss_settled) {
 		set(o, FSM_RECLAIM, FSM_R_BALANCED, FSM_ACT_RECLAIM);
 	} else if (g->miss_up && !g->hits_down && g->miss_high) {
 		to_io_demand(s, o, FSM_R_IO_NOT_CORE);
@@ -131,8 +147,13 @@ static void step_io_or_high(const struct fsm_state *s, const struct fsm_signals 
 		set(o, FSM_RECLAIM, FSM_R_OVERPROVISIONED, FSM_ACT_RECLAIM);
 	else if (g->hits_down && !g->miss_down)
 		set(o, FSM_CORE_DEMAND, FSM_R_HITS_DOWN, FSM_ACT_TENANT_GROW);
-	else if (s->state == FSM_HIGH_KEEP || !g->miss_high)
-		return; /* High Keep holds; in the band, I/O Demand holds too */
+	else if (!g->miss_high)
+		return; /* in the band, I/O Demand holds too */
+	else if (s->state == FSM_HIGH_KEEP &&
+		 (s->ddio_capped || s->ddio_ways >= s->ddio_ways_max || !s->io_demand_enabled))
+		return; /* High Keep holds while more ways cannot help */
+	else if (s->ddio_capped)
+		set(o, FSM_HIGH_KEEP, FSM_R_NO_GAIN, FSM_ACT_NONE);
 	else if (s->ddio_ways >= s->ddio_ways_max)
 		set(o, FSM_HIGH_KEEP, FSM_R_DDIO_MAX, FSM_ACT_NONE);
 	else
@@ -141,13 +162,18 @@ static void step_io_or_high(const struct fsm_state *s, const struct fsm_signals 
 
 static void step_reclaim(const struct fsm_state *s, const struct fsm_signals *g, struct fsm_out *o)
 {
-	if (g->miss_high && g->miss_up) {
+	if (s->own_demand && !g->miss_high) {
+		set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
+	} else if (g->miss_high && g->miss_up) {
 		if (g->hits_down)
 			set(o, FSM_CORE_DEMAND, FSM_R_CORE_CONTENTION, FSM_ACT_TENANT_GROW);
 		else
 			to_io_demand(s, o, FSM_R_IO_PRESSURE);
 	} else if (s->ddio_ways <= s->ddio_ways_min && !s->reclaimable) {
 		set(o, FSM_LOW_KEEP, FSM_R_RECLAIM_DONE, FSM_ACT_NONE);
+	} else if (!s->idle) {
+		/* holding in Reclaim would be Low Keep without its name */
+		set(o, FSM_LOW_KEEP, FSM_R_NOTHING_IDLE, FSM_ACT_NONE);
 	} else {
 		set(o, FSM_RECLAIM, FSM_R_NO_MISS_INCREASE, FSM_ACT_RECLAIM);
 	}

@@ -33,6 +33,11 @@ enum fsm_reason {
 	FSM_R_NO_MISS_INCREASE, /* Reclaim: keep reclaiming */
 	FSM_R_RECLAIM_DONE,	/* Reclaim: DDIO at min and no grown tenant */
 	FSM_R_IO_DISABLED,	/* core-only mode: I/O Demand would fire, stay */
+	FSM_R_NOTHING_IDLE,	/* Reclaim: every way above the minimum is in use: Low Keep */
+	FSM_R_IDLE_WAYS,	/* Low Keep: a way above the minimum turned idle: Reclaim */
+	FSM_R_NO_GAIN,		/* DDIO's last way did not lower its miss ratio: hold */
+	FSM_R_OWN_DEMAND,	/* a networking tenant's cores: IPC down, miss rate up */
+	FSM_R_GROW_BLOCKED,	/* no way to grant without a PS tenant on DDIO: leave */
 	FSM_NREASONS
 };
 
@@ -51,6 +56,9 @@ struct fsm_state {
 	unsigned int ddio_ways_max;
 	bool io_demand_enabled; /* false in core-only mode */
 	bool reclaimable;	/* some tenant holds ways above its initial count */
+	bool idle;		/* Reclaim has an idle way to take (select_reclaim) */
+	bool ddio_capped;	/* more DDIO ways stopped paying at this traffic */
+	bool own_demand;	/* a networking tenant's own cores want ways (FSM.md) */
 	double threshold_stable;
 	double threshold_miss_low;
 	double threshold_min_rate;

@@ -27,6 +27,7 @@ struct loop {
 	struct platform_sample prev, cur;
 	struct platform_sample pprev; /* the sample before prev: a reload redoes that interval */
 	bool have_pprev;
+	struct ioca_interval last; /* reload scratch: the last interval, new tenants */
 	bool have_base;
 	bool trace_failed; /* a write failed: tracing stopped, the loop goes on */
 	bool changed_platform;
@@ -35,6 +36,7 @@ struct loop {
 	 * else changed it. */
 	uint32_t known_ddio;
 	bool pending_apply; /* the belief differs from the platform: apply next */
+	char extra[4096];   /* the platform's trace columns */
 };
 
 static void say(struct loop *l, enum loop_log_level lvl, const char *fmt, ...)
@@ -72,14 +74,18 @@ static int apply(struct loop *l)
 	return r;
 }
 
-/* Get Tenant Info + LLC Alloc for l->cfg, keeping @ddio DDIO ways. */
-static int llc_alloc(struct loop *l, unsigned int ddio)
+/*
+ * Get Tenant Info + LLC Alloc for l->cfg, keeping @ddio DDIO ways; @last
+ * (may be NULL) is the latest interval, for who shares DDIO's ways.
+ */
+static int llc_alloc(struct loop *l, unsigned int ddio, const struct ioca_interval *last)
 {
 	int r;
 
-	r = decide_init(&l->ctx, &l->cfg, l->o->mode, ddio);
+	r = decide_init(&l->ctx, &l->cfg, l->o->mode, ddio, last);
 	if (r) {
-		say(l, LOOP_LOG_ERROR, "%s: tenants do not fit the LLC", l->cfg.path);
+		say(l, LOOP_LOG_ERROR, "%s: the tenants' ways and %u DDIO ways do not fit the LLC's %u",
+		    l->cfg.path, ddio, l->cfg.llc_ways);
 		return r;
 	}
 	memset(&l->delta, 0, sizeof(l->delta));
@@ -96,11 +102,16 @@ static unsigned int clamp(unsigned int v, unsigned int lo, unsigned int hi)
  * the last interval for the new tenants so the next one still has an
  * interval to compare with.
  */
+static bool last_interval(struct loop *l, const struct config *cfg, struct ioca_interval *iv)
+{
+	return l->have_pprev && !tenant_interval(cfg, &l->pprev, &l->prev, iv);
+}
+
 static void keep_history(struct loop *l)
 {
 	struct ioca_interval iv;
 
-	if (!l->have_pprev || tenant_interval(&l->cfg, &l->pprev, &l->prev, &iv))
+	if (!last_interval(l, &l->cfg, &iv))
 		return;
 	memset(&l->delta, 0, sizeof(l->delta));
 	tenant_delta_push(&l->delta, &iv);
@@ -134,7 +145,7 @@ static void reload(struct loop *l)
 	ddio = clamp(old->ddio_ways, l->newcfg.ddio_ways_min, l->newcfg.ddio_ways_max);
 	memcpy(&l->oldcfg, &l->cfg, sizeof(l->cfg));
 	memcpy(&l->cfg, &l->newcfg, sizeof(l->cfg));
-	r = llc_alloc(l, ddio);
+	r = llc_alloc(l, ddio, last_interval(l, &l->cfg, &l->last) ? &l->last : NULL);
 	if (r) {
 		/* the platform refused: the old allocation is still in force */
 		memcpy(&l->cfg, &l->oldcfg, sizeof(l->cfg));
@@ -176,6 +187,12 @@ static void fill_record(struct loop *l, uint64_t idx, const struct decide_out *d
 		t->llc_refs = iv->llc_refs_n[i];
 		t->llc_misses = iv->llc_misses_n[i];
 	}
+}
+
+static int trace_row(struct loop *l, const struct loop_record *rec)
+{
+	return loop_trace_row(l->o->trace, &l->traced, rec,
+			      loop_trace_platform(l->pf, false, l->extra, sizeof(l->extra)));
 }
 
 /*
@@ -267,7 +284,7 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 	rec->ddio_outside_from = outside_from;
 	loop_format_line(rec, line, sizeof(line));
 	say(l, LOOP_LOG_INTERVAL, "%s%s", line, l->o->dry_run && dec.changed ? " (dry-run)" : "");
-	if (l->o->trace && !l->trace_failed && loop_trace_row(l->o->trace, &l->traced, rec)) {
+	if (l->o->trace && !l->trace_failed && trace_row(l, rec)) {
 		l->trace_failed = true;
 		say(l, LOOP_LOG_ERROR,
 		    "trace: write failed at interval %" PRIu64 "; tracing stopped, decisions go on",
@@ -372,11 +389,13 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 			    "(only the core-side allocator and shuffling act)",
 			    pf->ops->name);
 		if (o->trace)
-			r = loop_trace_header(o->trace, &l->cfg);
+			r = loop_trace_header(
+				o->trace, &l->cfg,
+				loop_trace_platform(pf, true, l->extra, sizeof(l->extra)));
 	}
 	l->known_ddio = l->info.ddio_mask;
 	if (!r)
-		r = llc_alloc(l, l->cfg.ddio_ways);
+		r = llc_alloc(l, l->cfg.ddio_ways, NULL);
 	if (!r)
 		r = run(l, out, max, nout);
 	if (l->changed_platform) {

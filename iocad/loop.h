@@ -17,6 +17,8 @@
  * ddio_outside is the mask iocad believed (0x-hex) when the platform's
  * turned out to have been changed by someone else this interval, else empty. A tenant
  * removed by a reload leaves its cells empty; one added later is not traced.
+ * Then the platform's own columns, if it has any (platform_ops.trace_columns;
+ * the simulator's are listed in SIMULATOR.md).
  */
 #ifndef IOCAD_LOOP_H
 #define IOCAD_LOOP_H
@@ -103,8 +105,8 @@ struct loop_opts {
 int loop_run(const struct loop_opts *opts, struct platform *pf, struct loop_record *out, size_t max,
 	     size_t *nout);
 
-/* Write the trace header for @cfg's tenants. */
-int loop_trace_header(FILE *f, const struct config *cfg);
+/* Write the trace header for @cfg's tenants, then @extra (may be NULL). */
+int loop_trace_header(FILE *f, const struct config *cfg, const char *extra);
 
 /* Format the one log line of @r into @buf. */
 void loop_format_line(const struct loop_record *r, char *buf, size_t len);

@@ -5,7 +5,7 @@
 
 #include "loop_trace.h"
 
-int loop_trace_header(FILE *f, const struct config *cfg)
+int loop_trace_header(FILE *f, const struct config *cfg, const char *extra)
 {
 	fputs("interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses,ddio_outside",
 	      f);
@@ -14,8 +14,15 @@ int loop_trace_header(FILE *f, const struct config *cfg)
 
 		fprintf(f, ",%s_ways,%s_mask,%s_ipc,%s_llc_refs,%s_llc_misses", n, n, n, n, n);
 	}
-	fputc('\n', f);
+	fprintf(f, "%s\n", extra ? extra : "");
 	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+const char *loop_trace_platform(struct platform *pf, bool header, char *buf, size_t len)
+{
+	if (!pf->ops->trace_columns || pf->ops->trace_columns(pf->ctx, header, buf, len))
+		buf[0] = '\0';
+	return buf;
 }
 
 static const struct loop_tenant_record *find(const struct loop_record *r, const char *name)
@@ -26,7 +33,8 @@ static const struct loop_tenant_record *find(const struct loop_record *r, const 
 	return NULL;
 }
 
-int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r)
+int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r,
+		   const char *extra)
 {
 	fprintf(f, "%" PRIu64 ",%.6f,%s,%s,%u,0x%x,%" PRIu64 ",%" PRIu64, r->index,
 		(double)r->t_ns / 1e9, fsm_state_name(r->state), decide_reason_name(&r->decision),
@@ -45,7 +53,7 @@ int loop_trace_row(FILE *f, const struct config *traced, const struct loop_recor
 		fprintf(f, ",%u,0x%x,%.4f,%" PRIu64 ",%" PRIu64, t->ways, t->mask, t->ipc,
 			t->llc_refs, t->llc_misses);
 	}
-	fputc('\n', f);
+	fprintf(f, "%s\n", extra ? extra : "");
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
@@ -60,7 +68,10 @@ static void action_text(const struct loop_record *r, char *buf, size_t len)
 	buf[0] = '\0';
 	if (d->blocked) {
 		/* Reclaim found nothing idle: holding is its normal outcome */
-		snprintf(buf, len, "%s", d->action == FSM_ACT_RECLAIM ? "hold" : "blocked");
+		snprintf(buf, len, "%s",
+			 d->action == FSM_ACT_RECLAIM ? "hold: nothing idle" : "blocked");
+	} else if (d->reason == DECIDE_R_RESHARE) {
+		snprintf(buf, len, "reshare");
 	} else if (d->reason == DECIDE_R_SHUFFLE && who) {
 		snprintf(buf, len, "shuffle %s", who);
 	} else if (d->reason == DECIDE_R_CORE_ALLOC && who) {

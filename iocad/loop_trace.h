@@ -11,7 +11,14 @@
 
 #include "loop.h"
 
-/* One CSV row; columns follow @traced's tenants, matched by name. */
-int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r);
+/*
+ * One CSV row; columns follow @traced's tenants, matched by name, then
+ * @extra (the platform's own columns, "" or NULL for none).
+ */
+int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r,
+		   const char *extra);
+
+/* The platform's own columns into @buf ("" if it has none or they do not fit). */
+const char *loop_trace_platform(struct platform *pf, bool header, char *buf, size_t len);
 
 #endif /* IOCAD_LOOP_TRACE_H */

@@ -212,6 +212,20 @@ int planner_plan(const struct config *cfg, enum planner_policy pol, const double
 	return 0;
 }
 
+bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *a, int i)
+{
+	unsigned int prot = 0, ddio = a->ddio_ways + (i < 0);
+
+	for (unsigned int j = 0; j < a->ntenants; j++)
+		if (planner_leader(a, j) == j && protected_tenant(cfg, a, j))
+			prot += a->ways[j];
+	if (i >= 0 && protected_tenant(cfg, a, planner_leader(a, (unsigned int)i)))
+		prot++;
+	if (i >= 0 && planner_tenant_ways(a) + 1 > a->llc_ways)
+		return false;
+	return prot + ddio <= a->llc_ways;
+}
+
 void planner_to_plan(const struct config *cfg, const struct alloc *a, struct platform_plan *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -33,6 +33,22 @@ struct alloc {
 	double grant_refs[PLATFORM_MAX_TENANTS]; /* tenant LLC refs/s */
 	double ddio_grant_traffic;		 /* DDIO hits+misses per s */
 	unsigned int ddio_grant_ways;		 /* DDIO ways after that grant */
+	/* DDIO's ways are not iocad's to reclaim (core-only, static, ddio = observe). */
+	bool ddio_fixed;
+	/*
+	 * Whether DDIO's last grown way paid (FSM.md, "A way that pays"):
+	 * the miss ratio at the grow, checked the interval after; and the
+	 * ceiling set when one did not, lifted when the traffic rises.
+	 */
+	bool ddio_probe;
+	double ddio_probe_ratio;
+	unsigned int ddio_cap; /* 0: none */
+	double ddio_cap_traffic;
+	/* The tenant Core Demand last grew (-1: none) and its LLC misses/s then. */
+	int grow_probe;
+	double grow_probe_misses;
+	/* The tenant the core-side allocator granted a way last interval (-1: none). */
+	int core_probe;
 };
 
 enum planner_policy {
@@ -73,6 +89,14 @@ void planner_group_add(struct alloc *a, unsigned int i, int delta);
 
 /* Sum of the tenants' ways, a group's counted once. */
 unsigned int planner_tenant_ways(const struct alloc *a);
+
+/*
+ * True if one more way for tenant @i's group (or, with @i < 0, for DDIO)
+ * still leaves room to keep every PS tenant and the vswitch off DDIO's
+ * ways: their ways plus DDIO's fit the LLC. No grow may buy ways with a
+ * PS tenant's isolation.
+ */
+bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *a, int i);
 
 /* Fill a platform plan (names from @cfg) from @a. */
 void planner_to_plan(const struct config *cfg, const struct alloc *a, struct platform_plan *out);

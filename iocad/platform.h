@@ -11,6 +11,7 @@
 #define IOCAD_PLATFORM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define PLATFORM_MAX_CPUS 256
@@ -47,7 +48,8 @@ struct platform_sample {
 	 * The DDIO mask read back from the platform at the end of the
 	 * interval. It differs from the last applied one when someone else
 	 * (an operator, another tool, a scenario event) changed it; the loop
-	 * adopts it, it never writes its own belief back.
+	 * adopts it, it never writes its own belief back. 0: not read this
+	 * interval (the loop then keeps what it knows).
 	 */
 	uint32_t ddio_mask;
 };
@@ -87,6 +89,13 @@ struct platform_ops {
 	 * scenario"; "" if nothing to add. Valid until the next call.
 	 */
 	const char *(*last_error)(void *ctx);
+	/*
+	 * Optional (may be NULL): more trace columns the platform measures.
+	 * @header true: the CSV header fragment, each column preceded by a
+	 * comma; false: the values of the interval the last poll() ended, in
+	 * the same order. Fixed from open on. 0, or -ENOSPC if @len is short.
+	 */
+	int (*trace_columns)(void *ctx, bool header, char *buf, size_t len);
 };
 
 struct platform {

@@ -56,7 +56,7 @@ static double ddio_slack(const struct config *cfg, const struct alloc *a,
 {
 	double now = d->cur.ddio_hits + d->cur.ddio_misses, fit;
 
-	if (a->ddio_ways <= cfg->ddio_ways_min)
+	if (a->ddio_fixed || a->ddio_ways <= cfg->ddio_ways_min)
 		return -1;
 	if (!a->ddio_grant_ways || a->ddio_grant_traffic <= 0)
 		/* never grown here: idle if it no longer misses */

@@ -37,10 +37,23 @@ set ylabel "FSM state"
 # Each transition is labelled with its reason, where it happens.
 prev = ""
 changed(s) = (c = s ne prev, prev = s, c)
-plot csv using "t_s":(state_num(strcol("state"))) with steps lw 2 lc rgb "#1f77b4" \
-	notitle, \
-	csv using "t_s":(changed(strcol("state")) ? state_num(strcol("state")) : NaN): \
-	(strcol("reason")) with labels left offset 0.5,0.6 font ",9" notitle
+# An outside change of the DDIO mask (column ddio_outside: the mask iocad
+# believed) is marked where iocad noticed it; older traces have no column.
+outside(s) = strlen(s) > 0
+if (has_outside) {
+	plot csv using "t_s":(state_num(strcol("state"))) with steps lw 2 lc rgb "#1f77b4" \
+		notitle, \
+		csv using "t_s":(changed(strcol("state")) ? state_num(strcol("state")) : NaN): \
+		(strcol("reason")) with labels left offset 0.5,0.6 font ",9" notitle, \
+		csv using "t_s":(outside(strcol("ddio_outside")) ? 4.2 : NaN): \
+		("DDIO ".strcol("ddio_outside")." -> ".strcol("ddio_mask")." (outside)") \
+		with labels right offset -0.5,0 font ",9" tc rgb "#d62728" notitle
+} else {
+	plot csv using "t_s":(state_num(strcol("state"))) with steps lw 2 lc rgb "#1f77b4" \
+		notitle, \
+		csv using "t_s":(changed(strcol("state")) ? state_num(strcol("state")) : NaN): \
+		(strcol("reason")) with labels left offset 0.5,0.6 font ",9" notitle
+}
 
 # 2. Way map: tenants' CAT ways filled, DDIO's ways hatched on top.
 set ytics 1

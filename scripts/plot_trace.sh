@@ -91,7 +91,13 @@ nways=$(awk -F, 'NR > 1 && $3 + 1 > m { m = $3 + 1 } END { print (m > 0 ? m : 1)
 
 tmax=$(awk -F, 'NR > 1 && $2 + 0 > m { m = $2 + 0 } END { print m }' "$waymap")
 
+# Traces written before iocad read the DDIO mask back have no ddio_outside.
+case ",$header," in
+*",ddio_outside,"*) has_outside=1 ;;
+*) has_outside=0 ;;
+esac
+
 # Gnuplot strings are double-quoted: keep quotes out of what we pass.
 title=${title//\"/\'}
 gnuplot -e "csv='$csv'; png='$png'; waymap='$waymap'; nways=$nways; tmax=$tmax; \
-title=\"$title\"; tenants='$tenants'" "$here/plot_trace.gp"
+title=\"$title\"; tenants='$tenants'; has_outside=$has_outside" "$here/plot_trace.gp"

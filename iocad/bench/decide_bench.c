@@ -106,7 +106,7 @@ static void run_once(unsigned int nt, unsigned int ncores, double *agg_us, doubl
 		exit(1);
 	}
 	make_config(cfg, nt, ncores);
-	if (decide_init(ctx, cfg, IOCAD_MODE_IOCA, 2)) {
+	if (decide_init(ctx, cfg, IOCAD_MODE_IOCA, 2, NULL)) {
 		fprintf(stderr, "decide_bench: %u tenants do not fit\n", nt);
 		exit(1);
 	}

@@ -267,6 +267,9 @@ static void defaults(struct scenario *s, const char *name)
 	s->params.miss_penalty = 200;
 	s->params.ghz = 2.3;
 	s->params.migrate = 0.5;
+	s->params.leak_cycles = 4;
+	s->params.llc_latency = 50;
+	s->params.l2_latency = 14;
 	s->seed = 1;
 	s->noise = 0.0;
 	s->duration_ns = 60ULL * 1000000000ULL;

@@ -36,6 +36,7 @@ static const struct tkey tkeys[] = {
 	{"flows", K_COUNT, WOFF(flows), 0, 1e9, 0},
 	{"flow_bytes", K_SIZE, WOFF(flow_bytes), 0, 1 << 20, 0},
 	{"emc_flows", K_COUNT, WOFF(emc_flows), 0, 1e9, 0},
+	{"flow_refs", K_REAL, WOFF(flow_refs), 0, 100, 0},
 };
 #define NTKEYS ((int)(sizeof(tkeys) / sizeof(tkeys[0])))
 
@@ -157,6 +158,10 @@ static const struct pkey pkeys[] = {
 	{"miss_penalty", K_REAL, POFF(miss_penalty), 0, 10000, "cycles in [0, 10000]"},
 	{"ghz", K_REAL, POFF(ghz), 0.1, 10, "a clock in GHz in [0.1, 10]"},
 	{"migrate", K_REAL, POFF(migrate), 0, 1, "a fraction in [0, 1]"},
+	{"leak_cycles", K_REAL, POFF(leak_cycles), 0, 10000, "cycles in [0, 10000]"},
+	{"llc_latency", K_REAL, POFF(llc_latency), 0, 10000, "cycles in [0, 10000]"},
+	{"l2", K_SIZE, POFF(l2_bytes), 0, 1 << 30, "a size in [0, 1G]"},
+	{"l2_latency", K_REAL, POFF(l2_latency), 0, 10000, "cycles in [0, 10000]"},
 };
 
 static int other_platform_key(struct scenario *s, const char *key, const char *val, char *msg,

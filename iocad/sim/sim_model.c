@@ -20,15 +20,19 @@ struct tstate {
 	bool on;
 	bool nic;
 	double own_lines;
-	double rpp;   /* own-data references per packet */
-	double lp;    /* lines per packet written by the NIC */
-	double lt;    /* lines per packet read by the core */
-	double slots; /* descriptors over all queues */
-	double refs;  /* own-data references per second (iterated) */
-	double pkts;  /* packets per second processed (iterated) */
-	double delay; /* seconds a packet waits before the core reads it */
-	double cpp;   /* cycles per packet */
-	double mc;    /* probability a packet line is gone when the core reads it */
+	double flow_lines; /* the vswitch's flow table, a class of its own */
+	double rpp;	   /* own-data references per packet */
+	double fpp;	   /* flow-table references per packet */
+	double frefs;	   /* flow-table references per second (iterated) */
+	double lp;	   /* lines per packet written by the NIC */
+	double lt;	   /* lines per packet read by the core */
+	double slots;	   /* descriptors over all queues */
+	double refs;	   /* own-data references per second (iterated) */
+	double pkts;	   /* packets per second processed (iterated) */
+	double delay;	   /* seconds a packet waits before the core reads it */
+	double cpp;	   /* cycles per packet */
+	double mc;	   /* probability a packet line is gone when the core reads it */
+	double l2f;	   /* share of own-data references its cores' L2 serves */
 };
 
 void sim_workload_defaults(struct sim_workload *w)
@@ -46,25 +50,33 @@ void sim_workload_defaults(struct sim_workload *w)
 	w->touch = 64;
 	w->flow_bytes = 256;
 	w->emc_flows = 8192;
+	w->flow_refs = 2;
 }
 
-static void derive(const struct sim_tenant *t, struct tstate *s)
+static void derive(const struct sim_params *p, const struct sim_tenant *t, struct tstate *s)
 {
 	const struct sim_workload *w = &t->w;
-	double flow_factor = 1.0;
+	double l2 = p->l2_bytes * t->ncpus;
 
 	memset(s, 0, sizeof(*s));
 	s->on = w->active && t->ncpus > 0;
 	if (!s->on)
 		return;
-	s->own_lines = (w->ws + w->flows * w->flow_bytes) / SIM_LINE;
+	/* uniform access: the cores' L2 serve their share, the LLC sees the rest */
+	s->l2f = l2 > 0 && w->ws > 0 ? fmin(1.0, l2 / w->ws) : 0.0;
+	s->own_lines = fmax(0.0, w->ws - l2) / SIM_LINE;
+	s->flow_lines = w->flows * w->flow_bytes / SIM_LINE;
 	s->nic = w->rate > 0 && w->ring > 0 && w->queues > 0 && w->ipp > 0;
 	if (!s->nic)
 		return;
-	/* Beyond the exact-match cache every doubling of flows adds a lookup. */
-	if (w->flows > 0 && w->emc_flows > 0)
-		flow_factor += log2(1.0 + w->flows / w->emc_flows);
-	s->rpp = w->rpi * w->ipp * flow_factor;
+	/*
+	 * A flow lookup reads one exact-match-cache line; the share of
+	 * packets whose flow the cache cannot hold (emc_flows of flows) also
+	 * walks the classifier, flow_refs more lines (SIMULATOR.md).
+	 */
+	s->rpp = w->rpi * w->ipp * (1.0 - s->l2f);
+	if (s->flow_lines > 0)
+		s->fpp = 1.0 + w->flow_refs * fmax(0.0, 1.0 - w->emc_flows / w->flows);
 	s->lp = ceil(fmin(w->pkt, w->buf) / SIM_LINE);
 	if (s->lp < 1)
 		s->lp = 1;
@@ -91,6 +103,12 @@ static unsigned int build_agents(const struct sim_params *p, const struct sim_te
 		if (s[i].own_lines > 0 && s[i].refs > 0) {
 			c->lines = s[i].own_lines;
 			c->rate = s[i].refs / s[i].own_lines;
+			c++;
+			a->nclass++;
+		}
+		if (s[i].flow_lines > 0 && s[i].frefs > 0) {
+			c->lines = s[i].flow_lines;
+			c->rate = s[i].frefs / s[i].flow_lines;
 			c++;
 			a->nclass++;
 		}
@@ -125,31 +143,50 @@ static double gone(double t, double age)
 	return exp(-t / age);
 }
 
+/* DDIO write hit ratio of a consumer's RX buffers (SIMULATOR.md). */
+static double ring_hit(const struct sim_params *p, const struct tstate *s, double t_own,
+		       double t_ddio)
+{
+	double reuse = s->pkts > 0 ? s->pkts / s->slots : 0;
+
+	if (reuse <= 0)
+		return 1.0;
+	return (1 - p->migrate) * sim_pool_hit(reuse, t_ddio) +
+	       p->migrate * sim_pool_hit(reuse, t_own);
+}
+
 /* New rates for tenant @i from the pool's times; returns the relative change. */
 static double update(const struct sim_params *p, const struct sim_tenant *t, struct tstate *s,
 		     double t_own, double t_ddio, double damp)
 {
 	const struct sim_workload *w = &t->w;
 	double f = p->ghz * 1e9 * t->ncpus;
-	double h, refs, pkts, cpp, change;
+	double h, hf, refs, pkts, cpp, change;
 
 	h = s->own_lines > 0 ? sim_pool_hit(s->refs / s->own_lines, t_own) : 1.0;
 	if (s->refs <= 0 && s->own_lines > 0)
 		h = 1.0; /* nothing referenced yet: the first pass assumes hits */
 	if (!s->nic) {
-		refs = w->rpi * f / (w->cpi + w->rpi * (1 - h) * p->miss_penalty);
+		double rpi = w->rpi * (1 - s->l2f);
+
+		refs = rpi * f / (w->cpi + rpi * (1 - h) * p->miss_penalty);
 		change = fabs(refs - s->refs) / fmax(refs, 1.0);
 		s->refs = damp * s->refs + (1 - damp) * refs;
 		return change;
 	}
 	s->mc = (1 - p->migrate) * gone(t_ddio, s->delay) + p->migrate * gone(t_own, s->delay);
-	cpp = w->ipp * w->cpi + (s->rpp * (1 - h) + s->lt * s->mc) * p->miss_penalty;
+	hf = s->flow_lines > 0 && s->frefs > 0 ? sim_pool_hit(s->frefs / s->flow_lines, t_own)
+					       : 1.0;
+	cpp = w->ipp * w->cpi +
+	      (s->rpp * (1 - h) + s->fpp * (1 - hf) + s->lt * s->mc) * p->miss_penalty +
+	      s->lp * (1 - ring_hit(p, s, t_own, t_ddio)) * p->leak_cycles;
 	change = fabs(cpp - s->cpp) / cpp;
 	s->cpp = cpp;
 	pkts = fmin(w->rate, f / s->cpp);
 	change = fmax(change, fabs(pkts - s->pkts) / fmax(pkts, 1.0));
 	s->pkts = damp * s->pkts + (1 - damp) * pkts;
 	s->refs = s->pkts * s->rpp;
+	s->frefs = s->pkts * s->fpp;
 	{
 		double mu = f / s->cpp, rho = w->rate / mu;
 		double rev = s->slots / s->pkts;
@@ -183,26 +220,35 @@ static void fill_out(const struct sim_params *p, const struct sim_tenant *t, uns
 			    ? sim_pool_hit(s[i].refs / s[i].own_lines, t_own)
 			    : 1.0;
 		r->hit_own = h;
+		r->lat_ns = (s[i].l2f * p->l2_latency +
+			     (1 - s[i].l2f) * (p->llc_latency + (1 - h) * p->miss_penalty)) /
+			    p->ghz;
 		if (!s[i].nic) {
+			double rpi = t[i].w.rpi * (1 - s[i].l2f);
+
 			r->cycles = f;
-			r->instructions = f / (t[i].w.cpi + t[i].w.rpi * (1 - h) * p->miss_penalty);
-			r->llc_refs = r->instructions * t[i].w.rpi;
+			r->instructions = f / (t[i].w.cpi + rpi * (1 - h) * p->miss_penalty);
+			r->llc_refs = r->instructions * rpi;
 			r->llc_misses = r->llc_refs * (1 - h);
 			continue;
 		}
 		{
-			double reuse = s[i].pkts / s[i].slots;
-			double wh = (1 - p->migrate) * sim_pool_hit(reuse, t_ddio) +
-				    p->migrate * sim_pool_hit(reuse, t_own);
+			double wh = ring_hit(p, &s[i], t_own, t_ddio);
 			double lines = s[i].pkts * s[i].lp;
 
 			r->pkts = s[i].pkts;
 			r->drops = t[i].w.rate - s[i].pkts;
 			r->cycles = s[i].pkts * s[i].cpp;
 			r->instructions = s[i].pkts * t[i].w.ipp;
-			r->llc_refs = s[i].pkts * (s[i].rpp + s[i].lt);
-			r->llc_misses = s[i].pkts * (s[i].rpp * (1 - h) + s[i].lt * s[i].mc);
+			double hf = s[i].flow_lines > 0 && s[i].frefs > 0
+					    ? sim_pool_hit(s[i].frefs / s[i].flow_lines, t_own)
+					    : 1.0;
+
+			r->llc_refs = s[i].pkts * (s[i].rpp + s[i].fpp + s[i].lt);
+			r->llc_misses = s[i].pkts * (s[i].rpp * (1 - h) + s[i].fpp * (1 - hf) +
+						     s[i].lt * s[i].mc);
 			r->ring_hit = wh;
+			r->cpp = s[i].cpp;
 			out->ddio_hits += lines * wh;
 			out->ddio_misses += lines * (1 - wh);
 		}
@@ -219,7 +265,8 @@ static int check_args(const struct sim_params *p, const struct sim_tenant *t, un
 	if (!p || (!t && n) || n > PLATFORM_MAX_TENANTS)
 		return -EINVAL;
 	if (p->ways == 0 || p->ways > SIM_POOL_MAX_WAYS || !(p->way_bytes >= SIM_LINE) ||
-	    !(p->miss_penalty >= 0) || !(p->ghz > 0) || !(p->migrate >= 0 && p->migrate <= 1))
+	    !(p->miss_penalty >= 0) || !(p->ghz > 0) || !(p->migrate >= 0 && p->migrate <= 1) ||
+	    !(p->leak_cycles >= 0) || !(p->l2_bytes >= 0))
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		const struct sim_workload *w = &t[i].w;
@@ -243,7 +290,7 @@ int sim_model_solve(const struct sim_params *p, const struct sim_tenant *t, unsi
 		return err;
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < n; i++) {
-		derive(&t[i], &s[i]);
+		derive(p, &t[i], &s[i]);
 		/* Start from "everything hits": one pass then sees real misses. */
 		if (s[i].on)
 			update(p, &t[i], &s[i], INFINITY, INFINITY, 0.0);

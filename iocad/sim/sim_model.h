@@ -23,6 +23,10 @@ struct sim_params {
 	double miss_penalty; /* cycles an LLC miss stalls a core */
 	double ghz;	     /* core clock */
 	double migrate;	     /* share of consumed RX lines written back into the consumer's ways */
+	double leak_cycles;  /* cycles a consumer loses per DDIO write miss on its rings */
+	double llc_latency;  /* cycles of an LLC hit (latency figure only) */
+	double l2_bytes;     /* private L2 per core; 0: not modelled (ws is LLC-level) */
+	double l2_latency;   /* cycles of an L2 hit (latency figure only) */
 };
 
 /* What a tenant runs; sizes in bytes, rates per second. */
@@ -43,6 +47,7 @@ struct sim_workload {
 	double flows;
 	double flow_bytes; /* bytes per flow-table entry */
 	double emc_flows;  /* flows the exact-match cache holds; beyond, lookups cost more */
+	double flow_refs;  /* extra references of a lookup that misses the exact-match cache */
 };
 
 struct sim_tenant {
@@ -62,6 +67,8 @@ struct sim_tenant_rates {
 	double t_char;	 /* characteristic time of its lines, s (INFINITY: all fit) */
 	double occ;	 /* bytes it holds in the LLC */
 	double ring_hit; /* DDIO write hit ratio of its RX buffers */
+	double lat_ns;	 /* mean latency of a reference to its own data (L2/LLC/DRAM) */
+	double cpp;	 /* cycles per packet processed (packet consumers) */
 };
 
 struct sim_rates {
@@ -77,7 +84,7 @@ struct sim_rates {
 /* Scratch space for one solve (large: keep it off small stacks). */
 struct sim_model_ws {
 	struct sim_pool pool;
-	struct sim_class cls[PLATFORM_MAX_TENANTS * 2 + PLATFORM_MAX_TENANTS];
+	struct sim_class cls[PLATFORM_MAX_TENANTS * 3 + PLATFORM_MAX_TENANTS];
 	struct sim_agent agent[SIM_POOL_MAX_AGENTS];
 };
 

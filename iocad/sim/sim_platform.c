@@ -9,7 +9,9 @@
 
 #include "scenario.h"
 #include "sim_bind.h"
+#include "sim_figures.h"
 #include "sim_keys.h"
+#include "sim_plan.h"
 #include "sim_rng.h"
 
 #define DEFAULT_INTERVAL_NS 1000000000ULL
@@ -32,7 +34,9 @@ struct sim_ctx {
 	uint32_t ddio_open; /* what open() found, for restore() */
 	uint32_t all_ways;
 	struct sim_tenant t[PLATFORM_MAX_TENANTS];
-	bool dirty; /* masks or workloads changed since the last solve */
+	bool dirty;	/* masks or workloads changed since the last solve */
+	bool replanned; /* apply() changed masks: the next solve starts a warm-up */
+	struct sim_warmup warm;
 	bool polled;
 	struct sim_rates rates;
 	struct sim_model_ws ws;
@@ -40,16 +44,12 @@ struct sim_ctx {
 	struct sim_cpu_acc acc[PLATFORM_MAX_CPUS];
 	double ddio_hits, ddio_misses;
 	volatile sig_atomic_t *reload;
+	struct sim_figures fig; /* the interval's, for the trace */
 	char reload_path[2 * SCENARIO_PATH_LEN];
 	char err[2 * SCENARIO_PATH_LEN]; /* what the last failing call was about */
 };
 
 static const struct platform_ops sim_ops;
-
-static bool contiguous(uint32_t m)
-{
-	return m && !((m >> __builtin_ctz(m)) & ((m >> __builtin_ctz(m)) + 1));
-}
 
 static int sim_info(void *c, struct platform_info *out)
 {
@@ -64,17 +64,9 @@ static int sim_info(void *c, struct platform_info *out)
 	return 0;
 }
 
-/* A reload event's config path, relative to the scenario's directory. */
 static void reload_event(struct sim_ctx *x, const struct scenario_event *ev)
 {
-	const char *slash = strrchr(x->scn->path, '/');
-	int dirlen = slash ? (int)(slash - x->scn->path) : 0;
-
-	if (ev->path[0] == '/' || !slash)
-		snprintf(x->reload_path, sizeof(x->reload_path), "%s", ev->path);
-	else
-		snprintf(x->reload_path, sizeof(x->reload_path), "%.*s/%s", dirlen, x->scn->path,
-			 ev->path);
+	sim_plan_path(x->scn, ev->path, x->reload_path, sizeof(x->reload_path));
 	if (x->reload)
 		*x->reload = 1;
 }
@@ -114,27 +106,36 @@ static double jitter(struct sim_ctx *x)
 	return fmax(0.0, 1.0 + x->noise * sim_rng_normal(&x->rng));
 }
 
-/* Add @dt seconds of the current rates to the interval's deltas. */
-static void integrate(struct sim_ctx *x, double dt, struct sim_cpu_acc *d, double *hits,
-		      double *misses)
+static void add_rates(struct sim_ctx *x, unsigned int i, const struct sim_tenant_rates *r,
+		      double dt, struct sim_cpu_acc *d)
 {
-	unsigned int i, c;
+	unsigned int n = x->bind.tenant_ncpus[i];
 
-	for (i = 0; i < x->scn->ntenants; i++) {
-		const struct sim_tenant_rates *r = &x->rates.tenant[i];
-		unsigned int n = x->bind.tenant_ncpus[i];
+	sim_figures_add(&x->fig, i, r, &x->t[i].w, dt);
+	for (unsigned int c = 0; c < n; c++) {
+		struct sim_cpu_acc *a = &d[x->bind.cpu[i][c]];
 
-		for (c = 0; c < n; c++) {
-			struct sim_cpu_acc *a = &d[x->bind.cpu[i][c]];
+		a->instructions += r->instructions * dt / n;
+		a->cycles += r->cycles * dt / n;
+		a->llc_refs += r->llc_refs * dt / n;
+		a->llc_misses += r->llc_misses * dt / n;
+	}
+}
 
-			a->instructions += r->instructions * dt / n;
-			a->cycles += r->cycles * dt / n;
-			a->llc_refs += r->llc_refs * dt / n;
-			a->llc_misses += r->llc_misses * dt / n;
-		}
+/* Add [at, at + dt) of the current rates to the interval's deltas. */
+static void integrate(struct sim_ctx *x, uint64_t at, double dt, struct sim_cpu_acc *d,
+		      double *hits, double *misses)
+{
+	for (unsigned int i = 0; i < x->scn->ntenants; i++) {
+		double cold = sim_warmup_cold(&x->warm, i, at, dt);
+
+		if (cold > 0)
+			add_rates(x, i, &x->warm.before[i], cold, d);
+		add_rates(x, i, &x->rates.tenant[i], dt - cold, d);
 	}
 	*hits += x->rates.ddio_hits * dt;
 	*misses += x->rates.ddio_misses * dt;
+	sim_figures_socket(&x->fig, &x->rates, dt);
 }
 
 static int advance(struct sim_ctx *x, uint64_t end_ns, struct sim_cpu_acc *d, double *hits,
@@ -152,13 +153,18 @@ static int advance(struct sim_ctx *x, uint64_t end_ns, struct sim_cpu_acc *d, do
 		if (x->next_event < s->nevents && s->events[x->next_event].t_ns < seg_end)
 			seg_end = s->events[x->next_event].t_ns;
 		if (x->dirty) {
+			struct sim_rates old = x->rates;
+
 			err = sim_model_solve(&x->params, x->t, s->ntenants, x->ddio_mask, &x->ws,
 					      &x->rates);
 			if (err)
 				return err;
 			x->dirty = false;
+			if (x->replanned && x->polled)
+				sim_warmup_start(&x->warm, &old, &x->rates, s->ntenants, at);
+			x->replanned = false;
 		}
-		integrate(x, (double)(seg_end - at) / 1e9, d, hits, misses);
+		integrate(x, at, (double)(seg_end - at) / 1e9, d, hits, misses);
 		at = seg_end;
 	}
 	return 0;
@@ -175,6 +181,7 @@ static int sim_poll(void *c, struct platform_sample *out)
 	if (x->now_ns + x->interval_ns > x->scn->duration_ns)
 		return PLATFORM_END;
 	memset(d, 0, sizeof(d));
+	memset(&x->fig, 0, sizeof(x->fig));
 	err = advance(x, x->now_ns + x->interval_ns, d, &hits, &misses);
 	if (err)
 		return err;
@@ -214,33 +221,10 @@ static int sim_apply(void *c, const struct platform_plan *plan)
 	bool named[PLATFORM_MAX_TENANTS] = {false};
 	unsigned int i;
 
-	x->err[0] = '\0';
-	if (!plan || plan->ntenants > PLATFORM_MAX_TENANTS)
-		return -EINVAL;
-	if (!contiguous(plan->ddio_mask) || (plan->ddio_mask & ~x->all_ways)) {
-		snprintf(x->err, sizeof(x->err), "DDIO mask 0x%x is not contiguous within %u ways",
-			 plan->ddio_mask, x->params.ways);
-		return -EINVAL;
-	}
-	for (i = 0; i < plan->ntenants; i++) {
-		char name[PLATFORM_NAME_LEN];
-		uint32_t m = plan->tenant[i].mask;
+	int r = sim_plan_check(x->scn, x->params.ways, plan, idx, x->err, sizeof(x->err));
 
-		memcpy(name, plan->tenant[i].name, sizeof(name));
-		name[sizeof(name) - 1] = '\0';
-		idx[i] = scenario_tenant_index(x->scn, name);
-		if (idx[i] < 0) {
-			snprintf(x->err, sizeof(x->err), "tenant '%s' is not in scenario %s", name,
-				 x->scn->path);
-			return -ENOENT;
-		}
-		if (!contiguous(m) || (m & ~x->all_ways)) {
-			snprintf(x->err, sizeof(x->err),
-				 "tenant '%s': mask 0x%x is not contiguous within %u ways", name, m,
-				 x->params.ways);
-			return -EINVAL;
-		}
-	}
+	if (r)
+		return r;
 	/* Everything checked: now change it all. */
 	x->ddio_mask = plan->ddio_mask;
 	for (i = 0; i < plan->ntenants; i++) {
@@ -252,6 +236,7 @@ static int sim_apply(void *c, const struct platform_plan *plan)
 		if (!named[i])
 			x->t[i].mask = x->all_ways;
 	x->dirty = true;
+	x->replanned = true;
 	return 0;
 }
 
@@ -284,6 +269,13 @@ static void sim_destroy(void *c)
 	free(x);
 }
 
+static int sim_trace_columns(void *c, bool header, char *buf, size_t len)
+{
+	struct sim_ctx *x = c;
+
+	return sim_figures_columns(&x->fig, x->scn, header, buf, len);
+}
+
 static const char *sim_last_error(void *c)
 {
 	return ((struct sim_ctx *)c)->err;
@@ -291,6 +283,7 @@ static const char *sim_last_error(void *c)
 
 static const struct platform_ops sim_ops = {
 	.last_error = sim_last_error,
+	.trace_columns = sim_trace_columns,
 	.name = "sim",
 	.info = sim_info,
 	.poll = sim_poll,

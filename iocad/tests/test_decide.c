@@ -11,6 +11,7 @@
 #include "decide.h"
 
 static const char fig7a[] = "[platform]\nmodel = aggregation\nllc_ways = 11\nddio_ways = 2\n"
+			    "ddio_growth = paper\n"
 			    "threshold_miss_low = 1000\n"
 			    "[tenant ovs]\ncpus = 0\nways = 2\nvswitch = yes\n"
 			    "[tenant ps]\ncpus = 1\nways = 3\npriority = PS\nnetworking = yes\n"
@@ -38,7 +39,7 @@ static struct fx *load(const char *text, enum iocad_mode mode)
 
 	assert_non_null(f);
 	assert_int_equal(config_parse_string(text, "d.ini", &f->cfg, err, sizeof(err)), 0);
-	assert_int_equal(decide_init(&f->ctx, &f->cfg, mode, f->cfg.ddio_ways), 0);
+	assert_int_equal(decide_init(&f->ctx, &f->cfg, mode, f->cfg.ddio_ways, NULL), 0);
 	f->iv.ntenants = f->cfg.ntenants;
 	f->iv.dt_ns = 1000000000u;
 	f->iv.ddio_hits = 1e6;
@@ -104,14 +105,19 @@ static void test_decide_fig7a_vswitch_grows_then_gives_back(void **u)
 	f->iv.ddio_misses = 500;
 	assert_string_equal(step(f), "reclaim");
 	assert_string_equal(decide_reason_name(&f->out), "balanced");
-	assert_true(f->out.blocked);
+	assert_true(f->out.blocked); /* logged as [hold: nothing idle] */
 	assert_int_equal(a->ways[0], 4);
-	assert_string_equal(step(f), "reclaim");
+	/* Reclaim does not sit holding: with nothing idle it is Low Keep */
+	assert_string_equal(step(f), "low_keep");
+	assert_string_equal(decide_reason_name(&f->out), "nothing_idle");
+	assert_int_equal(a->ways[0], 4);
+	assert_string_equal(step(f), "low_keep");
 	assert_int_equal(a->ways[0], 4);
 
 	/* t2: flows end: the vswitch's demand falls, two ways come back */
 	refs(f, 0, 1e6, 1e5);
 	assert_string_equal(step(f), "reclaim");
+	assert_string_equal(decide_reason_name(&f->out), "idle_ways");
 	assert_int_equal(a->ways[0], 3);
 	assert_string_equal(step(f), "reclaim");
 	assert_int_equal(a->ways[0], 2);
@@ -181,17 +187,24 @@ static void test_decide_latent_contender_ioca_isolates_ps(void **u)
 	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 2), 0);
 	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 1); /* the BE shares */
 	assert_int_equal(planner_ddio_overlap(&g->ctx.alloc, 2), 1); /* I/O-unaware */
-	/* the extra way helps: misses fall, nothing more to do */
+	/* the extra way helps: misses fall, the demand holds: one more way */
 	refs(f, 2, 4e6, 1e6);
 	step(f);
-	assert_string_equal(decide_reason_name(&f->out), "core_settled");
-	assert_int_equal(f->ctx.alloc.ways[2], 3);
-	/* its demand ends: the core-side allocator takes the way back */
+	assert_string_equal(decide_reason_name(&f->out), "core_alloc");
+	assert_int_equal(f->ctx.alloc.ways[2], 4);
+	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 2), 0);
+	/* that one bought little: nothing more to do */
+	refs(f, 2, 4e6, 0.95e6);
+	step(f);
+	assert_string_not_equal(decide_reason_name(&f->out), "core_alloc");
+	assert_int_equal(f->ctx.alloc.ways[2], 4);
+	/* its demand ends: the core-side allocator takes the ways back */
 	refs(f, 2, 1e6, 1e5);
 	step(f);
 	assert_string_equal(decide_reason_name(&f->out), "core_release");
-	assert_int_equal(f->ctx.alloc.ways[2], 2);
-	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 0);
+	assert_int_equal(f->ctx.alloc.ways[2], 3);
+	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 2), 0);
+	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 1); /* the BE shares */
 	free(f);
 	free(g);
 }

@@ -184,9 +184,29 @@ static void test_fsm_high_keep_follows_io_demand_rules(void **u)
 
 static void test_fsm_reclaim_keeps_reclaiming(void **u)
 {
+	struct fsm_state s = st(FSM_RECLAIM, 4);
+
 	(void)u;
-	expect(st(FSM_RECLAIM, 4), dl(1e5, 100, 1e6, 1e5, 110, 1e6), FSM_RECLAIM,
-	       FSM_R_NO_MISS_INCREASE, FSM_ACT_RECLAIM);
+	s.idle = true;
+	expect(s, dl(1e5, 100, 1e6, 1e5, 110, 1e6), FSM_RECLAIM, FSM_R_NO_MISS_INCREASE,
+	       FSM_ACT_RECLAIM);
+}
+
+/* Reclaim never holds: with nothing idle to take it is Low Keep. */
+static void test_fsm_reclaim_with_nothing_idle_keeps_low(void **u)
+{
+	struct fsm_state s = st(FSM_RECLAIM, 4);
+
+	(void)u;
+	s.reclaimable = true;
+	expect(s, dl(1e5, 100, 1e6, 1e5, 110, 1e6), FSM_LOW_KEEP, FSM_R_NOTHING_IDLE, FSM_ACT_NONE);
+	/* and Low Keep goes back to Reclaim once something turned idle */
+	s = st(FSM_LOW_KEEP, 4);
+	s.idle = true;
+	expect(s, dl(1e5, 100, 1e6, 5e4, 100, 1e6), FSM_RECLAIM, FSM_R_IDLE_WAYS, FSM_ACT_RECLAIM);
+	/* unless DDIO misses are high: that is I/O Demand's */
+	expect(s, dl(1e5, 100, 1e6, 1e5, 5000, 1e6), FSM_IO_DEMAND, FSM_R_IO_PRESSURE,
+	       FSM_ACT_DDIO_GROW);
 }
 
 static void test_fsm_reclaim_to_low_keep_at_min(void **u)
@@ -197,18 +217,22 @@ static void test_fsm_reclaim_to_low_keep_at_min(void **u)
 	expect(s, dl(1e5, 100, 1e6, 1e5, 110, 1e6), FSM_LOW_KEEP, FSM_R_RECLAIM_DONE, FSM_ACT_NONE);
 	/* a tenant still holds granted ways: stay and take them back first */
 	s.reclaimable = true;
+	s.idle = true;
 	expect(s, dl(1e5, 100, 1e6, 1e5, 110, 1e6), FSM_RECLAIM, FSM_R_NO_MISS_INCREASE,
 	       FSM_ACT_RECLAIM);
 }
 
 static void test_fsm_reclaim_to_io_demand_on_miss_increase(void **u)
 {
+	struct fsm_state s = st(FSM_RECLAIM, 3);
+
 	(void)u;
 	expect(st(FSM_RECLAIM, 3), dl(1e5, 800, 1e6, 1e5, 3000, 1e6), FSM_IO_DEMAND,
 	       FSM_R_IO_PRESSURE, FSM_ACT_DDIO_GROW);
 	/* an increase that stays under THRESHOLD_MISS_LOW is not meaningful */
-	expect(st(FSM_RECLAIM, 3), dl(1e5, 300, 1e6, 1e5, 600, 1e6), FSM_RECLAIM,
-	       FSM_R_NO_MISS_INCREASE, FSM_ACT_RECLAIM);
+	s.idle = true;
+	expect(s, dl(1e5, 300, 1e6, 1e5, 600, 1e6), FSM_RECLAIM, FSM_R_NO_MISS_INCREASE,
+	       FSM_ACT_RECLAIM);
 }
 
 static void test_fsm_reclaim_to_core_demand_when_hits_fall(void **u)
@@ -270,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_fsm_io_demand_to_core_demand_when_hits_fall),
 		cmocka_unit_test(test_fsm_high_keep_follows_io_demand_rules),
 		cmocka_unit_test(test_fsm_reclaim_keeps_reclaiming),
+		cmocka_unit_test(test_fsm_reclaim_with_nothing_idle_keeps_low),
 		cmocka_unit_test(test_fsm_reclaim_to_low_keep_at_min),
 		cmocka_unit_test(test_fsm_reclaim_to_io_demand_on_miss_increase),
 		cmocka_unit_test(test_fsm_reclaim_to_core_demand_when_hits_fall),

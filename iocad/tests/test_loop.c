@@ -14,6 +14,7 @@
 #include "loop.h"
 
 static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_ways_max = 5\n"
+			       "ddio_growth = paper\n"
 			       "threshold_miss_low = 1000\n"
 			       "[tenant vf]\ncpus = 0\nways = 2\npriority = PS\nnetworking = yes\n"
 			       "[tenant be]\ncpus = 1-2\nways = 3\n";
@@ -427,7 +428,7 @@ static void test_loop_rejects_bad_opts(void **state)
 	/* a config that does not fit the platform */
 	f->fp.info.ncpus = 2;
 	assert_int_equal(loop_run(&o, &f->pf, f->rec, 4, &n), -22);
-	assert_non_null(strstr(f->log, "l.ini:12: [tenant be] cpus: CPU 2 does not exist"));
+	assert_non_null(strstr(f->log, "l.ini:13: [tenant be] cpus: CPU 2 does not exist"));
 	assert_int_equal(f->fp.applies, 0);
 }
 

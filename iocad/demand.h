@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Demand signals decide_step() uses beside the paper's (FSM.md: "A way that
+ * pays", "Core Demand from a networking tenant's own cores", "No grow at a
+ * PS tenant's expense"). Pure functions of the context and one delta.
+ */
+#ifndef IOCAD_DEMAND_H
+#define IOCAD_DEMAND_H
+
+#include <stdbool.h>
+
+#include "decide.h"
+
+/* DDIO misses / (hits + misses) of one interval, 0 when idle. */
+double demand_miss_ratio(const struct ioca_interval *iv);
+
+/*
+ * The interval after a DDIO grow: if that way did not lower the miss
+ * ratio, give it back, cap DDIO below it and go to High Keep (no_gain);
+ * @out then says so. Also lifts the cap once the traffic rose. Returns
+ * true if it took the way back.
+ */
+bool demand_ddio_way_paid(struct decide_ctx *ctx, const struct ioca_delta *d,
+			  struct decide_out *out);
+
+/* A networking tenant's IPC fell and its LLC miss rate rose (own_demand). */
+bool demand_own(const struct config *cfg, const struct ioca_delta *d);
+
+/* In Core Demand, the way granted last interval cut the tenant's misses. */
+bool demand_last_grow_paid(const struct decide_ctx *ctx, const struct ioca_delta *d);
+
+/*
+ * One more way for tenant @i (-1: DDIO; -2: there is no candidate) would
+ * put a PS tenant on DDIO's ways (or is impossible): mark @out blocked
+ * (grow_blocked) and move to @way_out. Returns true if blocked.
+ */
+bool demand_grow_blocked(struct decide_ctx *ctx, int i, enum fsm_state_id way_out,
+			 struct decide_out *out);
+
+#endif /* IOCAD_DEMAND_H */

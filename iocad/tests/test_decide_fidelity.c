@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decisions of issue 12, each over a sequence of intervals: Reclaim that
+ * makes progress, DDIO growth that stops when a way no longer pays, who
+ * shares DDIO's ways, Core Demand from a networking tenant's own cores,
+ * and a Core Demand that never buys ways with a PS tenant's isolation.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "decide.h"
+
+static const char slicing[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_ways = 2\n"
+			      "ddio_ways_max = 6\nthreshold_miss_low = 1000\n"
+			      "[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
+			      "[tenant be1]\ncpus = 1\nways = 2\n"
+			      "[tenant be2]\ncpus = 2\nways = 2\n";
+
+struct fx {
+	struct config cfg;
+	struct decide_ctx ctx;
+	struct ioca_delta d;
+	struct ioca_interval iv;
+	struct decide_out out;
+};
+
+static struct fx *load(const char *text, const char *extra)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char err[256], buf[2048];
+
+	assert_non_null(f);
+	/* @extra goes into [platform], right after its header line */
+	snprintf(buf, sizeof(buf), "[platform]\n%s%s", extra, text + strlen("[platform]\n"));
+	if (config_parse_string(buf, "f.ini", &f->cfg, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(decide_init(&f->ctx, &f->cfg, IOCAD_MODE_IOCA, f->cfg.ddio_ways, NULL), 0);
+	f->iv.ntenants = f->cfg.ntenants;
+	f->iv.dt_ns = 1000000000u;
+	f->iv.ddio_hits = 1e6;
+	f->iv.ddio_misses = 500;
+	for (unsigned int i = 0; i < f->cfg.ntenants; i++)
+		f->iv.tenant[i] = (struct tenant_rates){.ipc = 1,
+							.cycles = 1e9,
+							.instructions = 1e9,
+							.llc_refs = 1e6,
+							.llc_misses = 1e5,
+							.miss_rate = 0.1};
+	return f;
+}
+
+static const char *step(struct fx *f)
+{
+	f->iv.llc_refs = 0;
+	for (unsigned int i = 0; i < f->cfg.ntenants; i++)
+		f->iv.llc_refs += f->iv.tenant[i].llc_refs;
+	tenant_delta_push(&f->d, &f->iv);
+	decide_step(&f->ctx, &f->d, &f->out);
+	return fsm_state_name(f->out.state);
+}
+
+/* DDIO traffic of @total lines/s of which @misses miss. */
+static void ddio(struct fx *f, double total, double misses)
+{
+	f->iv.ddio_hits = total - misses;
+	f->iv.ddio_misses = misses;
+}
+
+/* I/O Demand to four ways, each way lowering the misses, then balance. */
+static void io_demand_to_four(struct fx *f)
+{
+	step(f);
+	step(f);
+	ddio(f, 1e6, 5e4);
+	assert_string_equal(step(f), "io_demand");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	ddio(f, 1e6, 2.5e4);
+	assert_string_equal(step(f), "io_demand");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
+	ddio(f, 1e6, 500);
+	assert_string_equal(step(f), "reclaim");
+	assert_string_equal(decide_reason_name(&f->out), "overprovisioned");
+}
+
+static void test_reclaim_after_io_demand_makes_progress(void **u)
+{
+	struct fx *f = load(slicing, "");
+	unsigned int idle_reclaims = 0;
+
+	(void)u;
+	io_demand_to_four(f);
+	/* the four ways are in use at this load: Reclaim must not sit holding */
+	for (int k = 0; k < 120; k++) {
+		unsigned int before = f->ctx.alloc.ddio_ways;
+		const char *s = step(f);
+
+		if (!strcmp(s, "reclaim") && f->ctx.alloc.ddio_ways == before)
+			idle_reclaims++;
+	}
+	assert_int_equal(idle_reclaims, 0);
+	assert_string_equal(fsm_state_name(f->ctx.state), "low_keep");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
+	/* the load halves: one way back per interval, down to the minimum */
+	ddio(f, 4e5, 200);
+	assert_string_equal(step(f), "reclaim");
+	assert_string_equal(decide_reason_name(&f->out), "idle_ways");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	assert_string_equal(step(f), "reclaim");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 2);
+	assert_string_equal(step(f), "low_keep");
+	assert_string_equal(decide_reason_name(&f->out), "reclaim_done");
+	free(f);
+}
+
+/* A packet-size ramp's last way: misses flat after it was granted. */
+static void test_ddio_growth_stops_when_a_way_does_not_pay(void **u)
+{
+	struct fx *f = load(slicing, "");
+
+	(void)u;
+	step(f);
+	step(f);
+	ddio(f, 1e6, 5e4);
+	assert_string_equal(step(f), "io_demand");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	ddio(f, 1e6, 3e4); /* the 3rd way paid */
+	assert_string_equal(step(f), "io_demand");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
+	ddio(f, 1e6, 2.9e4); /* the 4th did not: it goes back, DDIO holds at 3 */
+	assert_string_equal(step(f), "high_keep");
+	assert_string_equal(decide_reason_name(&f->out), "no_gain");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	assert_true(f->out.changed);
+	for (int k = 0; k < 20; k++) {
+		ddio(f, 1e6, k & 1 ? 2.9e4 : 3.1e4);
+		step(f);
+		assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	}
+	/* more traffic: growing may pay again */
+	ddio(f, 1.5e6, 6e4);
+	assert_string_equal(step(f), "io_demand");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
+	free(f);
+}
+
+/* ddio_growth = paper: grow to DDIO_WAYS_MAX while misses stay high. */
+static void test_ddio_growth_paper_rule_grows_to_max(void **u)
+{
+	struct fx *f = load(slicing, "ddio_growth = paper\n");
+	bool reached_max = false;
+
+	(void)u;
+	step(f);
+	step(f);
+	for (int k = 0; k < 6; k++) {
+		ddio(f, 1e6, 5e4 - k * 100);
+		step(f);
+		reached_max |= !strcmp(decide_reason_name(&f->out), "ddio_max");
+		assert_string_not_equal(decide_reason_name(&f->out), "no_gain");
+	}
+	assert_int_equal(f->ctx.alloc.ddio_ways, 6);
+	assert_string_equal(fsm_state_name(f->ctx.state), "high_keep");
+	assert_true(reached_max);
+	free(f);
+}
+
+/* be1 and be2 (BE) overflow the ways beside DDIO by one: one must share. */
+static const char sharing[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_ways = 2\n"
+			      "threshold_miss_low = 1000\n"
+			      "[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
+			      "[tenant be1]\ncpus = 1\nways = 3\n"
+			      "[tenant be2]\ncpus = 2\nways = 4\n";
+
+static unsigned int overlap(const struct fx *f, unsigned int i)
+{
+	return planner_ddio_overlap(&f->ctx.alloc, i);
+}
+
+/* be1 is busy, be2 nearly idle: the paper puts the idle one on DDIO's ways. */
+static void busy_be1(struct fx *f)
+{
+	f->iv.tenant[1].llc_refs = 5e6;
+	f->iv.tenant[2].llc_refs = 1e4;
+	f->iv.tenant[2].llc_misses = 1e3;
+}
+
+static void test_fresh_layout_uses_latest_counters(void **u)
+{
+	struct fx *f = load(sharing, "");
+
+	(void)u;
+	busy_be1(f);
+	assert_int_equal(decide_init(&f->ctx, &f->cfg, IOCAD_MODE_IOCA, 2, &f->iv), 0);
+	assert_int_equal(overlap(f, 2), 1);
+	assert_int_equal(overlap(f, 1), 0);
+	assert_int_equal(overlap(f, 0), 0);
+	free(f);
+}
+
+static void test_stable_system_corrects_who_shares(void **u)
+{
+	struct fx *f = load(sharing, "");
+	unsigned int changes = 0;
+
+	(void)u;
+	/* a layout made without counters: be1, first in config order, shares */
+	assert_int_equal(overlap(f, 1), 1);
+	busy_be1(f);
+	step(f);
+	assert_string_equal(decide_reason_name(&f->out), "reshare");
+	assert_true(f->out.changed);
+	step(f);
+	assert_int_equal(overlap(f, 2), 1);
+	assert_int_equal(overlap(f, 1), 0);
+	assert_int_equal(overlap(f, 0), 0);
+	/* every interval was stable; the correction says so */
+	assert_int_equal(f->out.stab.verdict, STAB_STABLE);
+	for (int k = 0; k < 30; k++) {
+		/* noise within THRESHOLD_STABLE does not move anyone back */
+		f->iv.tenant[2].llc_refs = k & 1 ? 1.05e4 : 0.95e4;
+		step(f);
+		changes += f->out.changed;
+	}
+	assert_int_equal(changes, 0);
+	free(f);
+}
+
+static const char aggregation[] =
+	"[platform]\nmodel = aggregation\nllc_ways = 11\nddio_ways = 2\n"
+	"threshold_miss_low = 1000\n"
+	"[tenant ovs]\ncpus = 0\nways = 2\nvswitch = yes\n"
+	"[tenant ps]\ncpus = 1\nways = 3\npriority = PS\nnetworking = yes\n"
+	"[tenant be1]\ncpus = 2\nways = 2\n"
+	"[tenant be2]\ncpus = 3\nways = 2\n";
+
+/* Tenant @i's cores: @ipc, 1e6 refs/s, @rate of them missing. */
+static void cores(struct fx *f, unsigned int i, double ipc, double rate)
+{
+	f->iv.tenant[i].ipc = ipc;
+	f->iv.tenant[i].instructions = ipc * 1e9;
+	f->iv.tenant[i].llc_refs = 1.2e6;
+	f->iv.tenant[i].llc_misses = 1.2e6 * rate;
+	f->iv.tenant[i].miss_rate = rate;
+}
+
+/* Fig. 9: 64-byte packets, a growing flow table, DDIO misses low throughout. */
+static void test_vswitch_own_demand_gets_ways_with_ddio_quiet(void **u)
+{
+	struct fx *f = load(aggregation, "");
+
+	(void)u;
+	cores(f, 0, 1.0, 0.1);
+	step(f);
+	step(f);
+	cores(f, 0, 0.7, 0.3); /* the flow table outgrows its two ways */
+	assert_string_equal(step(f), "core_demand");
+	assert_string_equal(decide_reason_name(&f->out), "own_demand");
+	assert_int_equal(f->ctx.alloc.ways[0], 3);
+	assert_true(f->iv.ddio_misses < f->cfg.threshold_miss_low);
+	cores(f, 0, 0.6, 0.4); /* still falling: one more */
+	assert_string_equal(step(f), "core_demand");
+	assert_int_equal(f->ctx.alloc.ways[0], 4);
+	cores(f, 0, 0.9, 0.15); /* that way paid, but no way is left: Low Keep */
+	assert_string_equal(step(f), "low_keep");
+	assert_string_equal(decide_reason_name(&f->out), "grow_blocked");
+	assert_int_equal(f->ctx.alloc.ways[0], 4);
+	assert_string_equal(step(f), "low_keep");
+	assert_int_equal(f->ctx.alloc.ways[0], 4);
+	/* the PS tenant stays off DDIO's ways throughout */
+	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 0);
+	free(f);
+}
+
+/* Each interval: DDIO hits fall, misses stay high, the cores' references rise. */
+static void contention(struct fx *f, int k)
+{
+	ddio(f, 1e6 - k * 1e5, 5e4 + k * 1e4);
+	for (unsigned int i = 0; i < f->cfg.ntenants; i++)
+		f->iv.tenant[i].llc_refs = 1e6 * (1.0 + 0.3 * k);
+}
+
+/* One BE tenant of one way: beyond it, any overlap with DDIO is a PS tenant's. */
+static const char tight[] = "[platform]\nmodel = aggregation\nllc_ways = 11\nddio_ways = 2\n"
+			    "threshold_miss_low = 1000\n"
+			    "[tenant ovs]\ncpus = 0\nways = 2\nvswitch = yes\n"
+			    "[tenant ps]\ncpus = 1\nways = 4\npriority = PS\nnetworking = yes\n"
+			    "[tenant be]\ncpus = 2\nways = 1\n";
+
+static void test_core_demand_never_buys_ways_with_ps_isolation(void **u)
+{
+	struct fx *f = load(tight, "");
+	unsigned int blocked_in_core_demand = 0;
+
+	(void)u;
+	step(f);
+	step(f);
+	for (int k = 1; k < 9; k++) {
+		contention(f, k);
+		step(f);
+		assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 0); /* ps */
+		assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 0), 0); /* the vswitch */
+		if (f->out.blocked && f->ctx.state == FSM_CORE_DEMAND)
+			blocked_in_core_demand++;
+	}
+	/* ps 4 + DDIO 2 leave five ways: the vswitch grows to five, no further */
+	assert_int_equal(f->ctx.alloc.ways[0], 5);
+	/* a grow that would cost ps its isolation is refused, and leaves Core Demand */
+	assert_int_equal(blocked_in_core_demand, 0);
+	assert_non_null(strstr("grow_blocked io_pressure still_missing high_keep ddio_max",
+			       decide_reason_name(&f->out)));
+	free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reclaim_after_io_demand_makes_progress),
+		cmocka_unit_test(test_ddio_growth_stops_when_a_way_does_not_pay),
+		cmocka_unit_test(test_ddio_growth_paper_rule_grows_to_max),
+		cmocka_unit_test(test_fresh_layout_uses_latest_counters),
+		cmocka_unit_test(test_stable_system_corrects_who_shares),
+		cmocka_unit_test(test_vswitch_own_demand_gets_ways_with_ddio_quiet),
+		cmocka_unit_test(test_core_demand_never_buys_ways_with_ps_isolation),
+	};
+
+	return cmocka_run_group_tests_name("decide_fidelity", tests, NULL, NULL);
+}

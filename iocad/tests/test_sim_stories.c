@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The paper's evaluation stories on the simulator (examples/iocad/fig8-*,
+ * fig9-*, fig10-*): the decisions in kind and order, and the outcome
+ * against static (and core-only) in the direction the paper reports.
+ * Figures come from the trace, the simulator's columns included.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "loop.h"
+#include "sim_platform.h"
+
+#define MAX_REC 80
+#define SEC 1000000000ULL
+
+struct run {
+	struct config cfg;
+	struct loop_record rec[MAX_REC];
+	size_t n;
+	char *csv;
+	size_t csv_len;
+	char log[16384];
+};
+
+static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
+{
+	struct run *r = arg;
+	size_t n = strlen(r->log);
+
+	(void)lvl;
+	snprintf(r->log + n, sizeof(r->log) - n, "%s\n", msg);
+}
+
+static void example(const char *name, char *path, size_t len)
+{
+	static const char *const dirs[] = {"../examples/iocad/", "examples/iocad/"};
+
+	for (size_t d = 0; d < 2; d++) {
+		FILE *f;
+
+		snprintf(path, len, "%s%s", dirs[d], name);
+		f = fopen(path, "r");
+		if (f) {
+			fclose(f);
+			return;
+		}
+	}
+	fail_msg("no example %s", name);
+}
+
+static struct run *story(const char *base, enum iocad_mode mode)
+{
+	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
+	char ini[256], scn[256], name[64], err[512] = "";
+	struct run *r = calloc(1, sizeof(*r));
+	struct platform pf;
+	FILE *m;
+
+	assert_non_null(r);
+	snprintf(name, sizeof(name), "%s.ini", base);
+	example(name, ini, sizeof(ini));
+	snprintf(name, sizeof(name), "%s.scn", base);
+	example(name, scn, sizeof(scn));
+	if (config_parse_file(ini, &r->cfg, err, sizeof(err)))
+		fail_msg("%s", err);
+	for (unsigned int i = 0; i < r->cfg.ntenants; i++)
+		t[i] = (struct sim_tenant_cfg){.name = r->cfg.tenant[i].name,
+					       .cpus = r->cfg.tenant[i].cpus,
+					       .ncpus = r->cfg.tenant[i].ncpus,
+					       .networking = r->cfg.tenant[i].networking,
+					       .vswitch = r->cfg.tenant[i].vswitch};
+	m = open_memstream(&r->csv, &r->csv_len);
+	assert_non_null(m);
+	struct sim_platform_opts o = {.sz = sizeof(o),
+				      .noise = -1,
+				      .interval_ns = r->cfg.interval_ns,
+				      .tenants = t,
+				      .ntenants = r->cfg.ntenants};
+	struct loop_opts lo = {.sz = sizeof(lo),
+			       .cfg = &r->cfg,
+			       .mode = mode,
+			       .trace = m,
+			       .log = log_cb,
+			       .log_arg = r};
+
+	if (sim_platform_open(scn, &o, &pf, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(loop_run(&lo, &pf, r->rec, MAX_REC, &r->n), 0);
+	pf.ops->destroy(pf.ctx);
+	fclose(m);
+	assert_true(r->n > 40);
+	return r;
+}
+
+static void done(struct run *r)
+{
+	free(r->csv);
+	free(r);
+}
+
+/* Mean of trace column @col over the intervals ending in (t0, t1] seconds. */
+static double mean(const struct run *r, const char *col, double t0, double t1)
+{
+	char *text = strdup(r->csv), *save = NULL, *line;
+	int c = -1, k = 0;
+	double sum = 0;
+
+	assert_non_null(text);
+	line = strtok_r(text, "\n", &save);
+	{
+		char *h = strdup(line), *hs = NULL;
+		int i = 0;
+
+		for (char *f = strtok_r(h, ",", &hs); f; f = strtok_r(NULL, ",", &hs), i++)
+			if (!strcmp(f, col))
+				c = i;
+		free(h);
+	}
+	if (c < 0)
+		fail_msg("no trace column %s", col);
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		char *p = line;
+		double t = strtod(strchr(line, ',') + 1, NULL);
+
+		for (int i = 0; i < c; i++)
+			p = strchr(p, ',') + 1;
+		if (t > t0 && t <= t1) {
+			sum += strtod(p, NULL);
+			k++;
+		}
+	}
+	free(text);
+	assert_true(k > 0);
+	return sum / k;
+}
+
+static int tix(const struct run *r, const char *name)
+{
+	int i = config_tenant_index(&r->cfg, name);
+
+	assert_true(i >= 0);
+	return i;
+}
+
+static unsigned int overlap(const struct loop_record *rec, int t)
+{
+	return (unsigned int)__builtin_popcount(rec->tenant[t].mask & rec->ddio_mask);
+}
+
+/* Index of the first record at or after @s seconds whose decision is @reason, or -1. */
+static int first_reason(const struct run *r, unsigned int s, const char *reason)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->rec[i].t_ns >= s * SEC &&
+		    !strcmp(decide_reason_name(&r->rec[i].decision), reason))
+			return (int)i;
+	return -1;
+}
+
+#define CHECK(cond, ...)                       \
+	do {                                   \
+		if (!(cond))                   \
+			fail_msg(__VA_ARGS__); \
+	} while (0)
+
+/* Fig. 8: Leaky DMA under a packet-size ramp, ioca against static. */
+static void test_story_fig8_leaky_dma(void **st)
+{
+	struct run *io = story("fig8-leaky-dma", IOCAD_MODE_IOCA);
+	struct run *sc = story("fig8-leaky-dma", IOCAD_MODE_STATIC);
+	int ps = tix(io, "PS"), vs = tix(io, "vswitch"), up, grow, stop;
+	double h, m;
+
+	(void)st;
+	/* until the packets outgrow DDIO's ways, nothing to do */
+	for (size_t i = 0; i < io->n && io->rec[i].t_ns <= 40 * SEC; i++)
+		CHECK(io->rec[i].state == FSM_LOW_KEEP && io->rec[i].ddio_ways == 2,
+		      "t=%.0fs: expected low_keep with 2 DDIO ways", io->rec[i].t_ns / 1e9);
+	/* 1500 bytes: I/O Demand, DDIO grows while a way pays, then holds */
+	up = first_reason(io, 40, "io_pressure");
+	grow = first_reason(io, 40, "still_missing");
+	stop = first_reason(io, 40, "no_gain");
+	CHECK(up >= 0 && io->rec[up].t_ns <= 42 * SEC, "no I/O Demand right after 40s");
+	CHECK(grow > up, "DDIO grew only once");
+	CHECK(stop > grow && io->rec[stop].state == FSM_HIGH_KEEP,
+	      "no_gain did not end the growth");
+	CHECK(io->rec[io->n - 1].ddio_ways >= 3 && io->rec[io->n - 1].ddio_ways < 6,
+	      "DDIO ends with %u ways", io->rec[io->n - 1].ddio_ways);
+	for (size_t i = 0; i < io->n; i++)
+		CHECK(!overlap(&io->rec[i], ps) && !overlap(&io->rec[i], vs),
+		      "t=%.0fs: PS or vswitch on DDIO's ways", io->rec[i].t_ns / 1e9);
+	/* the outcome over the 1500-byte phase, against static */
+	h = mean(io, "ddio_hits", 44, 55) / mean(sc, "ddio_hits", 44, 55);
+	m = mean(io, "ddio_misses", 44, 55) / mean(sc, "ddio_misses", 44, 55);
+	CHECK(h > 1.05 && m < 0.8, "DDIO hits x%.2f, misses x%.2f vs static", h, m);
+	m = mean(io, "sim_mem_bytes_s", 44, 55) / mean(sc, "sim_mem_bytes_s", 44, 55);
+	CHECK(m < 0.95, "memory traffic x%.2f vs static", m);
+	h = mean(io, "vswitch_ipc", 44, 55) / mean(sc, "vswitch_ipc", 44, 55);
+	CHECK(h > 1.02 && h < 1.10, "vswitch IPC x%.3f vs static (paper: about +5 %%)", h);
+	h = mean(io, "sim_vswitch_cycles_per_pkt", 44, 55) /
+	    mean(sc, "sim_vswitch_cycles_per_pkt", 44, 55);
+	CHECK(h < 0.98, "vswitch cycles/packet x%.3f vs static", h);
+	done(io);
+	done(sc);
+}
+
+/* Fig. 9: a flow ramp; the vswitch's own demand, with DDIO quiet. */
+static void test_story_fig9_flow_ramp(void **st)
+{
+	struct run *io = story("fig9-flows", IOCAD_MODE_IOCA);
+	struct run *sc = story("fig9-flows", IOCAD_MODE_STATIC);
+	static const double ph[][2] = {{2, 10}, {12, 20}, {22, 30}, {32, 40}, {44, 55}};
+	int vs = tix(io, "vswitch"), ps = tix(io, "PS"), cd;
+	double prev = 1e9, best = 0;
+
+	(void)st;
+	for (size_t i = 0; i < io->n; i++) {
+		CHECK(io->rec[i].ddio_misses < io->cfg.threshold_miss_low,
+		      "t=%.0fs: DDIO misses are not low", io->rec[i].t_ns / 1e9);
+		CHECK(!overlap(&io->rec[i], ps) && !overlap(&io->rec[i], vs),
+		      "t=%.0fs: PS or vswitch on DDIO's ways", io->rec[i].t_ns / 1e9);
+	}
+	/* the table outgrows the vswitch's ways: Core Demand for its own cores */
+	cd = first_reason(io, 10, "own_demand");
+	CHECK(cd >= 0 && io->rec[cd].state == FSM_CORE_DEMAND, "no own_demand Core Demand");
+	CHECK(io->rec[cd].tenant[vs].ways == 3 && io->rec[cd + 1].tenant[vs].ways == 4,
+	      "the vswitch did not gain a way per interval");
+	/* with every way given out, Core Demand ends instead of sitting blocked */
+	CHECK(io->rec[cd + 2].state == FSM_LOW_KEEP, "Core Demand did not end");
+	CHECK(io->rec[io->n - 1].tenant[vs].ways == 4, "the vswitch ends with %u ways",
+	      io->rec[io->n - 1].tenant[vs].ways);
+	for (size_t k = 0; k < 5; k++) {
+		double a = mean(io, "vswitch_ipc", ph[k][0], ph[k][1]);
+		double b = mean(sc, "vswitch_ipc", ph[k][0], ph[k][1]);
+
+		CHECK(b < prev * 1.01, "static vswitch IPC does not fall with flows");
+		CHECK(a >= 0.99 * b, "ioca below static in phase %zu", k);
+		prev = b;
+		best = a / b > best ? a / b : best;
+	}
+	/* calibrated: a few times lower at 100K flows, not 30x */
+	prev = mean(sc, "vswitch_ipc", 2, 10) / mean(sc, "vswitch_ipc", 44, 55);
+	CHECK(prev > 1.5 && prev < 6, "static IPC 1K/100K flows = %.1f", prev);
+	CHECK(best > 1.10, "ioca at most x%.2f over static (paper: up to +11.4 %%)", best);
+	done(io);
+	done(sc);
+}
+
+/* Fig. 10/11: the Latent Contender, a packet-size sweep, the operator's DDIO change. */
+static void test_story_fig10_latent_contender_sweep(void **st)
+{
+	struct run *r[3] = {story("fig10-latent-sweep", IOCAD_MODE_IOCA),
+			    story("fig10-latent-sweep", IOCAD_MODE_CORE_ONLY),
+			    story("fig10-latent-sweep", IOCAD_MODE_STATIC)};
+	static const double ph[][2] = {{7, 15}, {17, 25}, {27, 35}, {37, 45}};
+	int x = tix(r[0], "xmem4"), pmd = tix(r[0], "pmd");
+	double gap = 0;
+
+	(void)st;
+	for (size_t i = 0; i < r[0]->n; i++)
+		CHECK(!overlap(&r[0]->rec[i], x) && !overlap(&r[0]->rec[i], pmd),
+		      "ioca t=%.0fs: a PS tenant on DDIO's ways", r[0]->rec[i].t_ns / 1e9);
+	CHECK(overlap(&r[1]->rec[10], x) > 0, "core-only did not give xmem4 DDIO's ways");
+	for (size_t k = 0; k < 4; k++) {
+		double io = mean(r[0], "sim_xmem4_refs_s", ph[k][0], ph[k][1]);
+		double co = mean(r[1], "sim_xmem4_refs_s", ph[k][0], ph[k][1]);
+		double sc = mean(r[2], "sim_xmem4_refs_s", ph[k][0], ph[k][1]);
+
+		CHECK(io > co && co >= 0.999 * sc && io > 1.3 * sc,
+		      "phase %zu: xmem4 throughput ioca %.3g core-only %.3g static %.3g", k, io, co,
+		      sc);
+		/* the gap to core-only grows with packet size */
+		CHECK(io / co >= gap, "phase %zu: gap to core-only shrank", k);
+		gap = io / co;
+		CHECK(mean(r[0], "sim_xmem4_lat_ns", ph[k][0], ph[k][1]) <
+			      mean(r[1], "sim_xmem4_lat_ns", ph[k][0], ph[k][1]),
+		      "phase %zu: latency not lower than core-only", k);
+	}
+	CHECK(gap > 1.5, "at 1500 bytes ioca is only x%.2f over core-only", gap);
+	/* t = 45s: the operator raises DDIO to four ways; every mode notices once */
+	for (int k = 0; k < 3; k++) {
+		size_t seen = 0;
+
+		for (size_t i = 0; i < r[k]->n; i++) {
+			seen += r[k]->rec[i].ddio_outside;
+			if (r[k]->rec[i].t_ns > 45 * SEC)
+				CHECK(r[k]->rec[i].ddio_mask == 0x780, "t=%.0fs: DDIO 0x%x",
+				      r[k]->rec[i].t_ns / 1e9, r[k]->rec[i].ddio_mask);
+			CHECK(r[k]->rec[i].ddio_ways <= (r[k]->rec[i].t_ns > 45 * SEC ? 4u : 2u),
+			      "iocad changed DDIO's ways with ddio = observe");
+		}
+		CHECK(seen == 1, "mode %d noticed the outside change %zu times", k, seen);
+		CHECK(strstr(r[k]->log, "DDIO mask changed outside iocad: 0x600 -> 0x780"),
+		      "not logged");
+	}
+	/* afterwards ioca keeps xmem4 off all four ways; static and core-only do not */
+	CHECK(overlap(&r[0]->rec[r[0]->n - 1], x) == 0, "ioca: xmem4 on the new DDIO ways");
+	CHECK(overlap(&r[1]->rec[r[1]->n - 1], x) > 0 && overlap(&r[2]->rec[r[2]->n - 1], x) > 0,
+	      "the I/O-unaware modes should share");
+	CHECK(mean(r[0], "sim_xmem4_refs_s", 47, 60) > 1.5 * mean(r[2], "sim_xmem4_refs_s", 47, 60),
+	      "after the DDIO change, ioca's xmem4 is not ahead of static");
+	for (int k = 0; k < 3; k++)
+		done(r[k]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_story_fig8_leaky_dma),
+		cmocka_unit_test(test_story_fig9_flow_ramp),
+		cmocka_unit_test(test_story_fig10_latent_contender_sweep),
+	};
+
+	return cmocka_run_group_tests_name("sim_stories", tests, NULL, NULL);
+}
