@@ -157,6 +157,8 @@ static int poll_op(void *ctx, struct platform_sample *out)
 		r = ioca_subscription__recv(h->sub, h->sample, got ? 0 : (int)timeout_ms(h));
 		if (r == -EINTR || r == -EAGAIN)
 			continue;
+		if (r == -ENODEV)
+			return lost_module(h, r); /* libioca saw the family go */
 		if (r < 0) {
 			host_say(h, "receiving samples: %s", strerror(-r));
 			return r;
