@@ -17,53 +17,9 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <libioca.h>
+#include "vm_tap.h"
 
 #define NTESTS 31
-
-static int n, failed;
-
-static void tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	failed |= !ok;
-}
-
-static void skip(const char *why, const char *what)
-{
-	printf("ok %d - %s # SKIP %s\n", ++n, what, why);
-	fflush(stdout);
-}
-
-static void diag(struct ioca_client *c, int err)
-{
-	printf("#   rc %d (%s), extack \"%s\"\n", err, strerror(err < 0 ? -err : err),
-	       ioca_client__last_extack(c));
-}
-
-/* Counts warnings instead of printing them (a test looks at them). */
-static void count_print(enum ioca_print_level level, void *ctx, const char *fmt, va_list ap)
-{
-	(void)fmt;
-	(void)ap;
-	if (level == IOCA_PRINT_WARN)
-		++*(int *)ctx;
-}
-
-static int info(struct ioca_client *c, struct ioca_info *in)
-{
-	int err = ioca_client__info(c, in);
-
-	if (err)
-		diag(c, err);
-	return err;
-}
 
 /* ddio set of @n requests, then info; the extack kept in @ext. */
 static int set_then_info(struct ioca_client *c, const struct ioca_ddio_req *r, size_t n,
@@ -426,5 +382,5 @@ int main(void)
 	ioca_client__close(c);
 	free(s);
 	free(in);
-	return failed;
+	return vm_tap_failed();
 }
