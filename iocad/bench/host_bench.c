@@ -223,7 +223,8 @@ static void run_once(unsigned int ncpus, struct stage *out)
 		die("setup failed");
 	s->feed.ncpus = ncpus;
 	make_config(&s->cfg, ncpus);
-	if (ioca_asm_init(&s->a, true, &log) || decide_init(&s->ctx, &s->cfg, IOCAD_MODE_IOCA, 2))
+	if (ioca_asm_init(&s->a, true, &log) ||
+	    decide_init(&s->ctx, &s->cfg, IOCAD_MODE_IOCA, 2, NULL))
 		die("init failed");
 	host_counters_init(&s->hc);
 	for (unsigned int k = 0; k <= INTERVALS; k++) {
