@@ -38,7 +38,8 @@ static void ioca_collect_ipi(void *info)
 	unsigned int cpu = smp_processor_id(), k;
 	int i = ioca_slot_index(s, cpu);
 	struct ioca_sampler_slot *slot;
-	u64 now = ktime_get_ns();
+	/* The collection's start stands for every CPU: one clock read, not N. */
+	u64 now = s->read_ns;
 
 	if (i < 0)
 		return;
@@ -47,7 +48,7 @@ static void ioca_collect_ipi(void *info)
 		struct perf_event *ev = slot->ev[k];
 		struct ioca_count *c = &s->cpus[i].c[k];
 
-		c->enabled = now - slot->created_ns;
+		c->enabled = now > slot->created_ns ? now - slot->created_ns : 0;
 		/* Pinned: inactive only in error state, then not counting. */
 		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE &&
 		    READ_ONCE(ev->oncpu) == cpu) {
@@ -64,7 +65,7 @@ static void ioca_collect_ipi(void *info)
 static void ioca_collect_uncore(struct ioca_sampler *s)
 {
 	unsigned int so, k, u = s->cfg->nr_uncore;
-	u64 now = ktime_get_ns();
+	u64 now = s->read_ns;
 
 	for (so = 0; so < s->nr_sockets; so++) {
 		for (k = 0; s->sockets[so].present && k < u; k++) {
@@ -108,7 +109,7 @@ static void ioca_collect_read_all(struct ioca_sampler *s)
 
 static struct sk_buff *ioca_collect_build(struct ioca_sampler *s,
 					  const struct ioca_sample *smp,
-					  u32 portid, u32 nlseq, u8 cmd)
+					  u32 portid, u32 nlseq, u8 cmd, u64 *dt_out)
 {
 	struct nlattr *collect;
 	struct sk_buff *skb;
@@ -126,6 +127,7 @@ static struct sk_buff *ioca_collect_build(struct ioca_sampler *s,
 	genlmsg_end(skb, hdr);
 	dt = ktime_get_ns() - smp->time_ns;
 	memcpy(nla_data(collect), &dt, sizeof(dt));
+	*dt_out = dt;
 	return skb;
 }
 
@@ -136,10 +138,12 @@ static struct sk_buff *ioca_collect_build(struct ioca_sampler *s,
  */
 static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 {
+	u64 now = ktime_get_ns();
 	struct ioca_sample smp = {
 		.seq = s->seq,
-		.time_ns = ktime_get_ns(),
-		.realtime_ns = ktime_get_real_ns(),
+		.time_ns = now,
+		/* From the same clock read: the offset, not a second read. */
+		.realtime_ns = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(now))),
 		.interval_us = s->cfg->interval_us,
 		.on_demand = !!info,
 		.nr_events = s->cfg->nr_events,
@@ -151,11 +155,12 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 		.sockets = s->sockets,
 	};
 	unsigned int n, i;
-	u64 dt;
+	u64 dt = 0;
 	int err = 0;
 
+	s->read_ns = smp.time_ns;
 	ioca_collect_read_all(s);
-	n = ioca_sample_plan(&smp, IOCA_PART_BUDGET, s->parts, s->max_parts);
+	n = ioca_sample_plan(&smp, s->part_budget, s->parts, s->max_parts);
 	if (!n)
 		return -EMSGSIZE;
 	s->last_parts = n;
@@ -168,7 +173,7 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 					 info ? info->snd_portid : 0,
 					 info ? info->snd_seq : 0,
 					 info ? IOCA_CMD_SAMPLE_GET :
-						IOCA_CMD_SAMPLE_NTF);
+						IOCA_CMD_SAMPLE_NTF, &dt);
 		if (!skb) {
 			err = -ENOMEM;
 			break;
@@ -183,7 +188,7 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 				      IOCA_NLGRP_SAMPLES, GFP_KERNEL) == -ENOBUFS)
 			err = -ENOBUFS;
 	}
-	dt = ktime_get_ns() - smp.time_ns;
+	/* The last part's build time: every read and every part before it. */
 	s->last_collect_ns = dt;
 	s->sum_collect_ns += dt;
 	s->nr_collect++;

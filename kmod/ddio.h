@@ -129,6 +129,7 @@ int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
 		    const char **why);
 int ioca_ddio_restore(struct ioca_ddio *d, unsigned long *failed);
 void ioca_ddio_release_owner(struct ioca_ddio *d, u32 portid);
+int ioca_ddio_socket_online(struct ioca_ddio *d, unsigned int s);
 void ioca_ddio_cpu_online(struct ioca_ddio *d, unsigned int cpu);
 void ioca_ddio_exit(struct ioca_ddio *d);
 

@@ -123,6 +123,8 @@ static int ioca_ddio_restore_socket(struct ioca_ddio *d, unsigned int s)
 	struct ioca_ddio_socket *sk = &d->sock[s];
 	int err;
 
+	if (d->ops->online && !d->ops->online(d, s))
+		return -ENODEV;
 	err = d->ops->write(d, s, sk->boot_raw);
 	if (err)
 		return err;
@@ -187,6 +189,9 @@ void ioca_ddio_release_owner(struct ioca_ddio *d, u32 portid)
 		if (ioca_ddio_write_mask(d, s, sk->owner_prev))
 			pr_err("socket %u: owner pid %u closed, DDIO mask 0x%x could not be put back\n",
 			       s, sk->owner_pid, sk->owner_prev);
+		else
+			pr_info("socket %u: owner pid %u closed, DDIO mask 0x%x put back\n",
+				s, sk->owner_pid, sk->owner_prev);
 		sk->owner_portid = 0;
 		sk->owner_pid = 0;
 	}
@@ -196,29 +201,48 @@ void ioca_ddio_release_owner(struct ioca_ddio *d, u32 portid)
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_release_owner);
 
 /**
+ * ioca_ddio_socket_online() - a package got its first online CPU back
+ * @d: state
+ * @s: the package's socket id
+ *
+ * A package that was fully offline may have lost its register: write the
+ * mask last set there. The caller holds the hotplug lock.
+ *
+ * Return: 0, or the backend's -errno.
+ */
+int ioca_ddio_socket_online(struct ioca_ddio *d, unsigned int s)
+{
+	int err = 0;
+
+	if (!d->ops || s >= d->nr_sockets)
+		return 0;
+	mutex_lock(&d->lock);
+	if (d->sock[s].dirty)
+		err = ioca_ddio_write_mask(d, s, d->sock[s].mask);
+	mutex_unlock(&d->lock);
+	if (err)
+		pr_err("socket %u: DDIO mask 0x%x not written back on CPU online: %d\n",
+		       s, d->sock[s].mask, err);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_socket_online);
+
+/**
  * ioca_ddio_cpu_online() - a CPU came online: its package gets its mask
  * @d: state
  * @cpu: the CPU, already in cpu_online_mask
  *
  * Called from the CPU hotplug callback (hotplug lock held for writing).
- * When @cpu is the first online CPU of its package, the register is written
- * with the mask last set there, since a package that was fully offline may
- * have lost it.
+ * Only the first online CPU of a package writes.
  */
 void ioca_ddio_cpu_online(struct ioca_ddio *d, unsigned int cpu)
 {
 	unsigned int s = topology_logical_package_id(cpu), other;
 
-	if (!d->ops || s >= d->nr_sockets)
-		return;
 	for_each_online_cpu(other)
 		if (other != cpu && topology_logical_package_id(other) == s)
 			return;
-	mutex_lock(&d->lock);
-	if (d->sock[s].dirty && ioca_ddio_write_mask(d, s, d->sock[s].mask))
-		pr_err("socket %u: DDIO mask 0x%x not written on CPU %u online\n",
-		       s, d->sock[s].mask, cpu);
-	mutex_unlock(&d->lock);
+	ioca_ddio_socket_online(d, s);
 }
 
 /**

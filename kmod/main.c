@@ -39,6 +39,11 @@ module_param(emulate_sockets, uint, 0444);
 MODULE_PARM_DESC(emulate_sockets,
 		 "Emulated sockets, 1-8 (default: the machine's packages)");
 
+static uint part_budget = IOCA_PART_BUDGET;
+module_param(part_budget, uint, 0444);
+MODULE_PARM_DESC(part_budget,
+		 "Payload bytes per sample message, 512-16384 (default 16384; smaller for tests)");
+
 static uint min_ways = IOCA_DDIO_MIN_WAYS_DEFAULT;
 module_param(min_ways, uint, 0444);
 MODULE_PARM_DESC(min_ways, "Fewest DDIO ways a mask may have (default 2)");
@@ -97,6 +102,11 @@ static int __init ioca_init(void)
 {
 	int err;
 
+	if (part_budget < 512 || part_budget > IOCA_PART_BUDGET) {
+		pr_err("part_budget=%u out of range 512-%u\n", part_budget,
+		       IOCA_PART_BUDGET);
+		return -EINVAL;
+	}
 	mutex_init(&ioca_ctx.owner_lock);
 	/* ORDER: DDIO state, sampler, owner watch, then the family. */
 	err = ioca_ddio_setup(&ioca_ctx.ddio);
@@ -110,6 +120,7 @@ static int __init ioca_init(void)
 	err = ioca_sampler_init(&ioca_ctx.sampler);
 	if (err)
 		goto err_remove_state;
+	ioca_ctx.sampler.part_budget = part_budget;
 	if (emulate) {
 		ioca_emul_init(&ioca_ctx.emul, ioca_ctx.ddio.nr_sockets);
 		ioca_ctx.sampler.emul = &ioca_ctx.emul;

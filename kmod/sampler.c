@@ -381,6 +381,7 @@ int ioca_sampler_init(struct ioca_sampler *s)
 	ioca_hrtimer_setup(&s->timer, ioca_sampler_tick, CLOCK_MONOTONIC,
 			   HRTIMER_MODE_REL);
 	INIT_WORK(&s->collect_work, ioca_collect_interval_work);
+	s->part_budget = IOCA_PART_BUDGET;
 	s->hw_counters = ioca_probe_hw_counters();
 	s->generation = kcalloc(nr_cpu_ids, sizeof(*s->generation), GFP_KERNEL);
 	if (!s->generation)

@@ -49,9 +49,12 @@ struct ioca_sampler_slot {
  * @collect_work: one interval's collection, on @wq
  * @wq: collector workqueue
  * @read_mask: CPUs whose counters the current interval reads
+ * @read_ns: CLOCK_MONOTONIC at the start of the current collection
  * @parts: message plan of a sample, while running
  * @max_parts: entries in @parts
  * @last_parts: messages the last sample took
+ * @part_budget: payload bytes per message (IOCA_PART_BUDGET unless a test
+ *	asks for less)
  * @emul: emulated DDIO counters (emulate=1), NULL on real hardware
  * @start_ns: CLOCK_MONOTONIC at start, the emulated counters' enabled time
  * @generation: per CPU id, bumped each time its counters are created
@@ -86,9 +89,11 @@ struct ioca_sampler {
 	struct work_struct collect_work;
 	struct workqueue_struct *wq;
 	cpumask_var_t read_mask;
+	u64 read_ns;
 	struct ioca_sample_part *parts;
 	unsigned int max_parts;
 	u32 last_parts;
+	u32 part_budget;
 	struct ioca_emul_counters *emul;
 	u64 start_ns;
 	u32 *generation;

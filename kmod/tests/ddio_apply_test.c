@@ -138,9 +138,12 @@ static void ddio_apply_test_owner_close_puts_back(struct kunit *test)
 	ioca_ddio_exit(d);
 }
 
+/* Socket 1 has no CPU online while socket1_offline is set. */
+static bool socket1_offline;
+
 static bool offline_online(struct ioca_ddio *d, unsigned int s)
 {
-	return s == 0;
+	return s == 0 || !socket1_offline;
 }
 
 static const struct ioca_ddio_backend offline_backend = {
@@ -162,6 +165,7 @@ static void ddio_apply_test_offline_socket_refused(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	flaky_fail = false;
+	socket1_offline = true;
 	flaky_reg[0] = HIGH_BITS;
 	flaky_reg[1] = HIGH_BITS;
 	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &offline_backend, 2, 11, 0x600,
@@ -175,12 +179,75 @@ static void ddio_apply_test_offline_socket_refused(struct kunit *test)
 	ioca_ddio_exit(d);
 }
 
+static void ddio_apply_test_package_back_online_gets_its_mask(struct kunit *test)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio_req req = { .socket = 1, .mask = 0x780 };
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	flaky_fail = false;
+	socket1_offline = false;
+	flaky_reg[0] = HIGH_BITS;
+	flaky_reg[1] = HIGH_BITS;
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &offline_backend, 2, 11, 0x600,
+					     2), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), 0);
+	/* Arrange: the package goes offline and its register is reset */
+	socket1_offline = true;
+	flaky_reg[1] = HIGH_BITS | 0x600;
+	socket1_offline = false;
+	/* Act */
+	KUNIT_EXPECT_EQ(test, ioca_ddio_socket_online(d, 1), 0);
+	/* Assert: the intended mask, the other bits as they are */
+	KUNIT_EXPECT_EQ(test, flaky_reg[1], HIGH_BITS | 0x780);
+	/* A socket never changed is left alone */
+	flaky_reg[0] = HIGH_BITS | 0x7c0;
+	KUNIT_EXPECT_EQ(test, ioca_ddio_socket_online(d, 0), 0);
+	KUNIT_EXPECT_EQ(test, flaky_reg[0], HIGH_BITS | 0x7c0);
+	flaky_reg[0] = HIGH_BITS;
+	ioca_ddio_exit(d);
+}
+
+static void ddio_apply_test_restore_reports_offline_socket(struct kunit *test)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio_req reqs[] = {
+		{ .socket = 0, .mask = 0x780 },
+		{ .socket = 1, .mask = 0x780 },
+	};
+	DECLARE_BITMAP(failed, IOCA_MAX_SOCKETS) = { 0 };
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	flaky_fail = false;
+	socket1_offline = false;
+	flaky_reg[0] = HIGH_BITS;
+	flaky_reg[1] = HIGH_BITS;
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &offline_backend, 2, 11, 0x600,
+					     2), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, reqs, 2, NULL, &why), 0);
+	socket1_offline = true;
+	/* Act */
+	KUNIT_EXPECT_EQ(test, ioca_ddio_restore(d, failed), -ENODEV);
+	/* Assert: socket 0 restored, socket 1 reported and left as it is */
+	KUNIT_EXPECT_FALSE(test, test_bit(0, failed));
+	KUNIT_EXPECT_TRUE(test, test_bit(1, failed));
+	KUNIT_EXPECT_EQ(test, flaky_reg[0], HIGH_BITS);
+	KUNIT_EXPECT_EQ(test, flaky_reg[1], HIGH_BITS | 0x780);
+	KUNIT_EXPECT_TRUE(test, d->sock[1].dirty);
+	socket1_offline = false;
+	ioca_ddio_exit(d);
+}
+
 static struct kunit_case ddio_apply_test_cases[] = {
 	KUNIT_CASE(ddio_apply_test_failed_write_puts_back_previous),
 	KUNIT_CASE(ddio_apply_test_writes_only_ddio_bits),
 	KUNIT_CASE(ddio_apply_test_unload_writes_boot_value_not_default),
 	KUNIT_CASE(ddio_apply_test_owner_close_puts_back),
 	KUNIT_CASE(ddio_apply_test_offline_socket_refused),
+	KUNIT_CASE(ddio_apply_test_package_back_online_gets_its_mask),
+	KUNIT_CASE(ddio_apply_test_restore_reports_offline_socket),
 	{}
 };
 

@@ -5,6 +5,8 @@
 #   guest.sh full   unsupported CPU model: refusal, then every ABI test
 #                   against the emulated backend
 #   guest.sh msr    a model with DDIO way control: msr backend and info
+#   guest.sh isolated  CPU 1 isolated (nohz_full, rcu_nocbs): a FIFO
+#                   spinner on a sampled CPU starves nothing
 # Exits non-zero if any program did.
 mode=${1:-full}
 cd /ioca || exit 1
@@ -27,7 +29,7 @@ full)
 		echo "# ioca: insmod ioca.ko emulate=1 failed"
 	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
 	for t in family_test ddio_test perm_test caps_test sampler_test owner_test emul_test \
-		hotplug_test generation_test concurrency_test fuzz_test starve_test unload_test \
+		hotplug_test generation_test sample_parts_test concurrency_test fuzz_test unload_test \
 		kmsg_test; do
 		run "$t"
 	done
@@ -44,8 +46,14 @@ msr)
 	run emul_test
 	run kmsg_test
 	;;
+isolated)
+	insmod /ioca/ioca.ko emulate=1 || echo "# ioca: insmod ioca.ko emulate=1 failed"
+	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
+	run starve_test
+	run kmsg_test
+	;;
 *)
-	echo "guest.sh: unknown mode '$mode' (full or msr)"
+	echo "guest.sh: unknown mode '$mode' (full, msr or isolated)"
 	exit 2
 	;;
 esac

@@ -4,11 +4,19 @@
  * DPDK tenant would: samples must keep arriving at the interval, and stop
  * and rmmod must return within a second. (A collector that schedules work
  * on the sampled CPU waits forever here, and so do stop and rmmod.)
+ *
+ * The CPU is first isolated the way such hosts do it (isolcpus, tuned's
+ * cpu-partitioning): every movable task and the unbound workqueues go to
+ * CPU 0. Without that, any kernel thread the scheduler happens to wake on
+ * the spinner's CPU (RCU's grace-period kthread, which module unload waits
+ * for) is stuck there too, whatever the module does.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,6 +26,7 @@
 #include "kmod_load.h"
 
 #define RT_RUNTIME "/proc/sys/kernel/sched_rt_runtime_us"
+#define WQ_CPUMASK "/sys/devices/virtual/workqueue/cpumask"
 #define INTERVAL_US 50000
 #define NSAMPLES 10
 
@@ -51,6 +60,20 @@ static int pin_to(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* Every task that may move gets @mask (kernel per-CPU threads refuse). */
+static void move_all_tasks(const cpu_set_t *mask)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
+			sched_setaffinity((pid_t)atoi(d->d_name), sizeof(*mask), mask);
+	closedir(dir);
+}
+
 /* A FIFO spinner on @cpu that dies with its parent. */
 static pid_t spawn_spinner(int cpu)
 {
@@ -71,6 +94,7 @@ FIXTURE(ioca_starve)
 	struct tnl nl;
 	struct tnl_reply r;
 	char rt_runtime[32];
+	char wq_cpumask[64];
 	pid_t spinner;
 	int cpu;
 };
@@ -80,6 +104,8 @@ FIXTURE_SETUP(ioca_starve)
 	FILE *f;
 
 	self->spinner = 0;
+	self->rt_runtime[0] = 0;
+	self->wq_cpumask[0] = 0;
 	self->cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
 	if (self->cpu < 1)
 		SKIP(return, "needs two CPUs");
@@ -87,7 +113,19 @@ FIXTURE_SETUP(ioca_starve)
 	ASSERT_NE(NULL, f);
 	ASSERT_NE(NULL, fgets(self->rt_runtime, sizeof(self->rt_runtime), f));
 	fclose(f);
-	/* The collector and this test stay off the spinner's CPU. */
+	f = fopen(WQ_CPUMASK, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(self->wq_cpumask, sizeof(self->wq_cpumask), f));
+	fclose(f);
+	/* Isolate the spinner's CPU: housekeeping, this test included, on CPU 0. */
+	{
+		cpu_set_t cpu0;
+
+		CPU_ZERO(&cpu0);
+		CPU_SET(0, &cpu0);
+		move_all_tasks(&cpu0);
+	}
+	ASSERT_EQ(0, write_str(WQ_CPUMASK, "1"));
 	ASSERT_EQ(0, pin_to(0));
 	ASSERT_EQ(0, tnl_open(&self->nl, IOCA_FAMILY_NAME));
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
@@ -102,6 +140,16 @@ FIXTURE_TEARDOWN(ioca_starve)
 	}
 	if (self->rt_runtime[0])
 		write_str(RT_RUNTIME, self->rt_runtime);
+	if (self->wq_cpumask[0]) {
+		cpu_set_t all;
+		int c;
+
+		write_str(WQ_CPUMASK, self->wq_cpumask);
+		CPU_ZERO(&all);
+		for (c = 0; c < (int)sysconf(_SC_NPROCESSORS_ONLN); c++)
+			CPU_SET(c, &all);
+		move_all_tasks(&all);
+	}
 	tnl_close(&self->nl);
 	if (!kmod_loaded("ioca"))
 		kmod_load(kmod_path(), kmod_default_params());
