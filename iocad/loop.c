@@ -60,6 +60,9 @@ static int apply(struct loop *l)
 	if (l->o->dry_run)
 		return 0;
 	planner_to_plan(&l->cfg, &l->ctx.alloc, &plan);
+	/* ddio = observe: DDIO's mask is the platform's; write back only what it has */
+	if (l->cfg.ddio_observe && l->known_ddio)
+		plan.ddio_mask = l->known_ddio;
 	r = l->pf->ops->apply(l->pf->ctx, &plan);
 	if (r) {
 		const char *why = l->pf->ops->last_error ? l->pf->ops->last_error(l->pf->ctx) : "";
@@ -84,12 +87,32 @@ static int llc_alloc(struct loop *l, unsigned int ddio, const struct ioca_interv
 
 	r = decide_init(&l->ctx, &l->cfg, l->o->mode, ddio, last);
 	if (r) {
-		say(l, LOOP_LOG_ERROR, "%s: the tenants' ways and %u DDIO ways do not fit the LLC's %u",
-		    l->cfg.path, ddio, l->cfg.llc_ways);
+		say(l, LOOP_LOG_ERROR,
+		    "%s: the tenants' ways and %u DDIO ways do not fit the LLC's %u", l->cfg.path,
+		    ddio, l->cfg.llc_ways);
 		return r;
 	}
 	memset(&l->delta, 0, sizeof(l->delta));
 	return apply(l);
+}
+
+/* DDIO ways to start with: the config's, or with ddio = observe the platform's. */
+static unsigned int start_ddio(struct loop *l)
+{
+	unsigned int n = (unsigned int)__builtin_popcount(l->info.ddio_mask);
+
+	if (!l->cfg.ddio_observe || !n)
+		return l->cfg.ddio_ways;
+	if (n != l->cfg.ddio_ways)
+		say(l, LOOP_LOG_INFO, "ddio = observe: DDIO keeps the platform's %u ways (0x%x)", n,
+		    l->info.ddio_mask);
+	if (l->info.ddio_mask != planner_ddio_mask(l->cfg.llc_ways, n))
+		say(l, LOOP_LOG_ERROR,
+		    "DDIO mask 0x%x is not the top %u ways iocad lays out: tenants are planned as "
+		    "if "
+		    "it were",
+		    l->info.ddio_mask, n);
+	return n;
 }
 
 static unsigned int clamp(unsigned int v, unsigned int lo, unsigned int hi)
@@ -395,7 +418,7 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 	}
 	l->known_ddio = l->info.ddio_mask;
 	if (!r)
-		r = llc_alloc(l, l->cfg.ddio_ways, NULL);
+		r = llc_alloc(l, start_ddio(l), NULL);
 	if (!r)
 		r = run(l, out, max, nout);
 	if (l->changed_platform) {

@@ -4,10 +4,11 @@
  * events. Line-based, INI-like (SIMULATOR.md documents every key):
  *
  *   [platform]          ways, way_size, miss_penalty, ghz, migrate, seed,
- *                       noise, duration, ddio_mask
+ *                       noise, duration, ddio_mask, leak_cycles,
+ *                       llc_latency, l2, l2_latency
  *   [tenant NAME]       cpus (only without a config), active, ws, rpi, cpi,
- *                       rate, pkt, buf, ring, queues, ipp, touch, flows,
- *                       flow_bytes, emc_flows
+ *                       mlp, rate, pkt, buf, ring, queues, ipp, touch, flows,
+ *                       flow_bytes, emc_flows, flow_refs
  *   [events]            at TIME set|traffic|workload TENANT key=value...
  *                       at TIME flows TENANT N
  *                       at TIME join|leave TENANT

@@ -37,6 +37,7 @@ static const struct tkey tkeys[] = {
 	{"flow_bytes", K_SIZE, WOFF(flow_bytes), 0, 1 << 20, 0},
 	{"emc_flows", K_COUNT, WOFF(emc_flows), 0, 1e9, 0},
 	{"flow_refs", K_REAL, WOFF(flow_refs), 0, 100, 0},
+	{"mlp", K_REAL, WOFF(mlp), 1, 64, SIM_KEYS_WORKLOAD},
 };
 #define NTKEYS ((int)(sizeof(tkeys) / sizeof(tkeys[0])))
 

@@ -51,6 +51,7 @@ void sim_workload_defaults(struct sim_workload *w)
 	w->flow_bytes = 256;
 	w->emc_flows = 8192;
 	w->flow_refs = 2;
+	w->mlp = 1;
 }
 
 static void derive(const struct sim_params *p, const struct sim_tenant *t, struct tstate *s)
@@ -169,7 +170,7 @@ static double update(const struct sim_params *p, const struct sim_tenant *t, str
 	if (!s->nic) {
 		double rpi = w->rpi * (1 - s->l2f);
 
-		refs = rpi * f / (w->cpi + rpi * (1 - h) * p->miss_penalty);
+		refs = rpi * f / (w->cpi + rpi * (1 - h) * p->miss_penalty / w->mlp);
 		change = fabs(refs - s->refs) / fmax(refs, 1.0);
 		s->refs = damp * s->refs + (1 - damp) * refs;
 		return change;
@@ -178,7 +179,7 @@ static double update(const struct sim_params *p, const struct sim_tenant *t, str
 	hf = s->flow_lines > 0 && s->frefs > 0 ? sim_pool_hit(s->frefs / s->flow_lines, t_own)
 					       : 1.0;
 	cpp = w->ipp * w->cpi +
-	      (s->rpp * (1 - h) + s->fpp * (1 - hf) + s->lt * s->mc) * p->miss_penalty +
+	      (s->rpp * (1 - h) + s->fpp * (1 - hf) + s->lt * s->mc) * p->miss_penalty / w->mlp +
 	      s->lp * (1 - ring_hit(p, s, t_own, t_ddio)) * p->leak_cycles;
 	change = fabs(cpp - s->cpp) / cpp;
 	s->cpp = cpp;
@@ -227,7 +228,8 @@ static void fill_out(const struct sim_params *p, const struct sim_tenant *t, uns
 			double rpi = t[i].w.rpi * (1 - s[i].l2f);
 
 			r->cycles = f;
-			r->instructions = f / (t[i].w.cpi + rpi * (1 - h) * p->miss_penalty);
+			r->instructions =
+				f / (t[i].w.cpi + rpi * (1 - h) * p->miss_penalty / t[i].w.mlp);
 			r->llc_refs = r->instructions * rpi;
 			r->llc_misses = r->llc_refs * (1 - h);
 			continue;
@@ -272,7 +274,8 @@ static int check_args(const struct sim_params *p, const struct sim_tenant *t, un
 		const struct sim_workload *w = &t[i].w;
 
 		if (!(w->cpi > 0) || !(w->rpi >= 0) || !(w->ws >= 0) || !(w->rate >= 0) ||
-		    !(w->pkt > 0) || !(w->buf > 0) || !(w->flows >= 0) || !(w->flow_bytes >= 0))
+		    !(w->pkt > 0) || !(w->buf > 0) || !(w->flows >= 0) || !(w->flow_bytes >= 0) ||
+		    !(w->mlp >= 1))
 			return -EINVAL;
 	}
 	return 0;

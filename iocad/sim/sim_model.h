@@ -48,6 +48,7 @@ struct sim_workload {
 	double flow_bytes; /* bytes per flow-table entry */
 	double emc_flows;  /* flows the exact-match cache holds; beyond, lookups cost more */
 	double flow_refs;  /* extra references of a lookup that misses the exact-match cache */
+	double mlp;	   /* misses it overlaps (batched, prefetched lookups): stall = P/mlp */
 };
 
 struct sim_tenant {

@@ -169,6 +169,31 @@ static void test_observe_never_changes_ddio_ways(void **state)
 	assert_int_equal(f->fp.plan.ddio_mask, 0x780);
 }
 
+/* observe: the starting DDIO is the platform's, whatever ddio_ways says, and stays it. */
+static void test_observe_starts_from_the_platforms_ddio(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+
+	f->cfg.ddio_observe = true;
+	f->cfg.ddio_ways = 3;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
+	assert_true(f->fp.applies >= 1);
+	assert_int_equal(f->fp.plan.ddio_mask, 0x600);
+	for (size_t i = 0; i < f->n; i++)
+		assert_int_equal(f->rec[i].ddio_ways, 2);
+	assert_non_null(strstr(f->log, "ddio = observe: DDIO keeps the platform's 2 ways (0x600)"));
+	/* a mask not at the top is never rewritten either, and the log says how it is planned */
+	memset(f->log, 0, sizeof(f->log));
+	f->fp.info.ddio_mask = 0x300;
+	f->fp.ddio_mask_now = 0x300;
+	f->fp.applies = 0;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
+	assert_true(f->fp.applies >= 1);
+	assert_int_equal(f->fp.plan.ddio_mask, 0x300);
+	assert_non_null(strstr(f->log, "DDIO mask 0x300 is not the top 2 ways"));
+}
+
 static void test_config_ddio_key(void **state)
 {
 	struct config c;
@@ -200,6 +225,7 @@ int main(void)
 		T(test_outside_ddio_change_is_adopted_never_undone),
 		T(test_outside_ddio_change_in_dry_run_is_seen_once),
 		T(test_observe_never_changes_ddio_ways),
+		T(test_observe_starts_from_the_platforms_ddio),
 		cmocka_unit_test(test_config_ddio_key),
 	};
 

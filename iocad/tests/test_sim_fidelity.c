@@ -137,6 +137,12 @@ static void test_flow_table_is_calibrated(void **state)
 	assert_true(pkts100k > 0.5 * 2e6);
 	/* more ways win back part of it */
 	assert_true(ipc100k_more_ways > 1.05 * ipc100k);
+	/* batched lookups overlap their misses (mlp): the same table costs less */
+	f->t[0].mask = ways(0, 2);
+	f->t[0].w.mlp = 6;
+	solve(f, 1, ways(9, 2));
+	assert_true(ipc(&f->r.tenant[0]) > 1.3 * ipc100k);
+	assert_true(ipc(&f->r.tenant[0]) < ipc1k);
 }
 
 /* X-Mem-like random reads: latency falls with ways; L2 serves its share. */

@@ -248,10 +248,11 @@ static void test_story_fig9_flow_ramp(void **st)
 		prev = b;
 		best = a / b > best ? a / b : best;
 	}
-	/* calibrated: a few times lower at 100K flows, not 30x */
+	/* calibrated: clearly lower at 100K flows, not 30x */
 	prev = mean(sc, "vswitch_ipc", 2, 10) / mean(sc, "vswitch_ipc", 44, 55);
-	CHECK(prev > 1.5 && prev < 6, "static IPC 1K/100K flows = %.1f", prev);
-	CHECK(best > 1.10, "ioca at most x%.2f over static (paper: up to +11.4 %%)", best);
+	CHECK(prev > 1.3 && prev < 6, "static IPC 1K/100K flows = %.1f", prev);
+	CHECK(best > 1.10 && best < 1.5, "ioca at most x%.2f over static (paper: up to +11.4 %%)",
+	      best);
 	done(io);
 	done(sc);
 }
@@ -270,6 +271,20 @@ static void test_story_fig10_latent_contender_sweep(void **st)
 	for (size_t i = 0; i < r[0]->n; i++)
 		CHECK(!overlap(&r[0]->rec[i], x) && !overlap(&r[0]->rec[i], pmd),
 		      "ioca t=%.0fs: a PS tenant on DDIO's ways", r[0]->rec[i].t_ns / 1e9);
+	/* in order: xmem4's working set grows at 5s, the core side grants it a way */
+	for (int k = 0; k < 2; k++) {
+		int g = first_reason(r[k], 5, "core_alloc");
+
+		CHECK(g >= 0 && r[k]->rec[g].t_ns <= 7 * SEC && r[k]->rec[g].decision.tenant == x,
+		      "mode %d: no way for xmem4 right after 5s", k);
+		CHECK(r[k]->rec[g].tenant[x].ways == 4, "mode %d: xmem4 has %u ways", k,
+		      r[k]->rec[g].tenant[x].ways);
+		for (size_t i = 0; i < r[k]->n; i++)
+			CHECK(r[k]->rec[i].decision.action != FSM_ACT_DDIO_GROW &&
+				      !(r[k]->rec[i].ddio_outside && r[k]->rec[i].t_ns != 46 * SEC),
+			      "mode %d t=%.0fs: DDIO grown, or the outside change seen off time", k,
+			      r[k]->rec[i].t_ns / 1e9);
+	}
 	CHECK(overlap(&r[1]->rec[10], x) > 0, "core-only did not give xmem4 DDIO's ways");
 	for (size_t k = 0; k < 4; k++) {
 		double io = mean(r[0], "sim_xmem4_refs_s", ph[k][0], ph[k][1]);
