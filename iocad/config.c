@@ -103,6 +103,7 @@ enum key_bit {
 	K_GROUP = 1u << 15,
 	K_DDIO_MODE = 1u << 16,
 	K_DDIO_GROWTH = 1u << 17,
+	K_DDIO_COUNTERS = 1u << 20,
 };
 
 /* Start a section on a new "[...]" header; inih gives us its name. */
@@ -225,6 +226,12 @@ static int platform_key(struct parse_ctx *c, const char *key, const char *val, u
 	} else if (!strcmp(key, "threshold_min_rate")) {
 		*bit = K_MIN_RATE;
 		r = config_value_double(val, 0, 1e15, &cfg->threshold_min_rate, why, sizeof(why));
+	} else if (!strcmp(key, "ddio_counters")) {
+		*bit = K_DDIO_COUNTERS;
+		if (!strcmp(val, "required") || !strcmp(val, "optional"))
+			cfg->ddio_counters_optional = val[0] == 'o';
+		else
+			r = snprintf(why, sizeof(why), "expected required or optional");
 	} else {
 		ctx_error(c, line, "[platform] %s: unknown key", key);
 		return -1;

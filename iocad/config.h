@@ -60,6 +60,12 @@ struct config {
 	double threshold_min_rate;  /* changes below this many events/s are noise */
 	bool ddio_observe;	    /* ddio = observe: never change DDIO's ways */
 	bool ddio_grow_to_max;	    /* ddio_growth = paper: grow while misses are high */
+	/*
+	 * ddio_counters = optional: the degraded mode, run without DDIO
+	 * hit/miss counters (the FSM stays in Low Keep); required (default):
+	 * a platform without them is refused in a mode that needs them.
+	 */
+	bool ddio_counters_optional;
 	unsigned int model_line;
 	unsigned int llc_ways_line;
 	unsigned int ddio_line; /* first ddio_* key seen, else the section */

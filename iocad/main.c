@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "config.h"
+#include "host_platform.h"
+#include "host_topo.h"
 #include "loop.h"
 
 #if __has_include("sim_platform.h")
@@ -45,14 +47,19 @@ struct args {
 	bool quiet;
 	uint64_t seed;
 	uint64_t intervals;
+	bool check_config; /* --check-config: validate CONFIG, touch nothing */
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: iocad [--sim SCENARIO] [--mode ioca|core-only|static] [--dry-run]\n"
 	      "             [--trace FILE] [--seed N] [--intervals N] [--quiet] CONFIG\n"
+	      "       iocad --check-config CONFIG\n"
 	      "\n"
 	      "I/O-aware LLC management (the IOCA FSM) for one socket.\n"
+	      "Without --sim it runs on this host: ioca.ko and /sys/fs/resctrl.\n"
+	      "  --check-config  validate CONFIG (syntax, CPUs online and on the socket)\n"
+	      "                  and exit, touching nothing\n"
 	      "  --sim SCENARIO  run on the simulated platform driven by SCENARIO\n"
 	      "  --mode M        ioca (default), core-only (no I/O Demand, no shuffling),\n"
 	      "                  static (allocate once, never change)\n"
@@ -84,15 +91,11 @@ static int parse_u64(const char *s, uint64_t *out)
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option opts[] = {
-		{"sim", required_argument, NULL, 's'},
-		{"mode", required_argument, NULL, 'm'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"trace", required_argument, NULL, 't'},
-		{"seed", required_argument, NULL, 'S'},
-		{"intervals", required_argument, NULL, 'i'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{"sim", required_argument, NULL, 's'},	{"mode", required_argument, NULL, 'm'},
+		{"dry-run", no_argument, NULL, 'n'},	{"trace", required_argument, NULL, 't'},
+		{"seed", required_argument, NULL, 'S'}, {"intervals", required_argument, NULL, 'i'},
+		{"quiet", no_argument, NULL, 'q'},	{"check-config", no_argument, NULL, 'c'},
+		{"help", no_argument, NULL, 'h'},	{NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -126,6 +129,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'q':
 			a->quiet = true;
+			break;
+		case 'c':
+			a->check_config = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -161,6 +167,12 @@ static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 	const struct args *a = arg;
 	const char *path = a->config;
 
+	if (!a->sim && a->pf) {
+		int r = config_parse_file(path, out, err, len);
+
+		/* the host must know the new tenants' CPUs before the loop plans */
+		return r ? r : host_platform_set_tenants(a->pf, out, err, len);
+	}
 #if HAVE_SIM
 	if (a->pf && sim_platform_reload_path(a->pf))
 		path = sim_platform_reload_path(a->pf);
@@ -174,8 +186,15 @@ static int open_platform(const struct args *a, const struct config *cfg, struct 
 	int r = -ENOSYS;
 
 	if (!a->sim) {
-		fprintf(stderr, "iocad: the real platform (ioca.ko + resctrl) is not implemented "
-				"yet; run on the simulator with --sim SCENARIO\n");
+		struct host_platform_opts o = {
+			.sz = sizeof(o),
+			.cfg = cfg,
+			.stop = &stop_flag,
+		};
+
+		r = host_platform_open(&o, pf, err, sizeof(err));
+		if (r)
+			fprintf(stderr, "iocad: %s\n", err);
 		return r;
 	}
 #if HAVE_SIM
@@ -212,6 +231,55 @@ static int open_platform(const struct args *a, const struct config *cfg, struct 
 	return r;
 }
 
+/*
+ * Without DDIO hit/miss counters the FSM cannot see I/O: --mode ioca is
+ * refused unless the config opts into the degraded mode.
+ */
+static int check_ddio_counters(const struct args *a, struct platform *pf, const struct config *cfg)
+{
+	struct platform_info info;
+
+	if (a->sim || pf->ops->info(pf->ctx, &info) || info.ddio_counters)
+		return 0;
+	fprintf(stderr, "iocad: socket %u has no DDIO hit/miss counters: %s\n", cfg->socket,
+		host_platform_ddio_counters_reason(pf));
+	if (a->mode != IOCAD_MODE_IOCA || cfg->ddio_counters_optional) {
+		fprintf(stderr,
+			"iocad: degraded mode: DDIO keeps its starting ways and the FSM stays in "
+			"Low Keep; only the core-side allocator and shuffling act\n");
+		return 0;
+	}
+	fprintf(stderr,
+		"iocad: --mode ioca needs them; set 'ddio_counters = optional' in "
+		"[platform] of %s to run degraded (CONFIG.md), or use --mode core-only\n",
+		cfg->path);
+	return -ENODEV;
+}
+
+/* --check-config: the file alone, then its CPUs against this host's sysfs. */
+static int check_config_only(const struct args *a, const struct config *cfg)
+{
+	struct host_topo *topo;
+	char err[512] = "";
+	int r = 0;
+
+	if (!a->sim) {
+		topo = malloc(sizeof(*topo));
+		if (!topo)
+			return -ENOMEM;
+		r = host_topo_read(HOST_TOPO_SYSFS, topo, err, sizeof(err));
+		if (!r)
+			r = host_topo_check(cfg, topo, err, sizeof(err));
+		free(topo);
+	}
+	if (r) {
+		fprintf(stderr, "iocad: %s\n", err);
+		return r;
+	}
+	printf("%s: ok: %u tenant(s) on socket %u\n", cfg->path, cfg->ntenants, cfg->socket);
+	return 0;
+}
+
 /* Config errors that need the platform (llc_ways = detect, CPU ids) exit 2 like the others. */
 static int resolve_config(struct platform *pf, struct config *cfg)
 {
@@ -239,6 +307,19 @@ int main(int argc, char **argv)
 
 	/* interval lines (stdout) and messages (stderr) interleave in order */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * First thing: a SIGHUP or SIGTERM during startup (opening the host
+	 * platform takes a while) must not kill iocad with the default action
+	 * and leave half-made state. A signal must not cut a log line's write
+	 * short either (EINTR), hence SA_RESTART.
+	 */
+	sa.sa_flags = SA_RESTART;
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_hup;
+	sigaction(SIGHUP, &sa, NULL);
 	r = parse_args(argc, argv, &a);
 	if (r)
 		return r == 1 ? 0 : r;
@@ -252,8 +333,14 @@ int main(int argc, char **argv)
 		free(cfg);
 		return 2;
 	}
+	if (a.check_config) {
+		r = check_config_only(&a, cfg);
+		free(cfg);
+		return r ? 2 : 0;
+	}
 	a.pf = &pf;
-	if (open_platform(&a, cfg, &pf) || resolve_config(&pf, cfg)) {
+	if (open_platform(&a, cfg, &pf) || resolve_config(&pf, cfg) ||
+	    check_ddio_counters(&a, &pf, cfg)) {
 		if (pf.ops)
 			pf.ops->destroy(pf.ctx);
 		free(cfg);
@@ -268,14 +355,6 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	/* a signal must not cut a log line's write short (EINTR) */
-	sa.sa_flags = SA_RESTART;
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sa.sa_handler = on_hup;
-	sigaction(SIGHUP, &sa, NULL);
 
 	struct loop_opts lo = {
 		.sz = sizeof(lo),

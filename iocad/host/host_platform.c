@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host platform's open and close: everything that must hold before
+ * iocad changes anything, in an order where a refusal leaves the host as
+ * it was. The per-interval ops are in host_ops.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host_ops.h"
+#include "host_platform.h"
+#include "host_topo.h"
+
+static void default_print(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "iocad: %s\n", msg);
+}
+
+void host_say(struct host *h, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	h->print(h->print_arg, msg);
+}
+
+static void lib_print(enum ioca_print_level lvl, void *ctx, const char *fmt, va_list ap)
+{
+	struct host *h = ctx;
+	char msg[512];
+
+	if (lvl != IOCA_PRINT_WARN || h->lib_quiet)
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	host_say(h, "libioca: %s", msg);
+}
+
+static void rdt_print(void *arg, const char *msg)
+{
+	struct host *h = arg;
+
+	h->print(h->print_arg, msg);
+}
+
+/* One iocad per socket: the lock is what makes "stale" groups stale. */
+static int take_lock(struct host *h, const char *dir, unsigned int socket, char *err, size_t errlen)
+{
+	char path[300], pid[32];
+	int fd, n;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "lock directory %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	snprintf(path, sizeof(path), "%s/socket%u.lock", dir, socket);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "lock %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		n = (int)read(fd, pid, sizeof(pid) - 1);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		snprintf(err, errlen, "another iocad (pid %s) manages socket %u (lock %s)",
+			 pid[0] ? pid : "?", socket, path);
+		close(fd);
+		return -EBUSY;
+	}
+	n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || write(fd, pid, (size_t)n) != n)
+		host_say(h, "lock %s: could not record the pid", path);
+	h->lock_fd = fd;
+	return 0;
+}
+
+static int open_module(struct host *h, char *err, size_t errlen)
+{
+	IOCA_OPTS(ioca_client_opts, co, .print = lib_print, .print_ctx = h);
+	IOCA_OPTS(ioca_subscription_opts, so, .print = lib_print, .print_ctx = h);
+	int r;
+
+	h->lib_quiet = true;
+	h->client = ioca_client__open(&co);
+	h->lib_quiet = false;
+	if (!h->client) {
+		r = -errno;
+		if (r == -ENOENT)
+			snprintf(err, errlen,
+				 "ioca.ko is not loaded (no 'ioca' generic netlink family): load "
+				 "it with 'modprobe ioca' (or 'insmod ioca.ko'; a CPU without DDIO "
+				 "way control needs 'insmod ioca.ko emulate=1', for tests only)");
+		else
+			snprintf(err, errlen, "ioca.ko: cannot open a netlink socket: %s",
+				 strerror(-r));
+		return r;
+	}
+	r = ioca_client__info(h->client, h->info);
+	if (r) {
+		snprintf(err, errlen, "ioca.ko: info: %s", strerror(-r));
+		return r;
+	}
+	for (uint32_t i = 0; i < h->info->nsockets; i++)
+		if (h->info->sockets[i].id == h->cfg.socket)
+			h->sock = &h->info->sockets[i];
+	if (!h->sock) {
+		snprintf(err, errlen, "%s: socket = %u, but ioca.ko knows %u socket(s)",
+			 h->cfg.path, h->cfg.socket, h->info->nsockets);
+		return -EINVAL;
+	}
+	h->sock_id = h->sock->id;
+	h->start_mask = h->sock->ddio_mask;
+	h->ddio_cur = h->start_mask;
+	h->llc_ways = h->sock->llc_ways;
+	h->sub = ioca_subscription__open(&so);
+	if (!h->sub) {
+		r = -errno;
+		snprintf(err, errlen, "ioca.ko: joining the samples group: %s%s", strerror(-r),
+			 r == -EPERM ? " (iocad needs CAP_NET_ADMIN)" : "");
+		return r;
+	}
+	return 0;
+}
+
+static void find_ddio_counters(struct host *h)
+{
+	IOCA_OPTS(ioca_cha_opts, o, .print = lib_print, .print_ctx = h);
+	int e;
+
+	h->preset = ioca_cha_preset__new(h->info, &o);
+	if (h->preset)
+		return;
+	e = errno;
+	snprintf(h->no_ddio_why, sizeof(h->no_ddio_why), "%s",
+		 e == ENODEV	   ? "no uncore_cha PMU in sysfs (any VM; or the kernel "
+				     "lacks the Intel uncore driver)"
+		 : e == EOPNOTSUPP ? "no known DDIO hit/miss encoding for this CPU model"
+				   : strerror(e));
+}
+
+static int open_resctrl(struct host *h, const struct host_platform_opts *o,
+			const struct host_topo *topo, char *err, size_t errlen)
+{
+	char prefix[RDT_PREFIX_LEN];
+	int id, n;
+
+	id = host_topo_l3_id(topo, h->cfg.socket);
+	if (id < 0) {
+		host_say(h, "socket %u: no L3 id in sysfs cache info, using the socket number",
+			 h->cfg.socket);
+		id = (int)h->cfg.socket;
+	}
+	snprintf(prefix, sizeof(prefix), "iocad-s%u-", h->cfg.socket);
+	struct rdt_opts ro = {
+		.sz = sizeof(ro),
+		.root = o->resctrl_root,
+		.prefix = prefix,
+		.cache_id = (unsigned int)id,
+		.print = rdt_print,
+		.print_arg = h,
+	};
+	h->rdt = rdt_open(&ro, err, errlen);
+	if (!h->rdt)
+		return -errno;
+	if (rdt_info(h->rdt)->cbm_len != h->llc_ways) {
+		snprintf(err, errlen,
+			 "resctrl's L3 cbm_mask has %u ways, but ioca.ko reports %u LLC ways on "
+			 "socket %u",
+			 rdt_info(h->rdt)->cbm_len, h->llc_ways, h->cfg.socket);
+		return -EINVAL;
+	}
+	n = rdt_remove_stale(h->rdt, err, errlen);
+	if (n < 0)
+		return n;
+	if (n > 0)
+		host_say(h,
+			 "resctrl: cleaned up %d group(s) left by an iocad that did not exit "
+			 "cleanly",
+			 n);
+	return rdt_check_closids(h->rdt, host_cat_ngroups(&h->cfg), err, errlen);
+}
+
+static void destroy(void *ctx)
+{
+	struct host *h = ctx;
+
+	ioca_subscription__close(h->sub);
+	/* the module stops the sampler and puts owned DDIO masks back */
+	ioca_client__close(h->client);
+	ioca_cha_preset__free(h->preset);
+	if (h->rdt)
+		rdt_close(h->rdt);
+	if (h->lock_fd >= 0)
+		close(h->lock_fd);
+	free(h->sample);
+	free(h->info);
+	free(h);
+}
+
+int host_platform_open(const struct host_platform_opts *o, struct platform *pf, char *err,
+		       size_t errlen)
+{
+	struct host_topo *topo = NULL;
+	struct host *h;
+	int r;
+
+	if (!o || o->sz < offsetof(struct host_platform_opts, print_arg) + sizeof(void *) ||
+	    !o->cfg || !pf) {
+		snprintf(err, errlen, "host: bad options");
+		return -EINVAL;
+	}
+	h = calloc(1, sizeof(*h));
+	topo = malloc(sizeof(*topo));
+	if (h) {
+		h->info = calloc(1, sizeof(*h->info));
+		h->sample = calloc(1, sizeof(*h->sample));
+	}
+	if (!h || !topo || !h->info || !h->sample) {
+		snprintf(err, errlen, "host: out of memory");
+		r = -ENOMEM;
+		goto fail;
+	}
+	h->lock_fd = -1;
+	h->stop = o->stop;
+	h->print = o->print ? o->print : default_print;
+	h->print_arg = o->print_arg;
+	snprintf(h->cpu_root, sizeof(h->cpu_root), "%s",
+		 o->cpu_root ? o->cpu_root : HOST_TOPO_SYSFS);
+	memcpy(&h->cfg, o->cfg, sizeof(h->cfg));
+	host_counters_init(&h->hc);
+	/* ORDER: checks that change nothing, then the lock, then the module */
+	r = host_topo_read(h->cpu_root, topo, err, errlen);
+	if (!r)
+		r = host_topo_check(&h->cfg, topo, err, errlen);
+	h->ncpus = topo->ncpus;
+	if (!r)
+		r = take_lock(h, o->lock_dir ? o->lock_dir : "/run/iocad", h->cfg.socket, err,
+			      errlen);
+	if (!r)
+		r = open_module(h, err, errlen);
+	if (!r)
+		r = open_resctrl(h, o, topo, err, errlen);
+	if (r)
+		goto fail;
+	find_ddio_counters(h);
+	host_cat_table_set(&h->tab, &h->cfg);
+	r = host_sampler_start(h, err, errlen);
+	if (r)
+		goto fail;
+	free(topo);
+	pf->ops = &host_platform_ops;
+	pf->ctx = h;
+	return 0;
+fail:
+	free(topo);
+	if (h)
+		destroy(h);
+	return r;
+}
+
+void host_destroy(void *ctx)
+{
+	destroy(ctx);
+}
+
+int host_platform_set_tenants(struct platform *pf, const struct config *cfg, char *err,
+			      size_t errlen)
+{
+	struct host *h = pf->ctx;
+	struct host_topo *topo;
+	struct host_cat_table old;
+	uint64_t old_interval;
+	int r;
+
+	if (cfg->socket != h->cfg.socket) {
+		snprintf(err, errlen,
+			 "%s: socket changed from %u to %u; restart iocad to manage "
+			 "another socket",
+			 cfg->path, h->cfg.socket, cfg->socket);
+		return -EINVAL;
+	}
+	topo = malloc(sizeof(*topo));
+	if (!topo)
+		return -ENOMEM;
+	r = host_topo_read(h->cpu_root, topo, err, errlen);
+	if (!r)
+		r = host_topo_check(cfg, topo, err, errlen);
+	free(topo);
+	if (r)
+		return r;
+	old = h->tab;
+	old_interval = h->cfg.interval_ns;
+	host_cat_table_set(&h->tab, cfg);
+	/* the sampler takes the new interval too */
+	h->cfg.interval_ns = cfg->interval_ns;
+	r = host_sampler_start(h, err, errlen);
+	if (r) {
+		char again[256];
+
+		/* the old tenants' CPUs go on being sampled */
+		h->tab = old;
+		h->cfg.interval_ns = old_interval;
+		if (host_sampler_start(h, again, sizeof(again)))
+			host_say(h, "sampler for the running tenants: %s", again);
+		return r;
+	}
+	memcpy(&h->cfg, cfg, sizeof(h->cfg));
+	return 0;
+}
+
+const char *host_platform_ddio_counters_reason(const struct platform *pf)
+{
+	const struct host *h = pf->ctx;
+
+	return h->preset ? "" : h->no_ddio_why;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * iocad's resctrl groups: one directory per tenant (or tenant group) under
+ * the resctrl root, named <prefix><name>, holding the tenant's CPUs and its
+ * L3 mask on one cache domain. Only directories with the prefix are ever
+ * created, written or removed; a plan is applied whole or the previous
+ * masks and CPU lists are put back.
+ *
+ * Not thread-safe: one handle belongs to one thread.
+ */
+#ifndef IOCAD_RDT_H
+#define IOCAD_RDT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "platform.h"
+#include "rdt_info.h"
+
+#define RDT_PREFIX_LEN 32
+#define RDT_MAX_GROUPS PLATFORM_MAX_TENANTS
+
+/*
+ * Every write into resctrl and every group removal goes through these (the
+ * defaults: open(@path, O_WRONLY) + one write() of @data; rmdir(2)). Tests
+ * replace them to refuse chosen writes as the kernel would, and to remove
+ * a plain directory that holds files. 0 or -errno.
+ */
+typedef int (*rdt_write_fn)(void *arg, const char *path, const char *data);
+typedef int (*rdt_rmdir_fn)(void *arg, const char *path);
+
+/* Warnings and notices (stale groups removed, a rollback that failed). */
+typedef void (*rdt_print_fn)(void *arg, const char *msg);
+
+struct rdt_opts {
+	size_t sz;	       /* sizeof(struct rdt_opts) */
+	const char *root;      /* NULL: RDT_ROOT_DEFAULT */
+	const char *prefix;    /* e.g. "iocad-s0-"; required, [A-Za-z0-9_.-]+ */
+	unsigned int cache_id; /* the managed socket's L3 domain id */
+	rdt_write_fn write;    /* NULL: write(2) */
+	rdt_rmdir_fn rmdir;    /* NULL: rmdir(2) */
+	void *fs_arg;	       /* passed to write and rmdir */
+	rdt_print_fn print;    /* NULL: stderr */
+	void *print_arg;
+	size_t : 0;
+};
+#define rdt_opts__last_field print_arg
+
+/* One group of a plan. */
+struct rdt_group {
+	char name[PLATFORM_NAME_LEN];
+	unsigned int cpus[PLATFORM_MAX_CPUS]; /* ascending */
+	unsigned int ncpus;
+	uint32_t mask;
+};
+
+struct rdt;
+
+/*
+ * Read info/L3 and check the mount. Touches nothing. NULL with errno set
+ * and @err saying why (not mounted: how to mount).
+ */
+struct rdt *rdt_open(const struct rdt_opts *opts, char *err, size_t errlen);
+void rdt_close(struct rdt *r);
+
+const struct rdt_l3_info *rdt_info(const struct rdt *r);
+
+/*
+ * Groups under the root that carry our prefix (left by a dead instance):
+ * names into @names (up to @max), count returned, or -errno.
+ */
+int rdt_find_stale(struct rdt *r, char (*names)[PLATFORM_NAME_LEN + RDT_PREFIX_LEN],
+		   unsigned int max);
+
+/* Remove the stale groups (their CPUs go back to the default group). */
+int rdt_remove_stale(struct rdt *r, char *err, size_t errlen);
+
+/*
+ * Whether @ngroups groups fit: num_closids minus the default group and the
+ * groups of others. 0, or -ENOSPC with the numbers in @err.
+ */
+int rdt_check_closids(struct rdt *r, unsigned int ngroups, char *err, size_t errlen);
+
+/*
+ * Make resctrl hold exactly @groups (created, CPUs assigned, masks
+ * written; groups of ours not in the list removed). Masks are checked
+ * against the kernel's rules first. On a failed write every mask and CPU
+ * list is put back, groups created here are removed, and @err names the
+ * group, the file and the kernel's info/last_cmd_status.
+ * Returns 0 or -errno.
+ */
+int rdt_apply(struct rdt *r, const struct rdt_group *groups, unsigned int n, char *err,
+	      size_t errlen);
+
+/* Remove every group of ours. 0 or the first -errno (the rest still tried). */
+int rdt_remove_all(struct rdt *r);
+
+/* The groups applied last (what resctrl holds). */
+unsigned int rdt_groups(const struct rdt *r, const struct rdt_group **out);
+
+#endif /* IOCAD_RDT_H */

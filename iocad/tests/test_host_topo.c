@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU topology from a fake sysfs tree, and the config check built on it:
+ * a tenant CPU that is absent, offline or on another socket is refused
+ * with file:line; the socket's L3 id is the one resctrl names.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config.h"
+#include "host_topo.h"
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256], cmd[320];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Two sockets of two CPUs each; cpu3 offline (no topology/, like Linux). */
+static int setup(void **state)
+{
+	char rel[128], v[16];
+
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/iocad-topo.XXXXXX");
+	assert_non_null(mkdtemp(root));
+	put("online", "0-2\n");
+	for (int c = 0; c < 4; c++) {
+		snprintf(rel, sizeof(rel), "cpu%d/cache/index0/level", c);
+		put(rel, "1\n");
+		if (c == 3) {
+			continue;
+		}
+		snprintf(rel, sizeof(rel), "cpu%d/topology/physical_package_id", c);
+		snprintf(v, sizeof(v), "%d\n", c / 2);
+		put(rel, v);
+		snprintf(rel, sizeof(rel), "cpu%d/cache/index3/level", c);
+		put(rel, "3\n");
+		snprintf(rel, sizeof(rel), "cpu%d/cache/index3/id", c);
+		snprintf(v, sizeof(v), "%d\n", c < 2 ? 0 : 8);
+		put(rel, v);
+		snprintf(rel, sizeof(rel), "cpu%d/cache/index1/level", c);
+		put(rel, "1\n");
+		snprintf(rel, sizeof(rel), "cpu%d/cache/index2/level", c);
+		put(rel, "2\n");
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static void test_host_topo_reads_sockets_online_and_l3(void **state)
+{
+	struct host_topo *t = malloc(sizeof(*t));
+	char err[256] = "";
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(host_topo_read(root, t, err, sizeof(err)), 0);
+	assert_int_equal(t->ncpus, 4);
+	assert_true(t->online[0] && t->online[2]);
+	assert_false(t->online[3]);
+	assert_int_equal(t->socket[1], 0);
+	assert_int_equal(t->socket[2], 1);
+	assert_int_equal(t->socket[3], -1);
+	assert_int_equal(host_topo_l3_id(t, 0), 0);
+	assert_int_equal(host_topo_l3_id(t, 1), 8);
+	assert_int_equal(host_topo_l3_id(t, 2), -1);
+	free(t);
+}
+
+static void check(const char *cfgtext, int want, const char *msg)
+{
+	struct host_topo *t = malloc(sizeof(*t));
+	struct config *c = malloc(sizeof(*c));
+	char err[256] = "";
+
+	assert_non_null(t);
+	assert_non_null(c);
+	assert_int_equal(host_topo_read(root, t, err, sizeof(err)), 0);
+	assert_int_equal(config_parse_string(cfgtext, "h.ini", c, err, sizeof(err)), 0);
+	assert_int_equal(host_topo_check(c, t, err, sizeof(err)), want);
+	if (msg)
+		assert_string_equal(err, msg);
+	free(t);
+	free(c);
+}
+
+static void test_host_topo_check_accepts_cpus_of_the_socket(void **state)
+{
+	(void)state;
+	check("[platform]\nsocket = 1\n[tenant a]\ncpus = 2\nways = 1\n", 0, NULL);
+	check("[tenant a]\ncpus = 0-1\nways = 1\n", 0, NULL);
+}
+
+static void test_host_topo_check_refuses_other_socket(void **state)
+{
+	(void)state;
+	check("[tenant a]\ncpus = 0\nways = 1\n[tenant b]\n\ncpus = 1-2\nways = 1\n", -EINVAL,
+	      "h.ini:6: [tenant b] cpus: CPU 2 is on socket 1, not on socket 0 (socket = 0)");
+}
+
+static void test_host_topo_check_refuses_offline_and_absent(void **state)
+{
+	(void)state;
+	check("[platform]\nsocket = 1\n[tenant a]\ncpus = 2-3\nways = 1\n", -EINVAL,
+	      "h.ini:4: [tenant a] cpus: CPU 3 is offline (socket = 1)");
+	check("[tenant a]\ncpus = 0,9\nways = 1\n", -EINVAL,
+	      "h.ini:2: [tenant a] cpus: CPU 9 does not exist on this host (socket = 0)");
+}
+
+/* The example installed as /etc/ioca/iocad.ini parses as shipped. */
+static void test_host_example_config_parses(void **state)
+{
+	struct config *c = malloc(sizeof(*c));
+	char err[256] = "";
+
+	(void)state;
+	assert_non_null(c);
+	if (config_parse_file("dist/iocad.ini", c, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(c->ntenants, 4);
+	assert_int_equal(c->socket, 0);
+	assert_false(c->ddio_counters_optional);
+	free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_topo_reads_sockets_online_and_l3),
+		cmocka_unit_test(test_host_topo_check_accepts_cpus_of_the_socket),
+		cmocka_unit_test(test_host_topo_check_refuses_other_socket),
+		cmocka_unit_test(test_host_topo_check_refuses_offline_and_absent),
+		cmocka_unit_test(test_host_example_config_parses),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

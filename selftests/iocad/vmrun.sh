@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Host side of iocad's end-to-end tests (found by `make vmtest`): builds
+# ioca.ko and resctrl_emu.ko against KDIR and the static iocad and iocactl,
+# boots the guest kernel under QEMU (TCG) as a CPU without DDIO way control
+# (so ioca.ko runs emulate=1 with debugfs-driven DDIO hit/miss counters)
+# and runs guest.sh there: iocad on the host platform, through the real
+# module and the resctrl emulation. A second boot (Skylake-Server: the msr
+# backend, no uncore PMU) runs guest_degraded.sh: no DDIO counters. Prints
+# the guests' TAP and "iocad-vm: N passed, M failed"; a guest that dies or
+# runs fewer tests than it planned counts as a failure.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
+KDIR=${KDIR:-$("$root/scripts/kdir.sh")}
+export KDIR
+work=$(mktemp -d "${TMPDIR:-/tmp}/iocad-vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail_all() {
+	echo "iocad-vm: $1"
+	echo "iocad-vm: 0 passed, 1 failed"
+	exit 1
+}
+
+if ! make --no-print-directory -C "$root/kmod" >"$work/build.log" 2>&1 ||
+	[ ! -f "$root/kmod/ioca.ko" ]; then
+	tail -n 30 "$work/build.log"
+	fail_all "ioca.ko does not build against $KDIR"
+fi
+# resctrl_emu is built from a copy: the tree's objects may be another kernel's.
+mkdir -p "$work/emu"
+cp "$root"/selftests/resctrl_emu/Kbuild "$root"/selftests/resctrl_emu/*.[ch] "$work/emu/" ||
+	fail_all "cannot copy selftests/resctrl_emu"
+if ! make -s -C "$KDIR" M="$work/emu" modules >>"$work/build.log" 2>&1 ||
+	[ ! -f "$work/emu/resctrl_emu.ko" ]; then
+	tail -n 30 "$work/build.log"
+	fail_all "resctrl_emu.ko does not build against $KDIR"
+fi
+if ! make --no-print-directory -C "$root/iocad" -j2 build/iocad.static build/iocactl.static \
+	>>"$work/build.log" 2>&1; then
+	tail -n 30 "$work/build.log"
+	fail_all "iocad/build/iocad.static or iocactl.static does not build"
+fi
+
+boot() { # name cpu smp guest-script
+	local name=$1 cpu=$2 smp=$3 script=$4 rc p f plan
+	echo "=== iocad boot $name: -cpu $cpu -smp $smp"
+	"$run" --cpu "$cpu" --smp "$smp" --mem 512 --timeout 600 --append loglevel=2 \
+		--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
+		--file "$root/iocad/build/iocad.static:/ioca/iocad" \
+		--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
+		--file "$here/$script" -- sh "./$script" | tee "$work/$name"
+	rc=${PIPESTATUS[0]}
+	p=$(grep -cE '^ok [0-9]+ ' "$work/$name")
+	f=$(grep -cE '^not ok [0-9]+ ' "$work/$name")
+	plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$work/$name" | tail -n 1)
+	if [ -z "$plan" ] || [ "$plan" -ne $((p + f)) ]; then
+		echo "iocad-vm: boot $name planned '${plan:-nothing}' tests, reported $((p + f))"
+		f=$((f + 1))
+	elif [ "$rc" -ne "$((f > 125 ? 125 : f))" ]; then
+		echo "iocad-vm: boot $name exited $rc with $f failure(s) reported"
+		f=$((f + 1))
+	fi
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+pass=0 fail=0
+# emulate=1 (a model without DDIO way control): the FSM driven through debugfs
+boot emulated Skylake-Client 4 guest.sh
+# msr backend, no uncore PMU: no DDIO counters, the degraded mode
+boot degraded Skylake-Server 2 guest_degraded.sh
+echo "iocad-vm: $pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
