@@ -18,11 +18,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SAMPLER_TOPK 8
+#include "libspec/libspec.h"
 
+#define SAMPLER_TOPK SPEC_SAMPLE_TOPK
+
+/* value_hi and out only for spec_gen() points (wide inputs, answers). */
 struct topk_slot {
 	_Atomic int64_t value;
 	_Atomic uint64_t count;
+	_Atomic int64_t value_hi;
+	_Atomic int64_t out;
 };
 
 struct thread_rec {

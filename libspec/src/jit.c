@@ -84,6 +84,7 @@ static int jit_engine(struct jit *j, char *err, size_t errsz)
 		{"__spec_rt_enter", (void *)spec_rt_enter},
 		{"__spec_rt_guard_fail", (void *)spec_rt_guard_fail},
 		{"__spec_rt_sample", (void *)spec_rt_sample},
+		{"__spec_rt_sample_io", (void *)spec_rt_sample_io},
 	};
 	size_t i;
 

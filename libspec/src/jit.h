@@ -25,6 +25,12 @@ struct jit_setting {
 	uint32_t every;
 	const struct spec_case *cases; /* custom points: inline answers */
 	size_t nr_cases;
+	/* spec_gen points: generator, and the hot inputs with their answers */
+	int (*emit)(void *ctx, struct spec_gen *g);
+	void *emit_ctx;
+	int64_t param;
+	const struct spec_observed *hot;
+	size_t nr_hot;
 };
 
 struct jit_variant_req {

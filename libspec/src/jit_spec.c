@@ -17,6 +17,7 @@
 #include "jit_tls.h"
 #include "jit_ir.h"
 #include "jit_guard.h"
+#include "jit_gen.h"
 
 struct marker {
 	LLVMValueRef call, fn;
@@ -66,15 +67,63 @@ static LLVMValueRef generic_of(struct spec_ctx *c, LLVMValueRef fn)
 	return jit_helper(c->m, name, LLVMGlobalGetValueType(fn));
 }
 
-static void call_sample(struct spec_ctx *c, LLVMBuilderRef b, struct spec_point *p, LLVMValueRef x,
-			uint32_t every)
+/* The Nth call's (or a cache miss's) call into the sampler. */
+static void call_sample(struct jit *j, LLVMModuleRef m, LLVMBuilderRef b, struct spec_point *p,
+			const struct jit_sample_vals *v, uint32_t every)
 {
-	LLVMTypeRef i32 = LLVMInt32TypeInContext(c->j->ctx);
-	LLVMTypeRef ty = LLVMFunctionType(LLVMVoidTypeInContext(c->j->ctx),
-					  (LLVMTypeRef[]){c->ptr, c->i64, i32}, 3, 0);
-	LLVMValueRef args[3] = {jit_host_ptr(c->j, p), x, LLVMConstInt(i32, every, 0)};
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(j->ctx), i64 = LLVMInt64TypeInContext(j->ctx);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(j->ctx, 0), ty;
+	LLVMValueRef args[5] = {jit_host_ptr(j, p), v->lo};
 
-	LLVMBuildCall2(b, ty, jit_helper(c->m, "__spec_rt_sample", ty), args, 3, "");
+	if (!v->out) {
+		args[2] = LLVMConstInt(i32, every, 0);
+		ty = LLVMFunctionType(LLVMVoidTypeInContext(j->ctx), (LLVMTypeRef[]){ptr, i64, i32},
+				      3, 0);
+		LLVMBuildCall2(b, ty, jit_helper(m, "__spec_rt_sample", ty), args, 3, "");
+		return;
+	}
+	args[2] = v->hi ? v->hi : LLVMConstNull(i64);
+	args[3] = v->out;
+	args[4] = LLVMConstInt(i32, every, 0);
+	ty = LLVMFunctionType(LLVMVoidTypeInContext(j->ctx),
+			      (LLVMTypeRef[]){ptr, i64, i64, i64, i32}, 5, 0);
+	LLVMBuildCall2(b, ty, jit_helper(m, "__spec_rt_sample_io", ty), args, 5, "");
+}
+
+void jit_emit_sample(struct jit *j, LLVMBuilderRef b, LLVMValueRef at, LLVMValueRef fn,
+		     struct spec_point *p, const struct jit_sample_vals *v, uint32_t every)
+{
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(j->ctx), i64 = LLVMInt64TypeInContext(j->ctx);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(j->ctx, 0);
+	LLVMModuleRef m = LLVMGetGlobalParent(fn);
+	LLVMBasicBlockRef head, cont, slow, dec;
+	LLVMValueRef rec, cd, slot, n, idx;
+
+	if (!j->tls_ok) {
+		LLVMPositionBuilderBefore(b, at);
+		call_sample(j, m, b, p, v, every);
+		return;
+	}
+	head = LLVMGetInstructionParent(at);
+	cont = jit_split_before(j, at);
+	slow = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.slow");
+	dec = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.skip");
+	LLVMPositionBuilderAtEnd(b, head);
+	rec = jit_tls_rec(j, b, fn, j->dom, slow);
+	cd = LLVMBuildLoad2(b, ptr, jit_tls_field(j, b, rec, j->tls.off_countdown), "cd");
+	idx = LLVMConstInt(i64, p->idx, 0);
+	slot = LLVMBuildGEP2(b, i32, cd, &idx, 1, "");
+	n = LLVMBuildLoad2(b, i32, slot, "left");
+	jit_mark_likely(
+		j, LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, n, LLVMConstInt(i32, 1, 0), ""),
+				   dec, slow));
+	LLVMPositionBuilderAtEnd(b, dec);
+	LLVMBuildStore(b, LLVMBuildSub(b, n, LLVMConstInt(i32, 1, 0), ""), slot);
+	LLVMBuildBr(b, cont);
+	LLVMPositionBuilderAtEnd(b, slow);
+	call_sample(j, m, b, p, v, every);
+	LLVMBuildBr(b, cont);
+	LLVMPositionBuilderBefore(b, at);
 }
 
 /*
@@ -85,35 +134,9 @@ static void call_sample(struct spec_ctx *c, LLVMBuilderRef b, struct spec_point 
 static void emit_sample(struct spec_ctx *c, LLVMBuilderRef b, struct marker *mk, LLVMValueRef x,
 			uint32_t every)
 {
-	struct jit *j = c->j;
-	LLVMTypeRef i32 = LLVMInt32TypeInContext(j->ctx);
-	LLVMBasicBlockRef head, cont, slow, dec;
-	LLVMValueRef rec, cd, slot, n, idx;
+	struct jit_sample_vals v = {.lo = x};
 
-	if (!j->tls_ok) {
-		call_sample(c, b, mk->p, x, every);
-		return;
-	}
-	head = LLVMGetInstructionParent(mk->call);
-	cont = jit_split_before(j, mk->call);
-	slow = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.slow");
-	dec = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.skip");
-	LLVMPositionBuilderAtEnd(b, head);
-	rec = jit_tls_rec(j, b, mk->fn, j->dom, slow);
-	cd = LLVMBuildLoad2(b, c->ptr, jit_tls_field(j, b, rec, j->tls.off_countdown), "cd");
-	idx = LLVMConstInt(c->i64, mk->p->idx, 0);
-	slot = LLVMBuildGEP2(b, i32, cd, &idx, 1, "");
-	n = LLVMBuildLoad2(b, i32, slot, "left");
-	jit_mark_likely(
-		j, LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, n, LLVMConstInt(i32, 1, 0), ""),
-				   dec, slow));
-	LLVMPositionBuilderAtEnd(b, dec);
-	LLVMBuildStore(b, LLVMBuildSub(b, n, LLVMConstInt(i32, 1, 0), ""), slot);
-	LLVMBuildBr(b, cont);
-	LLVMPositionBuilderAtEnd(b, slow);
-	call_sample(c, b, mk->p, x, every);
-	LLVMBuildBr(b, cont);
-	LLVMPositionBuilderBefore(b, mk->call);
+	jit_emit_sample(c->j, b, mk->call, mk->fn, mk->p, &v, every);
 }
 
 static const struct jit_setting *setting_of(struct spec_ctx *c, const struct spec_point *p)
@@ -289,10 +312,12 @@ static int collect(struct spec_ctx *c, struct marker **out, size_t *n)
 						    jit_ir_cstring(LLVMGetOperand(inst, 0)));
 				if (!mk->p)
 					return -EINVAL;
-				jit_guard_classify(
-					fn, inst,
-					LLVMGetOperand(inst, kind == SPEC_POINT_CUSTOM ? 4 : 3),
-					&mk->gs);
+				if (kind != SPEC_POINT_GEN)
+					jit_guard_classify(
+						fn, inst,
+						LLVMGetOperand(inst,
+							       kind == SPEC_POINT_CUSTOM ? 4 : 3),
+						&mk->gs);
 			}
 		}
 	}
@@ -365,6 +390,10 @@ int jit_spec_apply(struct jit *j, LLVMModuleRef m, const struct jit_variant_req 
 			break;
 		case SPEC_POINT_CUSTOM:
 			ret = apply_custom(&c, b, &mks[i]);
+			break;
+		case SPEC_POINT_GEN:
+			ret = jit_gen_apply(j, b, mks[i].call, mks[i].fn, mks[i].p,
+					    setting_of(&c, mks[i].p), err, errsz);
 			break;
 		default:
 			ret = apply_value(&c, b, &mks[i]);

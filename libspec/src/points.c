@@ -19,6 +19,8 @@ const char *points_kind_name(enum spec_point_kind kind)
 		return "spec_assume";
 	case SPEC_POINT_CUSTOM:
 		return "spec_custom";
+	case SPEC_POINT_GEN:
+		return "spec_gen";
 	}
 	return "?";
 }

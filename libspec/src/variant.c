@@ -86,6 +86,7 @@ void variant_free(struct spec_runtime *rt, struct variant *v)
 	if (v->code)
 		jit_free_code(rt->jit, v->code);
 	free(v->addrs);
+	free(v->deps);
 	free(v->key);
 	free(v->text);
 	free(v);
