@@ -95,21 +95,41 @@ static int by_lo(const void *a, const void *b)
 	return cmp_u128(x->lo, y->lo);
 }
 
+static struct spec_u128 dec128(struct spec_u128 a)
+{
+	if (!a.lo--)
+		a.hi--;
+	return a;
+}
+
+/*
+ * Inputs reaching a node lie in [klo, khi] (what the compares above it
+ * established): a leaf only tests the bounds its range does not share with
+ * that window, so contiguous ranges make a plain binary search.
+ */
 static void range_tree(struct spec_gen *g, LLVMValueRef x, const struct spec_gen_range *r, size_t n,
-		       LLVMBasicBlockRef miss)
+		       struct spec_u128 klo, struct spec_u128 khi, LLVMBasicBlockRef miss)
 {
 	LLVMBuilderRef b = spec_gen__builder(g);
 	LLVMTypeRef ty = LLVMTypeOf(x);
 	LLVMBasicBlockRef left, right, hit;
-	LLVMValueRef c;
+	LLVMValueRef c = NULL;
 	size_t mid;
 
 	if (n == 1) {
-		hit = spec_gen__block(g, "gen.range.hit");
-		c = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, x, jit_gen_const(ty, r->lo), ""),
-				 LLVMBuildICmp(b, LLVMIntULE, x, jit_gen_const(ty, r->hi), ""), "");
-		LLVMBuildCondBr(b, c, hit, miss);
-		LLVMPositionBuilderAtEnd(b, hit);
+		if (cmp_u128(r->lo, klo) > 0)
+			c = LLVMBuildICmp(b, LLVMIntUGE, x, jit_gen_const(ty, r->lo), "");
+		if (cmp_u128(r->hi, khi) < 0) {
+			LLVMValueRef le =
+				LLVMBuildICmp(b, LLVMIntULE, x, jit_gen_const(ty, r->hi), "");
+
+			c = c ? LLVMBuildAnd(b, c, le, "") : le;
+		}
+		if (c) {
+			hit = spec_gen__block(g, "gen.range.hit");
+			LLVMBuildCondBr(b, c, hit, miss);
+			LLVMPositionBuilderAtEnd(b, hit);
+		}
 		jit_gen_yield_const(g, r->out);
 		return;
 	}
@@ -119,9 +139,9 @@ static void range_tree(struct spec_gen *g, LLVMValueRef x, const struct spec_gen
 	c = LLVMBuildICmp(b, LLVMIntULT, x, jit_gen_const(ty, r[mid].lo), "");
 	LLVMBuildCondBr(b, c, left, right);
 	LLVMPositionBuilderAtEnd(b, left);
-	range_tree(g, x, r, mid, miss);
+	range_tree(g, x, r, mid, klo, dec128(r[mid].lo), miss);
 	LLVMPositionBuilderAtEnd(b, right);
-	range_tree(g, x, r + mid, n - mid, miss);
+	range_tree(g, x, r + mid, n - mid, r[mid].lo, khi, miss);
 }
 
 int spec_gen__ranges(struct spec_gen *g, size_t input, const struct spec_gen_range *ranges,
@@ -153,7 +173,8 @@ int spec_gen__ranges(struct spec_gen *g, size_t input, const struct spec_gen_ran
 		}
 	}
 	miss = spec_gen__block(g, "gen.range.miss");
-	range_tree(g, x, r, n, miss);
+	range_tree(g, x, r, n, (struct spec_u128){0, 0},
+		   trunc_to((struct spec_u128){~0ull, ~0ull}, bits), miss);
 	free(r);
 	LLVMPositionBuilderAtEnd(spec_gen__builder(g), miss);
 	return g->err;

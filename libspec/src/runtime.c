@@ -318,8 +318,11 @@ int spec_runtime__invalidate(struct spec_runtime *rt, const char *label,
 		replaced = true;
 	}
 	pthread_mutex_unlock(&rt->lock);
-	if (replaced)
+	if (replaced) {
 		wait_readers(rt);
+		/* Sampled answers came from the old data too. */
+		sampler_reset(&rt->dom);
+	}
 	pr_debug("invalidated the data of '%s'%s\n", label,
 		 replaced ? ", generic variant installed" : "");
 	return 0;

@@ -391,8 +391,9 @@ struct spec_invalidate_opts {
  * to change: variants compiled from it are never taken from the cache
  * again; unless opts->keep_current, an installed variant that compiled it is
  * replaced by the generic one, and the call returns once no thread can
- * still run it and no generator is reading. Protocol: invalidate, change
- * the data, specialize again. Not from inside a handler.
+ * still run it and no generator is reading; the sampled values are then
+ * forgotten (their answers came from the old data). Protocol: invalidate,
+ * change the data, specialize again. Not from inside a handler.
  * @return 0, -ENOENT (unknown label), -EINVAL
  */
 LIBSPEC_API int spec_runtime__invalidate(struct spec_runtime *rt, const char *label,
