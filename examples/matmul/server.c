@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include <libspec/libspec.h>
+#include <libspec/policy.h>
 
 #include "handlers.h"
-#include "policy_exhaustive.h"
 #include "server_policy.h"
 #include "workload.h"
 

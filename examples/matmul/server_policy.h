@@ -11,8 +11,7 @@
 #include <stdbool.h>
 
 #include <libspec/libspec.h>
-
-#include "policy_exhaustive.h"
+#include <libspec/policy.h>
 
 struct server_policy {
 	struct spec_policy_exhaustive *pol;

@@ -89,6 +89,12 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 	rt->dom.nr_points = rt->pts.n;
 	for (i = 0; i < rt->pts.n; i++)
 		rt->pts.p[i]->dom = &rt->dom;
+	if (!rt->nr_handlers)
+		pr_warn("%s: defines no function, so there is no handler to call\n", path);
+	else if (!rt->pts.n)
+		pr_warn("%s: no specialization points: compile the handlers with spec-cc from "
+			"sources that use <libspec/annotate.h>; they run generic only\n",
+			path);
 	pr_debug("%s: %zu handlers, %zu points\n", path, rt->nr_handlers, rt->pts.n);
 	return rt;
 }

@@ -68,8 +68,8 @@ typedef int (*libspec_print_fn_t)(enum libspec_print_level level, const char *fm
 
 /**
  * @brief Install the message callback (process-wide; NULL silences).
- * @param fn callback, or NULL; the default prints LIBSPEC_WARN messages to
- *        stderr and drops the others
+ * @param fn callback, or NULL to silence; the default prints LIBSPEC_WARN
+ *        messages to stderr and drops the others
  * @return the previous callback
  */
 LIBSPEC_API libspec_print_fn_t libspec_set_print(libspec_print_fn_t fn);
