@@ -18,6 +18,7 @@ static const struct {
 	{"enum", SPEC_POINT_ENUM, 6, 6},
 	{"range", SPEC_POINT_RANGE, 6, 6},
 	{"generic", SPEC_POINT_GENERIC, 4, 4},
+	{"ptr", SPEC_POINT_PTR, 4, 4},
 	{"assume", SPEC_POINT_ASSUME, 4, 4},
 	{"custom", SPEC_POINT_CUSTOM, 5, 5},
 	{"gen", SPEC_POINT_GEN, JIT_GEN_FIRST_INPUT + 1, JIT_GEN_FIRST_INPUT + SPEC_GEN_MAX_INPUTS},

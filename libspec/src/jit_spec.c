@@ -9,6 +9,7 @@
  *  - variant k exports its external functions as <name>.vk and refers to
  *    the generic variant's globals, so state survives swaps.
  */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +185,70 @@ static int apply_value(struct spec_ctx *c, LLVMBuilderRef b, struct marker *mk)
 	}
 	k = LLVMConstInt(c->i64, (unsigned long long)s->value, 1);
 	LLVMReplaceAllUsesWith(mk->call, k);
+	if (s->guard) {
+		int ret = guard(c, mk, x, ok_equals, k);
+
+		if (ret)
+			return ret;
+	}
+	LLVMInstructionEraseFromParent(mk->call);
+	return 0;
+}
+
+/*
+ * The function of the module at runtime address @addr: a process symbol
+ * whose body the IR also defines (the same source), or one of the module's
+ * own functions whose generic copy (<name>.v0) lives there. NULL if none.
+ */
+static LLVMValueRef function_at(struct spec_ctx *c, uint64_t addr)
+{
+	LLVMValueRef f;
+	Dl_info info;
+	char name[512];
+
+	if (dladdr((void *)(uintptr_t)addr, &info) && info.dli_sname &&
+	    (uintptr_t)info.dli_saddr == (uintptr_t)addr) {
+		f = LLVMGetNamedFunction(c->m, info.dli_sname);
+		if (f && !LLVMIsDeclaration(f))
+			return f;
+	}
+	for (f = LLVMGetFirstFunction(c->m); f; f = LLVMGetNextFunction(f)) {
+		LLVMOrcExecutorAddress a;
+		LLVMErrorRef e;
+
+		if (LLVMIsDeclaration(f) || jit_ir_marker_kind(f))
+			continue;
+		snprintf(name, sizeof(name), "%s.v0", LLVMGetValueName2(f, &(size_t){0}));
+		e = LLVMOrcLLJITLookup(c->j->lljit, &a, name);
+		if (e) {
+			LLVMConsumeError(e);
+			continue;
+		}
+		if (a == addr)
+			return f;
+	}
+	return NULL;
+}
+
+/* A pointer point set to an address: the constant (the function itself
+ * when the module has it, so the call can be inlined) behind p == address.
+ */
+static int apply_ptr(struct spec_ctx *c, LLVMBuilderRef b, struct marker *mk)
+{
+	const struct jit_setting *s = setting_of(c, mk->p);
+	LLVMValueRef x = LLVMGetOperand(mk->call, 3), k, target;
+
+	LLVMPositionBuilderBefore(b, mk->call);
+	if (s->every)
+		emit_sample(c, b, mk, LLVMBuildPtrToInt(b, x, c->i64, ""), s->every);
+	if (s->mode != CFG_VALUE) {
+		LLVMReplaceAllUsesWith(mk->call, x);
+		LLVMInstructionEraseFromParent(mk->call);
+		return 0;
+	}
+	k = jit_host_ptr(c->j, (const void *)(uintptr_t)s->value);
+	target = function_at(c, (uint64_t)s->value);
+	LLVMReplaceAllUsesWith(mk->call, target ? target : k);
 	if (s->guard) {
 		int ret = guard(c, mk, x, ok_equals, k);
 
@@ -390,6 +455,9 @@ int jit_spec_apply(struct jit *j, LLVMModuleRef m, const struct jit_variant_req 
 			break;
 		case SPEC_POINT_CUSTOM:
 			ret = apply_custom(&c, b, &mks[i]);
+			break;
+		case SPEC_POINT_PTR:
+			ret = apply_ptr(&c, b, &mks[i]);
 			break;
 		case SPEC_POINT_GEN:
 			ret = jit_gen_apply(j, b, mks[i].call, mks[i].fn, mks[i].p,

@@ -66,6 +66,7 @@ static int dim_of(const struct spec_point_info *pt, const struct policy_space_op
 			 "labels: spec_gen point '%s' is set to its data; give it in extra",
 			 pt->label);
 		return -EINVAL;
+	case SPEC_POINT_PTR:
 	case SPEC_POINT_GENERIC:
 		if (!listed)
 			return 0;

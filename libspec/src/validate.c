@@ -46,7 +46,7 @@ static int validate_entry(struct spec_runtime *rt, const struct cfg_entry *e)
 				     e->label);
 	kind = points_kind_name(p->kind);
 	value_kind = p->kind == SPEC_POINT_ENUM || p->kind == SPEC_POINT_RANGE ||
-		     p->kind == SPEC_POINT_GENERIC;
+		     p->kind == SPEC_POINT_GENERIC || p->kind == SPEC_POINT_PTR;
 	if (e->param && p->kind != SPEC_POINT_GEN)
 		return validate_fail(rt, -EINVAL,
 				     "'%s' is a %s point (%s:%d): only spec_gen points take a "

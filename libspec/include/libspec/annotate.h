@@ -30,6 +30,7 @@ long long __spec_point_generic(const char *label, const char *file, int line, lo
 void __spec_point_assume(const char *label, const char *file, int line, int cond);
 long long __spec_point_custom(const char *label, const char *file, int line, const void *fn,
 			      long long x);
+const void *__spec_point_ptr(const char *label, const char *file, int line, const void *p);
 /* The inputs follow as variadic arguments, each at its own width. */
 long long __spec_point_gen(const char *label, const char *file, int line, const void *fn,
 			   const void *data, ...);
@@ -93,6 +94,16 @@ long long __spec_point_gen(const char *label, const char *file, int line, const 
 	})
 
 /**
+ * spec_ptr() - pointer point, for devirtualization: set to an address (a
+ * function's, typically), the variant checks p == address and uses the
+ * constant; a function whose body is in the handler IR is then called
+ * directly and can be inlined.
+ * @p: a pointer expression
+ */
+#define spec_ptr(label, p) \
+	((__typeof__(p))__spec_point_ptr(label, __FILE__, __LINE__, (const void *)(p)))
+
+/**
  * spec_gen() - generated point: evaluates fn(data, inputs...); when enabled,
  * the generator registered with spec_runtime__add_gen() emits the code that
  * answers instead (libspec/gen.h), reading @data, the table it compiles.
@@ -116,6 +127,7 @@ long long __spec_point_gen(const char *label, const char *file, int line, const 
 #define spec_assume(label, cond) ((void)0)
 #define spec_custom(label, fn, x) ((fn)(x))
 #define spec_gen(label, fn, data, ...) ((fn)((data), __VA_ARGS__))
+#define spec_ptr(label, p) LIBSPEC__ID(p)
 
 #endif /* LIBSPEC_IR */
 

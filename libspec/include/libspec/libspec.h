@@ -83,6 +83,7 @@ enum spec_point_kind {
 	SPEC_POINT_ASSUME,   /* spec_assume(): a condition, enabled or not */
 	SPEC_POINT_CUSTOM,   /* spec_custom(): fast-path cases from a generator */
 	SPEC_POINT_GEN,	     /* spec_gen(): code emitted by a generator (gen.h) */
+	SPEC_POINT_PTR,	     /* spec_ptr(): a pointer, specialized by identity */
 };
 
 /* One observed value of a point and how many samples saw it. */
