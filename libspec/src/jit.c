@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jit_ir.h"
@@ -357,9 +358,18 @@ static void dump_ir(LLVMModuleRef m, unsigned int id)
 		LLVMDisposeMessage(msg);
 }
 
-int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct jit_code **code,
-		      uint64_t *addrs, char *err, size_t errsz)
+static uint64_t mono_ns(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct jit_code **code,
+		      uint64_t *addrs, struct jit_phases *ph, char *err, size_t errsz)
+{
+	uint64_t t0 = mono_ns(), t1, t2;
 	LLVMModuleRef m = LLVMCloneModule(j->master);
 	LLVMPassBuilderOptionsRef pbo;
 	char *msg = NULL, **names;
@@ -374,6 +384,8 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 	LLVMDisposeMessage(msg);
 	if (ret)
 		goto out_module;
+	t1 = mono_ns();
+	ph->specialize_ns = t1 - t0;
 	pbo = LLVMCreatePassBuilderOptions();
 	e = LLVMRunPasses(m, req->pipeline, j->tm, pbo);
 	LLVMDisposePassBuilderOptions(pbo);
@@ -385,6 +397,8 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 		ret = -EINVAL;
 		goto out_module;
 	}
+	t2 = mono_ns();
+	ph->optimize_ns = t2 - t1;
 	dump_ir(m, req->id);
 	ret = check_unresolved(j, m, err, errsz);
 	if (ret)
@@ -394,8 +408,10 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 		ret = -ENOMEM;
 		goto out_module;
 	}
+	/* Code is generated when the lookup materializes the module. */
 	ret = add_and_lookup(j, m, names, j->nr_handlers, addrs, code, err, errsz);
 	free_names(names);
+	ph->codegen_ns = mono_ns() - t2;
 	return ret;
 out_module:
 	LLVMDisposeModule(m);

@@ -437,6 +437,13 @@ struct spec_runtime_stats {
 	uint64_t live_variants;	   /* variants whose code is still mapped */
 	uint64_t last_compile_ns;  /* wall time of the last compile */
 	uint64_t total_compile_ns; /* wall time of all compiles */
+	/* The last compile by phase: cloning and replacing the points (with
+	 * generators) and verifying; the LLVM pass pipeline; code generation
+	 * and linking in the JIT.
+	 */
+	uint64_t last_specialize_ns;
+	uint64_t last_optimize_ns;
+	uint64_t last_codegen_ns;
 };
 
 /**
