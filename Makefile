@@ -15,7 +15,7 @@ KDIR ?= $(shell scripts/kdir.sh)
 
 export LLVM_VERSION PREFIX DESTDIR IOCA_CACHE KDIR
 
-USER_DIRS := libspec iocad
+USER_DIRS := libspec libioca iocad
 SUBMAKE = $(MAKE) --no-print-directory
 
 .PHONY: all check demo bench vmtest kunit lint install clean help deps kmod \
@@ -32,7 +32,10 @@ kmod: ## build kmod/ioca.ko against KDIR
 libspec: ## build libspec (shared and static library, spec-cc)
 	@$(SUBMAKE) -C libspec
 
-iocad: libspec ## build iocad and iocactl
+libioca: ## build libioca (the netlink client library, shared and static)
+	@$(SUBMAKE) -C libioca
+
+iocad: libspec libioca ## build iocad and iocactl
 	@$(SUBMAKE) -C iocad
 
 check: deps ## install deps, build, run every test group, print the sum
@@ -45,6 +48,7 @@ demo: deps ## run iocad on the simulator with the example scenarios and plot the
 bench: deps all ## run the benchmarks (figures and ratios, never pass/fail)
 	@$(SUBMAKE) -C iocad bench
 	@$(SUBMAKE) -C libspec bench
+	@$(SUBMAKE) -C libioca bench
 	@scripts/vm/bench.sh
 
 vmtest: ## boot the Debian kernel in QEMU (TCG) and run the module's selftests
@@ -58,6 +62,7 @@ lint: ## checkpatch --strict (kmod, uapi), clang-format and cppcheck (userspace)
 
 install: all ## install into $(DESTDIR)$(PREFIX)
 	@$(SUBMAKE) -C libspec install
+	@$(SUBMAKE) -C libioca install
 	@$(SUBMAKE) -C iocad install
 	@$(SUBMAKE) -C kmod install
 

@@ -36,7 +36,7 @@ run_group build bash -c 'if make --no-print-directory all; then
 	echo "build: 1 passed, 0 failed"; else echo "build: 0 passed, 1 failed"; exit 1; fi'
 
 run_group lint mk lint
-for d in libspec iocad; do
+for d in libspec libioca iocad; do
 	run_group "$d" mk -C "$d" check
 done
 run_group kunit mk kunit

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ioca_client.h"
+#include <libioca.h>
 
 static const uint32_t kinds[] = {
 	IOCA_EVENT_KIND_INSTRUCTIONS, IOCA_EVENT_KIND_CYCLES,	  IOCA_EVENT_KIND_LLC_REFERENCES,
@@ -20,18 +20,18 @@ static const uint32_t kinds[] = {
 	IOCA_EVENT_KIND_CPU_CLOCK,    IOCA_EVENT_KIND_TASK_CLOCK,
 };
 
-static int configure(struct tnl *nl, uint32_t interval_us, int nevents, struct tnl_reply *r)
+static int configure(struct ioca_client *c, uint32_t interval_us, int nevents)
 {
-	struct ioca_sampler_cfg cfg;
+	struct ioca_event ev[sizeof(kinds) / sizeof(kinds[0])];
+	struct ioca_sampler_config cfg = {
+		.interval_us = interval_us, .events = ev, .nevents = (size_t)nevents};
 	int i;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.interval_us = interval_us;
-	cfg.nevents = nevents;
+	memset(ev, 0, sizeof(ev));
 	for (i = 0; i < nevents; i++)
-		cfg.ev[i].kind = kinds[i];
-	ioca_simple_cmd(nl, IOCA_CMD_SAMPLER_STOP, r);
-	return ioca_sampler_set(nl, &cfg, r);
+		ev[i].kind = kinds[i];
+	ioca_client__sampler_stop(c);
+	return ioca_client__sampler_set(c, &cfg, NULL);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -41,11 +41,11 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int collect(struct tnl *sub, int n, struct kmod_sampler_result *res)
+static int collect(struct ioca_subscription *sub, int n, struct kmod_sampler_result *res)
 {
 	struct ioca_sample *s = calloc(1, sizeof(*s));
 	uint64_t *ns = calloc((size_t)n, sizeof(*ns));
-	uint64_t prev = 0, sum = 0, min = UINT64_MAX;
+	uint64_t sum = 0, min = UINT64_MAX;
 	int i, got;
 
 	if (!s || !ns) {
@@ -54,16 +54,16 @@ static int collect(struct tnl *sub, int n, struct kmod_sampler_result *res)
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		got = tnl_recv_one(sub, 5000, ioca_parse_sample, s);
+		got = ioca_subscription__recv(sub, s, 5000);
 		if (got <= 0) {
 			free(s);
 			free(ns);
 			return got ? got : -ETIMEDOUT;
 		}
-		if (i && s->seq != prev + 1)
-			res->lost += (int)(s->seq - prev - 1);
-		prev = s->seq;
-		res->ncpus = s->ncpus;
+		/* libioca counts the sequence gaps (and incomplete samples). */
+		if (i)
+			res->lost += (int)s->lost;
+		res->ncpus = (int)s->ncpus;
 		sum += s->collect_ns;
 		ns[i] = s->collect_ns;
 		if (s->collect_ns < min)
@@ -82,43 +82,46 @@ static int collect(struct tnl *sub, int n, struct kmod_sampler_result *res)
 int kmod_sampler_run(int n, uint32_t interval_us, int nevents, struct kmod_sampler_result *res,
 		     char *why, int whylen)
 {
-	struct tnl nl, sub;
-	struct tnl_reply r;
-	struct ioca_info info;
+	struct ioca_subscription *sub = NULL;
+	struct ioca_info *info = NULL;
+	struct ioca_sample *first = NULL;
+	struct ioca_client *c;
 	int err;
 
 	memset(res, 0, sizeof(*res));
 	if (nevents < 1 || nevents > (int)(sizeof(kinds) / sizeof(kinds[0])))
 		return -EINVAL;
-	err = tnl_open(&nl, IOCA_FAMILY_NAME);
-	if (err) {
+	c = ioca_client__open(NULL);
+	if (!c) {
 		snprintf(why, whylen, "family %s: is ioca.ko loaded?", IOCA_FAMILY_NAME);
-		return err;
+		return -errno;
 	}
-	err = tnl_open(&sub, NULL);
-	if (err)
-		goto out_nl;
-	err = tnl_join(&sub, IOCA_FAMILY_NAME, IOCA_MCGRP_SAMPLES);
+	sub = ioca_subscription__open(NULL);
+	err = sub ? 0 : -errno;
 	if (!err)
-		err = configure(&nl, interval_us, nevents, &r);
+		err = configure(c, interval_us, nevents);
 	if (!err)
-		err = ioca_simple_cmd(&nl, IOCA_CMD_SAMPLER_START, &r);
+		err = ioca_client__sampler_start(c);
 	if (err) {
-		snprintf(why, whylen, "sampler setup: %s", r.msg);
-		goto out_sub;
+		snprintf(why, whylen, "sampler setup: %s", ioca_client__last_extack(c));
+		goto out;
 	}
 	/* Skip the first interval: it includes creating the counters. */
-	tnl_recv_one(&sub, 5000, NULL, NULL);
-	err = collect(&sub, n, res);
+	first = malloc(sizeof(*first));
+	if (first)
+		ioca_subscription__recv(sub, first, 5000);
+	err = collect(sub, n, res);
 	if (err)
 		snprintf(why, whylen, "no sample within 5 s");
-	if (!err && !ioca_info_get(&nl, &info, &r))
-		res->info_mean_us = (double)info.sampler.mean_collect_ns / 1000.0;
-	ioca_simple_cmd(&nl, IOCA_CMD_SAMPLER_STOP, &r);
-out_sub:
-	tnl_close(&sub);
-out_nl:
-	tnl_close(&nl);
+	info = calloc(1, sizeof(*info));
+	if (!err && info && !ioca_client__info(c, info))
+		res->info_mean_us = (double)info->sampler.mean_collect_ns / 1000.0;
+	ioca_client__sampler_stop(c);
+out:
+	free(first);
+	free(info);
+	ioca_subscription__close(sub);
+	ioca_client__close(c);
 	return err;
 }
 
@@ -137,30 +140,31 @@ int kmod_sample_get_run(int n, uint32_t interval_us, int nevents, double *median
 				.tv_nsec = (long)(interval_us % 1000000) * 1000};
 	struct ioca_sample *s = calloc(1, sizeof(*s));
 	uint64_t *ns = calloc((size_t)n, sizeof(*ns));
+	struct ioca_client *c = NULL;
 	uint64_t sum = 0, t0;
-	struct tnl_reply r;
-	struct tnl nl;
 	int i, err;
 
 	if (!s || !ns) {
 		err = -ENOMEM;
 		goto out_free;
 	}
-	err = tnl_open(&nl, IOCA_FAMILY_NAME);
-	if (err)
+	c = ioca_client__open(NULL);
+	if (!c) {
+		err = -errno;
 		goto out_free;
-	err = configure(&nl, interval_us, nevents, &r);
+	}
+	err = configure(c, interval_us, nevents);
 	if (!err)
-		err = ioca_simple_cmd(&nl, IOCA_CMD_SAMPLER_START, &r);
+		err = ioca_client__sampler_start(c);
 	for (i = 0; !err && i < n; i++) {
 		nanosleep(&pace, NULL);
 		t0 = mono_ns();
-		err = ioca_sample_get(&nl, s, &r);
+		err = ioca_client__sample(c, s);
 		ns[i] = mono_ns() - t0;
 		sum += ns[i];
 	}
-	ioca_simple_cmd(&nl, IOCA_CMD_SAMPLER_STOP, &r);
-	tnl_close(&nl);
+	ioca_client__sampler_stop(c);
+	ioca_client__close(c);
 	if (!err) {
 		qsort(ns, (size_t)n, sizeof(*ns), cmp_u64);
 		*median_us = (double)ns[n / 2] / 1000.0;

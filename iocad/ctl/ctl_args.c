@@ -68,7 +68,7 @@ int ctl_args_interval(const char *s, uint32_t *us, char *why, size_t len)
 	return fail(why, len, "unknown unit (us, ms or s)");
 }
 
-static int raw_fields(const char *p, struct ioca_event_cfg *e, char *why, size_t len)
+static int raw_fields(const char *p, struct ioca_event *e, char *why, size_t len)
 {
 	uint64_t type;
 	int err;
@@ -96,7 +96,7 @@ static int raw_fields(const char *p, struct ioca_event_cfg *e, char *why, size_t
 	return 0;
 }
 
-int ctl_args_event(const char *s, struct ioca_event_cfg *e, char *why, size_t len)
+int ctl_args_event(const char *s, struct ioca_event *e, char *why, size_t len)
 {
 	static const struct {
 		const char *name;
@@ -125,7 +125,7 @@ int ctl_args_event(const char *s, struct ioca_event_cfg *e, char *why, size_t le
 		    "task-clock or raw:TYPE:CONFIG[:CONFIG1])");
 }
 
-int ctl_args_uncore(const char *s, struct ioca_event_cfg *e, char *why, size_t len)
+int ctl_args_uncore(const char *s, struct ioca_event *e, char *why, size_t len)
 {
 	memset(e, 0, sizeof(*e));
 	return raw_fields(s, e, why, len);

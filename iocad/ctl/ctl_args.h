@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "ctl_nl.h"
+#include <libioca.h>
 
 /* A whole number in C notation (0x600, 3), at most @max. */
 int ctl_args_u64(const char *s, uint64_t max, uint64_t *out, char *why, size_t len);
@@ -20,9 +20,9 @@ int ctl_args_interval(const char *s, uint32_t *us, char *why, size_t len);
  * An --event: a kind name (instructions, cycles, llc-references,
  * llc-misses, cpu-clock, task-clock) or raw:TYPE:CONFIG[:CONFIG1].
  */
-int ctl_args_event(const char *s, struct ioca_event_cfg *e, char *why, size_t len);
+int ctl_args_event(const char *s, struct ioca_event *e, char *why, size_t len);
 
 /* An --uncore event: TYPE:CONFIG[:CONFIG1], always raw with a type. */
-int ctl_args_uncore(const char *s, struct ioca_event_cfg *e, char *why, size_t len);
+int ctl_args_uncore(const char *s, struct ioca_event *e, char *why, size_t len);
 
 #endif

@@ -5,13 +5,8 @@
  */
 #include "ctl_json.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
-#include <stdio.h>
-#include <linux/ioca.h>
-#include <netlink/attr.h>
-#include <netlink/genl/genl.h>
 
 #include "ctl_print.h"
 
@@ -31,169 +26,91 @@ static void put_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Writes ,"key":value for each attribute present; @first tracks the comma. */
-static void key(FILE *f, bool *first, const char *k)
-{
-	fprintf(f, "%s\"%s\":", *first ? "" : ",", k);
-	*first = false;
-}
-
-static void u32_field(FILE *f, bool *first, const char *k, const struct nlattr *a)
-{
-	if (a) {
-		key(f, first, k);
-		fprintf(f, "%" PRIu32, nla_get_u32(a));
-	}
-}
-
-static void u64_field(FILE *f, bool *first, const char *k, const struct nlattr *a)
-{
-	if (a) {
-		key(f, first, k);
-		fprintf(f, "%" PRIu64, nla_get_u64(a));
-	}
-}
-
-static void bool_field(FILE *f, bool *first, const char *k, const struct nlattr *a)
-{
-	if (a) {
-		key(f, first, k);
-		fprintf(f, "%s", nla_get_u8(a) ? "true" : "false");
-	}
-}
-
-static void kind_field(FILE *f, bool *first, const char *k, const struct nlattr *a)
+static void kind(FILE *f, uint32_t k)
 {
 	char buf[24];
 
-	if (a) {
-		key(f, first, k);
-		put_str(f, ctl_print_kind(nla_get_u32(a), buf, sizeof(buf)));
-	}
+	put_str(f, ctl_print_kind(k, buf, sizeof(buf)));
 }
 
-static void socket_obj(FILE *f, struct nlattr *nest)
+static void socket_obj(FILE *f, const struct ioca_socket_info *s)
 {
-	struct nlattr *tb[IOCA_A_SOCKET_MAX + 1];
-	bool first = true;
+	fprintf(f,
+		"{\"id\":%" PRIu32 ",\"llc_ways\":%" PRIu32 ",\"ddio_mask\":%" PRIu32
+		",\"ddio_ways\":%" PRIu32 ",\"boot_mask\":%" PRIu32 ",\"valid_mask\":%" PRIu32
+		",\"cpus\":%" PRIu32 ",\"owner_pid\":%" PRIu32 "}",
+		s->id, s->llc_ways, s->ddio_mask, s->ddio_ways, s->boot_mask, s->valid_mask,
+		s->cpu_count, s->owner_pid);
+}
 
-	if (nla_parse_nested(tb, IOCA_A_SOCKET_MAX, nest, NULL))
-		return;
-	fputc('{', f);
-	u32_field(f, &first, "id", tb[IOCA_A_SOCKET_ID]);
-	u32_field(f, &first, "llc_ways", tb[IOCA_A_SOCKET_LLC_WAYS]);
-	u32_field(f, &first, "ddio_mask", tb[IOCA_A_SOCKET_DDIO_MASK]);
-	u32_field(f, &first, "ddio_ways", tb[IOCA_A_SOCKET_DDIO_WAYS]);
-	u32_field(f, &first, "boot_mask", tb[IOCA_A_SOCKET_DDIO_BOOT_MASK]);
-	u32_field(f, &first, "valid_mask", tb[IOCA_A_SOCKET_DDIO_VALID_MASK]);
-	u32_field(f, &first, "cpus", tb[IOCA_A_SOCKET_CPU_COUNT]);
+static void event_obj(FILE *f, const struct ioca_event_info *e)
+{
+	fprintf(f, "{\"index\":%" PRIu32 ",\"kind\":", e->index);
+	kind(f, e->kind);
+	fprintf(f, ",\"type\":%" PRIu32 ",\"config\":%" PRIu64 ",\"config1\":%" PRIu64, e->type,
+		e->config, e->config1);
+	fprintf(f, ",\"effective_kind\":");
+	kind(f, e->effective_kind ? e->effective_kind : e->kind);
 	fputc('}', f);
 }
 
-static void event_obj(FILE *f, struct nlattr *nest)
+static void events(FILE *f, const char *key, const struct ioca_event_info *e, uint32_t n)
 {
-	struct nlattr *tb[IOCA_A_EVENT_MAX + 1];
-	bool first = true;
+	uint32_t i;
 
-	if (nla_parse_nested(tb, IOCA_A_EVENT_MAX, nest, NULL))
-		return;
-	fputc('{', f);
-	u32_field(f, &first, "index", tb[IOCA_A_EVENT_INDEX]);
-	kind_field(f, &first, "kind", tb[IOCA_A_EVENT_KIND]);
-	u32_field(f, &first, "type", tb[IOCA_A_EVENT_TYPE]);
-	u64_field(f, &first, "config", tb[IOCA_A_EVENT_CONFIG]);
-	u64_field(f, &first, "config1", tb[IOCA_A_EVENT_CONFIG1]);
-	kind_field(f, &first, "effective_kind", tb[IOCA_A_EVENT_EFFECTIVE_KIND]);
-	fputc('}', f);
-}
-
-/*
- * A JSON array of the @type attributes in @head..@len, each written by @fn
- * (a u32 when @fn is NULL).
- */
-static void array(FILE *f, bool *first, const char *k, struct nlattr *head, int len, int type,
-		  void (*fn)(FILE *, struct nlattr *))
-{
-	struct nlattr *a;
-	const char *sep = "";
-	int rem;
-
-	key(f, first, k);
-	fputc('[', f);
-	nla_for_each_attr(a, head, len, rem)
-	{
-		if (nla_type(a) != type)
-			continue;
-		fputs(sep, f);
-		sep = ",";
-		if (fn)
-			fn(f, a);
-		else
-			fprintf(f, "%" PRIu32, nla_get_u32(a));
+	fprintf(f, ",\"%s\":[", key);
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc(',', f);
+		event_obj(f, &e[i]);
 	}
 	fputc(']', f);
 }
 
-static void sampler_obj(FILE *f, struct nlattr *nest)
+static void sampler_obj(FILE *f, const struct ioca_sampler_info *s)
 {
 	static const char *const states[] = {"unconfigured", "configured", "running"};
-	struct nlattr *tb[IOCA_A_SAMPLER_MAX + 1];
-	bool first = true;
-	uint32_t st;
+	uint32_t i;
 
-	if (nla_parse_nested(tb, IOCA_A_SAMPLER_MAX, nest, NULL))
-		return;
-	fputc('{', f);
-	if (tb[IOCA_A_SAMPLER_STATE]) {
-		st = nla_get_u32(tb[IOCA_A_SAMPLER_STATE]);
-		key(f, &first, "state");
-		put_str(f, st < 3 ? states[st] : "unknown");
-	}
-	u32_field(f, &first, "interval_us", tb[IOCA_A_SAMPLER_INTERVAL_US]);
-	array(f, &first, "cpus", nla_data(nest), nla_len(nest), IOCA_A_SAMPLER_CPU, NULL);
-	array(f, &first, "events", nla_data(nest), nla_len(nest), IOCA_A_SAMPLER_EVENT, event_obj);
-	array(f, &first, "uncore_events", nla_data(nest), nla_len(nest),
-	      IOCA_A_SAMPLER_UNCORE_EVENT, event_obj);
-	u64_field(f, &first, "seq", tb[IOCA_A_SAMPLER_SEQ]);
-	u64_field(f, &first, "intervals", tb[IOCA_A_SAMPLER_INTERVALS]);
-	u64_field(f, &first, "no_listener", tb[IOCA_A_SAMPLER_NO_LISTENER]);
-	u64_field(f, &first, "send_errors", tb[IOCA_A_SAMPLER_SEND_ERRORS]);
-	u64_field(f, &first, "last_collect_ns", tb[IOCA_A_SAMPLER_LAST_COLLECT_NS]);
-	u64_field(f, &first, "mean_collect_ns", tb[IOCA_A_SAMPLER_MEAN_COLLECT_NS]);
-	fputc('}', f);
+	fprintf(f, "{\"state\":");
+	put_str(f, s->state < 3 ? states[s->state] : "unknown");
+	fprintf(f, ",\"interval_us\":%" PRIu32 ",\"cpus\":[", s->interval_us);
+	for (i = 0; i < s->ncpus; i++)
+		fprintf(f, "%s%" PRIu32, i ? "," : "", s->cpus[i]);
+	fputc(']', f);
+	events(f, "events", s->events, s->nevents);
+	events(f, "uncore_events", s->uncore, s->nuncore);
+	fprintf(f,
+		",\"seq\":%" PRIu64 ",\"intervals\":%" PRIu64 ",\"no_listener\":%" PRIu64
+		",\"send_errors\":%" PRIu64 ",\"last_collect_ns\":%" PRIu64
+		",\"mean_collect_ns\":%" PRIu64 ",\"owner_pid\":%" PRIu32 ",\"parts\":%" PRIu32 "}",
+		s->seq, s->intervals, s->no_listener, s->send_errors, s->last_collect_ns,
+		s->mean_collect_ns, s->owner_pid, s->parts);
 }
 
-int ctl_json_info(struct nlmsghdr *nlh, void *arg)
+void ctl_json_info(FILE *f, const struct ioca_info *info)
 {
-	FILE *f = arg;
-	struct nlattr *tb[IOCA_A_INFO_MAX + 1];
-	struct genlmsghdr *g = genlmsg_hdr(nlh);
-	bool first = true;
+	uint32_t i;
 
-	if (genlmsg_parse(nlh, 0, tb, IOCA_A_INFO_MAX, NULL))
-		return -EBADMSG;
-	fputc('{', f);
-	if (tb[IOCA_A_INFO_BACKEND_NAME]) {
-		key(f, &first, "backend");
-		put_str(f, nla_get_string(tb[IOCA_A_INFO_BACKEND_NAME]));
+	fprintf(f, "{\"backend\":");
+	put_str(f, info->backend_name);
+	fprintf(f, ",\"cpu_family\":%" PRIu32 ",\"cpu_model\":%" PRIu32 ",\"cpu_model_name\":",
+		info->cpu_family, info->cpu_model);
+	put_str(f, info->cpu_model_name);
+	fprintf(f,
+		",\"ddio_verified\":%s,\"locked_down\":%s,\"min_ways\":%" PRIu32 ",\"sockets\":[",
+		info->ddio_verified ? "true" : "false", info->locked_down ? "true" : "false",
+		info->min_ways);
+	for (i = 0; i < info->nsockets; i++) {
+		if (i)
+			fputc(',', f);
+		socket_obj(f, &info->sockets[i]);
 	}
-	u32_field(f, &first, "cpu_family", tb[IOCA_A_INFO_CPU_FAMILY]);
-	u32_field(f, &first, "cpu_model", tb[IOCA_A_INFO_CPU_MODEL]);
-	if (tb[IOCA_A_INFO_CPU_MODEL_NAME]) {
-		key(f, &first, "cpu_model_name");
-		put_str(f, nla_get_string(tb[IOCA_A_INFO_CPU_MODEL_NAME]));
-	}
-	bool_field(f, &first, "ddio_verified", tb[IOCA_A_INFO_DDIO_VERIFIED]);
-	bool_field(f, &first, "locked_down", tb[IOCA_A_INFO_LOCKED_DOWN]);
-	u32_field(f, &first, "min_ways", tb[IOCA_A_INFO_MIN_WAYS]);
-	array(f, &first, "sockets", genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0),
-	      IOCA_A_INFO_SOCKET, socket_obj);
-	bool_field(f, &first, "hw_counters", tb[IOCA_A_INFO_HW_COUNTERS]);
-	kind_field(f, &first, "fallback_kind", tb[IOCA_A_INFO_FALLBACK_KIND]);
-	if (tb[IOCA_A_INFO_SAMPLER]) {
-		key(f, &first, "sampler");
-		sampler_obj(f, tb[IOCA_A_INFO_SAMPLER]);
+	fprintf(f, "],\"hw_counters\":%s,\"fallback_kind\":", info->hw_counters ? "true" : "false");
+	kind(f, info->fallback_kind);
+	if (info->has_sampler) {
+		fprintf(f, ",\"sampler\":");
+		sampler_obj(f, &info->sampler);
 	}
 	fputs("}\n", f);
-	return 0;
 }

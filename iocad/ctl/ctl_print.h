@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Readable output of the ioca family's replies: info, one sample, and the
+ * Readable output of libioca's decoded structs: info, one sample, and the
  * per-interval lines of monitor (deltas against the previous sample).
+ * Printers never walk attributes: libioca decoded the reply once.
  */
 #ifndef IOCACTL_CTL_PRINT_H
 #define IOCACTL_CTL_PRINT_H
@@ -9,36 +10,31 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <linux/ioca.h>
-#include <netlink/netlink.h>
+#include <libioca.h>
 
 /* "instructions", ... for an IOCA_EVENT_KIND_*, "kind-N" when unknown. */
 const char *ctl_print_kind(uint32_t kind, char *buf, size_t len);
 
-/* tnl_parse_fn for INFO_GET; @arg is the FILE * to print to. */
-int ctl_print_info(struct nlmsghdr *nlh, void *arg);
+void ctl_print_info(FILE *f, const struct ioca_info *info);
 
-/* tnl_parse_fn for SAMPLE_GET; @arg is the FILE * to print to. */
-int ctl_print_sample(struct nlmsghdr *nlh, void *arg);
+void ctl_print_sample(FILE *f, const struct ioca_sample *s);
 
-/* What monitor carries from one multicast message to the next. */
+/* What monitor carries from one sample to the next. */
 struct ctl_monitor {
 	FILE *out;
-	bool have_prev;
-	uint64_t prev_seq;
-	uint64_t prev_time_ns;
-	uint64_t lost;	   /* messages missing from the sequence so far */
-	unsigned int seen; /* messages printed */
-	/* Cumulative values of the previous sample, [cpu][event index]. */
+	uint64_t lost;	   /* samples lost so far (libioca's seq gaps) */
+	unsigned int seen; /* samples printed */
+	/* The previous sample's cumulative values and generations, by CPU id. */
 	bool prev_valid[IOCA_MAX_CPUS][IOCA_MAX_CPU_EVENTS];
 	uint64_t prev[IOCA_MAX_CPUS][IOCA_MAX_CPU_EVENTS];
+	uint32_t prev_gen[IOCA_MAX_CPUS];
 };
 
 /*
- * tnl_parse_fn for SAMPLE_NTF; @arg is a struct ctl_monitor. Prints one
- * line per message ("seq N time S.ssssss ... cpuC a/b"), and a gap line
- * before it when sequence numbers were skipped.
+ * Prints one line per sample ("seq N time S.ssssss ... | cpuC a b"), and a
+ * gap line before it when samples were lost. A CPU whose counter
+ * generation changed prints "-" (no delta across re-created counters).
  */
-int ctl_print_monitor(struct nlmsghdr *nlh, void *arg);
+void ctl_print_monitor(struct ctl_monitor *m, const struct ioca_sample *s);
 
 #endif

@@ -79,7 +79,7 @@ static void test_ctl_args_u64_bounds_and_bases(void **state)
 
 static void test_ctl_args_event_names_and_raw(void **state)
 {
-	struct ioca_event_cfg e;
+	struct ioca_event e;
 	char why[256];
 
 	(void)state;
@@ -115,7 +115,7 @@ static void test_ctl_args_event_rejects(void **state)
 		{"raw:4:1:2:3", "expected TYPE:CONFIG"}, {"raw:4294967296:1", "out of range"},
 		{"raw:x:1", "expected a number"},
 	};
-	struct ioca_event_cfg e;
+	struct ioca_event e;
 	char why[256];
 	size_t i;
 

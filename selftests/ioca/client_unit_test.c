@@ -163,7 +163,8 @@ static void test_client_parse_sample_refuses_more_counters_than_it_holds(void **
 
 	(void)state;
 	assert_non_null(s);
-	assert_int_equal(-E2BIG, ioca_parse_sample(nlmsg_hdr(msg), s));
+	/* More than IOCA_MAX_CPU_EVENTS breaks the ABI: libioca refuses the message. */
+	assert_int_equal(-EBADMSG, ioca_parse_sample(nlmsg_hdr(msg), s));
 	nlmsg_free(msg);
 	free(s);
 }

@@ -32,6 +32,8 @@ full)
 	done
 	# The operator's client, last: it unloads and reloads the module.
 	run iocactl_test.sh
+	# libioca against the reloaded module (emulate=1, both CPUs).
+	run libioca_vm_test
 	;;
 msr)
 	run load_test

@@ -1,167 +1,119 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Parsers walk every attribute instead of using nla_parse tables because
- * sockets, CPUs, events and counters are multi-attr nests.
+ * Replies are decoded by libioca's decoders (one per reply, policy-checked)
+ * and copied into the tests' structs. Requests are put attribute by
+ * attribute: tests send ill-formed ones on purpose, which libioca's
+ * builders would refuse before the kernel saw them.
+ *
+ * The tests' structs keep the names the *_test.c files use (struct
+ * ioca_info, struct ioca_sample, ...), which are also libioca's: libioca's
+ * tags are renamed while its internal headers are included.
  */
+#define ioca_socket_info lib_socket_info
+#define ioca_sampler_info lib_sampler_info
+#define ioca_info lib_info
+#define ioca_counter lib_counter
+#define ioca_cpu_sample lib_cpu_sample
+#define ioca_sample lib_sample
+#include "decode_info.h"
+#include "decode_sample.h"
+#undef ioca_socket_info
+#undef ioca_sampler_info
+#undef ioca_info
+#undef ioca_counter
+#undef ioca_cpu_sample
+#undef ioca_sample
+
 #include "ioca_client.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 
-static void parse_socket(struct nlattr *nest, struct ioca_socket_info *s)
+/* libioca's default printer: its reasons for a refused reply go to stderr. */
+static const struct ioca_log log_stderr;
+
+static void copy_socket(const struct lib_socket_info *in, struct ioca_socket_info *s)
 {
-	struct nlattr *a;
-	int rem;
-
-	memset(s, 0, sizeof(*s));
-	nla_for_each_nested(a, nest, rem)
-	{
-		uint32_t v = nla_len(a) >= 4 ? nla_get_u32(a) : 0;
-
-		switch (nla_type(a)) {
-		case IOCA_A_SOCKET_ID:
-			s->id = v;
-			break;
-		case IOCA_A_SOCKET_LLC_WAYS:
-			s->llc_ways = v;
-			break;
-		case IOCA_A_SOCKET_DDIO_MASK:
-			s->mask = v;
-			break;
-		case IOCA_A_SOCKET_DDIO_WAYS:
-			s->ways = v;
-			break;
-		case IOCA_A_SOCKET_DDIO_BOOT_MASK:
-			s->boot_mask = v;
-			break;
-		case IOCA_A_SOCKET_DDIO_VALID_MASK:
-			s->valid_mask = v;
-			break;
-		case IOCA_A_SOCKET_CPU_COUNT:
-			s->cpu_count = v;
-			break;
-		}
-	}
+	s->id = in->id;
+	s->llc_ways = in->llc_ways;
+	s->mask = in->ddio_mask;
+	s->ways = in->ddio_ways;
+	s->boot_mask = in->boot_mask;
+	s->valid_mask = in->valid_mask;
+	s->cpu_count = in->cpu_count;
 }
 
-static void parse_event(struct nlattr *nest, struct ioca_sampler_info *si)
+static int copy_sampler(const struct lib_sampler_info *in, struct ioca_sampler_info *si)
 {
-	struct nlattr *a;
-	int rem, i = si->nevents;
+	uint32_t i;
 
-	if (i >= T_MAX_EVENTS)
-		return;
-	si->kind[i] = 0;
-	si->effective_kind[i] = 0;
-	nla_for_each_nested(a, nest, rem)
-	{
-		if (nla_type(a) == IOCA_A_EVENT_KIND)
-			si->kind[i] = nla_get_u32(a);
-		else if (nla_type(a) == IOCA_A_EVENT_EFFECTIVE_KIND)
-			si->effective_kind[i] = nla_get_u32(a);
-	}
-	si->nevents++;
-}
-
-static void parse_sampler(struct nlattr *nest, struct ioca_sampler_info *si)
-{
-	struct nlattr *a;
-	int rem;
-
-	memset(si, 0, sizeof(*si));
 	si->present = true;
-	nla_for_each_nested(a, nest, rem)
-	{
-		switch (nla_type(a)) {
-		case IOCA_A_SAMPLER_STATE:
-			si->state = nla_get_u32(a);
-			break;
-		case IOCA_A_SAMPLER_INTERVAL_US:
-			si->interval_us = nla_get_u32(a);
-			break;
-		case IOCA_A_SAMPLER_CPU:
-			si->ncpus++;
-			break;
-		case IOCA_A_SAMPLER_EVENT:
-			parse_event(a, si);
-			break;
-		case IOCA_A_SAMPLER_SEQ:
-			si->seq = nla_get_u64(a);
-			break;
-		case IOCA_A_SAMPLER_LAST_COLLECT_NS:
-			si->last_collect_ns = nla_get_u64(a);
-			break;
-		case IOCA_A_SAMPLER_MEAN_COLLECT_NS:
-			si->mean_collect_ns = nla_get_u64(a);
-			break;
-		case IOCA_A_SAMPLER_INTERVALS:
-			si->intervals = nla_get_u64(a);
-			break;
-		case IOCA_A_SAMPLER_NO_LISTENER:
-			si->no_listener = nla_get_u64(a);
-			break;
-		case IOCA_A_SAMPLER_SEND_ERRORS:
-			si->send_errors = nla_get_u64(a);
-			break;
-		}
+	si->state = in->state;
+	si->interval_us = in->interval_us;
+	si->seq = in->seq;
+	si->last_collect_ns = in->last_collect_ns;
+	si->mean_collect_ns = in->mean_collect_ns;
+	si->intervals = in->intervals;
+	si->no_listener = in->no_listener;
+	si->send_errors = in->send_errors;
+	si->ncpus = (int)in->ncpus;
+	if (in->nevents > T_MAX_EVENTS)
+		return -E2BIG;
+	si->nevents = (int)in->nevents;
+	for (i = 0; i < in->nevents; i++) {
+		si->kind[i] = in->events[i].kind;
+		si->effective_kind[i] = in->events[i].effective_kind;
 	}
+	return 0;
+}
+
+/* Which attributes the module sent: the tests assert presence too. */
+static void mark_present(struct nlmsghdr *nlh, struct ioca_info *info)
+{
+	struct nlattr *tb[IOCA_A_INFO_MAX + 1];
+
+	if (genlmsg_parse(nlh, 0, tb, IOCA_A_INFO_MAX, NULL))
+		return;
+	info->has_backend = tb[IOCA_A_INFO_BACKEND] != NULL;
+	info->has_model = tb[IOCA_A_INFO_CPU_MODEL] != NULL;
+	info->has_min_ways = tb[IOCA_A_INFO_MIN_WAYS] != NULL;
 }
 
 static int parse_info(struct nlmsghdr *nlh, void *arg)
 {
 	struct ioca_info *info = arg;
-	struct nlattr *a;
-	int rem;
+	struct lib_info *in = calloc(1, sizeof(*in));
+	uint32_t i;
+	int err;
 
 	memset(info, 0, sizeof(*info));
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
-	{
-		switch (nla_type(a)) {
-		case IOCA_A_INFO_BACKEND:
-			info->backend = nla_get_u32(a);
-			info->has_backend = true;
-			break;
-		case IOCA_A_INFO_BACKEND_NAME:
-			nla_strlcpy(info->backend_name, a, sizeof(info->backend_name));
-			break;
-		case IOCA_A_INFO_CPU_FAMILY:
-			info->family = nla_get_u32(a);
-			break;
-		case IOCA_A_INFO_CPU_MODEL:
-			info->model = nla_get_u32(a);
-			info->has_model = true;
-			break;
-		case IOCA_A_INFO_CPU_MODEL_NAME:
-			nla_strlcpy(info->model_name, a, sizeof(info->model_name));
-			break;
-		case IOCA_A_INFO_LOCKED_DOWN:
-			info->locked_down = nla_get_u8(a);
-			break;
-		case IOCA_A_INFO_MIN_WAYS:
-			info->min_ways = nla_get_u32(a);
-			info->has_min_ways = true;
-			break;
-		case IOCA_A_INFO_SOCKET:
-			if (info->nsockets >= T_MAX_SOCKETS)
-				return -E2BIG;
-			parse_socket(a, &info->sock[info->nsockets++]);
-			break;
-		case IOCA_A_INFO_SAMPLER:
-			parse_sampler(a, &info->sampler);
-			break;
-		case IOCA_A_INFO_HW_COUNTERS:
-			info->hw_counters = nla_get_u8(a);
-			break;
-		case IOCA_A_INFO_FALLBACK_KIND:
-			info->fallback_kind = nla_get_u32(a);
-			break;
-		}
-	}
-	return 0;
+	if (!in)
+		return -ENOMEM;
+	err = ioca_decode_info(nlh, in, &log_stderr);
+	if (err)
+		goto out;
+	info->backend = in->backend;
+	info->family = in->cpu_family;
+	info->model = in->cpu_model;
+	info->min_ways = in->min_ways;
+	info->fallback_kind = in->fallback_kind;
+	snprintf(info->backend_name, sizeof(info->backend_name), "%s", in->backend_name);
+	snprintf(info->model_name, sizeof(info->model_name), "%s", in->cpu_model_name);
+	info->hw_counters = in->hw_counters;
+	info->locked_down = in->locked_down;
+	mark_present(nlh, info);
+	err = in->nsockets > T_MAX_SOCKETS ? -E2BIG : 0;
+	for (i = 0; !err && i < in->nsockets; i++)
+		copy_socket(&in->sockets[i], &info->sock[info->nsockets++]);
+	if (!err && in->has_sampler)
+		err = copy_sampler(&in->sampler, &info->sampler);
+out:
+	free(in);
+	return err;
 }
 
 /* A request without attributes whose answer is exactly one parsed message. */
@@ -196,6 +148,7 @@ int ioca_ddio_set(struct tnl *t, int64_t sock, int64_t mask, int64_t ways, struc
 
 	if (!msg)
 		return -ENOMEM;
+	/* Exactly what it was given: no id, both or neither of mask and ways. */
 	nest = nla_nest_start(msg, IOCA_A_DDIO_SOCKET | NLA_F_NESTED);
 	if (!nest)
 		goto nla_put_failure;
@@ -245,6 +198,10 @@ static int put_event(struct nl_msg *msg, int attr, const struct ioca_event_cfg *
 	return 0;
 }
 
+/*
+ * Not libioca's builder: that one refuses lists beyond the ABI's limits,
+ * and the tests send such lists to see the kernel refuse them.
+ */
 int ioca_put_sampler(struct nl_msg *msg, uint32_t interval_us, const uint32_t *cpus, int ncpus,
 		     const struct ioca_event_cfg *ev, int nevents, const struct ioca_event_cfg *unc,
 		     int nuncore)
@@ -267,14 +224,22 @@ int ioca_put_sampler(struct nl_msg *msg, uint32_t interval_us, const uint32_t *c
 
 int ioca_sampler_set(struct tnl *t, const struct ioca_sampler_cfg *cfg, struct tnl_reply *r)
 {
-	struct nl_msg *msg = tnl_msg(t, IOCA_CMD_SAMPLER_SET, 0);
+	/* The ABI's maxima (256 CPUs, 128 uncore events) outgrow a page. */
+	struct nl_msg *msg = nlmsg_alloc_size(65536);
+	int err;
 
 	if (!msg)
 		return -ENOMEM;
-	if (ioca_put_sampler(msg, cfg->interval_us, cfg->cpus, cfg->ncpus, cfg->ev, cfg->nevents,
-			     cfg->unc, cfg->nuncore)) {
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, t->family, 0, 0, IOCA_CMD_SAMPLER_SET,
+			 IOCA_FAMILY_VERSION)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
+	}
+	err = ioca_put_sampler(msg, cfg->interval_us, cfg->cpus, cfg->ncpus, cfg->ev, cfg->nevents,
+			       cfg->unc, cfg->nuncore);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
 	}
 	return tnl_do(t, msg, r);
 }
@@ -288,143 +253,79 @@ int ioca_simple_cmd(struct tnl *t, uint8_t cmd, struct tnl_reply *r)
 	return tnl_do(t, msg, r);
 }
 
-static void parse_counter(struct nlattr *nest, struct ioca_counter *c)
+static int copy_cpu(const struct lib_cpu_sample *in, struct ioca_cpu_sample *cs)
 {
-	struct nlattr *a;
-	int rem;
-
-	memset(c, 0, sizeof(*c));
-	nla_for_each_nested(a, nest, rem)
-	{
-		switch (nla_type(a)) {
-		case IOCA_A_COUNTER_INDEX:
-			c->index = nla_get_u32(a);
-			break;
-		case IOCA_A_COUNTER_VALUE:
-			c->value = nla_get_u64(a);
-			break;
-		case IOCA_A_COUNTER_ENABLED_NS:
-			c->enabled_ns = nla_get_u64(a);
-			break;
-		case IOCA_A_COUNTER_RUNNING_NS:
-			c->running_ns = nla_get_u64(a);
-			break;
-		}
-	}
-}
-
-static int parse_cpu(struct nlattr *nest, struct ioca_cpu_sample *cs)
-{
-	struct nlattr *a;
-	int rem;
+	uint32_t i;
 
 	memset(cs, 0, sizeof(*cs));
-	nla_for_each_nested(a, nest, rem)
-	{
-		switch (nla_type(a)) {
-		case IOCA_A_CPU_ID:
-			cs->id = nla_get_u32(a);
-			break;
-		case IOCA_A_CPU_SOCKET:
-			cs->socket = nla_get_u32(a);
-			break;
-		case IOCA_A_CPU_ONLINE:
-			cs->online = nla_get_u8(a);
-			break;
-		case IOCA_A_CPU_COUNTER:
-			if (cs->ncounters >= T_MAX_EVENTS)
-				return -E2BIG;
-			parse_counter(a, &cs->c[cs->ncounters++]);
-			break;
-		}
+	cs->id = in->id;
+	cs->socket = in->socket;
+	cs->online = in->online;
+	if (in->ncounters > T_MAX_EVENTS)
+		return -E2BIG;
+	cs->ncounters = (int)in->ncounters;
+	for (i = 0; i < in->ncounters; i++) {
+		cs->c[i].index = in->counters[i].index;
+		cs->c[i].value = in->counters[i].value;
+		cs->c[i].enabled_ns = in->counters[i].enabled_ns;
+		cs->c[i].running_ns = in->counters[i].running_ns;
 	}
 	return 0;
 }
 
-static void parse_sample_socket(struct nlattr *nest, struct ioca_sample *s)
+static int copy_sample(const struct lib_sample *in, struct ioca_sample *s)
 {
-	struct nlattr *a;
-	int rem, i = s->nsockets++;
+	uint32_t i;
+	int err;
 
-	s->socket_id[i] = 0;
-	s->socket_ncounters[i] = 0;
-	nla_for_each_nested(a, nest, rem)
-	{
-		if (nla_type(a) == IOCA_A_SOCKET_ID)
-			s->socket_id[i] = nla_get_u32(a);
-		else if (nla_type(a) == IOCA_A_SOCKET_COUNTER)
-			s->socket_ncounters[i]++;
+	s->seq = in->seq;
+	s->has_seq = true;
+	s->time_ns = in->time_ns;
+	s->realtime_ns = in->realtime_ns;
+	s->collect_ns = in->collect_ns;
+	s->interval_us = in->interval_us;
+	s->on_demand = in->on_demand;
+	if (in->ncpus > T_MAX_CPUS || in->nsockets > T_MAX_SOCKETS)
+		return -E2BIG;
+	for (i = 0; i < in->ncpus; i++) {
+		err = copy_cpu(&in->cpus[i], &s->cpu[s->ncpus++]);
+		if (err)
+			return err;
 	}
+	for (i = 0; i < in->nsockets; i++) {
+		s->socket_id[i] = in->sockets[i].id;
+		s->socket_ncounters[i] = (int)in->sockets[i].ncounters;
+		s->nsockets++;
+	}
+	return 0;
 }
 
+/* One message, whole or one part of a sample: what it holds, decoded. */
 int ioca_parse_sample(struct nlmsghdr *nlh, void *arg)
 {
 	struct ioca_sample *s = arg;
-	struct genlmsghdr *g = nlmsg_data(nlh);
-	struct nlattr *a;
-	int rem, err;
+	struct ioca_sample_head h;
+	struct lib_sample *in;
+	int err;
 
-	if (g->cmd != IOCA_CMD_SAMPLE_NTF && g->cmd != IOCA_CMD_SAMPLE_GET)
-		return -EPROTO;
 	memset(s, 0, sizeof(*s));
-	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem)
-	{
-		switch (nla_type(a)) {
-		case IOCA_A_SAMPLE_SEQ:
-			s->seq = nla_get_u64(a);
-			s->has_seq = true;
-			break;
-		case IOCA_A_SAMPLE_TIME_NS:
-			s->time_ns = nla_get_u64(a);
-			break;
-		case IOCA_A_SAMPLE_REALTIME_NS:
-			s->realtime_ns = nla_get_u64(a);
-			break;
-		case IOCA_A_SAMPLE_COLLECT_NS:
-			s->collect_ns = nla_get_u64(a);
-			break;
-		case IOCA_A_SAMPLE_INTERVAL_US:
-			s->interval_us = nla_get_u32(a);
-			break;
-		case IOCA_A_SAMPLE_ON_DEMAND:
-			s->on_demand = true;
-			break;
-		case IOCA_A_SAMPLE_CPU:
-			if (s->ncpus >= T_MAX_CPUS)
-				return -E2BIG;
-			err = parse_cpu(a, &s->cpu[s->ncpus++]);
-			if (err)
-				return err;
-			break;
-		case IOCA_A_SAMPLE_SOCKET:
-			if (s->nsockets >= T_MAX_SOCKETS)
-				return -E2BIG;
-			parse_sample_socket(a, s);
-			break;
-		}
-	}
-	return 0;
+	if (genlmsg_hdr(nlh)->cmd != IOCA_CMD_SAMPLE_NTF &&
+	    genlmsg_hdr(nlh)->cmd != IOCA_CMD_SAMPLE_GET)
+		return -EPROTO;
+	err = ioca_decode_sample_head(nlh, &h, &log_stderr);
+	if (err)
+		return err;
+	in = calloc(1, sizeof(*in));
+	if (!in)
+		return -ENOMEM;
+	err = ioca_decode_sample_body(&h, in, &log_stderr);
+	if (!err)
+		err = copy_sample(in, s);
+	free(in);
+	return err;
 }
 
 int ioca_sample_get(struct tnl *t, struct ioca_sample *s, struct tnl_reply *r)
 {
 	return get_one(t, IOCA_CMD_SAMPLE_GET, ioca_parse_sample, s, r);
-}
-
-bool ioca_mask_contiguous(uint32_t mask)
-{
-	uint32_t low;
-
-	if (!mask)
-		return false;
-	low = mask & -mask;
-	/* Adding the lowest set bit clears a contiguous run entirely. */
-	return ((mask + low) & mask) == 0;
-}
-
-uint32_t ioca_top_ways(uint32_t llc_ways, uint32_t ways)
-{
-	uint32_t run = ways >= 32 ? 0xffffffffu : (1u << ways) - 1;
-
-	return run << (llc_ways - ways);
 }

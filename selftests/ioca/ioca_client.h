@@ -2,8 +2,12 @@
 /*
  * Typed requests and reply parsers for the ioca family on top of nl.h, so
  * tests read as "set the mask, expect EINVAL and this message" instead of
- * attribute plumbing. Limits are the test's, not the ABI's: the guest has at
- * most a few CPUs and one socket.
+ * attribute plumbing. Replies are decoded by libioca's decoders, so the
+ * tests and the product read the ABI one way; requests are put as given
+ * (tests send ill-formed ones on purpose); nl.h stays the transport, so a
+ * test owns its socket and sees every errno and extack. Limits of these structs
+ * are the test's, not the ABI's: the guest has at most a few CPUs and one
+ * socket.
  */
 #ifndef IOCA_SELFTEST_IOCA_CLIENT_H
 #define IOCA_SELFTEST_IOCA_CLIENT_H
@@ -100,9 +104,9 @@ int ioca_sample_get(struct tnl *t, struct ioca_sample *s, struct tnl_reply *r);
 /* tnl_parse_fn for IOCA_CMD_SAMPLE_NTF / sample-get replies (arg: sample). */
 int ioca_parse_sample(struct nlmsghdr *nlh, void *arg);
 
-/* Contiguous run of set bits (the only shape a DDIO mask may have). */
+/* libioca's: contiguous run of set bits (the only shape a DDIO mask may have). */
 bool ioca_mask_contiguous(uint32_t mask);
-/* The @ways most significant ways of an LLC with @llc_ways ways. */
+/* libioca's: the @ways most significant ways of an LLC with @llc_ways ways. */
 uint32_t ioca_top_ways(uint32_t llc_ways, uint32_t ways);
 
 #endif

@@ -42,6 +42,13 @@ if ! make --no-print-directory -C "$root/iocad" -j2 build/iocactl.static >>"$log
 	echo "ioca: 0 passed, 1 failed"
 	exit 1
 fi
+# libioca's own test against the module, static like the kselftests.
+if ! make --no-print-directory -C "$root/libioca" -j2 vmtest-bin >>"$log/build" 2>&1; then
+	tail -n 30 "$log/build"
+	echo "ioca: build of libioca/build/libioca_vm_test failed"
+	echo "ioca: 0 passed, 1 failed"
+	exit 1
+fi
 if [ ! -x "$run" ]; then
 	echo "ioca: $run missing (the VM runner)"
 	echo "ioca: 0 passed, 1 failed"
@@ -55,7 +62,8 @@ pass=$((pass + ${p:-0}))
 fail=$((fail + ${f:-1}))
 
 files=(--file "$ko:/ioca/ioca.ko" --file "$here/guest.sh" --file "$here/iocactl_test.sh"
-	--file "$root/iocad/build/iocactl.static:/ioca/iocactl")
+	--file "$root/iocad/build/iocactl.static:/ioca/iocactl"
+	--file "$root/libioca/build/libioca_vm_test:/ioca/libioca_vm_test")
 for t in $tests; do
 	files+=(--file "$here/$t")
 done

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#include "subscription.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+
+#define IOCA_RCVBUF_DEFAULT (4u << 20)
+#define IOCA_RECV_BUF_MIN (64u * 1024)
+
+static int join(struct ioca_subscription *sub, size_t rcvbuf)
+{
+	int grp, err;
+
+	grp = genl_ctrl_resolve_grp(sub->t.sk, IOCA_FAMILY_NAME, IOCA_MCGRP_SAMPLES);
+	if (grp < 0) {
+		pr_warn(&sub->log, "multicast group \"%s\" of \"%s\" not found", IOCA_MCGRP_SAMPLES,
+			IOCA_FAMILY_NAME);
+		return -ENOENT;
+	}
+	/* The kernel doubles it and caps it at rmem_max unless privileged. */
+	err = nl_socket_set_buffer_size(sub->t.sk, (int)rcvbuf, 0);
+	if (err < 0)
+		pr_warn(&sub->log, "receive buffer of %zu bytes: %s", rcvbuf, nl_geterror(err));
+	err = nl_socket_add_membership(sub->t.sk, grp);
+	if (err < 0) {
+		err = ioca_nl_errno(err);
+		pr_warn(&sub->log, "joining \"%s\": %s%s", IOCA_MCGRP_SAMPLES, strerror(-err),
+			err == -EPERM ? " (needs CAP_NET_ADMIN)" : "");
+		return err;
+	}
+	err = nl_socket_set_nonblocking(sub->t.sk);
+	return err < 0 ? ioca_nl_errno(err) : 0;
+}
+
+LIBIOCA_API struct ioca_subscription *
+ioca_subscription__open(const struct ioca_subscription_opts *opts)
+{
+	struct ioca_log log = {
+		.fn = IOCA_OPTS_GET(opts, print, NULL),
+		.ctx = IOCA_OPTS_GET(opts, print_ctx, NULL),
+	};
+	size_t rcvbuf = IOCA_OPTS_GET(opts, rcvbuf, 0);
+	struct ioca_subscription *sub;
+	int err;
+
+	err = IOCA_OPTS_VALID(&log, opts, ioca_subscription_opts);
+	if (err)
+		return ioca_err_ptr(err);
+	sub = calloc(1, sizeof(*sub));
+	if (!sub)
+		return ioca_err_ptr(-ENOMEM);
+	sub->log = log;
+	sub->buf_size = IOCA_RECV_BUF_MIN;
+	sub->buf = malloc(sub->buf_size);
+	err = sub->buf ? ioca_asm_init(&sub->a, true, &sub->log) : -ENOMEM;
+	if (err)
+		goto out_free;
+	err = ioca_transport_open(&sub->t, &sub->log);
+	if (err)
+		goto out_asm;
+	err = join(sub, rcvbuf ? rcvbuf : IOCA_RCVBUF_DEFAULT);
+	if (err)
+		goto out_transport;
+	return sub;
+
+out_transport:
+	ioca_transport_close(&sub->t);
+out_asm:
+	ioca_asm_free(&sub->a);
+out_free:
+	free(sub->buf);
+	free(sub);
+	return ioca_err_ptr(err);
+}
+
+LIBIOCA_API void ioca_subscription__close(struct ioca_subscription *sub)
+{
+	int saved = errno;
+
+	if (!sub)
+		return;
+	ioca_transport_close(&sub->t);
+	ioca_asm_free(&sub->a);
+	free(sub->buf);
+	free(sub);
+	errno = saved;
+}
+
+LIBIOCA_API int ioca_subscription__fd(const struct ioca_subscription *sub)
+{
+	return nl_socket_get_fd(sub->t.sk);
+}
+
+LIBIOCA_API void ioca_subscription__stats(const struct ioca_subscription *sub,
+					  struct ioca_subscription_stats *st)
+{
+	*st = sub->a.stats;
+}
+
+/*
+ * Receives one datagram into sub->buf, growing it to fit. Its length, 0
+ * when nothing is queued, or -errno (-ENOBUFS: the kernel dropped messages).
+ */
+static ssize_t recv_one(struct ioca_subscription *sub)
+{
+	int fd = nl_socket_get_fd(sub->t.sk);
+	struct sockaddr_nl from;
+	socklen_t fromlen = sizeof(from);
+	ssize_t n;
+
+	n = recv(fd, sub->buf, 0, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+	if (n < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
+	if ((size_t)n > sub->buf_size) {
+		unsigned char *nb = realloc(sub->buf, (size_t)n);
+
+		if (!nb)
+			return -ENOMEM;
+		sub->buf = nb;
+		sub->buf_size = (size_t)n;
+	}
+	n = recvfrom(fd, sub->buf, sub->buf_size, MSG_DONTWAIT, (struct sockaddr *)&from, &fromlen);
+	if (n < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
+	/* Only the kernel speaks on this group. */
+	if (fromlen != sizeof(from) || from.nl_family != AF_NETLINK || from.nl_pid != 0)
+		return -EAGAIN;
+	return n;
+}
+
+/* Feeds every message of the datagram in sub->buf; 1 when one completed. */
+static int feed(struct ioca_subscription *sub, size_t len, struct ioca_sample *s)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)sub->buf;
+	int rem = (int)len, got = 0;
+
+	for (; nlmsg_ok(nlh, rem); nlh = nlmsg_next(nlh, &rem)) {
+		if (nlh->nlmsg_type != sub->t.family)
+			continue;
+		/* A later part of the same datagram would overwrite @s. */
+		if (got) {
+			pr_warn(&sub->log, "two samples in one datagram: the second dropped");
+			sub->a.stats.malformed++;
+			break;
+		}
+		got = ioca_asm_feed(&sub->a, nlh, s);
+	}
+	return got;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int wait_readable(int fd, int64_t deadline)
+{
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+	int64_t left = deadline < 0 ? -1 : deadline - now_ms();
+	int ret;
+
+	if (deadline >= 0 && left <= 0)
+		return 0;
+	ret = poll(&pfd, 1, (int)left);
+	if (ret < 0)
+		return -errno;
+	return ret;
+}
+
+LIBIOCA_API int ioca_subscription__recv(struct ioca_subscription *sub, struct ioca_sample *s,
+					int timeout_ms)
+{
+	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	ssize_t n;
+	int ret;
+
+	for (;;) {
+		n = recv_one(sub);
+		if (n == -ENOBUFS) {
+			/* Whole messages were dropped: the seq gap says how many. */
+			sub->a.stats.overruns++;
+			pr_info(&sub->log, "samples socket overrun: samples were lost");
+			continue;
+		}
+		if (n == -EAGAIN)
+			continue;
+		if (n < 0)
+			return ioca_err((int)n);
+		if (n > 0) {
+			if (feed(sub, (size_t)n, s))
+				return 1;
+			continue;
+		}
+		ret = wait_readable(ioca_subscription__fd(sub), deadline);
+		if (ret <= 0)
+			return ioca_err(ret);
+	}
+}
