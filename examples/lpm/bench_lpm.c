@@ -191,8 +191,12 @@ int main(int argc, char **argv)
 		ret |= bench_compile(rt);
 		printf("\n");
 	}
-	if (want(argc, argv, "shift"))
+	if (want(argc, argv, "shift")) {
 		ret |= bench_shift(rt);
+		printf("\n");
+	}
+	if (want(argc, argv, "policy"))
+		ret |= bench_policy(rt);
 	spec_runtime__close(rt);
 	return ret ? 1 : 0;
 }

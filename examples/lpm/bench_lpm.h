@@ -14,5 +14,7 @@ int bench_specialize(struct spec_runtime *rt, const char *label, const struct wo
 		     int64_t param, uint32_t every);
 /* The hot-set shift (the paper's Fig. 9): FP follows the hot set. */
 int bench_shift(struct spec_runtime *rt);
+/* The exhaustive policy choosing the fast path's size. */
+int bench_policy(struct spec_runtime *rt);
 
 #endif /* LPM_BENCH_LPM_H */
