@@ -318,7 +318,7 @@ fail:
 	return -EINVAL;
 }
 
-static char **variant_names(struct jit *j, unsigned int id)
+static char **variant_names(struct jit *j, unsigned int id, const bool *dirty)
 {
 	char **names = calloc(j->nr_handlers + 1, sizeof(*names));
 	size_t i;
@@ -331,7 +331,7 @@ static char **variant_names(struct jit *j, unsigned int id)
 		names[i] = malloc(len);
 		if (!names[i])
 			break;
-		snprintf(names[i], len, "%s.v%u", j->handlers[i], id);
+		snprintf(names[i], len, "%s.v%u", j->handlers[i], dirty[i] ? id : 0);
 	}
 	return names;
 }
@@ -371,12 +371,13 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 {
 	uint64_t t0 = mono_ns(), t1, t2;
 	LLVMModuleRef m = LLVMCloneModule(j->master);
+	bool *dirty = calloc(j->nr_handlers ? j->nr_handlers : 1, sizeof(*dirty));
 	LLVMPassBuilderOptionsRef pbo;
 	char *msg = NULL, **names;
 	LLVMErrorRef e;
 	int ret;
 
-	ret = jit_spec_apply(j, m, req, err, errsz);
+	ret = dirty ? jit_spec_apply(j, m, req, dirty, err, errsz) : -ENOMEM;
 	if (!ret && LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
 		snprintf(err, errsz, "verifier: %s", msg);
 		ret = -EINVAL;
@@ -387,7 +388,10 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 	t1 = mono_ns();
 	ph->specialize_ns = t1 - t0;
 	pbo = LLVMCreatePassBuilderOptions();
-	e = LLVMRunPasses(m, req->pipeline, j->tm, pbo);
+	/* Unchanged code nothing compiled here calls: not optimized again. */
+	e = req->id ? LLVMRunPasses(m, "globaldce", j->tm, pbo) : NULL;
+	if (!e)
+		e = LLVMRunPasses(m, req->pipeline, j->tm, pbo);
 	LLVMDisposePassBuilderOptions(pbo);
 	if (e) {
 		char what[300];
@@ -403,7 +407,7 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 	ret = check_unresolved(j, m, err, errsz);
 	if (ret)
 		goto out_module;
-	names = variant_names(j, req->id);
+	names = variant_names(j, req->id, dirty);
 	if (!names) {
 		ret = -ENOMEM;
 		goto out_module;
@@ -411,9 +415,11 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 	/* Code is generated when the lookup materializes the module. */
 	ret = add_and_lookup(j, m, names, j->nr_handlers, addrs, code, err, errsz);
 	free_names(names);
+	free(dirty);
 	ph->codegen_ns = mono_ns() - t2;
 	return ret;
 out_module:
+	free(dirty);
 	LLVMDisposeModule(m);
 	return ret;
 }

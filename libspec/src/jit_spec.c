@@ -19,6 +19,7 @@
 #include "jit_ir.h"
 #include "jit_guard.h"
 #include "jit_gen.h"
+#include "jit_scope.h"
 
 struct marker {
 	LLVMValueRef call, fn;
@@ -397,7 +398,7 @@ static void rename_value(LLVMValueRef v, const char *base, unsigned int id)
 	LLVMSetValueName2(v, name, strlen(name));
 }
 
-static void rename_defs(struct spec_ctx *c)
+static void rename_defs(struct spec_ctx *c, const struct jit_scope *sc)
 {
 	unsigned int id = c->req->id;
 	LLVMValueRef v, next;
@@ -407,9 +408,16 @@ static void rename_defs(struct spec_ctx *c)
 		next = LLVMGetNextFunction(v);
 		if (LLVMIsDeclaration(v))
 			continue;
+		snprintf(base, sizeof(base), "%s", LLVMGetValueName2(v, &(size_t){0}));
+		if (id && !jit_scope_dirty(sc, v)) {
+			/* Unchanged: the generic variant's code, inlinable here. */
+			LLVMSetLinkage(v, LLVMAvailableExternallyLinkage);
+			LLVMSetVisibility(v, LLVMDefaultVisibility);
+			rename_value(v, base, 0);
+			continue;
+		}
 		if (id && LLVMGetLinkage(v) != LLVMExternalLinkage)
 			continue;
-		snprintf(base, sizeof(base), "%s", LLVMGetValueName2(v, &(size_t){0}));
 		LLVMSetLinkage(v, LLVMExternalLinkage);
 		LLVMSetVisibility(v, LLVMDefaultVisibility);
 		rename_value(v, base, id);
@@ -434,15 +442,24 @@ static void rename_defs(struct spec_ctx *c)
 	}
 }
 
-int jit_spec_apply(struct jit *j, LLVMModuleRef m, const struct jit_variant_req *req, char *err,
-		   size_t errsz)
+int jit_spec_apply(struct jit *j, LLVMModuleRef m, const struct jit_variant_req *req,
+		   bool *handler_dirty, char *err, size_t errsz)
 {
 	struct spec_ctx c = {.j = j, .m = m, .req = req, .err = err, .errsz = errsz};
-	LLVMBuilderRef b = LLVMCreateBuilderInContext(j->ctx);
+	LLVMBuilderRef b;
+	struct jit_scope sc;
 	struct marker *mks;
 	size_t n, i;
 	int ret;
 
+	ret = jit_scope_compute(j, m, req, &sc);
+	if (ret) {
+		snprintf(err, errsz, "out of memory");
+		return ret;
+	}
+	for (i = 0; i < j->nr_handlers; i++)
+		handler_dirty[i] = jit_scope_dirty(&sc, LLVMGetNamedFunction(m, j->handlers[i]));
+	b = LLVMCreateBuilderInContext(j->ctx);
 	c.i64 = LLVMInt64TypeInContext(j->ctx);
 	c.ptr = LLVMPointerTypeInContext(j->ctx, 0);
 	ret = collect(&c, &mks, &n);
@@ -470,8 +487,8 @@ int jit_spec_apply(struct jit *j, LLVMModuleRef m, const struct jit_variant_req 
 	}
 	free(mks);
 	LLVMDisposeBuilder(b);
-	if (ret)
-		return ret;
-	rename_defs(&c);
-	return 0;
+	if (!ret)
+		rename_defs(&c, &sc);
+	jit_scope_free(&sc);
+	return ret;
 }

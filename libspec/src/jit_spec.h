@@ -5,9 +5,13 @@
 
 #include "jit_int.h"
 
-/* Apply @req to module @m (a clone of the master) and rename its symbols. */
-int jit_spec_apply(struct jit *j, LLVMModuleRef m, const struct jit_variant_req *req, char *err,
-		   size_t errsz);
+/*
+ * Apply @req to module @m (a clone of the master) and rename its symbols;
+ * @handler_dirty[nr_handlers] says which handlers this variant compiles
+ * (the others are the generic variant's <name>.v0).
+ */
+int jit_spec_apply(struct jit *j, LLVMModuleRef m, const struct jit_variant_req *req,
+		   bool *handler_dirty, char *err, size_t errsz);
 
 /* What a sample records: a value (hi:lo for wide ones) and, for spec_gen
  * points, the answer (out); hi and out may be NULL, all are i64.

@@ -84,12 +84,16 @@ static void test_ptr_constant_is_compiled_in(void **state)
 	assert_int_equal(f(ptr_negate, 21), 43);
 }
 
-/* The optimized IR of the variant calls no operation: it was inlined. */
+/*
+ * The optimized IR of the variant calls no operation (it was inlined) and
+ * holds only what the configuration changes.
+ */
 static void test_ptr_target_is_inlined(void **state)
 {
 	char dir[] = "/tmp/libspec-ptr-XXXXXX", path[600], line[1024];
 	struct dirent *de;
-	bool in_fn = false, indirect = false, found = false;
+	bool in_fn = false, indirect = false, found = false, other = false;
+	long (*pick)(int, long) = (long (*)(int, long))spec_runtime__handler(rt, "ptr_pick");
 	DIR *d;
 	FILE *f;
 
@@ -116,8 +120,13 @@ static void test_ptr_target_is_inlined(void **state)
 		f = fopen(path, "r");
 		assert_non_null(f);
 		while (fgets(line, sizeof(line), f)) {
-			if (!strncmp(line, "define", 6))
+			if (!strncmp(line, "define", 6)) {
 				in_fn = strstr(line, "@ptr_apply.v") != NULL;
+				/* A handler the configuration does not touch is
+				 * the generic variant's: not compiled again.
+				 */
+				other |= strstr(line, "@ptr_pick") != NULL;
+			}
 			found |= in_fn;
 			/* Calls left: the sampler, the guard's fallback, nothing else. */
 			if (in_fn && strstr(line, " call ") && !strstr(line, "@__spec_rt_") &&
@@ -131,6 +140,9 @@ static void test_ptr_target_is_inlined(void **state)
 	rmdir(dir);
 	assert_true(found);
 	assert_false(indirect);
+	assert_false(other);
+	assert_int_equal(pick(1, 7), ptr_pick(1, 7));
+	assert_int_equal(pick(0, 7), ptr_pick(0, 7));
 }
 
 static void test_ptr_target_learned_from_samples(void **state)
