@@ -21,9 +21,10 @@
 #include <unistd.h>
 
 #include <libspec/libspec.h>
+#include <libspec/metric.h>
+#include <libspec/policy.h>
 
 #include "handlers.h"
-#include "policy_exhaustive.h"
 #include "server_policy.h"
 #include "workload.h"
 
@@ -48,7 +49,11 @@ struct args {
 	bool verbose;
 	unsigned dwell_ms;
 	const char *ir;
+	const char *metric; /* "requests" (default) or "ipc" */
 };
+
+/* What the policy's scores are in (the program's one setting for report). */
+static const char *unit = "req/s";
 
 static void *worker(void *arg)
 {
@@ -99,15 +104,15 @@ static void report(void *ctx, enum spec_policy_event ev, const struct spec_polic
 			printf("  %-16s failed: %s\n", r->text[0] ? r->text : "(generic)",
 			       strerror(-r->err));
 		else
-			printf("  %-16s %10.1f req/s\n", r->text[0] ? r->text : "(generic)",
-			       r->score);
+			printf("  %-16s %10.2f %s\n", r->text[0] ? r->text : "(generic)", r->score,
+			       unit);
 		break;
 	case SPEC_POLICY_CHOSEN:
-		printf("policy: chose %s (%.1f req/s)\n", r->text, r->score);
+		printf("policy: chose %s (%.2f %s)\n", r->text, r->score, unit);
 		break;
 	case SPEC_POLICY_SHIFT:
-		printf("policy: throughput of %s moved to %.1f req/s: searching again\n", r->text,
-		       r->score);
+		printf("policy: metric of %s moved to %.2f %s: searching again\n", r->text,
+		       r->score, unit);
 		break;
 	case SPEC_POLICY_PERIOD:
 		printf("policy: re-exploration period ended\n");
@@ -117,7 +122,7 @@ static void report(void *ctx, enum spec_policy_event ev, const struct spec_polic
 		break;
 	case SPEC_POLICY_WATCH:
 		if (*(const bool *)ctx)
-			printf("policy: watching %s: %.1f req/s\n", r->text, r->score);
+			printf("policy: watching %s: %.2f %s\n", r->text, r->score, unit);
 		break;
 	}
 }
@@ -178,14 +183,17 @@ static void usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [-d SECONDS] [-s SWITCH_AT] [-a N1] [-b N2] [-w DWELL_MS]\n"
-		"          [-t THRESHOLD] [-i HANDLER_IR] [-n B] [-v]\n"
+		"          [-t THRESHOLD] [-i HANDLER_IR] [-n B] [-v] [--metric requests|ipc]\n"
 		"  -n B  no JIT: the natively compiled handler with block size B\n"
+		"  --metric ipc  choose B by instructions per cycle from ioca.ko's counters\n"
+		"                (the module loaded; configures its sampler)\n"
 		"  -v    also print every watch window of the chosen variant\n",
 		prog);
 }
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
+	static const struct option longs[] = {{"metric", required_argument, NULL, 'm'}, {0}};
 	int c;
 
 	*a = (struct args){.seconds = 20,
@@ -194,9 +202,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 			   .n1 = 256,
 			   .n2 = 64,
 			   .dwell_ms = 250,
-			   .ir = MATMUL_IR};
-	while ((c = getopt(argc, argv, "d:s:a:b:w:t:i:n:vh")) != -1) {
+			   .ir = MATMUL_IR,
+			   .metric = "requests"};
+	while ((c = getopt_long(argc, argv, "d:s:a:b:w:t:i:n:m:vh", longs, NULL)) != -1) {
 		switch (c) {
+		case 'm':
+			a->metric = optarg;
+			break;
 		case 'd':
 			a->seconds = atof(optarg);
 			break;
@@ -232,8 +244,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (a->switch_at < 0)
 		a->switch_at = a->seconds / 2;
 	if (a->seconds <= 0 || a->n1 < 1 || a->n2 < 1 || a->n1 > 2048 || a->n2 > 2048 ||
-	    !a->dwell_ms || a->native_b < 0) {
-		fprintf(stderr, "%s: bad argument (sizes 1..2048, positive duration/dwell)\n",
+	    !a->dwell_ms || a->native_b < 0 ||
+	    (strcmp(a->metric, "requests") && strcmp(a->metric, "ipc"))) {
+		fprintf(stderr,
+			"%s: bad argument (sizes 1..2048, positive duration/dwell, "
+			"--metric requests or ipc)\n",
 			argv[0]);
 		return -EINVAL;
 	}
@@ -245,6 +260,7 @@ int main(int argc, char **argv)
 	struct server s = {.b_default = 16};
 	struct spec_runtime *rt = NULL;
 	struct server_policy pr = {0};
+	struct spec_counters *ipc = NULL;
 	pthread_t th;
 	struct args a;
 	int ret = 1;
@@ -272,12 +288,25 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (rt && !strcmp(a.metric, "ipc")) {
+		LIBSPEC_OPTS(spec_counters_opts, co, .configure = true, .interval_us = 10000);
+
+		/* The hardware's view: instructions per cycle over each window. */
+		ipc = spec_counters__open(SPEC_COUNTERS_IPC, &co);
+		if (!ipc) {
+			fprintf(stderr, "matmul: --metric ipc: %s\n", strerror(errno));
+			goto out;
+		}
+		unit = "IPC";
+	}
 	if (pthread_create(&th, NULL, worker, &s)) {
 		fprintf(stderr, "matmul: cannot start the worker\n");
 		goto out;
 	}
-	if (rt && server_policy_start(&pr, rt, a.dwell_ms, a.threshold, served_count, &s, report,
-				      &a.verbose))
+	if (rt && (ipc ? server_policy_start(&pr, rt, a.dwell_ms, a.threshold, spec_counters__read,
+					     ipc, SPEC_METRIC_WINDOW, report, &a.verbose)
+		       : server_policy_start(&pr, rt, a.dwell_ms, a.threshold, served_count, &s,
+					     SPEC_METRIC_COUNTER, report, &a.verbose)))
 		atomic_store(&s.stop, true);
 	else
 		drive(&s, rt, &a);
@@ -289,9 +318,13 @@ int main(int argc, char **argv)
 	       (unsigned long long)atomic_load(&s.wrong));
 	if (rt)
 		server_policy_summary(&pr, rt);
+	if (ipc)
+		printf("ipc metric: %llu samples from ioca.ko\n",
+		       (unsigned long long)spec_counters__samples(ipc));
 	ret = atomic_load(&s.wrong) || !atomic_load(&s.served) ? 1 : 0;
 out:
 	server_policy_fini(&pr);
+	spec_counters__close(ipc);
 	spec_runtime__close(rt);
 	workload_fini(&s.load[0]);
 	workload_fini(&s.load[1]);

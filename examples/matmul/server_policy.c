@@ -36,11 +36,11 @@ static void *policy_thread(void *arg)
 
 int server_policy_start(struct server_policy *sp, struct spec_runtime *rt, unsigned dwell_ms,
 			double threshold, spec_metric_fn metric, void *ctx,
-			spec_policy_report_fn report, void *report_ctx)
+			enum spec_metric_mode mode, spec_policy_report_fn report, void *report_ctx)
 {
 	static const char *const search[] = {"B"}, *const observe[] = {"N"};
 	LIBSPEC_OPTS(spec_policy_exhaustive_opts, o, .metric = metric, .metric_ctx = ctx,
-		     .metric_mode = SPEC_METRIC_COUNTER, .dwell_ns = dwell_ms * 1000000ull,
+		     .metric_mode = mode, .dwell_ns = dwell_ms * 1000000ull,
 		     .warmup_ns = dwell_ms * 1000000ull / 5, .threshold = threshold,
 		     /* two windows in a row: one noisy window is not a new workload */
 		     .confirm_windows = 2, .labels = search, .nr_labels = 1,

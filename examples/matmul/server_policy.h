@@ -11,8 +11,7 @@
 #include <stdbool.h>
 
 #include <libspec/libspec.h>
-
-#include "policy_exhaustive.h"
+#include <libspec/policy.h>
 
 struct server_policy {
 	struct spec_policy_exhaustive *pol;
@@ -25,13 +24,14 @@ struct spec_runtime *server_policy_open_runtime(const char *ir);
 
 /*
  * Search B in {2..64} x {N generic, N = the dominant observed size}, each
- * candidate measured for @dwell_ms by @metric (a request counter),
- * searching again when the throughput moves by more than @threshold.
+ * candidate measured for @dwell_ms by @metric (a request counter, or a
+ * windowed metric such as IPC; @mode says which), searching again when it
+ * moves by more than @threshold.
  * Returns 0 or -errno (printed).
  */
 int server_policy_start(struct server_policy *sp, struct spec_runtime *rt, unsigned dwell_ms,
 			double threshold, spec_metric_fn metric, void *ctx,
-			spec_policy_report_fn report, void *report_ctx);
+			enum spec_metric_mode mode, spec_policy_report_fn report, void *report_ctx);
 void server_policy_stop(struct server_policy *sp);
 /* Compile counts and times, guard failures, the final choice. */
 void server_policy_summary(struct server_policy *sp, struct spec_runtime *rt);

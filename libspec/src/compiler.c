@@ -4,6 +4,7 @@
  * and built (or taken from the cache) and installed here, so callers never
  * wait for LLVM unless they ask to.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #include "validate.h"
 #include "variant.h"
 
-#define MAX_CASES 64
+#define MAX_CASES SPEC_CUSTOM_MAX_CASES
 /* How often the idle thread retries freeing retired variants. */
 #define RECLAIM_POLL_NS 2000000
 
@@ -58,12 +59,30 @@ static int gen_cases(struct spec_runtime *rt, struct spec_point *p, struct jit_s
 	return 0;
 }
 
+/* A spec_gen point: its generator and the hot inputs with their answers. */
+static int gen_setting(struct spec_runtime *rt, struct spec_point *p, struct jit_setting *s)
+{
+	struct spec_observed *hot = calloc(SPEC_HOT_MAX, sizeof(*hot));
+
+	if (!hot)
+		return -ENOMEM;
+	pthread_mutex_lock(&rt->lock);
+	s->emit = p->emit;
+	s->emit_ctx = p->emit_ctx;
+	pthread_mutex_unlock(&rt->lock);
+	s->nr_hot = sampler_merge(&rt->dom, p->idx, hot, SPEC_HOT_MAX, NULL);
+	s->hot = hot;
+	return 0;
+}
+
 static void free_settings(struct spec_runtime *rt, struct jit_setting *s)
 {
 	size_t i;
 
-	for (i = 0; s && i < rt->pts.n; i++)
+	for (i = 0; s && i < rt->pts.n; i++) {
 		free((void *)s[i].cases);
+		free((void *)s[i].hot);
+	}
 	free(s);
 }
 
@@ -88,6 +107,14 @@ static int build_settings(struct spec_runtime *rt, const struct spec_config *cfg
 		ps->value = e->value;
 		ps->guard = !e->noguard;
 		ps->every = e->every;
+		ps->param = e->param;
+		if (e->mode != CFG_DISABLED && p->kind == SPEC_POINT_GEN) {
+			ret = gen_setting(rt, p, ps);
+			if (ret) {
+				free_settings(rt, s);
+				return ret;
+			}
+		}
 		if (e->mode == CFG_ENABLED && p->kind == SPEC_POINT_CUSTOM) {
 			ret = gen_cases(rt, p, ps);
 			if (ret) {
@@ -102,9 +129,45 @@ static int build_settings(struct spec_runtime *rt, const struct spec_config *cfg
 	return 0;
 }
 
+/*
+ * The cache key (lock held): canonical text, pipeline, and the data version
+ * of every enabled point whose code a generator made, so that a variant
+ * compiled from data since invalidated is never found again.
+ */
+static void cache_key(struct spec_runtime *rt, const struct spec_config *cfg, const char *text,
+		      const char *pipeline, char *key, size_t size)
+{
+	size_t i, len = (size_t)snprintf(key, size, "%s|%s", text, pipeline);
+
+	for (i = 0; i < cfg->n && len < size; i++) {
+		const struct spec_point *p = points_find(&rt->pts, cfg->e[i].label);
+
+		if (p && cfg->e[i].mode != CFG_DISABLED &&
+		    (p->kind == SPEC_POINT_GEN || p->kind == SPEC_POINT_CUSTOM))
+			len += (size_t)snprintf(key + len, size - len, "|%zu@%" PRIu64, p->idx,
+						p->version);
+	}
+}
+
+/* Points a variant compiled from data (invalidated together with it). */
+static bool *data_deps(struct spec_runtime *rt, const struct spec_config *cfg)
+{
+	bool *deps = calloc(rt->pts.n ? rt->pts.n : 1, sizeof(*deps));
+	size_t i;
+
+	for (i = 0; deps && i < cfg->n; i++) {
+		const struct spec_point *p = points_find(&rt->pts, cfg->e[i].label);
+
+		if (p && cfg->e[i].mode != CFG_DISABLED &&
+		    (p->kind == SPEC_POINT_GEN || p->kind == SPEC_POINT_CUSTOM))
+			deps[p->idx] = true;
+	}
+	return deps;
+}
+
 static int run_job(struct spec_runtime *rt, struct job *job)
 {
-	char text[RT_MSG_MAX], key[2 * RT_MSG_MAX], err[RT_MSG_MAX] = "";
+	char text[RT_MSG_MAX], key[2 * RT_MSG_MAX], now[2 * RT_MSG_MAX], err[RT_MSG_MAX] = "";
 	struct jit_setting *settings = NULL;
 	struct variant *v;
 	int ret;
@@ -112,12 +175,13 @@ static int run_job(struct spec_runtime *rt, struct job *job)
 	ret = spec_config__format(job->cfg, text, sizeof(text));
 	if (ret < 0 || (size_t)ret >= sizeof(text))
 		return validate_fail(rt, -ENAMETOOLONG, "configuration text too long");
-	snprintf(key, sizeof(key), "%s|%s", text, job->pipeline);
 	pthread_mutex_lock(&rt->lock);
+	cache_key(rt, job->cfg, text, job->pipeline, key, sizeof(key));
 	v = variant_find(rt, key);
 	if (v) {
 		rt->stats.cache_hits++;
 		variant_install(rt, v);
+		rt_clear_error(rt);
 		pthread_mutex_unlock(&rt->lock);
 		return 0;
 	}
@@ -130,7 +194,8 @@ static int run_job(struct spec_runtime *rt, struct job *job)
 	if (!ret) {
 		v->key = strdup(key);
 		v->text = strdup(text);
-		if (!v->key || !v->text) {
+		v->deps = data_deps(rt, job->cfg);
+		if (!v->key || !v->text || !v->deps) {
 			pthread_mutex_lock(&rt->jit_lock);
 			variant_free(rt, v);
 			pthread_mutex_unlock(&rt->jit_lock);
@@ -142,9 +207,22 @@ static int run_job(struct spec_runtime *rt, struct job *job)
 		return validate_fail(rt, ret, "compiling \"%s\" failed, current variant kept: %s",
 				     text, err);
 	pthread_mutex_lock(&rt->lock);
+	cache_key(rt, job->cfg, text, job->pipeline, now, sizeof(now));
+	if (strcmp(now, key)) {
+		/* The data was invalidated while its generator ran. */
+		pthread_mutex_unlock(&rt->lock);
+		pthread_mutex_lock(&rt->jit_lock);
+		variant_free(rt, v);
+		pthread_mutex_unlock(&rt->jit_lock);
+		return validate_fail(rt, -ESTALE,
+				     "compiling \"%s\": its data was invalidated meanwhile, "
+				     "current variant kept",
+				     text);
+	}
 	variant_add(rt, v);
 	variant_install(rt, v);
 	variant_evict(rt);
+	rt_clear_error(rt);
 	pthread_mutex_unlock(&rt->lock);
 	return 0;
 }
@@ -279,12 +357,13 @@ static bool install_cached(struct spec_runtime *rt, const struct spec_config *cf
 	if (n < 0 || (size_t)n >= sizeof(text))
 		return false;
 	pthread_mutex_lock(&rt->lock);
-	snprintf(key, sizeof(key), "%s|%s", text, pipeline ? pipeline : rt->pipeline);
+	cache_key(rt, cfg, text, pipeline ? pipeline : rt->pipeline, key, sizeof(key));
 	if (!rt->qhead && !rt->busy)
 		v = variant_find(rt, key);
 	if (v) {
 		rt->stats.cache_hits++;
 		variant_install(rt, v);
+		rt_clear_error(rt);
 	}
 	pthread_mutex_unlock(&rt->lock);
 	return v != NULL;

@@ -126,6 +126,7 @@ int spec_config__merge(struct spec_config *dst, const struct spec_config *src)
 		e->value = src->e[i].value;
 		e->noguard = src->e[i].noguard;
 		e->every = src->e[i].every;
+		e->param = src->e[i].param;
 	}
 	return 0;
 }
@@ -160,6 +161,22 @@ int spec_config__set_value(struct spec_config *cfg, const char *label, int64_t v
 	return 0;
 }
 
+int spec_config__set_data(struct spec_config *cfg, const char *label, const void *data)
+{
+	return spec_config__set_value(cfg, label, (int64_t)(uintptr_t)data);
+}
+
+int spec_config__set_param(struct spec_config *cfg, const char *label, int64_t param)
+{
+	int err = 0;
+	struct cfg_entry *e = get_entry(cfg, label, &err);
+
+	if (!e)
+		return err;
+	e->param = param;
+	return 0;
+}
+
 int spec_config__enable(struct spec_config *cfg, const char *label)
 {
 	int err = 0;
@@ -181,6 +198,7 @@ int spec_config__disable(struct spec_config *cfg, const char *label)
 		return err;
 	e->mode = CFG_DISABLED;
 	e->value = 0;
+	e->param = 0;
 	return 0;
 }
 
@@ -240,6 +258,8 @@ int spec_config__format(const struct spec_config *cfg, char *buf, size_t size)
 			n += snprintf(item + n, sizeof(item) - n, "=%" PRId64, e->value);
 		else if (e->mode == CFG_ENABLED)
 			n += snprintf(item + n, sizeof(item) - n, "+");
+		if (e->mode != CFG_DISABLED && e->param)
+			n += snprintf(item + n, sizeof(item) - n, "/%" PRId64, e->param);
 		if (e->mode != CFG_DISABLED && e->noguard)
 			n += snprintf(item + n, sizeof(item) - n, "!noguard");
 		if (e->every)
@@ -257,7 +277,7 @@ int spec_config__format(const struct spec_config *cfg, char *buf, size_t size)
 }
 
 /* One "label[=V|+][!noguard][~N]" item of @len chars at @s. */
-static int parse_item(struct spec_config *cfg, const char *s, size_t len)
+static int parse_item(struct spec_config *cfg, const char *s, size_t len, char *why, size_t whysz)
 {
 	char label[CONFIG_LABEL_MAX + 1], rest[64], *p, *end;
 	size_t l;
@@ -276,6 +296,16 @@ static int parse_item(struct spec_config *cfg, const char *s, size_t len)
 	label[l] = '\0';
 	memcpy(rest, s + l, len - l);
 	rest[len - l] = '\0';
+	if (!rest[0]) {
+		snprintf(why, whysz,
+			 ": bare label '%s': write %s=V (value), %s+ (enable) or %s~N (sample)",
+			 label, label, label, label);
+		return -EINVAL;
+	}
+	if (config_find(cfg, label)) {
+		snprintf(why, whysz, ": label '%s' appears twice", label);
+		return -EINVAL;
+	}
 	err = spec_config__disable(cfg, label);
 	if (err)
 		return err;
@@ -292,6 +322,16 @@ static int parse_item(struct spec_config *cfg, const char *s, size_t len)
 	} else if (*p == '+') {
 		spec_config__enable(cfg, label);
 		p++;
+	}
+	if (*p == '/' && p != rest) {
+		long long v;
+
+		errno = 0;
+		v = strtoll(p + 1, &end, 0);
+		if (errno || end == p + 1)
+			return -EINVAL;
+		spec_config__set_param(cfg, label, v);
+		p = end;
 	}
 	if (!strncmp(p, "!noguard", 8)) {
 		spec_config__set_guard(cfg, label, false);
@@ -323,15 +363,16 @@ struct spec_config *spec_config__parse(const char *text)
 	if (strspn(text, " \t\n") == strlen(text))
 		return cfg;
 	for (s = text;; s = comma + 1) {
+		char why[512] = "";
 		size_t len;
 		int err;
 
 		comma = strchr(s, ',');
 		len = comma ? (size_t)(comma - s) : strlen(s);
-		err = parse_item(cfg, s, len);
+		err = parse_item(cfg, s, len, why, sizeof(why));
 		if (err) {
-			pr_warn("config: bad entry '%.*s' at offset %zu of \"%s\"\n", (int)len, s,
-				(size_t)(s - text), text);
+			pr_warn("config: bad entry '%.*s' at offset %zu of \"%s\"%s\n", (int)len, s,
+				(size_t)(s - text), text, why);
 			spec_config__free(cfg);
 			return libspec_err_ptr(err);
 		}

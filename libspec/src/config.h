@@ -22,6 +22,7 @@ struct cfg_entry {
 	int64_t value;
 	bool noguard;
 	uint32_t every; /* sampling period, 0 = off */
+	int64_t param;	/* spec_gen points: the generator's parameter */
 };
 
 struct spec_config {

@@ -68,6 +68,7 @@ static void rec_free(struct thread_rec *rec)
 	free(rec->countdown);
 	free(rec->samples);
 	free(rec->topk);
+	free(rec->extra);
 	free(rec);
 }
 
@@ -93,7 +94,8 @@ static struct thread_rec *rec_alloc(struct epoch_domain *d)
 	rec->countdown = calloc(n, sizeof(*rec->countdown));
 	rec->samples = calloc(n, sizeof(*rec->samples));
 	rec->topk = calloc(n * SAMPLER_TOPK, sizeof(*rec->topk));
-	if (!rec->countdown || !rec->samples || !rec->topk) {
+	rec->extra = calloc(n * SAMPLER_TOPK, sizeof(*rec->extra));
+	if (!rec->countdown || !rec->samples || !rec->topk || !rec->extra) {
 		rec_free(rec);
 		return NULL;
 	}

@@ -18,11 +18,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SAMPLER_TOPK 8
+#include "libspec/libspec.h"
+
+#define SAMPLER_TOPK SPEC_SAMPLE_TOPK
 
 struct topk_slot {
 	_Atomic int64_t value;
 	_Atomic uint64_t count;
+};
+
+/* Beside each slot, for spec_gen() points only (a wide input's high half,
+ * the answer): apart, so plain sampling scans no more memory than before.
+ */
+struct topk_extra {
+	_Atomic int64_t value_hi;
+	_Atomic int64_t out;
 };
 
 struct thread_rec {
@@ -34,6 +44,7 @@ struct thread_rec {
 	uint32_t *countdown;	   /* [nr_points] calls until the next sample */
 	_Atomic uint64_t *samples; /* [nr_points] */
 	struct topk_slot *topk;	   /* [nr_points][SAMPLER_TOPK] */
+	struct topk_extra *extra;  /* [nr_points][SAMPLER_TOPK] */
 };
 
 struct epoch_domain {

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jit_ir.h"
@@ -84,6 +85,7 @@ static int jit_engine(struct jit *j, char *err, size_t errsz)
 		{"__spec_rt_enter", (void *)spec_rt_enter},
 		{"__spec_rt_guard_fail", (void *)spec_rt_guard_fail},
 		{"__spec_rt_sample", (void *)spec_rt_sample},
+		{"__spec_rt_sample_io", (void *)spec_rt_sample_io},
 	};
 	size_t i;
 
@@ -316,7 +318,7 @@ fail:
 	return -EINVAL;
 }
 
-static char **variant_names(struct jit *j, unsigned int id)
+static char **variant_names(struct jit *j, unsigned int id, const bool *dirty)
 {
 	char **names = calloc(j->nr_handlers + 1, sizeof(*names));
 	size_t i;
@@ -329,7 +331,7 @@ static char **variant_names(struct jit *j, unsigned int id)
 		names[i] = malloc(len);
 		if (!names[i])
 			break;
-		snprintf(names[i], len, "%s.v%u", j->handlers[i], id);
+		snprintf(names[i], len, "%s.v%u", j->handlers[i], dirty[i] ? id : 0);
 	}
 	return names;
 }
@@ -356,16 +358,26 @@ static void dump_ir(LLVMModuleRef m, unsigned int id)
 		LLVMDisposeMessage(msg);
 }
 
-int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct jit_code **code,
-		      uint64_t *addrs, char *err, size_t errsz)
+static uint64_t mono_ns(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct jit_code **code,
+		      uint64_t *addrs, struct jit_phases *ph, char *err, size_t errsz)
+{
+	uint64_t t0 = mono_ns(), t1, t2;
 	LLVMModuleRef m = LLVMCloneModule(j->master);
+	bool *dirty = calloc(j->nr_handlers ? j->nr_handlers : 1, sizeof(*dirty));
 	LLVMPassBuilderOptionsRef pbo;
 	char *msg = NULL, **names;
 	LLVMErrorRef e;
 	int ret;
 
-	ret = jit_spec_apply(j, m, req, err, errsz);
+	ret = dirty ? jit_spec_apply(j, m, req, dirty, err, errsz) : -ENOMEM;
 	if (!ret && LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
 		snprintf(err, errsz, "verifier: %s", msg);
 		ret = -EINVAL;
@@ -373,8 +385,13 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 	LLVMDisposeMessage(msg);
 	if (ret)
 		goto out_module;
+	t1 = mono_ns();
+	ph->specialize_ns = t1 - t0;
 	pbo = LLVMCreatePassBuilderOptions();
-	e = LLVMRunPasses(m, req->pipeline, j->tm, pbo);
+	/* Unchanged code nothing compiled here calls: not optimized again. */
+	e = req->id ? LLVMRunPasses(m, "globaldce", j->tm, pbo) : NULL;
+	if (!e)
+		e = LLVMRunPasses(m, req->pipeline, j->tm, pbo);
 	LLVMDisposePassBuilderOptions(pbo);
 	if (e) {
 		char what[300];
@@ -384,19 +401,25 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 		ret = -EINVAL;
 		goto out_module;
 	}
+	t2 = mono_ns();
+	ph->optimize_ns = t2 - t1;
 	dump_ir(m, req->id);
 	ret = check_unresolved(j, m, err, errsz);
 	if (ret)
 		goto out_module;
-	names = variant_names(j, req->id);
+	names = variant_names(j, req->id, dirty);
 	if (!names) {
 		ret = -ENOMEM;
 		goto out_module;
 	}
+	/* Code is generated when the lookup materializes the module. */
 	ret = add_and_lookup(j, m, names, j->nr_handlers, addrs, code, err, errsz);
 	free_names(names);
+	free(dirty);
+	ph->codegen_ns = mono_ns() - t2;
 	return ret;
 out_module:
+	free(dirty);
 	LLVMDisposeModule(m);
 	return ret;
 }

@@ -25,6 +25,12 @@ struct jit_setting {
 	uint32_t every;
 	const struct spec_case *cases; /* custom points: inline answers */
 	size_t nr_cases;
+	/* spec_gen points: generator, and the hot inputs with their answers */
+	int (*emit)(void *ctx, struct spec_gen *g);
+	void *emit_ctx;
+	int64_t param;
+	const struct spec_observed *hot;
+	size_t nr_hot;
 };
 
 struct jit_variant_req {
@@ -53,8 +59,12 @@ int jit_define_symbol(struct jit *j, const char *name, uint64_t addr, char *err,
  * to the JIT and resolve every handler into @addrs[nr_handlers]. Nothing is
  * left behind on failure.
  */
+struct jit_phases {
+	uint64_t specialize_ns, optimize_ns, codegen_ns;
+};
+
 int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct jit_code **code,
-		      uint64_t *addrs, char *err, size_t errsz);
+		      uint64_t *addrs, struct jit_phases *ph, char *err, size_t errsz);
 
 /*
  * Entry stub of handler @h with the handler's own type: enters the epoch of

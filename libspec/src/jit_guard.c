@@ -309,7 +309,9 @@ static void emit_fail(struct jit *j, LLVMBuilderRef b, LLVMValueRef fn, LLVMValu
 	LLVMValueRef args[2], r, helper;
 
 	args[0] = jit_host_ptr(j, point);
-	args[1] = LLVMBuildIntCast2(b, observed, i64, 1, "");
+	args[1] = LLVMGetTypeKind(LLVMTypeOf(observed)) == LLVMPointerTypeKind
+			  ? LLVMBuildPtrToInt(b, observed, i64, "")
+			  : LLVMBuildIntCast2(b, observed, i64, 1, "");
 	helper = jit_helper(m, "__spec_rt_guard_fail", hty);
 	LLVMAddAttributeAtIndex(
 		helper, LLVMAttributeFunctionIndex,

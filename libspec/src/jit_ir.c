@@ -13,11 +13,15 @@
 static const struct {
 	const char *suffix;
 	enum spec_point_kind kind;
-	unsigned int nargs;
+	unsigned int nargs, max_args;
 } markers[] = {
-	{"enum", SPEC_POINT_ENUM, 6},	    {"range", SPEC_POINT_RANGE, 6},
-	{"generic", SPEC_POINT_GENERIC, 4}, {"assume", SPEC_POINT_ASSUME, 4},
-	{"custom", SPEC_POINT_CUSTOM, 5},
+	{"enum", SPEC_POINT_ENUM, 6, 6},
+	{"range", SPEC_POINT_RANGE, 6, 6},
+	{"generic", SPEC_POINT_GENERIC, 4, 4},
+	{"ptr", SPEC_POINT_PTR, 4, 4},
+	{"assume", SPEC_POINT_ASSUME, 4, 4},
+	{"custom", SPEC_POINT_CUSTOM, 5, 5},
+	{"gen", SPEC_POINT_GEN, JIT_GEN_FIRST_INPUT + 1, JIT_GEN_FIRST_INPUT + SPEC_GEN_MAX_INPUTS},
 };
 
 enum spec_point_kind jit_ir_marker_kind(LLVMValueRef inst)
@@ -35,8 +39,10 @@ enum spec_point_kind jit_ir_marker_kind(LLVMValueRef inst)
 	if (strncmp(name, MARKER_PREFIX, strlen(MARKER_PREFIX)))
 		return 0;
 	for (i = 0; i < sizeof(markers) / sizeof(markers[0]); i++) {
+		unsigned int n = (unsigned int)LLVMGetNumArgOperands(inst);
+
 		if (!strcmp(name + strlen(MARKER_PREFIX), markers[i].suffix) &&
-		    (unsigned int)LLVMGetNumArgOperands(inst) == markers[i].nargs)
+		    n >= markers[i].nargs && n <= markers[i].max_args)
 			return markers[i].kind;
 	}
 	return 0;
@@ -181,6 +187,62 @@ static int custom_fn_ok(LLVMValueRef fn)
 	       LLVMGetTypeKind(LLVMGetReturnType(ty)) == LLVMIntegerTypeKind;
 }
 
+static bool int_of(LLVMTypeRef t, unsigned int max_bits)
+{
+	return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) <= max_bits;
+}
+
+bool jit_ir_gen_split(LLVMTypeRef input, const LLVMTypeRef *params, unsigned int left)
+{
+	LLVMContextRef ctx = LLVMGetTypeContext(input);
+
+	/* The x86-64 ABI passes an __int128 argument as two i64 halves. */
+	return LLVMGetIntTypeWidth(input) == 128 && left >= 2 &&
+	       params[0] == LLVMInt64TypeInContext(ctx) && params[1] == LLVMInt64TypeInContext(ctx);
+}
+
+/*
+ * A spec_gen point's function: (pointer, one integer per input) returning
+ * an integer of up to 64 bits; inputs of up to 128 bits.
+ */
+static const char *gen_shape_error(LLVMValueRef call)
+{
+	unsigned int i, k, np, n = (unsigned int)LLVMGetNumArgOperands(call) - JIT_GEN_FIRST_INPUT;
+	LLVMValueRef fn = LLVMGetOperand(call, 3);
+	LLVMTypeRef ty, params[1 + 2 * SPEC_GEN_MAX_INPUTS];
+
+	for (i = 0; i < n; i++) {
+		if (!int_of(LLVMTypeOf(LLVMGetOperand(call, JIT_GEN_FIRST_INPUT + i)), 128))
+			return "inputs must be integers of at most 128 bits";
+	}
+	if (!fn || !LLVMIsAFunction(fn))
+		return "the function must be named directly, not through a pointer";
+	ty = LLVMGlobalGetValueType(fn);
+	np = LLVMCountParamTypes(ty);
+	if (LLVMIsFunctionVarArg(ty) || np < n + 1 || np > 1 + 2 * n)
+		return "the function must take the data pointer and one argument per input";
+	LLVMGetParamTypes(ty, params);
+	if (LLVMGetTypeKind(params[0]) != LLVMPointerTypeKind)
+		return "the function's first parameter must be the data pointer";
+	for (i = 0, k = 1; i < n; i++) {
+		LLVMTypeRef in = LLVMTypeOf(LLVMGetOperand(call, JIT_GEN_FIRST_INPUT + i));
+
+		if (k >= np)
+			return "the function must take the data pointer and one argument per input";
+		if (jit_ir_gen_split(in, params + k, np - k))
+			k += 2;
+		else if (int_of(params[k], 128))
+			k++;
+		else
+			return "the function's inputs must be integers of at most 128 bits";
+	}
+	if (k != np)
+		return "the function must take the data pointer and one argument per input";
+	if (!int_of(LLVMGetReturnType(ty), 64))
+		return "the function must return an integer of at most 64 bits";
+	return NULL;
+}
+
 static int scan_marker(struct jit *j, LLVMValueRef fn, LLVMValueRef call, enum spec_point_kind kind,
 		       char *err, size_t errsz)
 {
@@ -203,6 +265,11 @@ static int scan_marker(struct jit *j, LLVMValueRef fn, LLVMValueRef call, enum s
 		return -EINVAL;
 	}
 	checked = LLVMGetOperand(call, kind == SPEC_POINT_CUSTOM ? 4 : 3);
+	if (kind == SPEC_POINT_GEN && gen_shape_error(call)) {
+		snprintf(err, errsz, "%s:%d: spec_gen '%s': %s", file, (int)line, label,
+			 gen_shape_error(call));
+		return -EINVAL;
+	}
 	if (kind == SPEC_POINT_ENUM) {
 		ret = enum_values(LLVMGetOperand(call, 4), LLVMGetOperand(call, 5), &vals, &nvals);
 		if (ret) {
@@ -229,7 +296,7 @@ static int scan_marker(struct jit *j, LLVMValueRef fn, LLVMValueRef call, enum s
 	free(vals);
 	if (ret)
 		return ret;
-	if (kind != SPEC_POINT_CUSTOM) {
+	if (kind != SPEC_POINT_CUSTOM && kind != SPEC_POINT_GEN) {
 		jit_guard_classify(fn, call, checked, &gs);
 		if (!gs.hoistable && !gs.clean) {
 			char why[512];

@@ -9,6 +9,7 @@
  *  - variant k exports its external functions as <name>.vk and refers to
  *    the generic variant's globals, so state survives swaps.
  */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,8 @@
 #include "jit_tls.h"
 #include "jit_ir.h"
 #include "jit_guard.h"
+#include "jit_gen.h"
+#include "jit_scope.h"
 
 struct marker {
 	LLVMValueRef call, fn;
@@ -66,15 +69,63 @@ static LLVMValueRef generic_of(struct spec_ctx *c, LLVMValueRef fn)
 	return jit_helper(c->m, name, LLVMGlobalGetValueType(fn));
 }
 
-static void call_sample(struct spec_ctx *c, LLVMBuilderRef b, struct spec_point *p, LLVMValueRef x,
-			uint32_t every)
+/* The Nth call's (or a cache miss's) call into the sampler. */
+static void call_sample(struct jit *j, LLVMModuleRef m, LLVMBuilderRef b, struct spec_point *p,
+			const struct jit_sample_vals *v, uint32_t every)
 {
-	LLVMTypeRef i32 = LLVMInt32TypeInContext(c->j->ctx);
-	LLVMTypeRef ty = LLVMFunctionType(LLVMVoidTypeInContext(c->j->ctx),
-					  (LLVMTypeRef[]){c->ptr, c->i64, i32}, 3, 0);
-	LLVMValueRef args[3] = {jit_host_ptr(c->j, p), x, LLVMConstInt(i32, every, 0)};
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(j->ctx), i64 = LLVMInt64TypeInContext(j->ctx);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(j->ctx, 0), ty;
+	LLVMValueRef args[5] = {jit_host_ptr(j, p), v->lo};
 
-	LLVMBuildCall2(b, ty, jit_helper(c->m, "__spec_rt_sample", ty), args, 3, "");
+	if (!v->out) {
+		args[2] = LLVMConstInt(i32, every, 0);
+		ty = LLVMFunctionType(LLVMVoidTypeInContext(j->ctx), (LLVMTypeRef[]){ptr, i64, i32},
+				      3, 0);
+		LLVMBuildCall2(b, ty, jit_helper(m, "__spec_rt_sample", ty), args, 3, "");
+		return;
+	}
+	args[2] = v->hi ? v->hi : LLVMConstNull(i64);
+	args[3] = v->out;
+	args[4] = LLVMConstInt(i32, every, 0);
+	ty = LLVMFunctionType(LLVMVoidTypeInContext(j->ctx),
+			      (LLVMTypeRef[]){ptr, i64, i64, i64, i32}, 5, 0);
+	LLVMBuildCall2(b, ty, jit_helper(m, "__spec_rt_sample_io", ty), args, 5, "");
+}
+
+void jit_emit_sample(struct jit *j, LLVMBuilderRef b, LLVMValueRef at, LLVMValueRef fn,
+		     struct spec_point *p, const struct jit_sample_vals *v, uint32_t every)
+{
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(j->ctx), i64 = LLVMInt64TypeInContext(j->ctx);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(j->ctx, 0);
+	LLVMModuleRef m = LLVMGetGlobalParent(fn);
+	LLVMBasicBlockRef head, cont, slow, dec;
+	LLVMValueRef rec, cd, slot, n, idx;
+
+	if (!j->tls_ok) {
+		LLVMPositionBuilderBefore(b, at);
+		call_sample(j, m, b, p, v, every);
+		return;
+	}
+	head = LLVMGetInstructionParent(at);
+	cont = jit_split_before(j, at);
+	slow = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.slow");
+	dec = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.skip");
+	LLVMPositionBuilderAtEnd(b, head);
+	rec = jit_tls_rec(j, b, fn, j->dom, slow);
+	cd = LLVMBuildLoad2(b, ptr, jit_tls_field(j, b, rec, j->tls.off_countdown), "cd");
+	idx = LLVMConstInt(i64, p->idx, 0);
+	slot = LLVMBuildGEP2(b, i32, cd, &idx, 1, "");
+	n = LLVMBuildLoad2(b, i32, slot, "left");
+	jit_mark_likely(
+		j, LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, n, LLVMConstInt(i32, 1, 0), ""),
+				   dec, slow));
+	LLVMPositionBuilderAtEnd(b, dec);
+	LLVMBuildStore(b, LLVMBuildSub(b, n, LLVMConstInt(i32, 1, 0), ""), slot);
+	LLVMBuildBr(b, cont);
+	LLVMPositionBuilderAtEnd(b, slow);
+	call_sample(j, m, b, p, v, every);
+	LLVMBuildBr(b, cont);
+	LLVMPositionBuilderBefore(b, at);
 }
 
 /*
@@ -85,35 +136,9 @@ static void call_sample(struct spec_ctx *c, LLVMBuilderRef b, struct spec_point 
 static void emit_sample(struct spec_ctx *c, LLVMBuilderRef b, struct marker *mk, LLVMValueRef x,
 			uint32_t every)
 {
-	struct jit *j = c->j;
-	LLVMTypeRef i32 = LLVMInt32TypeInContext(j->ctx);
-	LLVMBasicBlockRef head, cont, slow, dec;
-	LLVMValueRef rec, cd, slot, n, idx;
+	struct jit_sample_vals v = {.lo = x};
 
-	if (!j->tls_ok) {
-		call_sample(c, b, mk->p, x, every);
-		return;
-	}
-	head = LLVMGetInstructionParent(mk->call);
-	cont = jit_split_before(j, mk->call);
-	slow = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.slow");
-	dec = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.skip");
-	LLVMPositionBuilderAtEnd(b, head);
-	rec = jit_tls_rec(j, b, mk->fn, j->dom, slow);
-	cd = LLVMBuildLoad2(b, c->ptr, jit_tls_field(j, b, rec, j->tls.off_countdown), "cd");
-	idx = LLVMConstInt(c->i64, mk->p->idx, 0);
-	slot = LLVMBuildGEP2(b, i32, cd, &idx, 1, "");
-	n = LLVMBuildLoad2(b, i32, slot, "left");
-	jit_mark_likely(
-		j, LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, n, LLVMConstInt(i32, 1, 0), ""),
-				   dec, slow));
-	LLVMPositionBuilderAtEnd(b, dec);
-	LLVMBuildStore(b, LLVMBuildSub(b, n, LLVMConstInt(i32, 1, 0), ""), slot);
-	LLVMBuildBr(b, cont);
-	LLVMPositionBuilderAtEnd(b, slow);
-	call_sample(c, b, mk->p, x, every);
-	LLVMBuildBr(b, cont);
-	LLVMPositionBuilderBefore(b, mk->call);
+	jit_emit_sample(c->j, b, mk->call, mk->fn, mk->p, &v, every);
 }
 
 static const struct jit_setting *setting_of(struct spec_ctx *c, const struct spec_point *p)
@@ -161,6 +186,70 @@ static int apply_value(struct spec_ctx *c, LLVMBuilderRef b, struct marker *mk)
 	}
 	k = LLVMConstInt(c->i64, (unsigned long long)s->value, 1);
 	LLVMReplaceAllUsesWith(mk->call, k);
+	if (s->guard) {
+		int ret = guard(c, mk, x, ok_equals, k);
+
+		if (ret)
+			return ret;
+	}
+	LLVMInstructionEraseFromParent(mk->call);
+	return 0;
+}
+
+/*
+ * The function of the module at runtime address @addr: a process symbol
+ * whose body the IR also defines (the same source), or one of the module's
+ * own functions whose generic copy (<name>.v0) lives there. NULL if none.
+ */
+static LLVMValueRef function_at(struct spec_ctx *c, uint64_t addr)
+{
+	LLVMValueRef f;
+	Dl_info info;
+	char name[512];
+
+	if (dladdr((void *)(uintptr_t)addr, &info) && info.dli_sname &&
+	    (uintptr_t)info.dli_saddr == (uintptr_t)addr) {
+		f = LLVMGetNamedFunction(c->m, info.dli_sname);
+		if (f && !LLVMIsDeclaration(f))
+			return f;
+	}
+	for (f = LLVMGetFirstFunction(c->m); f; f = LLVMGetNextFunction(f)) {
+		LLVMOrcExecutorAddress a;
+		LLVMErrorRef e;
+
+		if (LLVMIsDeclaration(f) || jit_ir_marker_kind(f))
+			continue;
+		snprintf(name, sizeof(name), "%s.v0", LLVMGetValueName2(f, &(size_t){0}));
+		e = LLVMOrcLLJITLookup(c->j->lljit, &a, name);
+		if (e) {
+			LLVMConsumeError(e);
+			continue;
+		}
+		if (a == addr)
+			return f;
+	}
+	return NULL;
+}
+
+/* A pointer point set to an address: the constant (the function itself
+ * when the module has it, so the call can be inlined) behind p == address.
+ */
+static int apply_ptr(struct spec_ctx *c, LLVMBuilderRef b, struct marker *mk)
+{
+	const struct jit_setting *s = setting_of(c, mk->p);
+	LLVMValueRef x = LLVMGetOperand(mk->call, 3), k, target;
+
+	LLVMPositionBuilderBefore(b, mk->call);
+	if (s->every)
+		emit_sample(c, b, mk, LLVMBuildPtrToInt(b, x, c->i64, ""), s->every);
+	if (s->mode != CFG_VALUE) {
+		LLVMReplaceAllUsesWith(mk->call, x);
+		LLVMInstructionEraseFromParent(mk->call);
+		return 0;
+	}
+	k = jit_host_ptr(c->j, (const void *)(uintptr_t)s->value);
+	target = function_at(c, (uint64_t)s->value);
+	LLVMReplaceAllUsesWith(mk->call, target ? target : k);
 	if (s->guard) {
 		int ret = guard(c, mk, x, ok_equals, k);
 
@@ -289,10 +378,12 @@ static int collect(struct spec_ctx *c, struct marker **out, size_t *n)
 						    jit_ir_cstring(LLVMGetOperand(inst, 0)));
 				if (!mk->p)
 					return -EINVAL;
-				jit_guard_classify(
-					fn, inst,
-					LLVMGetOperand(inst, kind == SPEC_POINT_CUSTOM ? 4 : 3),
-					&mk->gs);
+				if (kind != SPEC_POINT_GEN)
+					jit_guard_classify(
+						fn, inst,
+						LLVMGetOperand(inst,
+							       kind == SPEC_POINT_CUSTOM ? 4 : 3),
+						&mk->gs);
 			}
 		}
 	}
@@ -307,7 +398,7 @@ static void rename_value(LLVMValueRef v, const char *base, unsigned int id)
 	LLVMSetValueName2(v, name, strlen(name));
 }
 
-static void rename_defs(struct spec_ctx *c)
+static void rename_defs(struct spec_ctx *c, const struct jit_scope *sc)
 {
 	unsigned int id = c->req->id;
 	LLVMValueRef v, next;
@@ -317,9 +408,16 @@ static void rename_defs(struct spec_ctx *c)
 		next = LLVMGetNextFunction(v);
 		if (LLVMIsDeclaration(v))
 			continue;
+		snprintf(base, sizeof(base), "%s", LLVMGetValueName2(v, &(size_t){0}));
+		if (id && !jit_scope_dirty(sc, v)) {
+			/* Unchanged: the generic variant's code, inlinable here. */
+			LLVMSetLinkage(v, LLVMAvailableExternallyLinkage);
+			LLVMSetVisibility(v, LLVMDefaultVisibility);
+			rename_value(v, base, 0);
+			continue;
+		}
 		if (id && LLVMGetLinkage(v) != LLVMExternalLinkage)
 			continue;
-		snprintf(base, sizeof(base), "%s", LLVMGetValueName2(v, &(size_t){0}));
 		LLVMSetLinkage(v, LLVMExternalLinkage);
 		LLVMSetVisibility(v, LLVMDefaultVisibility);
 		rename_value(v, base, id);
@@ -344,15 +442,24 @@ static void rename_defs(struct spec_ctx *c)
 	}
 }
 
-int jit_spec_apply(struct jit *j, LLVMModuleRef m, const struct jit_variant_req *req, char *err,
-		   size_t errsz)
+int jit_spec_apply(struct jit *j, LLVMModuleRef m, const struct jit_variant_req *req,
+		   bool *handler_dirty, char *err, size_t errsz)
 {
 	struct spec_ctx c = {.j = j, .m = m, .req = req, .err = err, .errsz = errsz};
-	LLVMBuilderRef b = LLVMCreateBuilderInContext(j->ctx);
+	LLVMBuilderRef b;
+	struct jit_scope sc;
 	struct marker *mks;
 	size_t n, i;
 	int ret;
 
+	ret = jit_scope_compute(j, m, req, &sc);
+	if (ret) {
+		snprintf(err, errsz, "out of memory");
+		return ret;
+	}
+	for (i = 0; i < j->nr_handlers; i++)
+		handler_dirty[i] = jit_scope_dirty(&sc, LLVMGetNamedFunction(m, j->handlers[i]));
+	b = LLVMCreateBuilderInContext(j->ctx);
 	c.i64 = LLVMInt64TypeInContext(j->ctx);
 	c.ptr = LLVMPointerTypeInContext(j->ctx, 0);
 	ret = collect(&c, &mks, &n);
@@ -366,6 +473,13 @@ int jit_spec_apply(struct jit *j, LLVMModuleRef m, const struct jit_variant_req 
 		case SPEC_POINT_CUSTOM:
 			ret = apply_custom(&c, b, &mks[i]);
 			break;
+		case SPEC_POINT_PTR:
+			ret = apply_ptr(&c, b, &mks[i]);
+			break;
+		case SPEC_POINT_GEN:
+			ret = jit_gen_apply(j, b, mks[i].call, mks[i].fn, mks[i].p,
+					    setting_of(&c, mks[i].p), err, errsz);
+			break;
 		default:
 			ret = apply_value(&c, b, &mks[i]);
 			break;
@@ -373,8 +487,8 @@ int jit_spec_apply(struct jit *j, LLVMModuleRef m, const struct jit_variant_req 
 	}
 	free(mks);
 	LLVMDisposeBuilder(b);
-	if (ret)
-		return ret;
-	rename_defs(&c);
-	return 0;
+	if (!ret)
+		rename_defs(&c, &sc);
+	jit_scope_free(&sc);
+	return ret;
 }

@@ -4,7 +4,15 @@
 
 #include "log.h"
 
-static _Atomic(libspec_print_fn_t) print_fn;
+#include <stdio.h>
+
+/* As libbpf's: warnings to stderr until the service installs its own. */
+static int default_print(enum libspec_print_level level, const char *fmt, va_list ap)
+{
+	return level == LIBSPEC_WARN ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+static _Atomic(libspec_print_fn_t) print_fn = default_print;
 
 libspec_print_fn_t libspec_set_print(libspec_print_fn_t fn)
 {

@@ -19,6 +19,10 @@ const char *points_kind_name(enum spec_point_kind kind)
 		return "spec_assume";
 	case SPEC_POINT_CUSTOM:
 		return "spec_custom";
+	case SPEC_POINT_GEN:
+		return "spec_gen";
+	case SPEC_POINT_PTR:
+		return "spec_ptr";
 	}
 	return "?";
 }

@@ -10,6 +10,8 @@
 
 #include "libspec/libspec.h"
 
+struct spec_gen;
+
 struct spec_site {
 	char *function;
 	char *file;
@@ -38,6 +40,10 @@ struct spec_point {
 	_Atomic(struct spec_cleanup *) cleanup;
 	spec_custom_gen_fn gen; /* under the runtime lock */
 	void *gen_ctx;
+	/* spec_gen() points: the code generator (libspec/gen.h's spec_gen_fn) */
+	int (*emit)(void *ctx, struct spec_gen *g);
+	void *emit_ctx;
+	uint64_t version;	  /* data version (invalidations), under the runtime lock */
 	struct epoch_domain *dom; /* the sampler's per-thread records */
 };
 

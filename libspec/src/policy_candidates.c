@@ -58,6 +58,15 @@ static int dim_of(const struct spec_point_info *pt, const struct policy_space_op
 		d->toggle = true;
 		d->n = 2;
 		return 1;
+	case SPEC_POINT_GEN:
+		/* Its setting is the data pointer: only the service knows it. */
+		if (!listed)
+			return 0;
+		snprintf(err, errsz,
+			 "labels: spec_gen point '%s' is set to its data; give it in extra",
+			 pt->label);
+		return -EINVAL;
+	case SPEC_POINT_PTR:
 	case SPEC_POINT_GENERIC:
 		if (!listed)
 			return 0;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "log.h"
 #include "compiler.h"
@@ -22,6 +23,12 @@ int rt_set_error(struct spec_runtime *rt, int err, const char *msg)
 	rt->last_msg[len] = '\0';
 	pr_warn("%s\n", msg);
 	return err;
+}
+
+void rt_clear_error(struct spec_runtime *rt)
+{
+	rt->last_err = 0;
+	rt->last_msg[0] = '\0';
 }
 
 static void open_error(const struct spec_runtime_opts *opts, const char *msg)
@@ -82,6 +89,12 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 	rt->dom.nr_points = rt->pts.n;
 	for (i = 0; i < rt->pts.n; i++)
 		rt->pts.p[i]->dom = &rt->dom;
+	if (!rt->nr_handlers)
+		pr_warn("%s: defines no function, so there is no handler to call\n", path);
+	else if (!rt->pts.n)
+		pr_warn("%s: no specialization points: compile the handlers with spec-cc from "
+			"sources that use <libspec/annotate.h>; they run generic only\n",
+			path);
 	pr_debug("%s: %zu handlers, %zu points\n", path, rt->nr_handlers, rt->pts.n);
 	return rt;
 }
@@ -255,6 +268,69 @@ int spec_runtime__add_custom(struct spec_runtime *rt, const char *label, spec_cu
 	p->gen = gen;
 	p->gen_ctx = ctx;
 	pthread_mutex_unlock(&rt->lock);
+	return 0;
+}
+
+/* gen.h's spec_gen_fn; that header brings LLVM's, which only jit*.c see. */
+LIBSPEC_API int spec_runtime__add_gen(struct spec_runtime *rt, const char *label,
+				      int (*gen)(void *ctx, struct spec_gen *g), void *ctx);
+
+int spec_runtime__add_gen(struct spec_runtime *rt, const char *label,
+			  int (*gen)(void *ctx, struct spec_gen *g), void *ctx)
+{
+	struct spec_point *p = find_point(rt, label);
+
+	if (!p)
+		return libspec_err(rt && label ? -ENOENT : -EINVAL);
+	if (p->kind != SPEC_POINT_GEN) {
+		pr_warn("'%s' is a %s point, not spec_gen\n", label, points_kind_name(p->kind));
+		return libspec_err(-EINVAL);
+	}
+	pthread_mutex_lock(&rt->lock);
+	p->emit = gen;
+	p->emit_ctx = ctx;
+	pthread_mutex_unlock(&rt->lock);
+	return 0;
+}
+
+/* Wait until no thread can be inside a variant unlinked before the call. */
+static void wait_readers(struct spec_runtime *rt)
+{
+	uint64_t e = epoch_retire(&rt->dom);
+	struct timespec ts = {0, 50000};
+
+	while (epoch_oldest(&rt->dom) <= e)
+		nanosleep(&ts, NULL);
+}
+
+int spec_runtime__invalidate(struct spec_runtime *rt, const char *label,
+			     const struct spec_invalidate_opts *opts)
+{
+	struct spec_point *p = find_point(rt, label);
+	bool replaced = false;
+
+	if (!p || !OPTS_VALID(opts, spec_invalidate_opts))
+		return libspec_err(rt && label && p ? -EINVAL : p ? -EINVAL : -ENOENT);
+	pthread_mutex_lock(&rt->lock);
+	p->version++;
+	/* A generator may be reading the data right now: let it finish (its
+	 * variant is then dropped, its key being stale).
+	 */
+	while (rt->busy)
+		pthread_cond_wait(&rt->cond, &rt->lock);
+	if (!OPTS_GET(opts, keep_current, false) && rt->current && rt->current->deps &&
+	    rt->current->deps[p->idx] && rt->generic) {
+		variant_install(rt, rt->generic);
+		replaced = true;
+	}
+	pthread_mutex_unlock(&rt->lock);
+	if (replaced) {
+		wait_readers(rt);
+		/* Sampled answers came from the old data too. */
+		sampler_reset(&rt->dom);
+	}
+	pr_debug("invalidated the data of '%s'%s\n", label,
+		 replaced ? ", generic variant installed" : "");
 	return 0;
 }
 

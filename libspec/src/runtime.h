@@ -24,6 +24,7 @@ struct variant {
 	char *text; /* canonical config only */
 	struct jit_code *code;
 	uint64_t *addrs; /* [nr_handlers] */
+	bool *deps;	 /* [nr points]: compiled from that point's data */
 	uint64_t last_used;
 	uint64_t retired_at;
 	struct variant *next;
@@ -70,5 +71,7 @@ struct spec_runtime {
 
 /* Record an error of @rt (lock held) and log it; returns @err. */
 int rt_set_error(struct spec_runtime *rt, int err, const char *msg);
+/* A later success: last_error() reports none (lock held). */
+void rt_clear_error(struct spec_runtime *rt);
 
 #endif /* LIBSPEC_RUNTIME_H */

@@ -16,6 +16,8 @@
 
 /* Called from JIT code at an instrumented point. */
 void spec_rt_sample(struct spec_point *p, int64_t x, uint32_t every);
+/* The same for a spec_gen() point: a wide input (hi:lo) and its answer. */
+void spec_rt_sample_io(struct spec_point *p, int64_t lo, int64_t hi, int64_t out, uint32_t every);
 
 /*
  * Merge the threads' tables of point @idx: at most @max values by count

@@ -46,7 +46,20 @@ static int validate_entry(struct spec_runtime *rt, const struct cfg_entry *e)
 				     e->label);
 	kind = points_kind_name(p->kind);
 	value_kind = p->kind == SPEC_POINT_ENUM || p->kind == SPEC_POINT_RANGE ||
-		     p->kind == SPEC_POINT_GENERIC;
+		     p->kind == SPEC_POINT_GENERIC || p->kind == SPEC_POINT_PTR;
+	if (e->param && p->kind != SPEC_POINT_GEN)
+		return validate_fail(rt, -EINVAL,
+				     "'%s' is a %s point (%s:%d): only spec_gen points take a "
+				     "generator parameter (/P)",
+				     e->label, kind, p->sites[0].file, p->sites[0].line);
+	if (p->kind == SPEC_POINT_GEN) {
+		if (e->mode != CFG_DISABLED && !p->emit)
+			return validate_fail(rt, -EINVAL,
+					     "spec_gen point '%s' (%s:%d) has no generator "
+					     "registered (spec_runtime__add_gen)",
+					     e->label, p->sites[0].file, p->sites[0].line);
+		return 0;
+	}
 	if (e->mode == CFG_VALUE && !value_kind)
 		return validate_fail(rt, -EINVAL,
 				     "'%s' is a %s point (%s:%d): it is enabled, not set to "

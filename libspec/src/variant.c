@@ -86,6 +86,7 @@ void variant_free(struct spec_runtime *rt, struct variant *v)
 	if (v->code)
 		jit_free_code(rt->jit, v->code);
 	free(v->addrs);
+	free(v->deps);
 	free(v->key);
 	free(v->text);
 	free(v);
@@ -129,6 +130,7 @@ int variant_build(struct spec_runtime *rt, const struct jit_setting *settings, c
 {
 	struct variant *v = calloc(1, sizeof(*v));
 	struct jit_variant_req req = {.pipeline = pipeline, .settings = settings};
+	struct jit_phases ph = {0};
 	uint64_t t0, dt;
 	int ret;
 
@@ -142,7 +144,7 @@ int variant_build(struct spec_runtime *rt, const struct jit_setting *settings, c
 	pthread_mutex_lock(&rt->jit_lock);
 	v->id = req.id = settings ? ++rt->next_id : 0;
 	t0 = now_ns();
-	ret = jit_build_variant(rt->jit, &req, &v->code, v->addrs, err, errsz);
+	ret = jit_build_variant(rt->jit, &req, &v->code, v->addrs, &ph, err, errsz);
 	dt = now_ns() - t0;
 	pthread_mutex_unlock(&rt->jit_lock);
 
@@ -151,6 +153,9 @@ int variant_build(struct spec_runtime *rt, const struct jit_setting *settings, c
 	rt->stats.compiles++;
 	rt->stats.last_compile_ns = dt;
 	rt->stats.total_compile_ns += dt;
+	rt->stats.last_specialize_ns = ph.specialize_ns;
+	rt->stats.last_optimize_ns = ph.optimize_ns;
+	rt->stats.last_codegen_ns = ph.codegen_ns;
 	if (ret)
 		rt->stats.compile_failures++;
 	if (lock_stats)

@@ -113,6 +113,34 @@ static void test_config_rejects_bad_labels(void **state)
 	spec_config__free(c);
 }
 
+static void test_config_parse_rejects_bare_and_duplicate_labels(void **state)
+{
+	(void)state;
+	tu_capture();
+	assert_null(spec_config__parse("B=16,N"));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(tu_last_msg(), "bare label 'N'"));
+	tu_capture();
+	assert_null(spec_config__parse("B=16,N=4,B=32"));
+	assert_non_null(strstr(tu_last_msg(), "label 'B' appears twice"));
+}
+
+static void test_config_generator_param_round_trips(void **state)
+{
+	struct spec_config *c = spec_config__parse("lpm=4096/65544,x+/3~64");
+	char t[128];
+
+	(void)state;
+	assert_non_null(c);
+	spec_config__format(c, t, sizeof(t));
+	assert_string_equal(t, "lpm=4096/65544,x+/3~64");
+	assert_int_equal(spec_config__set_param(c, "x", 0), 0);
+	spec_config__format(c, t, sizeof(t));
+	assert_string_equal(t, "lpm=4096/65544,x+~64");
+	spec_config__free(c);
+	assert_null(spec_config__parse("lpm/3"));
+}
+
 static void test_config_merge_overrides_and_dup_copies(void **state)
 {
 	struct spec_config *a = spec_config__parse("B=4,N=8");
@@ -145,6 +173,8 @@ int main(void)
 		cmocka_unit_test(test_config_parse_rejects_bad_entries_with_message),
 		cmocka_unit_test(test_config_rejects_bad_labels),
 		cmocka_unit_test(test_config_merge_overrides_and_dup_copies),
+		cmocka_unit_test(test_config_parse_rejects_bare_and_duplicate_labels),
+		cmocka_unit_test(test_config_generator_param_round_trips),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

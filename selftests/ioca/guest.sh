@@ -37,6 +37,8 @@ full)
 	run iocactl_test.sh
 	# libioca against the reloaded module (emulate=1, both CPUs).
 	run libioca_vm_test
+	# libspec's counter metric: configures, reads, releases the sampler.
+	run counters_vm_test
 	;;
 msr)
 	run load_test

@@ -51,6 +51,13 @@ if ! make --no-print-directory -C "$root/libioca" -j2 vmtest-bin >>"$log/build" 
 	echo "ioca: 0 passed, 1 failed"
 	exit 1
 fi
+# libspec's counter metric against the module (static, without LLVM).
+if ! make --no-print-directory -C "$root/libspec" -j2 vmtest-bin >>"$log/build" 2>&1; then
+	tail -n 30 "$log/build"
+	echo "ioca: build of libspec/build/counters_vm_test failed"
+	echo "ioca: 0 passed, 1 failed"
+	exit 1
+fi
 if [ ! -x "$run" ]; then
 	echo "ioca: $run missing (the VM runner)"
 	echo "ioca: 0 passed, 1 failed"
@@ -65,7 +72,8 @@ fail=$((fail + ${f:-1}))
 
 files=(--file "$ko:/ioca/ioca.ko" --file "$here/guest.sh" --file "$here/iocactl_test.sh"
 	--file "$root/iocad/build/iocactl.static:/ioca/iocactl"
-	--file "$root/libioca/build/libioca_vm_test:/ioca/libioca_vm_test")
+	--file "$root/libioca/build/libioca_vm_test:/ioca/libioca_vm_test"
+	--file "$root/libspec/build/counters_vm_test:/ioca/counters_vm_test")
 for t in $tests; do
 	files+=(--file "$here/$t")
 done

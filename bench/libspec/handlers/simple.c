@@ -20,3 +20,16 @@ long simple_g(long a, long b)
 
 	return a * y;
 }
+
+/* A plain hash lookup (no point): the JIT's generic code against native. */
+long simple_hash_get(const struct simple_htab *t, unsigned long key)
+{
+	unsigned long i = (key * 0x9e3779b97f4a7c15ul) >> (64 - SIMPLE_HTAB_BITS);
+
+	for (;; i = (i + 1) & (SIMPLE_HTAB_SIZE - 1)) {
+		if (t->keys[i] == key)
+			return t->vals[i];
+		if (!t->keys[i])
+			return -1;
+	}
+}

@@ -9,8 +9,10 @@
  * allowed values; the specializer finds these calls in the IR and replaces
  * them (identity, constant + guard, assumption, sampler, fast path).
  *
- * Value points take integer expressions of any width or signedness; the
- * value is converted to long long and back, which is exact.
+ * Value points take integer expressions of up to 64 bits, of either
+ * signedness; the value is converted to long long and back, which is exact.
+ * Wider integers (__int128) are refused at compile time: pass them to a
+ * spec_gen() point, whose inputs keep their width.
  */
 #ifndef LIBSPEC_ANNOTATE_H
 #define LIBSPEC_ANNOTATE_H
@@ -28,9 +30,18 @@ long long __spec_point_generic(const char *label, const char *file, int line, lo
 void __spec_point_assume(const char *label, const char *file, int line, int cond);
 long long __spec_point_custom(const char *label, const char *file, int line, const void *fn,
 			      long long x);
+const void *__spec_point_ptr(const char *label, const char *file, int line, const void *p);
+/* The inputs follow as variadic arguments, each at its own width. */
+long long __spec_point_gen(const char *label, const char *file, int line, const void *fn,
+			   const void *data, ...);
 
-/* Rejects floating-point and pointer operands at compile time. */
-#define LIBSPEC__INT(x) _Static_assert((__typeof__(x))0.5 == 0, "spec point on a non-integer")
+/* Rejects floating-point, pointer and wider-than-64-bit operands at compile
+ * time (long long would silently drop the high bits).
+ */
+#define LIBSPEC__INT(x)                                                         \
+	_Static_assert((__typeof__(x))0.5 == 0, "spec point on a non-integer"); \
+	_Static_assert(sizeof(x) <= sizeof(long long),                          \
+		       "spec point on an integer wider than 64 bits: use spec_gen()")
 
 /**
  * spec_enum() - value point that may be specialized to one of @...
@@ -82,6 +93,28 @@ long long __spec_point_custom(const char *label, const char *file, int line, con
 						       (const void *)(fn), (long long)(x)); \
 	})
 
+/**
+ * spec_ptr() - pointer point, for devirtualization: set to an address (a
+ * function's, typically), the variant checks p == address and uses the
+ * constant; a function whose body is in the handler IR is then called
+ * directly and can be inlined.
+ * @p: a pointer expression
+ */
+#define spec_ptr(label, p) \
+	((__typeof__(p))__spec_point_ptr(label, __FILE__, __LINE__, (const void *)(p)))
+
+/**
+ * spec_gen() - generated point: evaluates fn(data, inputs...); when enabled,
+ * the generator registered with spec_runtime__add_gen() emits the code that
+ * answers instead (libspec/gen.h), reading @data, the table it compiles.
+ * @fn: function of (pointer, 1..4 integers of up to 128 bits) returning an
+ *      integer of up to 64 bits, without side effects
+ * @data: pointer handed to fn and, for the variant set to it, the generator
+ */
+#define spec_gen(label, fn, data, ...)                            \
+	((__typeof__((fn)((data), __VA_ARGS__)))__spec_point_gen( \
+		label, __FILE__, __LINE__, (const void *)(fn), (const void *)(data), __VA_ARGS__))
+
 #else /* native build: identities */
 
 /* Spelled as a conditional so that the usual "x = spec_enum(.., x, ..)" is
@@ -93,6 +126,8 @@ long long __spec_point_custom(const char *label, const char *file, int line, con
 #define spec_generic(label, x) LIBSPEC__ID(x)
 #define spec_assume(label, cond) ((void)0)
 #define spec_custom(label, fn, x) ((fn)(x))
+#define spec_gen(label, fn, data, ...) ((fn)((data), __VA_ARGS__))
+#define spec_ptr(label, p) LIBSPEC__ID(p)
 
 #endif /* LIBSPEC_IR */
 

@@ -11,8 +11,14 @@
  * Conventions (libbpf style): objects are opaque; int functions return 0 or a
  * negative errno and also set errno; pointer functions return NULL and set
  * errno; *_opts structs carry their own size and are declared with
- * LIBSPEC_OPTS(); the library never writes to stderr, messages go to the
- * callback installed with libspec_set_print().
+ * LIBSPEC_OPTS(); messages go to the callback installed with
+ * libspec_set_print(), whose default prints warnings to stderr.
+ *
+ * Limits: a custom point's generator gives at most SPEC_CUSTOM_MAX_CASES
+ * cases; sampling keeps the top SPEC_SAMPLE_TOPK values per thread and
+ * point, and snapshots and generators see the top SPEC_HOT_MAX of them
+ * merged over threads; spec_gen() points take 1..4 inputs of up to 128 bits
+ * (libspec/gen.h).
  */
 #ifndef LIBSPEC_LIBSPEC_H
 #define LIBSPEC_LIBSPEC_H
@@ -56,9 +62,14 @@ enum libspec_print_level {
 
 typedef int (*libspec_print_fn_t)(enum libspec_print_level level, const char *fmt, va_list ap);
 
+#define SPEC_CUSTOM_MAX_CASES 4096
+#define SPEC_SAMPLE_TOPK 8
+#define SPEC_HOT_MAX 32
+
 /**
  * @brief Install the message callback (process-wide; NULL silences).
- * @param fn callback, or NULL; the default is NULL (silent)
+ * @param fn callback, or NULL to silence; the default prints LIBSPEC_WARN
+ *        messages to stderr and drops the others
  * @return the previous callback
  */
 LIBSPEC_API libspec_print_fn_t libspec_set_print(libspec_print_fn_t fn);
@@ -71,12 +82,16 @@ enum spec_point_kind {
 	SPEC_POINT_GENERIC,  /* spec_generic(): any value the policy picks */
 	SPEC_POINT_ASSUME,   /* spec_assume(): a condition, enabled or not */
 	SPEC_POINT_CUSTOM,   /* spec_custom(): fast-path cases from a generator */
+	SPEC_POINT_GEN,	     /* spec_gen(): code emitted by a generator (gen.h) */
+	SPEC_POINT_PTR,	     /* spec_ptr(): a pointer, specialized by identity */
 };
 
 /* One observed value of a point and how many samples saw it. */
 struct spec_observed {
 	int64_t value;
 	uint64_t count;
+	int64_t value_hi; /* spec_gen(): bits 64..127 of a wide first input */
+	int64_t out;	  /* spec_gen(): what the point answered for it */
 };
 
 /*
@@ -166,6 +181,23 @@ LIBSPEC_API int spec_config__set_value(struct spec_config *cfg, const char *labe
  */
 LIBSPEC_API int spec_config__enable(struct spec_config *cfg, const char *label);
 
+/**
+ * @brief Enable spec_gen() point @p label for the data at @p data: its
+ * generator compiles that data, and calls with other data take the generic
+ * path (an identity check). Stored as the value (uintptr_t)data.
+ * @return 0 or -errno
+ */
+LIBSPEC_API int spec_config__set_data(struct spec_config *cfg, const char *label, const void *data);
+
+/**
+ * @brief Parameter of an enabled spec_gen() point's generator (e.g. the
+ * fast path's size), read with spec_gen__param(); part of the canonical
+ * text ("label=V/P") and so of the cache key, and a dimension a policy can
+ * search like any value. 0 (the default) is not written.
+ * @return 0 or -errno
+ */
+LIBSPEC_API int spec_config__set_param(struct spec_config *cfg, const char *label, int64_t param);
+
 /** @brief Disable a point (drops its value; keeps its sampling rate). @return 0 or -errno */
 LIBSPEC_API int spec_config__disable(struct spec_config *cfg, const char *label);
 
@@ -197,6 +229,7 @@ LIBSPEC_API int spec_config__get_value(const struct spec_config *cfg, const char
 /**
  * @brief Canonical text of @p cfg: entries sorted by label, e.g.
  * "B=16,N=256!noguard,a~64,c+": =V a value, + enabled (assume, custom),
+ * /P a spec_gen generator's parameter,
  * !noguard guard off, ~N sampling every N; disabled entries without
  * sampling are left out. Equal configurations give equal text; the variant
  * cache is keyed by it.
@@ -293,7 +326,7 @@ struct spec_case {
 
 /*
  * Generator of a custom point, called in the compile thread: fill at most
- * @max cases from the hot inputs observed by sampling (may be empty).
+ * @max (SPEC_CUSTOM_MAX_CASES) cases from the hot inputs observed by sampling (may be empty).
  * Returns the number of cases written, or a negative errno that fails the
  * compile.
  */
@@ -344,6 +377,29 @@ LIBSPEC_API int spec_runtime__specialize_sync(struct spec_runtime *rt,
 					      const struct spec_config *cfg,
 					      const struct spec_specialize_opts *opts);
 
+struct spec_invalidate_opts {
+	size_t sz; /* sizeof(struct spec_invalidate_opts) */
+	/* the installed variant stays (its code is still right, only no
+	 * longer best: the hot set moved); default: replaced first
+	 */
+	bool keep_current;
+	size_t : 0;
+};
+#define spec_invalidate_opts__last_field keep_current
+
+/**
+ * @brief The data behind spec_gen()/spec_custom() point @p label is about
+ * to change: variants compiled from it are never taken from the cache
+ * again; unless opts->keep_current, an installed variant that compiled it is
+ * replaced by the generic one, and the call returns once no thread can
+ * still run it and no generator is reading; the sampled values are then
+ * forgotten (their answers came from the old data). Protocol: invalidate,
+ * change the data, specialize again. Not from inside a handler.
+ * @return 0, -ENOENT (unknown label), -EINVAL
+ */
+LIBSPEC_API int spec_runtime__invalidate(struct spec_runtime *rt, const char *label,
+					 const struct spec_invalidate_opts *opts);
+
 /** @brief Wait until every queued specialization has ended. @return 0 or -errno */
 LIBSPEC_API int spec_runtime__wait(struct spec_runtime *rt);
 
@@ -381,6 +437,13 @@ struct spec_runtime_stats {
 	uint64_t live_variants;	   /* variants whose code is still mapped */
 	uint64_t last_compile_ns;  /* wall time of the last compile */
 	uint64_t total_compile_ns; /* wall time of all compiles */
+	/* The last compile by phase: cloning and replacing the points (with
+	 * generators) and verifying; the LLVM pass pipeline; code generation
+	 * and linking in the JIT.
+	 */
+	uint64_t last_specialize_ns;
+	uint64_t last_optimize_ns;
+	uint64_t last_codegen_ns;
 };
 
 /**

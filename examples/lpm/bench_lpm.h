@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared by the LPM benchmark's parts (bench_lpm.c, bench_shift.c). */
+#ifndef LPM_BENCH_LPM_H
+#define LPM_BENCH_LPM_H
+
+#include <libspec/libspec.h>
+
+#include "workload.h"
+
+/* Lookups per second of @f (route4/route6 type by w->width) over w's stream. */
+double bench_rate(void *f, const struct workload *w, long lookups);
+/* Specialize @label for w's table with generator parameter @param. */
+int bench_specialize(struct spec_runtime *rt, const char *label, const struct workload *w,
+		     int64_t param, uint32_t every);
+/* The hot-set shift (the paper's Fig. 9): FP follows the hot set. */
+int bench_shift(struct spec_runtime *rt);
+/* The exhaustive policy choosing the fast path's size. */
+int bench_policy(struct spec_runtime *rt);
+
+#endif /* LPM_BENCH_LPM_H */
