@@ -4,6 +4,7 @@
 #     checkpatch.pl --strict from
 #     linux-source-6.1 (unpacked by scripts/ksrc.sh, never copied here);
 #   userspace C (everything else): clang-format --dry-run -Werror and cppcheck;
+#   sparse over kmod/ (make -C kmod sparse);
 #   the ABI: uapi/ioca.yaml, uapi/linux/ioca.h and kmod/ioca_nl_gen.c agree
 #     (scripts/abi/abi_check.py), plus one test per case of its self-test on
 #     broken copies (scripts/abi/selftest.sh).
@@ -57,6 +58,14 @@ for f in $user_files; do
 	fi
 	verdict "$f" "$rc" "$out"
 done
+
+# sparse over the module, every file (C=2): any warning fails.
+if command -v sparse >/dev/null; then
+	out=$(make --no-print-directory -C kmod sparse 2>&1)
+	verdict "sparse: kmod/" $? "$out"
+else
+	verdict "sparse: kmod/" 1 "sparse not installed (scripts/deps.sh installs it)"
+fi
 
 # The ABI check prints each disagreement as FILE:LINE.
 out=$(/usr/bin/python3 scripts/abi/abi_check.py 2>&1)
