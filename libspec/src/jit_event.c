@@ -315,6 +315,7 @@ int jit_event_build(struct jit *j, const struct jit_ev_req *req, struct jit_code
 	struct jit_variant_req vreq = {.id = req->id, .pipeline = req->pipeline};
 	struct gen g = {.j = j, .req = req};
 	char **names = calloc(req->n + 1, sizeof(*names));
+	bool *dirty = NULL;
 	size_t i;
 	int ret;
 
@@ -324,10 +325,16 @@ int jit_event_build(struct jit *j, const struct jit_ev_req *req, struct jit_code
 		ret = -ENOMEM;
 		goto out;
 	}
+	/* Which handlers the specializer compiles anew; merging needs no list. */
+	dirty = calloc(j->nr_handlers ? j->nr_handlers : 1, sizeof(*dirty));
+	if (!dirty) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	g.m = LLVMCloneModule(j->master);
 	g.b = LLVMCreateBuilderInContext(j->ctx);
 	gen_types(&g);
-	ret = jit_spec_apply(j, g.m, &vreq, err, errsz);
+	ret = jit_spec_apply(j, g.m, &vreq, dirty, err, errsz);
 	if (!ret)
 		ret = generate(&g, names, subsumed_into, nr_sites, err, errsz);
 	if (!ret)
@@ -345,6 +352,7 @@ out:
 	for (i = 0; names && i < req->n; i++)
 		free(names[i]);
 	free(names);
+	free(dirty);
 	free(g.mfn);
 	free(g.sfn);
 	return ret;
