@@ -48,7 +48,7 @@ static int ioca_sampler_alloc(struct ioca_sampler *s)
 {
 	unsigned int n = s->cfg->nr_cpus, u = s->cfg->nr_uncore;
 
-	s->nr_sockets = min_t(unsigned int, ioca_nr_sockets(),
+	s->nr_sockets = min_t(unsigned int, ioca_nr_sockets_locked(),
 			      IOCA_MAX_SOCKETS);
 	s->slots = kcalloc(n, sizeof(*s->slots), GFP_KERNEL);
 	s->cpus = kcalloc(n, sizeof(*s->cpus), GFP_KERNEL);
