@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jit_gen_shapes.h"
+#include "jit_gen_chunk.h"
 
 static struct spec_u128 trunc_to(struct spec_u128 k, unsigned int bits)
 {
@@ -108,7 +109,8 @@ static struct spec_u128 dec128(struct spec_u128 a)
  * that window, so contiguous ranges make a plain binary search.
  */
 static void range_tree(struct spec_gen *g, LLVMValueRef x, const struct spec_gen_range *r, size_t n,
-		       struct spec_u128 klo, struct spec_u128 khi, LLVMBasicBlockRef miss)
+		       struct spec_u128 klo, struct spec_u128 khi, LLVMBasicBlockRef miss,
+		       bool chunk)
 {
 	LLVMBuilderRef b = spec_gen__builder(g);
 	LLVMTypeRef ty = LLVMTypeOf(x);
@@ -116,6 +118,10 @@ static void range_tree(struct spec_gen *g, LLVMValueRef x, const struct spec_gen
 	LLVMValueRef c = NULL;
 	size_t mid;
 
+	if (chunk && n <= JIT_GEN_CHUNK) {
+		jit_gen_chunk(g, x, r, n, klo, miss);
+		return;
+	}
 	if (n == 1) {
 		if (cmp_u128(r->lo, klo) > 0)
 			c = LLVMBuildICmp(b, LLVMIntUGE, x, jit_gen_const(ty, r->lo), "");
@@ -139,9 +145,9 @@ static void range_tree(struct spec_gen *g, LLVMValueRef x, const struct spec_gen
 	c = LLVMBuildICmp(b, LLVMIntULT, x, jit_gen_const(ty, r[mid].lo), "");
 	LLVMBuildCondBr(b, c, left, right);
 	LLVMPositionBuilderAtEnd(b, left);
-	range_tree(g, x, r, mid, klo, dec128(r[mid].lo), miss);
+	range_tree(g, x, r, mid, klo, dec128(r[mid].lo), miss, chunk);
 	LLVMPositionBuilderAtEnd(b, right);
-	range_tree(g, x, r + mid, n - mid, r[mid].lo, khi, miss);
+	range_tree(g, x, r + mid, n - mid, r[mid].lo, khi, miss, chunk);
 }
 
 int spec_gen__ranges(struct spec_gen *g, size_t input, const struct spec_gen_range *ranges,
@@ -174,7 +180,8 @@ int spec_gen__ranges(struct spec_gen *g, size_t input, const struct spec_gen_ran
 	}
 	miss = spec_gen__block(g, "gen.range.miss");
 	range_tree(g, x, r, n, (struct spec_u128){0, 0},
-		   trunc_to((struct spec_u128){~0ull, ~0ull}, bits), miss);
+		   trunc_to((struct spec_u128){~0ull, ~0ull}, bits), miss,
+		   n > JIT_GEN_CHUNK_ABOVE && bits <= 64);
 	free(r);
 	LLVMPositionBuilderAtEnd(spec_gen__builder(g), miss);
 	return g->err;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Entry stubs: the stable address a service calls. Each has the handler's
- * own type and does: e = enter(epoch); f = load-acquire(slot); r = f(...);
+ * own type and does: if the slot holds the generic variant, jump to it;
+ * else e = enter(epoch); f = load-acquire(slot); r = f(...);
  * store-release(e, 0); return r. Swapping a variant is one store to the slot.
  */
 #include <stdlib.h>
@@ -83,13 +84,73 @@ static LLVMValueRef inline_enter(struct jit *j, LLVMBuilderRef b, LLVMModuleRef 
 	return e;
 }
 
+/* return @r (a call's result) from the function being built */
+static void build_ret(LLVMBuilderRef b, LLVMTypeRef fty, LLVMValueRef r)
+{
+	if (LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind)
+		LLVMBuildRetVoid(b);
+	else
+		LLVMBuildRet(b, r);
+}
+
+/*
+ * The generic variant is never reclaimed, so a call that finds it in the
+ * slot needs no epoch: the stub jumps straight to <name>.v0. Any other
+ * variant, which a later swap may free, goes through @epoch_fn (enter,
+ * reload the slot, call, leave): a pointer read outside the epoch may
+ * already be retired. Apart, so this path saves no registers (measured:
+ * the single-function stub pushed five before the test).
+ */
+static void build_dispatch(struct jit *j, LLVMValueRef stub, LLVMTypeRef fty, void *const *slot,
+			   const char *handler, LLVMValueRef epoch_fn)
+{
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(j->ctx, 0);
+	LLVMModuleRef m = LLVMGetGlobalParent(stub);
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(j->ctx, stub, "entry");
+	LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(j->ctx, stub, "generic");
+	LLVMBasicBlockRef other = LLVMAppendBasicBlockInContext(j->ctx, stub, "variant");
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(j->ctx);
+	LLVMValueRef fp, generic, r;
+	char name[512];
+
+	snprintf(name, sizeof(name), "%s.v0", handler);
+	generic = jit_helper(m, name, fty);
+	LLVMPositionBuilderAtEnd(b, entry);
+	fp = LLVMBuildLoad2(b, ptr, jit_host_ptr(j, slot), "current");
+	LLVMSetOrdering(fp, LLVMAtomicOrderingMonotonic);
+	LLVMSetAlignment(fp, sizeof(void *));
+	jit_mark_likely(
+		j, LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, fp, generic, ""), fast, other));
+	LLVMPositionBuilderAtEnd(b, fast);
+	r = jit_forward_call(b, stub, fty, generic);
+	LLVMSetTailCall(r, 1);
+	build_ret(b, fty, r);
+	LLVMPositionBuilderAtEnd(b, other);
+	r = jit_forward_call(b, stub, fty, epoch_fn);
+	LLVMSetTailCall(r, 1);
+	build_ret(b, fty, r);
+	LLVMDisposeBuilder(b);
+}
+
+static LLVMValueRef add_like(struct jit *j, LLVMModuleRef m, LLVMValueRef f, const char *name)
+{
+	LLVMValueRef fn = LLVMAddFunction(m, name, LLVMGlobalGetValueType(f));
+
+	LLVMSetFunctionCallConv(fn, LLVMGetFunctionCallConv(f));
+	copy_attrs(f, fn, LLVMCountParams(f));
+	LLVMAddTargetDependentFunctionAttr(fn, "target-cpu", j->cpu);
+	LLVMAddTargetDependentFunctionAttr(fn, "target-features", j->features);
+	return fn;
+}
+
 int jit_stub_module(struct jit *j, size_t h, void *const *slot, struct epoch_domain *dom,
 		    LLVMModuleRef *out, char *name, size_t namesz)
 {
 	LLVMValueRef f = LLVMGetNamedFunction(j->master, j->handlers[h]);
 	LLVMTypeRef fty, ptr = LLVMPointerTypeInContext(j->ctx, 0);
 	LLVMTypeRef enter_ty;
-	LLVMValueRef stub, rec, fp, r, leave;
+	LLVMValueRef stub, efn, rec, fp, r, leave;
+	char ename[512];
 	LLVMBuilderRef b;
 	LLVMModuleRef m;
 	char *dl;
@@ -107,30 +168,30 @@ int jit_stub_module(struct jit *j, size_t h, void *const *slot, struct epoch_dom
 		LLVMSetDataLayout(m, dl);
 		free(dl);
 	}
-	stub = LLVMAddFunction(m, name, fty);
-	LLVMSetFunctionCallConv(stub, LLVMGetFunctionCallConv(f));
-	copy_attrs(f, stub, LLVMCountParams(f));
-	LLVMAddTargetDependentFunctionAttr(stub, "target-cpu", j->cpu);
-	LLVMAddTargetDependentFunctionAttr(stub, "target-features", j->features);
+	stub = add_like(j, m, f, name);
+	snprintf(ename, sizeof(ename), "%s.epoch", name);
+	efn = add_like(j, m, f, ename);
+	LLVMSetLinkage(efn, LLVMInternalLinkage);
+	LLVMAddAttributeAtIndex(
+		efn, LLVMAttributeFunctionIndex,
+		LLVMCreateEnumAttribute(j->ctx, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
+	build_dispatch(j, stub, fty, slot, j->handlers[h], efn);
 
 	enter_ty = LLVMFunctionType(ptr, &ptr, 1, 0);
 	b = LLVMCreateBuilderInContext(j->ctx);
-	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(j->ctx, stub, "entry"));
-	rec = j->tls_ok ? inline_enter(j, b, m, stub, dom)
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(j->ctx, efn, "entry"));
+	rec = j->tls_ok ? inline_enter(j, b, m, efn, dom)
 			: LLVMBuildCall2(b, enter_ty, jit_helper(m, "__spec_rt_enter", enter_ty),
 					 (LLVMValueRef[]){jit_host_ptr(j, dom)}, 1, "rec");
 	fp = LLVMBuildLoad2(b, ptr, jit_host_ptr(j, slot), "variant");
 	LLVMSetOrdering(fp, LLVMAtomicOrderingAcquire);
 	LLVMSetAlignment(fp, sizeof(void *));
-	r = jit_forward_call(b, stub, fty, fp);
+	r = jit_forward_call(b, efn, fty, fp);
 	/* Leave: publish "outside" after the call (release). */
 	leave = LLVMBuildStore(b, LLVMConstInt(LLVMInt64TypeInContext(j->ctx), 0, 0), rec);
 	LLVMSetOrdering(leave, LLVMAtomicOrderingRelease);
 	LLVMSetAlignment(leave, 8);
-	if (LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind)
-		LLVMBuildRetVoid(b);
-	else
-		LLVMBuildRet(b, r);
+	build_ret(b, fty, r);
 	LLVMDisposeBuilder(b);
 	*out = m;
 	return 0;

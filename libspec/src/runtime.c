@@ -202,9 +202,20 @@ void *spec_runtime__handler(struct spec_runtime *rt, const char *name)
 			return libspec_err_ptr(ret);
 		}
 		rt->slots[idx].stub = (void *)(uintptr_t)addr;
+		variant_entry_update(rt, (size_t)idx);
 	}
 	pthread_mutex_unlock(&rt->lock);
 	return rt->slots[idx].stub;
+}
+
+void *const *spec_runtime__handler_entry(struct spec_runtime *rt, const char *name)
+{
+	void *stub = spec_runtime__handler(rt, name);
+
+	if (!stub)
+		return NULL;
+	/* Known, loaded and with its stub: the index exists. */
+	return (void *const *)&rt->slots[jit_handler_index(rt->jit, name)].entry;
 }
 
 int spec_runtime__set_pipeline(struct spec_runtime *rt, const char *pipeline)

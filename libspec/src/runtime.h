@@ -16,6 +16,11 @@
 struct handler_slot {
 	void *_Atomic fn; /* current variant's function; the stub loads it */
 	void *stub;	  /* stable entry point, built on first request */
+	/* What spec_runtime__handler_entry() callers call: the generic
+	 * variant's function while installed (never freed, so no epoch),
+	 * else the stub; NULL until the stub exists.
+	 */
+	void *_Atomic entry;
 };
 
 struct variant {

@@ -5,6 +5,7 @@
  * current one), installation into the handler slots, and reclamation once
  * no thread can be running an evicted variant.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,14 +32,26 @@ struct variant *variant_find(struct spec_runtime *rt, const char *key)
 	return NULL;
 }
 
+void variant_entry_update(struct spec_runtime *rt, size_t i)
+{
+	void *fn = atomic_load_explicit(&rt->slots[i].fn, memory_order_relaxed);
+	bool generic = rt->generic && fn == (void *)(uintptr_t)rt->generic->addrs[i];
+
+	if (rt->slots[i].stub)
+		atomic_store_explicit(&rt->slots[i].entry, generic ? fn : rt->slots[i].stub,
+				      memory_order_release);
+}
+
 void variant_install(struct spec_runtime *rt, struct variant *v)
 {
 	size_t i;
 
 	v->last_used = ++rt->tick;
-	for (i = 0; i < rt->nr_handlers; i++)
+	for (i = 0; i < rt->nr_handlers; i++) {
 		atomic_store_explicit(&rt->slots[i].fn, (void *)(uintptr_t)v->addrs[i],
 				      memory_order_release);
+		variant_entry_update(rt, i);
+	}
 	rt->current = v;
 	rt->stats.swaps++;
 }

@@ -8,6 +8,8 @@
 /* Lock held unless noted. */
 struct variant *variant_find(struct spec_runtime *rt, const char *key);
 void variant_install(struct spec_runtime *rt, struct variant *v);
+/* Publish handler @i's direct entry for the installed variant (lock held). */
+void variant_entry_update(struct spec_runtime *rt, size_t i);
 void variant_add(struct spec_runtime *rt, struct variant *v);
 /* Move variants beyond the cache size (least recently used first) to the
  * retired list.

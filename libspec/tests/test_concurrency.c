@@ -232,11 +232,67 @@ static void test_concurrency_variant_in_use_is_not_freed(void **state)
 	spec_runtime__close(rt);
 }
 
+/*
+ * The generic variant is never freed, so the entry stub calls it without
+ * entering the epoch: a thread blocked inside it must not hold back the
+ * reclamation of variants evicted meanwhile.
+ */
+static void test_concurrency_generic_call_holds_no_epoch(void **state)
+{
+	LIBSPEC_OPTS(spec_runtime_opts, opts, .max_variants = 2);
+	struct spec_runtime_stats st;
+	struct spec_runtime *rt;
+	struct held_call hc;
+	pthread_t th;
+	char cfg[16];
+	int i;
+
+	(void)state;
+	tu_capture();
+	rt = spec_runtime__open(tu_ir("concurrency"), &opts);
+	assert_non_null(rt);
+	hc.f = spec_runtime__handler(rt, "wk_held");
+	assert_non_null(hc.f);
+
+	block_open = 0;
+	block_inside = 0;
+	assert_int_equal(pthread_create(&th, NULL, call_held, &hc), 0);
+	pthread_mutex_lock(&block_mu);
+	while (!block_inside)
+		pthread_cond_wait(&block_cv, &block_mu);
+	pthread_mutex_unlock(&block_mu);
+
+	for (i = 1; i <= 3; i++) {
+		snprintf(cfg, sizeof(cfg), "hb=%d", 30 + i);
+		assert_int_equal(tu_specialize(rt, cfg), 0);
+	}
+	/* Still inside the generic code, yet the evicted ones are freed. */
+	for (i = 0; i < 400; i++) {
+		spec_runtime__stats(rt, &st, sizeof(st));
+		if (st.evictions >= 2 && st.freed == st.evictions)
+			break;
+		usleep(5000);
+	}
+	assert_true(st.evictions >= 2);
+	assert_int_equal(st.freed, st.evictions);
+	pthread_mutex_lock(&block_mu);
+	assert_int_equal(block_inside, 1);
+	block_open = 1;
+	pthread_cond_broadcast(&block_cv);
+	pthread_mutex_unlock(&block_mu);
+	pthread_join(th, NULL);
+	assert_int_equal(hc.result, wk_held(6, 7));
+	/* The installed variant (hb=33) now goes through the epoch path. */
+	assert_int_equal(hc.f(6, 33), wk_held(6, 33));
+	spec_runtime__close(rt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_concurrency_swaps_under_load_stay_correct_and_bounded),
 		cmocka_unit_test(test_concurrency_variant_in_use_is_not_freed),
+		cmocka_unit_test(test_concurrency_generic_call_holds_no_epoch),
 	};
 
 	return cmocka_run_group_tests_name("concurrency", tests, NULL, NULL);

@@ -376,13 +376,13 @@ static void test_gen_two_inputs_through_the_llvm_api(void **state)
 	assert_int_equal(ctx.calls, 1);
 }
 
-static void ranges_case(enum gen_mode mode, uint64_t seed)
+static void ranges_case(enum gen_mode mode, size_t n, uint64_t seed)
 {
 	long (*f)(const struct gen_ranges *, uint32_t) =
 		(long (*)(const struct gen_ranges *, uint32_t))spec_runtime__handler(rt, "gen_hr");
 	uint32_t lo[400], hi[400];
 	long out[400];
-	struct gen_ranges r = {400, lo, hi, out};
+	struct gen_ranges r = {n, lo, hi, out};
 	uint64_t s = seed;
 	uint32_t at = 1000;
 	size_t i;
@@ -405,19 +405,32 @@ static void ranges_case(enum gen_mode mode, uint64_t seed)
 	for (i = 0; i < r.n; i++) {
 		assert_int_equal(f(&r, lo[i]), out[i]);
 		assert_int_equal(f(&r, hi[i]), out[i]);
+		/* Either side of every range: a gap misses, a neighbour answers. */
+		assert_int_equal(f(&r, lo[i] - 1), gen_hr(&r, lo[i] - 1));
+		assert_int_equal(f(&r, hi[i] + 1), gen_hr(&r, hi[i] + 1));
 	}
+	assert_int_equal(f(&r, lo[0] - 1), -1);
+	assert_int_equal(f(&r, hi[r.n - 1] + 1), -1);
 }
 
 static void test_gen_ranges_tree_matches_the_reference(void **state)
 {
 	(void)state;
-	ranges_case(RANGES, 5);
+	/* 400 ranges: a tree ending in chunks searched by counting compares. */
+	ranges_case(RANGES, 400, 5);
+}
+
+static void test_gen_few_ranges_tree_matches_the_reference(void **state)
+{
+	(void)state;
+	/* 40 ranges: one leaf per range. */
+	ranges_case(RANGES, 40, 8);
 }
 
 static void test_gen_dense_table_matches_the_reference(void **state)
 {
 	(void)state;
-	ranges_case(TABLE, 6);
+	ranges_case(TABLE, 400, 6);
 }
 
 static void test_gen_hot_inputs_come_with_their_answers(void **state)
@@ -623,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_gen_128_bit_keys_keep_their_high_bits),
 		cmocka_unit_test(test_gen_two_inputs_through_the_llvm_api),
 		cmocka_unit_test(test_gen_ranges_tree_matches_the_reference),
+		cmocka_unit_test(test_gen_few_ranges_tree_matches_the_reference),
 		cmocka_unit_test(test_gen_dense_table_matches_the_reference),
 		cmocka_unit_test(test_gen_hot_inputs_come_with_their_answers),
 		cmocka_unit_test(test_gen_invalidate_keeps_stale_code_out),

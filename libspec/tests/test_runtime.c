@@ -197,6 +197,46 @@ static void test_runtime_cache_serves_repeated_configs(void **state)
 	spec_runtime__close(rt);
 }
 
+/*
+ * The direct entry holds the generic function while the generic variant is
+ * installed (for a handler a configuration leaves untouched too), the stub
+ * otherwise, and follows every swap.
+ */
+static void test_runtime_handler_entry_follows_the_installed_variant(void **state)
+{
+	struct spec_runtime *rt = tu_open("points");
+	void *const *e = spec_runtime__handler_entry(rt, "pt_enum");
+	void *const *other = spec_runtime__handler_entry(rt, "pt_range");
+	void *stub = spec_runtime__handler(rt, "pt_enum");
+	long (*f)(long, long);
+	void *generic, *other_generic;
+
+	(void)state;
+	assert_non_null(e);
+	assert_non_null(other);
+	generic = spec_entry_load(e);
+	other_generic = spec_entry_load(other);
+	assert_non_null(generic);
+	assert_ptr_not_equal(generic, stub);
+	assert_ptr_not_equal(other_generic, spec_runtime__handler(rt, "pt_range"));
+	f = (long (*)(long, long))generic;
+	assert_int_equal(f(3, 8), pt_enum(3, 8));
+
+	assert_int_equal(tu_specialize(rt, "eb=4!noguard"), 0);
+	assert_ptr_equal(spec_entry_load(e), stub);
+	f = (long (*)(long, long))spec_entry_load(e);
+	assert_int_equal(f(3, 8), pt_enum(3, 4));
+	/* pt_range has no eb point: still its generic code, no stub. */
+	assert_ptr_equal(spec_entry_load(other), other_generic);
+
+	assert_int_equal(tu_specialize(rt, ""), 0);
+	assert_ptr_equal(spec_entry_load(e), generic);
+	errno = 0;
+	assert_null(spec_runtime__handler_entry(rt, "no_such_handler"));
+	assert_int_equal(errno, ENOENT);
+	spec_runtime__close(rt);
+}
+
 static void test_runtime_cache_is_bounded_and_frees_evicted(void **state)
 {
 	LIBSPEC_OPTS(spec_runtime_opts, opts, .max_variants = 3);
@@ -354,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_runtime_bad_configs_are_rejected_with_reason),
 		cmocka_unit_test(test_runtime_compile_error_keeps_current_variant),
 		cmocka_unit_test(test_runtime_cache_serves_repeated_configs),
+		cmocka_unit_test(test_runtime_handler_entry_follows_the_installed_variant),
 		cmocka_unit_test(test_runtime_cache_is_bounded_and_frees_evicted),
 		cmocka_unit_test(test_runtime_async_specialize_reports_completion),
 		cmocka_unit_test(test_runtime_unresolved_symbol_is_named),

@@ -304,6 +304,24 @@ LIBSPEC_API int spec_runtime__load(struct spec_runtime *rt);
  */
 LIBSPEC_API void *spec_runtime__handler(struct spec_runtime *rt, const char *name);
 
+/**
+ * @brief The fastest way to call handler @p name: a word holding what to
+ * call, read with spec_entry_load() before each call (never cached). While
+ * the generic variant is installed it holds the generic function itself
+ * (never freed, so no epoch is needed: a native call through a pointer);
+ * otherwise the stable entry point of spec_runtime__handler(). A call
+ * racing with a swap runs the variant it read, as through the stub.
+ * Valid until spec_runtime__close(); thread-safe.
+ * @return the word's address, or NULL and errno as spec_runtime__handler()
+ */
+LIBSPEC_API void *const *spec_runtime__handler_entry(struct spec_runtime *rt, const char *name);
+
+/** @brief Read a word of spec_runtime__handler_entry() (acquire). */
+static inline void *spec_entry_load(void *const *entry)
+{
+	return __atomic_load_n(entry, __ATOMIC_ACQUIRE);
+}
+
 /** @brief Replace the pipeline for later compiles (NULL: default). @return 0 or -errno */
 LIBSPEC_API int spec_runtime__set_pipeline(struct spec_runtime *rt, const char *pipeline);
 
