@@ -47,3 +47,23 @@ int ioca_socket_cpu(unsigned int socket)
 	return -1;
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_socket_cpu);
+
+/**
+ * ioca_package_present() - whether a package of the machine has CPUs
+ * @socket: logical package id
+ *
+ * Offline CPUs count: their package id is kept from when they were up.
+ * The caller holds the hotplug lock (read or write).
+ *
+ * Return: true when a present CPU belongs to the package.
+ */
+bool ioca_package_present(unsigned int socket)
+{
+	unsigned int cpu;
+
+	for_each_present_cpu(cpu)
+		if (topology_logical_package_id(cpu) == socket)
+			return true;
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_package_present);

@@ -4,5 +4,6 @@
 
 unsigned int ioca_nr_sockets(void);
 int ioca_socket_cpu(unsigned int socket);
+bool ioca_package_present(unsigned int socket);
 
 #endif /* _IOCA_TOPO_H */
