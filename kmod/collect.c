@@ -77,12 +77,18 @@ static void ioca_collect_uncore(struct ioca_sampler *s)
 				c->enabled = now - s->start_ns;
 				c->running = c->enabled;
 			} else if (s->uncore[so * u + k]) {
+				const struct ioca_count *b =
+					&s->uncore_base[so * u + k];
+
 				/*
 				 * Few events, read from here: perf sends the
 				 * IPI to the PMU's CPU, which the uncore
 				 * driver moves within the socket on hotplug.
 				 */
 				ioca_read_event(s->uncore[so * u + k], c);
+				c->value += b->value;
+				c->enabled += b->enabled;
+				c->running += b->running;
 			}
 		}
 	}

@@ -58,6 +58,7 @@ isolated)
 sockets)
 	insmod /ioca/ioca.ko emulate=1 || echo "# ioca: insmod ioca.ko emulate=1 failed"
 	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
+	run uncore_hotplug_test
 	run socket_hotplug_test
 	run kmsg_test
 	;;
