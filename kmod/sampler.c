@@ -45,11 +45,12 @@ static void ioca_sampler_release(struct ioca_sampler *s)
 	s->uncore_base = NULL;
 }
 
+/* Caller holds cpus_read_lock() and s->lock. */
 static int ioca_sampler_alloc(struct ioca_sampler *s)
 {
 	unsigned int n = s->cfg->nr_cpus, u = s->cfg->nr_uncore;
 
-	s->nr_sockets = min_t(unsigned int, ioca_nr_sockets(),
+	s->nr_sockets = min_t(unsigned int, ioca_nr_sockets_locked(),
 			      IOCA_MAX_SOCKETS);
 	s->slots = kcalloc(n, sizeof(*s->slots), GFP_KERNEL);
 	s->cpus = kcalloc(n, sizeof(*s->cpus), GFP_KERNEL);

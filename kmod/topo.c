@@ -10,20 +10,36 @@
 #include "topo.h"
 
 /**
- * ioca_nr_sockets() - packages that have a CPU online now
+ * ioca_nr_sockets_locked() - packages that have a CPU online now
  *
- * The highest logical package id of an online CPU, plus one.
+ * The highest logical package id of an online CPU, plus one. The caller
+ * holds the hotplug lock (read or write): taking it again for reading
+ * could deadlock behind a waiting writer.
+ *
+ * Return: the count, at least 1.
+ */
+unsigned int ioca_nr_sockets_locked(void)
+{
+	unsigned int cpu, n = 1;
+
+	for_each_online_cpu(cpu)
+		n = max_t(unsigned int, n,
+			  topology_logical_package_id(cpu) + 1);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_nr_sockets_locked);
+
+/**
+ * ioca_nr_sockets() - ioca_nr_sockets_locked() for callers without the lock
  *
  * Return: the count, at least 1.
  */
 unsigned int ioca_nr_sockets(void)
 {
-	unsigned int cpu, n = 1;
+	unsigned int n;
 
 	cpus_read_lock();
-	for_each_online_cpu(cpu)
-		n = max_t(unsigned int, n,
-			  topology_logical_package_id(cpu) + 1);
+	n = ioca_nr_sockets_locked();
 	cpus_read_unlock();
 	return n;
 }
