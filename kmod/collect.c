@@ -77,12 +77,18 @@ static void ioca_collect_uncore(struct ioca_sampler *s)
 				c->enabled = now - s->start_ns;
 				c->running = c->enabled;
 			} else if (s->uncore[so * u + k]) {
+				const struct ioca_count *b =
+					&s->uncore_base[so * u + k];
+
 				/*
 				 * Few events, read from here: perf sends the
 				 * IPI to the PMU's CPU, which the uncore
 				 * driver moves within the socket on hotplug.
 				 */
 				ioca_read_event(s->uncore[so * u + k], c);
+				c->value += b->value;
+				c->enabled += b->enabled;
+				c->running += b->running;
 			}
 		}
 	}
@@ -109,14 +115,15 @@ static void ioca_collect_read_all(struct ioca_sampler *s)
 
 static struct sk_buff *ioca_collect_build(struct ioca_sampler *s,
 					  const struct ioca_sample *smp,
-					  u32 portid, u32 nlseq, u8 cmd, u64 *dt_out)
+					  size_t size, u32 portid, u32 nlseq,
+					  u8 cmd, u64 *dt_out)
 {
 	struct nlattr *collect;
 	struct sk_buff *skb;
 	void *hdr;
 	u64 dt;
 
-	skb = genlmsg_new(ioca_sample_msg_size(smp), GFP_KERNEL);
+	skb = genlmsg_new(size, GFP_KERNEL);
 	if (!skb)
 		return NULL;
 	hdr = genlmsg_put(skb, portid, nlseq, &ioca_nl_family, 0, cmd);
@@ -169,7 +176,7 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 		struct sk_buff *skb;
 
 		ioca_sample_select(&smp, &s->parts[i], i, n, &part);
-		skb = ioca_collect_build(s, &part,
+		skb = ioca_collect_build(s, &part, s->parts[i].size,
 					 info ? info->snd_portid : 0,
 					 info ? info->snd_seq : 0,
 					 info ? IOCA_CMD_SAMPLE_GET :

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * DDIO way masks: validation, way arithmetic, the all-or-nothing set and the
- * restore of the boot-time mask, over a backend (MSR or emulated).
+ * restore of the boot-time mask, over a backend (MSR in ddio_msr.c, emulated
+ * in ddio_emul.c).
  *
  * A mask is valid when it is non-empty, contiguous, has at least min_ways
  * bits and lies inside the LLC. Way counts become masks at the most
@@ -207,42 +208,6 @@ int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_init);
-
-static int ioca_emul_read(struct ioca_ddio *d, unsigned int socket, u64 *raw)
-{
-	*raw = d->sock[socket].emul_reg;
-	return 0;
-}
-
-static int ioca_emul_write(struct ioca_ddio *d, unsigned int socket, u64 raw)
-{
-	d->sock[socket].emul_reg = raw;
-	return 0;
-}
-
-static const struct ioca_ddio_backend ioca_ddio_emulated = {
-	.id = IOCA_BACKEND_EMULATED,
-	.name = "emulated",
-	.read = ioca_emul_read,
-	.write = ioca_emul_write,
-};
-
-/**
- * ioca_ddio_init_emulated() - software registers, for VMs and CI
- * @d: state to fill
- * @nr_sockets: emulated sockets
- * @llc_ways: emulated LLC ways (the boot mask is the top two)
- * @min_ways: fewest ways a mask may have
- *
- * Return: 0 or -EINVAL.
- */
-int ioca_ddio_init_emulated(struct ioca_ddio *d, unsigned int nr_sockets,
-			    u32 llc_ways, unsigned int min_ways)
-{
-	return ioca_ddio_init(d, &ioca_ddio_emulated, nr_sockets, llc_ways,
-			      ioca_ddio_default_mask(llc_ways), min_ways);
-}
-EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_init_emulated);
 
 /**
  * ioca_ddio_resolve() - validate one request and compute its mask

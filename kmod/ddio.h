@@ -16,8 +16,9 @@ struct ioca_ddio;
  * @write: write the whole register of @socket; 0 or -errno
  * @may_write: NULL, or 0 when writes are allowed now, else -errno and @why
  * @online: NULL, or whether @socket has an online CPU to write through
+ * @offline: NULL, or called when the last online CPU of @socket goes away
  *
- * @read, @write and @online run with cpus_read_lock() (or the hotplug lock)
+ * @read, @write, @online and @offline run with cpus_read_lock() (or the hotplug lock)
  * and the state's lock held.
  */
 struct ioca_ddio_backend {
@@ -27,6 +28,7 @@ struct ioca_ddio_backend {
 	int (*write)(struct ioca_ddio *d, unsigned int socket, u64 raw);
 	int (*may_write)(const char **why);
 	bool (*online)(struct ioca_ddio *d, unsigned int socket);
+	void (*offline)(struct ioca_ddio *d, unsigned int socket);
 };
 
 /**
@@ -137,6 +139,7 @@ int ioca_ddio_restore(struct ioca_ddio *d, unsigned long *failed);
 void ioca_ddio_release_owner(struct ioca_ddio *d, u32 portid);
 int ioca_ddio_socket_online(struct ioca_ddio *d, unsigned int s);
 void ioca_ddio_cpu_online(struct ioca_ddio *d, unsigned int cpu);
+void ioca_ddio_cpu_offline(struct ioca_ddio *d, unsigned int cpu);
 void ioca_ddio_exit(struct ioca_ddio *d);
 
 #endif /* _IOCA_DDIO_H */

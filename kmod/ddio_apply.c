@@ -277,6 +277,31 @@ void ioca_ddio_cpu_online(struct ioca_ddio *d, unsigned int cpu)
 }
 
 /**
+ * ioca_ddio_cpu_offline() - a CPU is going offline: the last of its package
+ *                           tells the backend
+ * @d: state
+ * @cpu: the CPU, still in cpu_online_mask
+ *
+ * Called from the CPU hotplug teardown callback (hotplug lock held for
+ * writing). Sets on the package are refused from then on (see the backend's
+ * online()); its mask is written again when a CPU of it comes back.
+ */
+void ioca_ddio_cpu_offline(struct ioca_ddio *d, unsigned int cpu)
+{
+	unsigned int s = topology_logical_package_id(cpu), other;
+
+	if (!d->ops || !d->ops->offline)
+		return;
+	for_each_online_cpu(other)
+		if (other != cpu && topology_logical_package_id(other) == s)
+			return;
+	mutex_lock(&d->lock);
+	if (s < d->nr_sockets)
+		d->ops->offline(d, s);
+	mutex_unlock(&d->lock);
+}
+
+/**
  * ioca_ddio_exit() - restore boot values; the state is unusable afterwards
  * @d: state
  */

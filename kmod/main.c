@@ -18,6 +18,7 @@
 #include <linux/moduleparam.h>
 #include <linux/topology.h>
 #include "compat.h"
+#include "ddio_emul.h"
 #include "ddio_msr.h"
 #include "main.h"
 #include "netlink.h"
@@ -98,6 +99,12 @@ static int ioca_cpuhp_online(unsigned int cpu)
 	return 0;
 }
 
+static int ioca_cpuhp_offline(unsigned int cpu)
+{
+	ioca_ddio_cpu_offline(&ioca_ctx.ddio, cpu);
+	return 0;
+}
+
 static int __init ioca_init(void)
 {
 	int err;
@@ -113,7 +120,7 @@ static int __init ioca_init(void)
 	if (err)
 		return err;
 	err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "ioca/ddio:online",
-					ioca_cpuhp_online, NULL);
+					ioca_cpuhp_online, ioca_cpuhp_offline);
 	if (err < 0)
 		goto err_ddio_exit;
 	ioca_ctx.cpuhp_state = err;
@@ -131,8 +138,10 @@ static int __init ioca_init(void)
 	err = ioca_nl_register();
 	if (err)
 		goto err_owner_unregister;
-	if (emulate)
+	if (emulate) {
 		ioca_emul_debugfs_init(&ioca_ctx.emul);
+		ioca_ddio_emul_debugfs_init(&ioca_ctx.ddio, ioca_ctx.emul.dir);
+	}
 	ioca_print_backend(&ioca_ctx.ddio);
 	if (!ioca_ctx.sampler.hw_counters)
 		pr_info("no hardware perf events, counting cpu-clock instead\n");

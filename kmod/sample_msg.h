@@ -89,12 +89,15 @@ struct ioca_sample {
  * @nr_cpus: CPU entries
  * @sock_first: first entry of the sample's socket list
  * @nr_sockets: socket entries
+ * @size: payload bytes the message needs at most (what genlmsg_new() is
+ *	asked for, so the hot path sizes a message once, in the plan)
  */
 struct ioca_sample_part {
 	u32 cpu_first;
 	u32 nr_cpus;
 	u32 sock_first;
 	u32 nr_sockets;
+	u32 size;
 };
 
 size_t ioca_sample_msg_size(const struct ioca_sample *s);

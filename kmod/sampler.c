@@ -20,6 +20,7 @@
 #include "emul_counters.h"
 #include "sampler.h"
 #include "sampler_events.h"
+#include "sampler_uncore.h"
 
 static void ioca_sampler_release(struct ioca_sampler *s)
 {
@@ -27,14 +28,13 @@ static void ioca_sampler_release(struct ioca_sampler *s)
 
 	for (i = 0; s->slots && i < s->cfg->nr_cpus; i++)
 		ioca_slot_release(&s->slots[i]);
-	for (i = 0; s->uncore && i < s->nr_sockets * s->cfg->nr_uncore; i++)
-		if (s->uncore[i])
-			perf_event_release_kernel(s->uncore[i]);
+	ioca_sampler_release_uncore(s);
 	kfree(s->slots);
 	kfree(s->cpus);
 	kfree(s->sockets);
 	kfree(s->uncore);
 	kfree(s->counts);
+	kfree(s->uncore_base);
 	kfree(s->parts);
 	s->parts = NULL;
 	s->slots = NULL;
@@ -42,8 +42,10 @@ static void ioca_sampler_release(struct ioca_sampler *s)
 	s->sockets = NULL;
 	s->uncore = NULL;
 	s->counts = NULL;
+	s->uncore_base = NULL;
 }
 
+/* Caller holds cpus_read_lock() and s->lock. */
 static int ioca_sampler_alloc(struct ioca_sampler *s)
 {
 	unsigned int n = s->cfg->nr_cpus, u = s->cfg->nr_uncore;
@@ -57,47 +59,13 @@ static int ioca_sampler_alloc(struct ioca_sampler *s)
 			    GFP_KERNEL);
 	s->counts = kcalloc(s->nr_sockets * u + 1, sizeof(*s->counts),
 			    GFP_KERNEL);
+	s->uncore_base = kcalloc(s->nr_sockets * u + 1,
+				 sizeof(*s->uncore_base), GFP_KERNEL);
 	s->max_parts = n + s->nr_sockets + 1;
 	s->parts = kcalloc(s->max_parts, sizeof(*s->parts), GFP_KERNEL);
 	if (!s->slots || !s->cpus || !s->sockets || !s->uncore || !s->counts ||
-	    !s->parts)
+	    !s->uncore_base || !s->parts)
 		return -ENOMEM;
-	return 0;
-}
-
-/* Caller holds cpus_read_lock() and s->lock. */
-static int ioca_sampler_create_uncore(struct ioca_sampler *s,
-				      struct netlink_ext_ack *extack)
-{
-	unsigned int so, i, u = s->cfg->nr_uncore;
-
-	for (so = 0; so < s->nr_sockets; so++) {
-		int cpu = ioca_socket_cpu(so);
-
-		s->sockets[so].id = so;
-		s->sockets[so].c = &s->counts[so * u];
-		s->sockets[so].present = u && cpu >= 0;
-		for (i = 0; s->sockets[so].present && i < u; i++) {
-			const struct ioca_event_spec *e = &s->cfg->uncore[i];
-			struct perf_event *ev;
-
-			/* Emulated DDIO counters have no perf event. */
-			if (ioca_emul_kind(e->kind))
-				continue;
-			ev = ioca_event_create(e, IOCA_EVENT_KIND_RAW, cpu);
-			if (IS_ERR(ev)) {
-				NL_SET_ERR_MSG(extack,
-					       "uncore event could not be created (no such PMU?)");
-				return PTR_ERR(ev);
-			}
-			s->uncore[so * u + i] = ev;
-			if (!ioca_uncore_pmu(ev)) {
-				NL_SET_ERR_MSG(extack,
-					       "uncore event type is not an uncore PMU");
-				return -EINVAL;
-			}
-		}
-	}
 	return 0;
 }
 
@@ -327,13 +295,18 @@ int ioca_slot_index(const struct ioca_sampler *s, unsigned int cpu)
 	return -1;
 }
 
-/* A sampled CPU came back: re-create its counters (fresh, from zero). */
+/*
+ * A CPU came back: a sampled one gets fresh counters (from zero, a new
+ * generation), the first of a socket its uncore events.
+ */
 static int ioca_sampler_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct ioca_sampler *s = hlist_entry(node, struct ioca_sampler, node);
 	int i, err;
 
 	mutex_lock(&s->lock);
+	if (s->state == IOCA_SAMPLER_STATE_RUNNING)
+		ioca_uncore_cpu_online(s, cpu);
 	if (s->state == IOCA_SAMPLER_STATE_RUNNING && s->cfg->nr_events) {
 		i = ioca_slot_index(s, cpu);
 		if (i >= 0 && !s->slots[i].ev[0]) {
@@ -349,7 +322,10 @@ static int ioca_sampler_cpu_online(unsigned int cpu, struct hlist_node *node)
 	return 0;
 }
 
-/* A sampled CPU is going away: release its counters, report it offline. */
+/*
+ * A CPU is going away: a sampled one is reported offline without counters,
+ * the last of a socket takes its uncore events along.
+ */
 static int ioca_sampler_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
 	struct ioca_sampler *s = hlist_entry(node, struct ioca_sampler, node);
@@ -360,6 +336,7 @@ static int ioca_sampler_cpu_offline(unsigned int cpu, struct hlist_node *node)
 		i = ioca_slot_index(s, cpu);
 		if (i >= 0)
 			ioca_slot_release(&s->slots[i]);
+		ioca_uncore_cpu_offline(s, cpu);
 	}
 	mutex_unlock(&s->lock);
 	return 0;

@@ -45,6 +45,8 @@ struct ioca_sampler_slot {
  * @nr_sockets: entries in @sockets
  * @uncore: uncore events, [socket * nr_uncore + event]
  * @counts: storage for the uncore readings
+ * @uncore_base: per uncore event, the counts of its earlier instances,
+ *	closed when their socket's last CPU went offline
  * @timer: paces the intervals
  * @collect_work: one interval's collection, on @wq
  * @wq: collector workqueue
@@ -85,6 +87,7 @@ struct ioca_sampler {
 	unsigned int nr_sockets;
 	struct perf_event **uncore;
 	struct ioca_count *counts;
+	struct ioca_count *uncore_base;
 	struct hrtimer timer;
 	struct work_struct collect_work;
 	struct workqueue_struct *wq;

@@ -13,9 +13,8 @@
  * ioca_nr_sockets_locked() - packages that have a CPU online now
  *
  * The highest logical package id of an online CPU, plus one. The caller
- * holds the hotplug lock: taking its read side again would deadlock
- * against a waiting writer. (lockdep_assert_cpus_held() would say so, but
- * 6.1 does not export it to modules.)
+ * holds the hotplug lock (read or write): taking it again for reading
+ * could deadlock behind a waiting writer.
  *
  * Return: the count, at least 1.
  */
@@ -64,3 +63,23 @@ int ioca_socket_cpu(unsigned int socket)
 	return -1;
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_socket_cpu);
+
+/**
+ * ioca_package_present() - whether a package of the machine has CPUs
+ * @socket: logical package id
+ *
+ * Offline CPUs count: their package id is kept from when they were up.
+ * The caller holds the hotplug lock (read or write).
+ *
+ * Return: true when a present CPU belongs to the package.
+ */
+bool ioca_package_present(unsigned int socket)
+{
+	unsigned int cpu;
+
+	for_each_present_cpu(cpu)
+		if (topology_logical_package_id(cpu) == socket)
+			return true;
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_package_present);

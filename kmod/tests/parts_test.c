@@ -67,6 +67,8 @@ static void parts_test_split_at_abi_limits(struct kunit *test)
 
 		ioca_sample_select(&whole, &f->parts[i], i, n, &part);
 		size = ioca_sample_msg_size(&part);
+		/* The plan sizes each message, exactly when it is split */
+		KUNIT_EXPECT_EQ(test, (size_t)f->parts[i].size, size);
 		KUNIT_EXPECT_LE(test, size, (size_t)IOCA_PART_BUDGET);
 		KUNIT_EXPECT_LT(test, (size_t)genlmsg_total_size(size),
 				(size_t)(32 * 1024));
@@ -107,6 +109,12 @@ static void parts_test_small_sample_is_one_message(struct kunit *test)
 					       f->parts, ARRAY_SIZE(f->parts)),
 			1u);
 	ioca_sample_select(&whole, &f->parts[0], 0, 1, &part);
+	/* Room for PART/PARTS too: never short, at most two u32s over */
+	KUNIT_EXPECT_GE(test, (size_t)f->parts[0].size,
+			ioca_sample_msg_size(&part));
+	KUNIT_EXPECT_LE(test, (size_t)f->parts[0].size,
+			ioca_sample_msg_size(&part) +
+			2 * nla_total_size(sizeof(u32)));
 	skb = alloc_skb(ioca_sample_msg_size(&part), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	KUNIT_EXPECT_EQ(test, ioca_sample_fill(skb, &part, &collect), 0);

@@ -4,7 +4,7 @@
 # says the same with examples):
 #
 #   run.sh [--kernel IMG] [--modules-dir DIR] [--kmod NAME]... [--cpu MODEL]
-#          [--smp N] [--mem MB] [--timeout SEC] [--file HOST[:GUEST]]...
+#          [--smp N] [--sockets S] [--mem MB] [--timeout SEC] [--file HOST[:GUEST]]...
 #          [--append ARGS] [--accel tcg|kvm|auto] -- CMD [ARGS...]
 #
 #   --kernel IMG       bzImage to boot (default: the Debian vmlinuz whose
@@ -17,6 +17,9 @@
 #   --cpu MODEL        QEMU -cpu string (default max), e.g. Skylake-Server
 #                      or Skylake-Server,model=1 (family 6 model 0x55)
 #   --smp N, --mem MB  guest CPUs (default 2) and memory (default 512)
+#   --sockets S        spread the N CPUs over S packages (sockets), N/S cores
+#                      each, one thread per core; N must be a multiple of S
+#                      (default 1: QEMU's own choice, one package)
 #   --timeout SEC      kill the guest after SEC seconds (default 300)
 #   --file HOST[:GUEST] copy a file or directory into the guest; GUEST
 #                      defaults to /ioca/<name>; a relative GUEST is under
@@ -53,13 +56,13 @@ die() { # status message
 	exit "$1"
 }
 
-kernel=${IOCA_VM_KERNEL:-} moddir=${IOCA_VM_MODULES_DIR:-} cpu=max smp=2 mem=512 timeout=300 append=''
+kernel=${IOCA_VM_KERNEL:-} moddir=${IOCA_VM_MODULES_DIR:-} cpu=max smp=2 sockets=1 mem=512 timeout=300 append=''
 accel=${IOCA_VM_ACCEL:-tcg}
 files=() kmods=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kernel | --modules-dir | --kmod | --cpu | --smp | --mem | --timeout | \
-		--file | --append | --accel)
+	--kernel | --modules-dir | --kmod | --cpu | --smp | --sockets | --mem | \
+		--timeout | --file | --append | --accel)
 		[ $# -ge 2 ] || die 2 "$1 needs a value"
 		case $1 in
 		--kernel) kernel=$2 ;;
@@ -67,6 +70,7 @@ while [ $# -gt 0 ]; do
 		--kmod) kmods+=("$2") ;;
 		--cpu) cpu=$2 ;;
 		--smp) smp=$2 ;;
+		--sockets) sockets=$2 ;;
 		--mem) mem=$2 ;;
 		--timeout) timeout=$2 ;;
 		--file) files+=("$2") ;;
@@ -81,9 +85,12 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || die 2 "no command given (run.sh [OPTIONS] -- CMD [ARGS...])"
-for v in smp mem timeout; do
+for v in smp sockets mem timeout; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die 2 "--$v '${!v}' is not a positive integer"
 done
+[ $((smp % sockets)) -eq 0 ] || die 2 "--smp $smp is not a multiple of --sockets $sockets"
+smp_arg=$smp
+[ "$sockets" -eq 1 ] || smp_arg="$smp,sockets=$sockets,cores=$((smp / sockets)),threads=1"
 case $accel in tcg | kvm | auto) ;; *) die 2 "--accel '$accel': want tcg, kvm or auto" ;; esac
 slowdown=${IOCA_VM_SLOWDOWN:-1}
 [[ $slowdown =~ ^[1-9][0-9]*$ ]] || die 2 "IOCA_VM_SLOWDOWN '$slowdown' is not a positive integer"
@@ -292,7 +299,7 @@ boot_once() {
 	: >"$work/console"
 	(
 		timeout -k 5 "$timeout" qemu-system-x86_64 -accel "$accel" -M pc -cpu "$cpu" \
-			-smp "$smp" -m "$mem" -nodefaults -display none -no-reboot \
+			-smp "$smp_arg" -m "$mem" -nodefaults -display none -no-reboot \
 			-serial stdio -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 			-pidfile "$work/qemu.pid" -kernel "$kernel" -initrd "$work/initrd" \
 			-append "$cmdline" </dev/null 2>"$work/qemu.err" |

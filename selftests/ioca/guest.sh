@@ -7,6 +7,7 @@
 #   guest.sh msr    a model with DDIO way control: msr backend and info
 #   guest.sh isolated  CPU 1 isolated (nohz_full, rcu_nocbs): a FIFO
 #                   spinner on a sampled CPU starves nothing
+#   guest.sh sockets   two packages of one CPU each: socket 1 offline
 # Exits non-zero if any program did.
 mode=${1:-full}
 cd /ioca || exit 1
@@ -54,8 +55,15 @@ isolated)
 	run starve_test
 	run kmsg_test
 	;;
+sockets)
+	insmod /ioca/ioca.ko emulate=1 || echo "# ioca: insmod ioca.ko emulate=1 failed"
+	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
+	run uncore_hotplug_test
+	run socket_hotplug_test
+	run kmsg_test
+	;;
 *)
-	echo "guest.sh: unknown mode '$mode' (full, msr or isolated)"
+	echo "guest.sh: unknown mode '$mode' (full, msr, isolated or sockets)"
 	exit 2
 	;;
 esac

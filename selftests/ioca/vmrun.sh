@@ -9,6 +9,9 @@
 #   boot 2: -cpu Skylake-Server (model 0x55): plain insmod selects msr
 #   boot 3: -smp 2 with CPU 1 isolated as busy-poll hosts do (nohz_full=1
 #           rcu_nocbs=1): starve_test, a FIFO spinner on a sampled CPU
+#   boot 4: -smp 2 over two packages (run.sh --sockets 2), emulate=1:
+#           socket_hotplug_test, DDIO and the sampler's sockets while
+#           socket 1's only CPU goes offline and comes back
 #
 # First the host-side unit tests of the client code (ASan/UBSan).
 # Prints the console of each boot and one closing line
@@ -21,7 +24,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
 tests="load_test family_test ddio_test perm_test sampler_test hotplug_test concurrency_test fuzz_test
-	unload_test kmsg_test caps_test owner_test emul_test starve_test generation_test sample_parts_test"
+	unload_test kmsg_test caps_test owner_test emul_test starve_test generation_test sample_parts_test
+	socket_hotplug_test uncore_hotplug_test"
 
 pass=0 fail=0 skip=0
 log=$(mktemp -d)
@@ -78,11 +82,12 @@ for t in $tests; do
 	files+=(--file "$here/$t")
 done
 
-boot() { # name cpu smp timeout mode [kernel args]
-	local name=$1 cpu=$2 smp=$3 timeout=$4 mode=$5 args="loglevel=2 ${6:-}" rc p f s start
-	echo "=== ioca boot $name: -cpu $cpu -smp $smp ($mode) $args"
+boot() { # name cpu smp[:sockets] timeout mode [kernel args]
+	local name=$1 cpu=$2 smp=${3%%:*} sockets=1 timeout=$4 mode=$5 args="loglevel=2 ${6:-}" rc p f s start
+	[ "$smp" = "$3" ] || sockets=${3#*:}
+	echo "=== ioca boot $name: -cpu $cpu -smp $smp, $sockets socket(s) ($mode) $args"
 	start=$(date +%s)
-	"$run" --cpu "$cpu" --smp "$smp" --mem 512 --timeout "$timeout" --append "$args" \
+	"$run" --cpu "$cpu" --smp "$smp" --sockets "$sockets" --mem 512 --timeout "$timeout" --append "$args" \
 		"${files[@]}" -- /bin/sh /ioca/guest.sh "$mode" | tee "$log/$name"
 	rc=${PIPESTATUS[0]}
 	read -r p f s < <(awk -f "$here/tapsum.awk" "$log/$name")
@@ -114,6 +119,7 @@ boot skylake-sp Skylake-Server 1 180 msr
 # Without nohz_full a FIFO spinner starves the CPU's ksoftirqd, and with it
 # RCU grace periods that module unload waits for, whatever ioca does.
 boot isolated Skylake-Client 2 240 isolated "nohz_full=1 rcu_nocbs=1"
+boot sockets Skylake-Client 2:2 240 sockets
 
 [ "$skip" -gt 0 ] && echo "ioca: $skip skipped"
 echo "ioca: $pass passed, $fail failed"
