@@ -20,6 +20,9 @@
 #define SOL_NETLINK 270
 #endif
 
+/* Receive buffer of a request's replies: the module's fit twice over. */
+#define IOCA_REPLY_BUF (64u * 1024)
+
 int ioca_nl_errno(int nle)
 {
 	switch (nle < 0 ? -nle : nle) {
@@ -111,8 +114,18 @@ int ioca_transport_open(struct ioca_transport *t, const struct ioca_log *log)
 		pr_warn(log, "NETLINK_EXT_ACK/NETLINK_CAP_ACK: %s", strerror(-err));
 		goto out_free;
 	}
-	/* Replies of 256 CPUs exceed libnl's default single-page buffer. */
-	nl_socket_enable_msg_peek(t->sk);
+	/*
+	 * Replies of 256 CPUs exceed libnl's default buffer. One buffer that
+	 * holds the largest reply the module sends (under 32 KiB) saves the
+	 * MSG_PEEK read libnl would make before every message; a longer one
+	 * still fails (NLE_MSG_TRUNC), it is never cut short silently.
+	 */
+	nl_socket_disable_msg_peek(t->sk);
+	err = nl_socket_set_msg_buf_size(t->sk, IOCA_REPLY_BUF);
+	if (err) {
+		err = ioca_nl_errno(err);
+		goto out_free;
+	}
 	t->family = genl_ctrl_resolve(t->sk, IOCA_FAMILY_NAME);
 	if (t->family < 0) {
 		err = -ENOENT;
