@@ -6,7 +6,8 @@
 # intervals the module counted in the same window -- the whole run's mean
 # and the median of eight windows of about a second, which a vCPU the host
 # descheduled for long moves less -- plus the module's mean collection time
-# per interval (iocactl info). Prints POLL and IOCAD lines.
+# per interval (iocactl info). phase_probe splits the same libioca calls
+# by step. Prints POLL, PHASE and IOCAD lines.
 cd /ioca || exit 1
 interval_us=100000
 n=$(grep -c '^processor' /proc/cpuinfo)
@@ -16,6 +17,7 @@ insmod ./resctrl_emu.ko cbm_mask=0x7ff num_closids=16 || exit 1
 mount -t resctrl resctrl /sys/fs/resctrl || exit 1
 
 ./poll_bench 100 $interval_us || exit 1
+./phase_probe 50 $interval_us || exit 1
 
 {
 	printf '[platform]\ninterval_ms = %d\nthreshold_miss_low = 1e12\n' $((interval_us / 1000))

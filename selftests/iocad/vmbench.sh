@@ -23,6 +23,10 @@ make --no-print-directory -C "$root/kmod" >"$work/build.log" 2>&1 &&
 	make --no-print-directory -C "$root/iocad" -j2 build/iocad.static build/iocactl.static \
 		>>"$work/build.log" 2>&1 &&
 	cc -std=c11 -O2 -Wall -Wextra -Werror -static -o "$work/poll_bench" "$here/poll_bench.c" \
+		>>"$work/build.log" 2>&1 &&
+	cc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I"$root/libioca/include" -I"$root/uapi" \
+		$(pkg-config --cflags libnl-genl-3.0) -o "$work/phase_probe" "$here/phase_probe.c" \
+		"$root/libioca/build/libioca.a" -lnl-genl-3 -lnl-3 -lpthread -lm \
 		>>"$work/build.log" 2>&1 || {
 	tail -n 20 "$work/build.log" >&2
 	echo "iocad vmbench: build failed" >&2
@@ -36,7 +40,8 @@ for n in $sizes; do
 		--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
 		--file "$root/iocad/build/iocad.static:/ioca/iocad" \
 		--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
-		--file "$work/poll_bench" --file "$here/bench_guest.sh" -- sh ./bench_guest.sh \
+		--file "$work/poll_bench" --file "$work/phase_probe" \
+		--file "$here/bench_guest.sh" -- sh ./bench_guest.sh \
 		>"$work/$n" 2>&1
 	if ! grep -q '^IOCAD ' "$work/$n" || ! grep -q '^POLL ' "$work/$n"; then
 		echo "iocad vmbench: -smp $n produced no figures:" >&2
@@ -45,6 +50,7 @@ for n in $sizes; do
 	fi
 done
 
+val() { sed -nE "s/.* $2=([0-9.]+).*/\1/p" <<<"$1"; }
 echo "iocad host path vs userspace poller (QEMU TCG, emulate=1; us per interval of 100 ms)"
 printf '%5s | %8s %9s %9s | %9s %9s | %9s %9s | %6s %6s | %6s\n' cpus "ioca.ko" \
 	"iocad" "iocad med" whole "whole med" "poll cpu" "poll med" ratio "r med" "reads"
@@ -52,7 +58,6 @@ for n in $sizes; do
 	i=$(grep '^IOCAD ' "$work/$n" | tail -n 1)
 	p=$(grep '^POLL ' "$work/$n" | tail -n 1)
 	[ -n "$i" ] && [ -n "$p" ] || continue
-	val() { sed -nE "s/.* $2=([0-9.]+).*/\1/p" <<<"$1"; }
 	awk -v c="$n" -v k="$(val "$i" collect_ns)" -v u="$(val "$i" user_ns)" \
 		-v um="$(val "$i" user_med_ns)" -v p="$(val "$p" cpu_us)" \
 		-v pm="$(val "$p" cpu_med_us)" -v r="$(val "$p" mean_us)" 'BEGIN {
@@ -68,5 +73,16 @@ echo "of its intervals. Both are the scheduler's accounting in the same guest, t
 echo "figure. ratio = poll cpu / whole (means), r med = the same of the medians (the goal:"
 echo ">= 5x at 8). reads = the poller's mean wall time of the reads alone, without its wake-up."
 echo "Means carry the host's descheduling of vCPUs; medians carry less of it."
+echo "iocad's steps through libioca, one after another in thread CPU time (phase_probe, the"
+echo "same calls on the same sampler; us per interval, means):"
+printf '%5s | %9s %9s %9s\n' cpus "wait" "recv" "info"
+for n in $sizes; do
+	f=$(grep '^PHASE ' "$work/$n" | tail -n 1)
+	[ -n "$f" ] || continue
+	printf '%5d | %9s %9s %9s\n' "$n" "$(val "$f" wait_us)" "$(val "$f" recv_us)" \
+		"$(val "$f" info_us)"
+done
+echo "wait = the wake-up from poll(); recv = receiving and decoding the sample; info = the"
+echo "DDIO read-back request. What iocad spends beyond them is aggregation, decision and apply."
 echo "(the paper reports up to 800 us per interval for its userspace daemon on real hardware)"
 exit $rc
