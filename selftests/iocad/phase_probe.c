@@ -48,18 +48,18 @@ int main(int argc, char **argv)
 	double wait = 0, recv = 0, info = 0, t0, t1, t2;
 	struct ioca_subscription *sub;
 	struct ioca_cha_preset *preset;
+	static struct ioca_sample s_buf;
+	static struct ioca_info in_buf;
+	struct ioca_sample *s = &s_buf;
+	struct ioca_info *in = &in_buf;
 	struct ioca_client *c;
-	struct ioca_sample *s;
-	struct ioca_info *in;
 	struct pollfd pfd;
 	size_t nuncore = 0;
 	int r, i, got;
 
-	s = calloc(1, sizeof(*s));
-	in = calloc(1, sizeof(*in));
 	c = ioca_client__open(NULL);
 	sub = ioca_subscription__open(NULL);
-	if (!s || !in || !c || !sub)
+	if (!c || !sub)
 		return fail("open", errno);
 	r = ioca_client__info(c, in);
 	if (r)
@@ -109,7 +109,5 @@ int main(int argc, char **argv)
 	ioca_cha_preset__free(preset);
 	ioca_subscription__close(sub);
 	ioca_client__close(c);
-	free(in);
-	free(s);
 	return 0;
 }
