@@ -305,8 +305,12 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 	fill_record(l, idx, &dec, applied, rec);
 	rec->ddio_outside = outside;
 	rec->ddio_outside_from = outside_from;
-	loop_format_line(rec, line, sizeof(line));
-	say(l, LOOP_LOG_INTERVAL, "%s%s", line, l->o->dry_run && dec.changed ? " (dry-run)" : "");
+	/* a quiet run does not pay for formatting a line nobody reads */
+	if (!l->o->quiet) {
+		loop_format_line(rec, line, sizeof(line));
+		say(l, LOOP_LOG_INTERVAL, "%s%s", line,
+		    l->o->dry_run && dec.changed ? " (dry-run)" : "");
+	}
 	if (l->o->trace && !l->trace_failed && trace_row(l, rec)) {
 		l->trace_failed = true;
 		say(l, LOOP_LOG_ERROR,

@@ -89,9 +89,11 @@ struct loop_opts {
 	volatile sig_atomic_t *reload; /* SIGHUP: call reload_fn */
 	loop_reload_fn reload_fn;
 	void *reload_arg;
+	/* No LOOP_LOG_INTERVAL lines: the loop does not even format them. */
+	bool quiet;
 	size_t : 0;
 };
-#define loop_opts__last_field reload_arg
+#define loop_opts__last_field quiet
 
 /*
  * Run the loop on @pf (opened, not destroyed here). Records, if @out is

@@ -369,6 +369,7 @@ int main(int argc, char **argv)
 		.reload = &reload_flag,
 		.reload_fn = reload_cb,
 		.reload_arg = &a,
+		.quiet = a.quiet,
 	};
 	r = loop_run(&lo, &pf, NULL, 0, NULL);
 	pf.ops->destroy(pf.ctx);

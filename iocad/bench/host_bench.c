@@ -3,8 +3,8 @@
  * The host platform's userspace side per interval, fed synthetic sample
  * messages shaped like ioca.ko's (4 counters per CPU, the socket's DDIO
  * hit/miss counters, split into parts of at most 100 CPUs as the module
- * keeps each message under 32 KiB): receive (the two recv calls libioca
- * makes per message, here on a socketpair the bench fills beforehand),
+ * keeps each message under 32 KiB): receive (the one MSG_TRUNC recvfrom
+ * libioca makes per message, here on a socketpair the bench fills beforehand),
  * decode (libioca's part assembler and policy-checked decoders, linked
  * from its static library), aggregate (host_counters_fold + DDIO sum +
  * tenant_interval) and decide (decide_step), for 64 and 256 CPUs, next to
@@ -191,14 +191,12 @@ static int take(struct state *s, int fd, unsigned int parts, struct stage *t)
 
 	for (unsigned int p = 0; p < parts; p++) {
 		t0 = now_us();
-		/* as libioca: peek the size, then take the message */
-		n = recv(fd, s->buf, 0, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+		/* as libioca: one recvfrom into a buffer the largest part fits */
 		fromlen = sizeof(from);
-		if (n > 0)
-			n = recvfrom(fd, s->buf, sizeof(s->buf), MSG_DONTWAIT,
-				     (struct sockaddr *)&from, &fromlen);
+		n = recvfrom(fd, s->buf, sizeof(s->buf), MSG_DONTWAIT | MSG_TRUNC,
+			     (struct sockaddr *)&from, &fromlen);
 		t->recv += now_us() - t0;
-		if (n <= 0)
+		if (n <= 0 || (size_t)n > sizeof(s->buf))
 			die("recv failed");
 		t0 = now_us();
 		whole = ioca_asm_feed(&s->a, (struct nlmsghdr *)s->buf, &s->sample);

@@ -4,23 +4,6 @@
 #include <errno.h>
 #include <stdio.h>
 
-/* Why @a breaks @p, or NULL when it does not. */
-static const char *check(const struct nlattr *a, const struct nla_policy *p)
-{
-	int l = ioca_nla_len(a);
-
-	if (p->type == NLA_UNSPEC)
-		return NULL;
-	if (l < p->minlen || (p->maxlen && l > p->maxlen))
-		return "length";
-	if (p->type == NLA_STRING && ((const char *)ioca_nla_data(a))[l - 1])
-		return "a string without its NUL";
-	/* libnl's policy has no check that a flag is empty. */
-	if (p->type == NLA_FLAG && l)
-		return "a flag carrying data";
-	return NULL;
-}
-
 int ioca_attrs_parse(struct nlattr **tb, int max, struct nlattr *head, int len,
 		     const struct nla_policy *pol, const struct ioca_log *log, const char *what)
 {
@@ -34,21 +17,26 @@ int ioca_attrs_parse(struct nlattr **tb, int max, struct nlattr *head, int len,
 		t = ioca_nla_type(a);
 		if (t > max)
 			continue;
-		why = check(a, &pol[t]);
-		if (why) {
-			pr_warn(log, "%s: attribute %d (%d bytes): %s outside the policy (%u..%u)",
-				what, t, ioca_nla_len(a), why, pol[t].minlen, pol[t].maxlen);
-			return -EBADMSG;
-		}
+		why = ioca_attr_why(a, &pol[t]);
+		if (why)
+			return ioca_attr_reject(a, &pol[t], why, log, what);
 		tb[t] = a;
 	}
-	/* The last attribute may end unpadded, which leaves rem below 0. */
-	if (rem > 0) {
-		pr_warn(log, "%s: %d bytes at the end are not a whole attribute (truncated)", what,
-			rem);
-		return -EBADMSG;
-	}
-	return 0;
+	return ioca_attrs_end(rem, log, what);
+}
+
+int ioca_attr_reject(const struct nlattr *a, const struct nla_policy *p, const char *why,
+		     const struct ioca_log *log, const char *what)
+{
+	pr_warn(log, "%s: attribute %d (%d bytes): %s outside the policy (%u..%u)", what,
+		ioca_nla_type(a), ioca_nla_len(a), why, p->minlen, p->maxlen);
+	return -EBADMSG;
+}
+
+int ioca_attrs_truncated(int rem, const struct ioca_log *log, const char *what)
+{
+	pr_warn(log, "%s: %d bytes at the end are not a whole attribute (truncated)", what, rem);
+	return -EBADMSG;
 }
 
 int ioca_nest_parse(struct nlattr **tb, int max, struct nlattr *nest, const struct nla_policy *pol,

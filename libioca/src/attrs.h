@@ -105,6 +105,52 @@ static inline uint64_t ioca_u64(const struct nlattr *a)
 	return v;
 }
 
+/* Why @a breaks @p, or NULL when it does not. */
+static inline const char *ioca_attr_why(const struct nlattr *a, const struct nla_policy *p)
+{
+	int l = ioca_nla_len(a);
+
+	if (p->type == NLA_UNSPEC)
+		return NULL;
+	if (l < p->minlen || (p->maxlen && l > p->maxlen))
+		return "length";
+	if (p->type == NLA_STRING && ((const char *)ioca_nla_data(a))[l - 1])
+		return "a string without its NUL";
+	/* libnl's policy has no check that a flag is empty. */
+	if (p->type == NLA_FLAG && l)
+		return "a flag carrying data";
+	return NULL;
+}
+
+/* -EBADMSG, with a warning naming @what, @a and how it breaks @p. */
+int ioca_attr_reject(const struct nlattr *a, const struct nla_policy *p, const char *why,
+		     const struct ioca_log *log, const char *what);
+
+/* -EBADMSG, with a warning that @rem bytes end @what unparsed. */
+int ioca_attrs_truncated(int rem, const struct ioca_log *log, const char *what);
+
+/*
+ * Checks @a against @p: 0 or ioca_attr_reject(). Inline so that a decoder
+ * switching on the type, with @p a constant entry of a static policy,
+ * compiles to the one length compare that entry needs.
+ */
+static inline int ioca_attr_check(const struct nlattr *a, const struct nla_policy *p,
+				  const struct ioca_log *log, const char *what)
+{
+	const char *why = ioca_attr_why(a, p);
+
+	return why ? ioca_attr_reject(a, p, why, log, what) : 0;
+}
+
+/*
+ * After a walk: the last attribute may end unpadded, which leaves @rem
+ * below 0; above 0 the nest ends in part of an attribute.
+ */
+static inline int ioca_attrs_end(int rem, const struct ioca_log *log, const char *what)
+{
+	return rem > 0 ? ioca_attrs_truncated(rem, log, what) : 0;
+}
+
 /*
  * Checks the @len bytes at @head against @pol (@max its last type) and
  * fills @tb[0..max]; the last of repeated attributes wins, callers walk

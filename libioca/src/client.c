@@ -61,16 +61,20 @@ LIBIOCA_API int ioca_client__fd(const struct ioca_client *c)
 	return nl_socket_get_fd(c->t.sk);
 }
 
-/* Sends @msg and reports a refusal with the kernel's text. */
-static int request(struct ioca_client *c, struct nl_msg *msg, const char *op, ioca_msg_fn fn,
-		   void *arg)
+/* Reports a refusal of @op with the kernel's text. */
+static int answered(struct ioca_client *c, const char *op, int err)
 {
-	int err = ioca_transport_request(&c->t, msg, fn, arg);
-
 	if (err)
 		pr_debug(&c->log, "%s: %s%s%s", op, strerror(-err), c->t.extack[0] ? ": " : "",
 			 c->t.extack);
 	return ioca_err(err);
+}
+
+/* Sends @msg and waits for the ack or error. */
+static int request(struct ioca_client *c, struct nl_msg *msg, const char *op, ioca_msg_fn fn,
+		   void *arg)
+{
+	return answered(c, op, ioca_transport_request(&c->t, msg, fn, arg));
 }
 
 static int simple(struct ioca_client *c, uint8_t cmd, const char *op)
@@ -107,7 +111,8 @@ LIBIOCA_API int ioca_client__info(struct ioca_client *c, struct ioca_info *info)
 
 	if (!msg)
 		return ioca_err(-ENOMEM);
-	err = request(c, msg, "info", on_info, &x);
+	/* iocad's every interval: the one reply ends the exchange, no ack asked */
+	err = answered(c, "info", ioca_transport_get(&c->t, msg, on_info, &x));
 	if (!err && x.nmsgs != 1) {
 		pr_warn(&c->log, "info reply: no data message");
 		err = ioca_err(-EBADMSG);

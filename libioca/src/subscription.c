@@ -126,33 +126,38 @@ LIBIOCA_API void ioca_subscription__stats(const struct ioca_subscription *sub,
 }
 
 /*
- * Receives one datagram into sub->buf, growing it to fit. Its length, 0
- * when nothing is queued, or -errno (-ENOBUFS: the kernel dropped messages).
+ * Receives one datagram into sub->buf: its length, 0 when nothing is
+ * queued, or -errno (-ENOBUFS: the kernel dropped messages). One recvfrom
+ * and no MSG_PEEK first: the buffer holds twice the module's largest part,
+ * and a longer datagram (MSG_TRUNC reports its real length) is dropped as
+ * an overrun -- its sample shows as lost -- after the buffer grows to fit
+ * the next one.
  */
 static ssize_t recv_one(struct ioca_subscription *sub)
 {
 	int fd = nl_socket_get_fd(sub->t.sk);
 	struct sockaddr_nl from;
 	socklen_t fromlen = sizeof(from);
+	unsigned char *nb;
 	ssize_t n;
 
-	n = recv(fd, sub->buf, 0, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
-	if (n < 0)
-		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
-	if ((size_t)n > sub->buf_size) {
-		unsigned char *nb = realloc(sub->buf, (size_t)n);
-
-		if (!nb)
-			return -ENOMEM;
-		sub->buf = nb;
-		sub->buf_size = (size_t)n;
-	}
-	n = recvfrom(fd, sub->buf, sub->buf_size, MSG_DONTWAIT, (struct sockaddr *)&from, &fromlen);
+	n = recvfrom(fd, sub->buf, sub->buf_size, MSG_DONTWAIT | MSG_TRUNC,
+		     (struct sockaddr *)&from, &fromlen);
 	if (n < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
 	/* Only the kernel speaks on this group. */
 	if (fromlen != sizeof(from) || from.nl_family != AF_NETLINK || from.nl_pid != 0)
 		return -EAGAIN;
+	if ((size_t)n > sub->buf_size) {
+		pr_warn(&sub->log, "a %zd-byte datagram did not fit the %zu-byte buffer: dropped",
+			n, sub->buf_size);
+		nb = realloc(sub->buf, (size_t)n);
+		if (!nb)
+			return -ENOMEM;
+		sub->buf = nb;
+		sub->buf_size = (size_t)n;
+		return -ENOBUFS;
+	}
 	return n;
 }
 

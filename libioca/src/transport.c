@@ -20,6 +20,9 @@
 #define SOL_NETLINK 270
 #endif
 
+/* Receive buffer of a request's replies: the module's fit twice over. */
+#define IOCA_REPLY_BUF (64u * 1024)
+
 int ioca_nl_errno(int nle)
 {
 	switch (nle < 0 ? -nle : nle) {
@@ -111,8 +114,18 @@ int ioca_transport_open(struct ioca_transport *t, const struct ioca_log *log)
 		pr_warn(log, "NETLINK_EXT_ACK/NETLINK_CAP_ACK: %s", strerror(-err));
 		goto out_free;
 	}
-	/* Replies of 256 CPUs exceed libnl's default single-page buffer. */
-	nl_socket_enable_msg_peek(t->sk);
+	/*
+	 * Replies of 256 CPUs exceed libnl's default buffer. One buffer that
+	 * holds the largest reply the module sends (under 32 KiB) saves the
+	 * MSG_PEEK read libnl would make before every message; a longer one
+	 * still fails (NLE_MSG_TRUNC), it is never cut short silently.
+	 */
+	nl_socket_disable_msg_peek(t->sk);
+	err = nl_socket_set_msg_buf_size(t->sk, IOCA_REPLY_BUF);
+	if (err) {
+		err = ioca_nl_errno(err);
+		goto out_free;
+	}
 	t->family = genl_ctrl_resolve(t->sk, IOCA_FAMILY_NAME);
 	if (t->family < 0) {
 		err = -ENOENT;
@@ -158,7 +171,16 @@ struct exchange {
 	int err;    /* kernel's answer */
 	int fn_err; /* first error of fn */
 	int done;
+	uint32_t seq; /* the request's: answers carry it */
+	bool one;     /* the first data message ends the exchange (no ack asked) */
 };
+
+static int on_seq(struct nl_msg *msg, void *arg)
+{
+	const struct exchange *x = arg;
+
+	return nlmsg_hdr(msg)->nlmsg_seq == x->seq ? NL_OK : NL_SKIP;
+}
 
 static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 {
@@ -186,17 +208,22 @@ static int on_valid(struct nl_msg *msg, void *arg)
 	struct exchange *x = arg;
 	int err;
 
-	if (!x->fn)
-		return NL_OK;
-	err = x->fn(nlmsg_hdr(msg), x->arg);
-	if (err && !x->fn_err)
-		x->fn_err = err;
+	if (x->fn) {
+		err = x->fn(nlmsg_hdr(msg), x->arg);
+		if (err && !x->fn_err)
+			x->fn_err = err;
+	}
+	if (x->one) {
+		x->done = 1;
+		return NL_STOP;
+	}
 	return NL_OK;
 }
 
-int ioca_transport_request(struct ioca_transport *t, struct nl_msg *msg, ioca_msg_fn fn, void *arg)
+static int exchange(struct ioca_transport *t, struct nl_msg *msg, ioca_msg_fn fn, void *arg,
+		    bool one)
 {
-	struct exchange x = {.t = t, .fn = fn, .arg = arg};
+	struct exchange x = {.t = t, .fn = fn, .arg = arg, .one = one};
 	struct nl_cb *cb;
 	int err;
 
@@ -211,8 +238,13 @@ int ioca_transport_request(struct ioca_transport *t, struct nl_msg *msg, ioca_ms
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_done, &x);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_done, &x);
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &x);
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, on_seq, &x);
 
-	err = nl_send_auto(t->sk, msg);
+	nl_complete_msg(t->sk, msg);
+	if (one)
+		nlmsg_hdr(msg)->nlmsg_flags &= ~NLM_F_ACK;
+	x.seq = nlmsg_hdr(msg)->nlmsg_seq;
+	err = nl_send(t->sk, msg);
 	nlmsg_free(msg);
 	if (err < 0) {
 		err = ioca_nl_errno(err);
@@ -233,4 +265,14 @@ int ioca_transport_request(struct ioca_transport *t, struct nl_msg *msg, ioca_ms
 out_cb:
 	nl_cb_put(cb);
 	return err;
+}
+
+int ioca_transport_request(struct ioca_transport *t, struct nl_msg *msg, ioca_msg_fn fn, void *arg)
+{
+	return exchange(t, msg, fn, arg, false);
+}
+
+int ioca_transport_get(struct ioca_transport *t, struct nl_msg *msg, ioca_msg_fn fn, void *arg)
+{
+	return exchange(t, msg, fn, arg, true);
 }

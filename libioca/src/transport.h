@@ -42,6 +42,15 @@ struct nl_msg *ioca_transport_msg(const struct ioca_transport *t, uint8_t cmd, s
 int ioca_transport_request(struct ioca_transport *t, struct nl_msg *msg, ioca_msg_fn fn, void *arg);
 
 /*
+ * As ioca_transport_request() for a command whose answer is exactly one
+ * data message (a GET): sent without NLM_F_ACK, so the exchange ends at
+ * that message or the kernel's error, and the ack's skb and receive are
+ * saved. Every exchange checks sequence numbers itself (a message of an
+ * earlier exchange is skipped), since libnl's own check counts acks.
+ */
+int ioca_transport_get(struct ioca_transport *t, struct nl_msg *msg, ioca_msg_fn fn, void *arg);
+
+/*
  * Copies the extack text and offset of the received NLMSG_ERROR @nlh to
  * @msg ("" when absent) and @offs (-1 when absent).
  */

@@ -7,7 +7,12 @@
  * way a daemon without the module would. Software events stand in for the
  * PMU TCG lacks (cpu-clock, task-clock) and the TSC for the CHA registers:
  * the cost measured is the path (syscalls, cross-CPU reads), not the value.
- * Prints "POLL cpus=N med_us=M mean_us=A" on stdout.
+ * Prints "POLL cpus=N med_us=M mean_us=A cpu_med_us=CM cpu_us=C" on stdout:
+ * the median and mean wall time of one interval's reads alone, and the
+ * median and mean of the thread's CPU time per interval, wake-up included
+ * (CLOCK_THREAD_CPUTIME_ID: the scheduler's accounting, which
+ * bench_guest.sh reads for iocad from /proc/PID/schedstat) -- the figures
+ * of the same kind as iocad's.
  *   poll_bench INTERVALS INTERVAL_US
  */
 #define _GNU_SOURCE
@@ -30,6 +35,14 @@ static double now_us(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static double cpu_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
@@ -58,14 +71,15 @@ int main(int argc, char **argv)
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	static int fd[MAX_CPUS][NEV];
 	uint64_t v[3], m;
-	double *t, sum = 0, t0;
+	double *t, *cpu, sum = 0, csum = 0, t0, c0;
 	int msr, c, k, i;
 
 	if (n < 1 || period < 1 || ncpus < 1 || ncpus > MAX_CPUS)
 		return 2;
 	t = calloc((size_t)n, sizeof(*t));
+	cpu = calloc((size_t)n, sizeof(*cpu));
 	msr = open("/dev/cpu/0/msr", O_RDONLY | O_CLOEXEC);
-	if (!t || msr < 0) {
+	if (!t || !cpu || msr < 0) {
 		fprintf(stderr, "poll_bench: /dev/cpu/0/msr: %s (modprobe msr)\n", strerror(errno));
 		return 1;
 	}
@@ -78,6 +92,7 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
+	c0 = cpu_us();
 	for (i = 0; i < n; i++) {
 		usleep((useconds_t)period);
 		t0 = now_us();
@@ -91,8 +106,14 @@ int main(int argc, char **argv)
 			return 1;
 		t[i] = now_us() - t0;
 		sum += t[i];
+		/* from the end of the previous interval's reads: the wake-up counts */
+		cpu[i] = cpu_us() - c0;
+		c0 += cpu[i];
+		csum += cpu[i];
 	}
 	qsort(t, (size_t)n, sizeof(*t), cmp);
-	printf("POLL cpus=%ld med_us=%.1f mean_us=%.1f\n", ncpus, t[n / 2], sum / n);
+	qsort(cpu, (size_t)n, sizeof(*cpu), cmp);
+	printf("POLL cpus=%ld med_us=%.1f mean_us=%.1f cpu_med_us=%.1f cpu_us=%.1f\n", ncpus,
+	       t[n / 2], sum / n, cpu[n / 2], csum / n);
 	return 0;
 }
