@@ -112,3 +112,12 @@ void fake_platform_cpu(struct fake_platform *f, unsigned int cpu, double ipc, ui
 	f->inc[cpu].llc_refs = refs;
 	f->inc[cpu].llc_misses = misses;
 }
+
+void fake_platform_quiet(struct fake_platform *f)
+{
+	fake_platform_init(f, 11, 4, 0x600);
+	for (unsigned int c = 0; c < 4; c++)
+		fake_platform_cpu(f, c, 1.0, 1000000, 100000);
+	f->ddio_hits_inc = 1000000;
+	f->ddio_misses_inc = 100;
+}
