@@ -47,12 +47,9 @@ static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
 static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	char err[256];
 
 	assert_non_null(f);
-	assert_int_equal(config_parse_string(cfg_text, "l.ini", &f->cfg, err, sizeof(err)), 0);
-	fake_platform_quiet(&f->fp);
-	fake_platform_bind(&f->fp, &f->pf);
+	fake_platform_setup(&f->fp, &f->pf, &f->cfg, cfg_text, "l.ini");
 	*state = f;
 	return 0;
 }
