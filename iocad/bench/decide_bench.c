@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "decide.h"
 #include "tenant.h"
 
@@ -24,46 +25,25 @@ static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static uint64_t rnd(uint64_t n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng % n;
+	return bench_rnd(&rng, n);
 }
 
 static double now_us(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+	return bench_now_us(CLOCK_MONOTONIC);
 }
 
 static void make_config(struct config *c, unsigned int nt, unsigned int ncores)
 {
-	config_defaults(c);
-	snprintf(c->path, sizeof(c->path), "bench");
-	c->llc_ways = 32;
-	c->ddio_ways = 2;
+	bench_config(c, nt, ncores, 32);
 	c->ddio_ways_max = 6;
-	c->threshold_miss_low = 1e5;
-	c->ntenants = nt;
-	for (unsigned int i = 0; i < nt; i++) {
+	/* above 16 tenants, tenant i joins group i % 16, led by tenant i % 16 */
+	for (unsigned int i = 16; i < nt; i++) {
 		struct config_tenant *t = &c->tenant[i];
-		unsigned int per = ncores / nt;
 
-		snprintf(t->name, sizeof(t->name), "t%u", i);
-		for (unsigned int k = 0; k < per; k++)
-			t->cpus[k] = i * per + k;
-		t->ncpus = per;
-		t->ways = 1;
-		if (nt > 16 && i >= 16) {
-			/* join group i % 16, led by tenant i % 16 */
-			snprintf(t->group, sizeof(t->group), "g%u", i % 16);
-			snprintf(c->tenant[i % 16].group, sizeof(t->group), "g%u", i % 16);
-			t->group_leader = i % 16 + 1;
-		}
-		t->prio = i % 4 == 0 ? CONFIG_PRIO_PS : CONFIG_PRIO_BE;
-		t->networking = i % 2 == 0;
+		snprintf(t->group, sizeof(t->group), "g%u", i % 16);
+		snprintf(c->tenant[i % 16].group, sizeof(t->group), "g%u", i % 16);
+		t->group_leader = i % 16 + 1;
 	}
 }
 

@@ -22,6 +22,7 @@
 #include <netlink/genl/genl.h>
 
 #include "assemble.h"
+#include "bench_util.h"
 #include "decide.h"
 #include "host_counters.h"
 #include "tenant.h"
@@ -37,19 +38,13 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(uint64_t n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng % n;
+	return bench_rnd(&rng, n);
 }
 
 static double now_us(void)
 {
-	struct timespec ts;
-
 	/* thread CPU time: the machine is shared, other work must not count */
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+	return bench_now_us(CLOCK_THREAD_CPUTIME_ID);
 }
 
 static void die(const char *what)
@@ -132,28 +127,6 @@ static void advance(struct feed *f, unsigned int k)
 	f->ddio[1] += scale * (50000u + rnd(100000u));
 }
 
-static void make_config(struct config *c, unsigned int ncpus)
-{
-	config_defaults(c);
-	snprintf(c->path, sizeof(c->path), "bench");
-	c->llc_ways = 20;
-	c->ddio_ways = 2;
-	c->threshold_miss_low = 1e5;
-	c->ntenants = NTENANTS;
-	for (unsigned int i = 0; i < NTENANTS; i++) {
-		struct config_tenant *t = &c->tenant[i];
-		unsigned int per = ncpus / NTENANTS;
-
-		snprintf(t->name, sizeof(t->name), "t%u", i);
-		for (unsigned int k = 0; k < per; k++)
-			t->cpus[k] = i * per + k;
-		t->ncpus = per;
-		t->ways = 1;
-		t->prio = i % 4 == 0 ? CONFIG_PRIO_PS : CONFIG_PRIO_BE;
-		t->networking = i % 2 == 0;
-	}
-}
-
 struct stage {
 	double recv, decode, aggr, decide;
 };
@@ -220,7 +193,7 @@ static void run_once(unsigned int ncpus, struct stage *out)
 	if (!s || socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv))
 		die("setup failed");
 	s->feed.ncpus = ncpus;
-	make_config(&s->cfg, ncpus);
+	bench_config(&s->cfg, NTENANTS, ncpus, 20);
 	if (ioca_asm_init(&s->a, true, &log) ||
 	    decide_init(&s->ctx, &s->cfg, IOCAD_MODE_IOCA, 2, NULL))
 		die("init failed");

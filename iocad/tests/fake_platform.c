@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
+#include <cmocka.h>
 
 #include "fake_platform.h"
 
@@ -111,4 +116,24 @@ void fake_platform_cpu(struct fake_platform *f, unsigned int cpu, double ipc, ui
 	f->inc[cpu].instructions = (uint64_t)(ipc * 1e9);
 	f->inc[cpu].llc_refs = refs;
 	f->inc[cpu].llc_misses = misses;
+}
+
+void fake_platform_quiet(struct fake_platform *f)
+{
+	fake_platform_init(f, 11, 4, 0x600);
+	for (unsigned int c = 0; c < 4; c++)
+		fake_platform_cpu(f, c, 1.0, 1000000, 100000);
+	f->ddio_hits_inc = 1000000;
+	f->ddio_misses_inc = 100;
+}
+
+void fake_platform_setup(struct fake_platform *f, struct platform *pf, struct config *cfg,
+			 const char *text, const char *file)
+{
+	char err[256];
+
+	if (config_parse_string(text, file, cfg, err, sizeof(err)))
+		fail_msg("%s", err);
+	fake_platform_quiet(f);
+	fake_platform_bind(f, pf);
 }

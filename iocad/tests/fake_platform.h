@@ -7,6 +7,7 @@
 #ifndef IOCAD_TESTS_FAKE_PLATFORM_H
 #define IOCAD_TESTS_FAKE_PLATFORM_H
 
+#include "config.h"
 #include "platform.h"
 
 struct fake_platform {
@@ -31,5 +32,16 @@ void fake_platform_bind(struct fake_platform *f, struct platform *pf);
 /* Per-interval counters of @cpu: 1e9 cycles at @ipc, @refs and @misses. */
 void fake_platform_cpu(struct fake_platform *f, unsigned int cpu, double ipc, uint64_t refs,
 		       uint64_t misses);
+/*
+ * The quiet machine most loop tests start from: 11 LLC ways, DDIO on ways
+ * 9-10, four CPUs at IPC 1 with 10% LLC misses, and I/O that barely misses.
+ */
+void fake_platform_quiet(struct fake_platform *f);
+/*
+ * Parse @text (@file in errors) into @cfg, failing the running test on an
+ * error, then make @f the quiet platform behind @pf.
+ */
+void fake_platform_setup(struct fake_platform *f, struct platform *pf, struct config *cfg,
+			 const char *text, const char *file);
 
 #endif /* IOCAD_TESTS_FAKE_PLATFORM_H */

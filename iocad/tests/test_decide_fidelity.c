@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "decide.h"
+#include "decide_fx.h"
 
 static const char slicing[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_ways = 2\n"
 			      "ddio_ways_max = 6\nthreshold_miss_low = 1000\n"
@@ -22,75 +22,41 @@ static const char slicing[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_
 			      "[tenant be1]\ncpus = 1\nways = 2\n"
 			      "[tenant be2]\ncpus = 2\nways = 2\n";
 
-struct fx {
-	struct config cfg;
-	struct decide_ctx ctx;
-	struct ioca_delta d;
-	struct ioca_interval iv;
-	struct decide_out out;
-};
-
-static struct fx *load(const char *text, const char *extra)
+static struct decide_fx *load(const char *text, const char *extra)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-	char err[256], buf[2048];
+	char buf[2048];
 
-	assert_non_null(f);
 	/* @extra goes into [platform], right after its header line */
 	snprintf(buf, sizeof(buf), "[platform]\n%s%s", extra, text + strlen("[platform]\n"));
-	if (config_parse_string(buf, "f.ini", &f->cfg, err, sizeof(err)))
-		fail_msg("%s", err);
-	assert_int_equal(decide_init(&f->ctx, &f->cfg, IOCAD_MODE_IOCA, f->cfg.ddio_ways, NULL), 0);
-	f->iv.ntenants = f->cfg.ntenants;
-	f->iv.dt_ns = 1000000000u;
-	f->iv.ddio_hits = 1e6;
-	f->iv.ddio_misses = 500;
-	for (unsigned int i = 0; i < f->cfg.ntenants; i++)
-		f->iv.tenant[i] = (struct tenant_rates){.ipc = 1,
-							.cycles = 1e9,
-							.instructions = 1e9,
-							.llc_refs = 1e6,
-							.llc_misses = 1e5,
-							.miss_rate = 0.1};
-	return f;
-}
-
-static const char *step(struct fx *f)
-{
-	f->iv.llc_refs = 0;
-	for (unsigned int i = 0; i < f->cfg.ntenants; i++)
-		f->iv.llc_refs += f->iv.tenant[i].llc_refs;
-	tenant_delta_push(&f->d, &f->iv);
-	decide_step(&f->ctx, &f->d, &f->out);
-	return fsm_state_name(f->out.state);
+	return decide_fx_load(buf, "f.ini", IOCAD_MODE_IOCA);
 }
 
 /* DDIO traffic of @total lines/s of which @misses miss. */
-static void ddio(struct fx *f, double total, double misses)
+static void ddio(struct decide_fx *f, double total, double misses)
 {
 	f->iv.ddio_hits = total - misses;
 	f->iv.ddio_misses = misses;
 }
 
 /* I/O Demand to four ways, each way lowering the misses, then balance. */
-static void io_demand_to_four(struct fx *f)
+static void io_demand_to_four(struct decide_fx *f)
 {
-	step(f);
-	step(f);
+	decide_fx_step(f);
+	decide_fx_step(f);
 	ddio(f, 1e6, 5e4);
-	assert_string_equal(step(f), "io_demand");
+	assert_string_equal(decide_fx_step(f), "io_demand");
 	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
 	ddio(f, 1e6, 2.5e4);
-	assert_string_equal(step(f), "io_demand");
+	assert_string_equal(decide_fx_step(f), "io_demand");
 	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
 	ddio(f, 1e6, 500);
-	assert_string_equal(step(f), "reclaim");
+	assert_string_equal(decide_fx_step(f), "reclaim");
 	assert_string_equal(decide_reason_name(&f->out), "overprovisioned");
 }
 
 static void test_reclaim_after_io_demand_makes_progress(void **u)
 {
-	struct fx *f = load(slicing, "");
+	struct decide_fx *f = load(slicing, "");
 	unsigned int idle_reclaims = 0;
 
 	(void)u;
@@ -98,7 +64,7 @@ static void test_reclaim_after_io_demand_makes_progress(void **u)
 	/* the four ways are in use at this load: Reclaim must not sit holding */
 	for (int k = 0; k < 120; k++) {
 		unsigned int before = f->ctx.alloc.ddio_ways;
-		const char *s = step(f);
+		const char *s = decide_fx_step(f);
 
 		if (!strcmp(s, "reclaim") && f->ctx.alloc.ddio_ways == before)
 			idle_reclaims++;
@@ -108,12 +74,12 @@ static void test_reclaim_after_io_demand_makes_progress(void **u)
 	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
 	/* the load halves: one way back per interval, down to the minimum */
 	ddio(f, 4e5, 200);
-	assert_string_equal(step(f), "reclaim");
+	assert_string_equal(decide_fx_step(f), "reclaim");
 	assert_string_equal(decide_reason_name(&f->out), "idle_ways");
 	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
-	assert_string_equal(step(f), "reclaim");
+	assert_string_equal(decide_fx_step(f), "reclaim");
 	assert_int_equal(f->ctx.alloc.ddio_ways, 2);
-	assert_string_equal(step(f), "low_keep");
+	assert_string_equal(decide_fx_step(f), "low_keep");
 	assert_string_equal(decide_reason_name(&f->out), "reclaim_done");
 	free(f);
 }
@@ -121,30 +87,30 @@ static void test_reclaim_after_io_demand_makes_progress(void **u)
 /* A packet-size ramp's last way: misses flat after it was granted. */
 static void test_ddio_growth_stops_when_a_way_does_not_pay(void **u)
 {
-	struct fx *f = load(slicing, "");
+	struct decide_fx *f = load(slicing, "");
 
 	(void)u;
-	step(f);
-	step(f);
+	decide_fx_step(f);
+	decide_fx_step(f);
 	ddio(f, 1e6, 5e4);
-	assert_string_equal(step(f), "io_demand");
+	assert_string_equal(decide_fx_step(f), "io_demand");
 	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
 	ddio(f, 1e6, 3e4); /* the 3rd way paid */
-	assert_string_equal(step(f), "io_demand");
+	assert_string_equal(decide_fx_step(f), "io_demand");
 	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
 	ddio(f, 1e6, 2.9e4); /* the 4th did not: it goes back, DDIO holds at 3 */
-	assert_string_equal(step(f), "high_keep");
+	assert_string_equal(decide_fx_step(f), "high_keep");
 	assert_string_equal(decide_reason_name(&f->out), "no_gain");
 	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
 	assert_true(f->out.changed);
 	for (int k = 0; k < 20; k++) {
 		ddio(f, 1e6, k & 1 ? 2.9e4 : 3.1e4);
-		step(f);
+		decide_fx_step(f);
 		assert_int_equal(f->ctx.alloc.ddio_ways, 3);
 	}
 	/* more traffic: growing may pay again */
 	ddio(f, 1.5e6, 6e4);
-	assert_string_equal(step(f), "io_demand");
+	assert_string_equal(decide_fx_step(f), "io_demand");
 	assert_int_equal(f->ctx.alloc.ddio_ways, 4);
 	free(f);
 }
@@ -152,15 +118,15 @@ static void test_ddio_growth_stops_when_a_way_does_not_pay(void **u)
 /* ddio_growth = paper: grow to DDIO_WAYS_MAX while misses stay high. */
 static void test_ddio_growth_paper_rule_grows_to_max(void **u)
 {
-	struct fx *f = load(slicing, "ddio_growth = paper\n");
+	struct decide_fx *f = load(slicing, "ddio_growth = paper\n");
 	bool reached_max = false;
 
 	(void)u;
-	step(f);
-	step(f);
+	decide_fx_step(f);
+	decide_fx_step(f);
 	for (int k = 0; k < 6; k++) {
 		ddio(f, 1e6, 5e4 - k * 100);
-		step(f);
+		decide_fx_step(f);
 		reached_max |= !strcmp(decide_reason_name(&f->out), "ddio_max");
 		assert_string_not_equal(decide_reason_name(&f->out), "no_gain");
 	}
@@ -177,13 +143,13 @@ static const char sharing[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_
 			      "[tenant be1]\ncpus = 1\nways = 3\n"
 			      "[tenant be2]\ncpus = 2\nways = 4\n";
 
-static unsigned int overlap(const struct fx *f, unsigned int i)
+static unsigned int overlap(const struct decide_fx *f, unsigned int i)
 {
 	return planner_ddio_overlap(&f->ctx.alloc, i);
 }
 
 /* be1 is busy, be2 nearly idle: the paper puts the idle one on DDIO's ways. */
-static void busy_be1(struct fx *f)
+static void busy_be1(struct decide_fx *f)
 {
 	f->iv.tenant[1].llc_refs = 5e6;
 	f->iv.tenant[2].llc_refs = 1e4;
@@ -192,7 +158,7 @@ static void busy_be1(struct fx *f)
 
 static void test_fresh_layout_uses_latest_counters(void **u)
 {
-	struct fx *f = load(sharing, "");
+	struct decide_fx *f = load(sharing, "");
 
 	(void)u;
 	busy_be1(f);
@@ -205,17 +171,17 @@ static void test_fresh_layout_uses_latest_counters(void **u)
 
 static void test_stable_system_corrects_who_shares(void **u)
 {
-	struct fx *f = load(sharing, "");
+	struct decide_fx *f = load(sharing, "");
 	unsigned int changes = 0;
 
 	(void)u;
 	/* a layout made without counters: be1, first in config order, shares */
 	assert_int_equal(overlap(f, 1), 1);
 	busy_be1(f);
-	step(f);
+	decide_fx_step(f);
 	assert_string_equal(decide_reason_name(&f->out), "reshare");
 	assert_true(f->out.changed);
-	step(f);
+	decide_fx_step(f);
 	assert_int_equal(overlap(f, 2), 1);
 	assert_int_equal(overlap(f, 1), 0);
 	assert_int_equal(overlap(f, 0), 0);
@@ -224,7 +190,7 @@ static void test_stable_system_corrects_who_shares(void **u)
 	for (int k = 0; k < 30; k++) {
 		/* noise within THRESHOLD_STABLE does not move anyone back */
 		f->iv.tenant[2].llc_refs = k & 1 ? 1.05e4 : 0.95e4;
-		step(f);
+		decide_fx_step(f);
 		changes += f->out.changed;
 	}
 	assert_int_equal(changes, 0);
@@ -240,7 +206,7 @@ static const char aggregation[] =
 	"[tenant be2]\ncpus = 3\nways = 2\n";
 
 /* Tenant @i's cores: @ipc, 1e6 refs/s, @rate of them missing. */
-static void cores(struct fx *f, unsigned int i, double ipc, double rate)
+static void cores(struct decide_fx *f, unsigned int i, double ipc, double rate)
 {
 	f->iv.tenant[i].ipc = ipc;
 	f->iv.tenant[i].instructions = ipc * 1e9;
@@ -252,25 +218,25 @@ static void cores(struct fx *f, unsigned int i, double ipc, double rate)
 /* Fig. 9: 64-byte packets, a growing flow table, DDIO misses low throughout. */
 static void test_vswitch_own_demand_gets_ways_with_ddio_quiet(void **u)
 {
-	struct fx *f = load(aggregation, "");
+	struct decide_fx *f = load(aggregation, "");
 
 	(void)u;
 	cores(f, 0, 1.0, 0.1);
-	step(f);
-	step(f);
+	decide_fx_step(f);
+	decide_fx_step(f);
 	cores(f, 0, 0.7, 0.3); /* the flow table outgrows its two ways */
-	assert_string_equal(step(f), "core_demand");
+	assert_string_equal(decide_fx_step(f), "core_demand");
 	assert_string_equal(decide_reason_name(&f->out), "own_demand");
 	assert_int_equal(f->ctx.alloc.ways[0], 3);
 	assert_true(f->iv.ddio_misses < f->cfg.threshold_miss_low);
 	cores(f, 0, 0.6, 0.4); /* still falling: one more */
-	assert_string_equal(step(f), "core_demand");
+	assert_string_equal(decide_fx_step(f), "core_demand");
 	assert_int_equal(f->ctx.alloc.ways[0], 4);
 	cores(f, 0, 0.9, 0.15); /* that way paid, but no way is left: Low Keep */
-	assert_string_equal(step(f), "low_keep");
+	assert_string_equal(decide_fx_step(f), "low_keep");
 	assert_string_equal(decide_reason_name(&f->out), "grow_blocked");
 	assert_int_equal(f->ctx.alloc.ways[0], 4);
-	assert_string_equal(step(f), "low_keep");
+	assert_string_equal(decide_fx_step(f), "low_keep");
 	assert_int_equal(f->ctx.alloc.ways[0], 4);
 	/* the PS tenant stays off DDIO's ways throughout */
 	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 0);
@@ -278,7 +244,7 @@ static void test_vswitch_own_demand_gets_ways_with_ddio_quiet(void **u)
 }
 
 /* Each interval: DDIO hits fall, misses stay high, the cores' references rise. */
-static void contention(struct fx *f, int k)
+static void contention(struct decide_fx *f, int k)
 {
 	ddio(f, 1e6 - k * 1e5, 5e4 + k * 1e4);
 	for (unsigned int i = 0; i < f->cfg.ntenants; i++)
@@ -294,15 +260,15 @@ static const char tight[] = "[platform]\nmodel = aggregation\nllc_ways = 11\nddi
 
 static void test_core_demand_never_buys_ways_with_ps_isolation(void **u)
 {
-	struct fx *f = load(tight, "");
+	struct decide_fx *f = load(tight, "");
 	unsigned int blocked_in_core_demand = 0;
 
 	(void)u;
-	step(f);
-	step(f);
+	decide_fx_step(f);
+	decide_fx_step(f);
 	for (int k = 1; k < 9; k++) {
 		contention(f, k);
-		step(f);
+		decide_fx_step(f);
 		assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 0); /* ps */
 		assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 0), 0); /* the vswitch */
 		if (f->out.blocked && f->ctx.state == FSM_CORE_DEMAND)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "fake_platform.h"
+#include "log_buf.h"
 #include "loop.h"
 
 static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_ways_max = 5\n"
@@ -38,25 +39,17 @@ struct fx {
 static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
 {
 	struct fx *f = arg;
-	size_t n = strlen(f->log);
 
 	(void)lvl;
-	snprintf(f->log + n, sizeof(f->log) - n, "%s\n", msg);
+	log_buf_append(f->log, sizeof(f->log), msg);
 }
 
 static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	char err[256];
 
 	assert_non_null(f);
-	assert_int_equal(config_parse_string(cfg_text, "l.ini", &f->cfg, err, sizeof(err)), 0);
-	fake_platform_init(&f->fp, 11, 4, 0x600);
-	for (unsigned int c = 0; c < 4; c++)
-		fake_platform_cpu(&f->fp, c, 1.0, 1000000, 100000);
-	f->fp.ddio_hits_inc = 1000000;
-	f->fp.ddio_misses_inc = 100; /* quiet I/O */
-	fake_platform_bind(&f->fp, &f->pf);
+	fake_platform_setup(&f->fp, &f->pf, &f->cfg, cfg_text, "l.ini");
 	*state = f;
 	return 0;
 }

@@ -18,10 +18,9 @@
 #include <cmocka.h>
 
 #include "loop.h"
+#include "sim_fx.h"
 #include "sim_model.h"
 #include "sim_platform.h"
-
-#define MB (1024.0 * 1024.0)
 
 struct fx {
 	struct sim_params p;
@@ -30,29 +29,16 @@ struct fx {
 	struct sim_model_ws ws;
 };
 
-static uint32_t ways(unsigned int lo, unsigned int n)
-{
-	return ((1u << n) - 1) << lo;
-}
-
 static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
 	if (!f)
 		return -1;
-	f->p = (struct sim_params){.ways = 11,
-				   .way_bytes = 2.25 * MB,
-				   .miss_penalty = 200,
-				   .ghz = 2.3,
-				   .migrate = 0.5,
-				   .leak_cycles = 4,
-				   .llc_latency = 50,
-				   .l2_latency = 14};
-	for (unsigned int i = 0; i < 2; i++) {
-		sim_workload_defaults(&f->t[i].w);
-		f->t[i].ncpus = 1;
-	}
+	sim_fx_init(&f->p, f->t, 2);
+	f->p.leak_cycles = 4;
+	f->p.llc_latency = 50;
+	f->p.l2_latency = 14;
 	*state = f;
 	return 0;
 }
@@ -86,14 +72,14 @@ static void test_leaked_dma_costs_the_consumer_cycles(void **state)
 	f->t[0].w.ring = 2048;
 	f->t[0].w.ipp = 250;
 	f->t[0].ncpus = 2;
-	f->t[0].mask = ways(0, 3);
+	f->t[0].mask = sim_fx_ways(0, 3);
 	for (int leak = 0; leak < 2; leak++) {
 		f->p.leak_cycles = leak ? 2 : 0;
-		solve(f, 1, ways(9, 2)); /* two DDIO ways: many write misses */
+		solve(f, 1, sim_fx_ways(9, 2)); /* two DDIO ways: many write misses */
 		ipc_small[leak] = ipc(&f->r.tenant[0]);
 		cpp_small[leak] = f->r.tenant[0].cpp;
 		miss_small = f->r.ddio_misses;
-		solve(f, 1, ways(5, 6)); /* six: most writes hit */
+		solve(f, 1, sim_fx_ways(5, 6)); /* six: most writes hit */
 		ipc_big[leak] = ipc(&f->r.tenant[0]);
 		assert_true(miss_small > 1.5 * f->r.ddio_misses);
 		assert_true(f->r.tenant[0].cpp < cpp_small[leak] || !leak);
@@ -120,16 +106,16 @@ static void test_flow_table_is_calibrated(void **state)
 	f->t[0].w.cpi = 0.7;
 	f->t[0].w.ws = 512 * 1024;
 	f->t[0].ncpus = 2;
-	f->t[0].mask = ways(0, 2);
+	f->t[0].mask = sim_fx_ways(0, 2);
 	f->t[0].w.flows = 1000;
-	solve(f, 1, ways(9, 2));
+	solve(f, 1, sim_fx_ways(9, 2));
 	ipc1k = ipc(&f->r.tenant[0]);
 	f->t[0].w.flows = 100000;
-	solve(f, 1, ways(9, 2));
+	solve(f, 1, sim_fx_ways(9, 2));
 	ipc100k = ipc(&f->r.tenant[0]);
 	pkts100k = f->r.tenant[0].pkts;
-	f->t[0].mask = ways(0, 5);
-	solve(f, 1, ways(9, 2));
+	f->t[0].mask = sim_fx_ways(0, 5);
+	solve(f, 1, sim_fx_ways(9, 2));
 	ipc100k_more_ways = ipc(&f->r.tenant[0]);
 	assert_true(ipc1k / ipc100k > 1.5);
 	assert_true(ipc1k / ipc100k < 6.0);
@@ -138,9 +124,9 @@ static void test_flow_table_is_calibrated(void **state)
 	/* more ways win back part of it */
 	assert_true(ipc100k_more_ways > 1.05 * ipc100k);
 	/* batched lookups overlap their misses (mlp): the same table costs less */
-	f->t[0].mask = ways(0, 2);
+	f->t[0].mask = sim_fx_ways(0, 2);
 	f->t[0].w.mlp = 6;
-	solve(f, 1, ways(9, 2));
+	solve(f, 1, sim_fx_ways(9, 2));
 	assert_true(ipc(&f->r.tenant[0]) > 1.3 * ipc100k);
 	assert_true(ipc(&f->r.tenant[0]) < ipc1k);
 }
@@ -153,23 +139,23 @@ static void test_latency_and_l2(void **state)
 
 	f->t[0].w.ws = 10 * MB;
 	f->t[0].w.rpi = 0.02;
-	f->t[0].mask = ways(0, 2);
-	solve(f, 1, ways(9, 2));
+	f->t[0].mask = sim_fx_ways(0, 2);
+	solve(f, 1, sim_fx_ways(9, 2));
 	lat2 = f->r.tenant[0].lat_ns;
-	f->t[0].mask = ways(0, 6);
-	solve(f, 1, ways(9, 2));
+	f->t[0].mask = sim_fx_ways(0, 6);
+	solve(f, 1, sim_fx_ways(9, 2));
 	lat6 = f->r.tenant[0].lat_ns;
 	assert_true(lat6 < 0.8 * lat2);
 	assert_true(lat6 >= 50 / 2.3 - 1e-9); /* never below an LLC hit */
 	/* a working set that fits its core's L2 never reaches the LLC */
 	f->p.l2_bytes = 1 * MB;
 	f->t[0].w.ws = 1 * MB;
-	solve(f, 1, ways(9, 2));
+	solve(f, 1, sim_fx_ways(9, 2));
 	assert_true(f->r.tenant[0].llc_refs < 1.0);
 	assert_true(fabs(f->r.tenant[0].lat_ns - 14 / 2.3) < 1e-6);
 	/* half of it in L2: the LLC sees half the references */
 	f->t[0].w.ws = 2 * MB;
-	solve(f, 1, ways(9, 2));
+	solve(f, 1, sim_fx_ways(9, 2));
 	assert_true(fabs(f->r.tenant[0].llc_refs / (f->r.tenant[0].instructions * 0.02) - 0.5) <
 		    1e-6);
 }

@@ -10,10 +10,9 @@
 
 #include <cmocka.h>
 
+#include "sim_fx.h"
 #include "sim_model.h"
 #include "sim_rng.h"
-
-#define MB (1024.0 * 1024.0)
 
 struct fixture {
 	struct sim_params p;
@@ -22,40 +21,26 @@ struct fixture {
 	struct sim_model_ws ws;
 };
 
-static uint32_t ways(unsigned int lo, unsigned int n)
-{
-	return ((1u << n) - 1) << lo;
-}
-
 /* 11 ways of 2.25 MiB; t0 a 10 MiB cache-hungry PS tenant, t1 a packet consumer. */
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	unsigned int i;
 
 	if (!f)
 		return -1;
-	f->p = (struct sim_params){.ways = 11,
-				   .way_bytes = 2.25 * MB,
-				   .miss_penalty = 200,
-				   .ghz = 2.3,
-				   .migrate = 0.5};
-	for (i = 0; i < 4; i++) {
-		sim_workload_defaults(&f->t[i].w);
-		f->t[i].ncpus = 1;
-	}
+	sim_fx_init(&f->p, f->t, 4);
 	f->t[0].w.ws = 10 * MB;
 	f->t[0].w.rpi = 0.01;
-	f->t[0].mask = ways(0, 2);
+	f->t[0].mask = sim_fx_ways(0, 2);
 	f->t[1].w.rate = 4e6;
 	f->t[1].w.pkt = 1500;
 	f->t[1].w.queues = 4;
 	f->t[1].ncpus = 2;
-	f->t[1].mask = ways(2, 3);
+	f->t[1].mask = sim_fx_ways(2, 3);
 	f->t[2].w.ws = 2 * MB;
-	f->t[2].mask = ways(5, 2);
+	f->t[2].mask = sim_fx_ways(5, 2);
 	f->t[3].w.ws = 2 * MB;
-	f->t[3].mask = ways(7, 2);
+	f->t[3].mask = sim_fx_ways(7, 2);
 	*state = f;
 	return 0;
 }
@@ -88,8 +73,8 @@ static void test_sim_model_more_tenant_ways_never_mean_more_misses(void **state)
 	unsigned int n;
 
 	for (n = 1; n <= 9; n++) {
-		f->t[0].mask = ways(0, n);
-		solve(f, 1, ways(9, 2));
+		f->t[0].mask = sim_fx_ways(0, n);
+		solve(f, 1, sim_fx_ways(9, 2));
 		assert_true(mpi(&f->r.tenant[0]) <= prev * (1 + 1e-9));
 		prev = mpi(&f->r.tenant[0]);
 	}
@@ -104,7 +89,7 @@ static void test_sim_model_more_ddio_ways_never_mean_more_ddio_misses(void **sta
 
 	f->t[1].w.queues = 16; /* 24 MiB of buffer lines */
 	for (n = 1; n <= 6; n++) {
-		solve(f, 2, ways(11 - n, n));
+		solve(f, 2, sim_fx_ways(11 - n, n));
 		assert_true(f->r.ddio_misses <= prev * (1 + 1e-9));
 		prev = f->r.ddio_misses;
 	}
@@ -124,16 +109,16 @@ static void test_sim_model_random_extra_ways_never_raise_own_miss_ratio(void **s
 		for (i = 0; i < 4; i++) {
 			unsigned int lo = sim_rng_next(&r) % 10;
 
-			f->t[i].mask = ways(lo, 1 + sim_rng_next(&r) % (11 - lo));
+			f->t[i].mask = sim_fx_ways(lo, 1 + sim_rng_next(&r) % (11 - lo));
 			f->t[i].w.ws = (0.5 + sim_rng_uniform(&r) * 12) * MB;
 		}
-		solve(f, 4, ways(9, 2));
+		solve(f, 4, sim_fx_ways(9, 2));
 		before = f->r.tenant[k].llc_misses / f->r.tenant[k].llc_refs;
 		if (f->t[k].mask & 1)
-			f->t[k].mask |= f->t[k].mask << 1 & ways(0, 11);
+			f->t[k].mask |= f->t[k].mask << 1 & sim_fx_ways(0, 11);
 		else
 			f->t[k].mask |= f->t[k].mask >> 1;
-		solve(f, 4, ways(9, 2));
+		solve(f, 4, sim_fx_ways(9, 2));
 		assert_true(f->r.tenant[k].llc_misses / f->r.tenant[k].llc_refs <= before + 1e-9);
 	}
 }
@@ -148,7 +133,7 @@ static void test_sim_model_larger_packets_mean_more_ddio_misses(void **state)
 	f->t[1].w.queues = 8;
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		f->t[1].w.pkt = sizes[i];
-		solve(f, 2, ways(9, 2));
+		solve(f, 2, sim_fx_ways(9, 2));
 		assert_true(f->r.ddio_misses >= prev);
 		prev = f->r.ddio_misses;
 	}
@@ -163,7 +148,7 @@ static void test_sim_model_larger_rings_mean_more_ddio_misses(void **state)
 
 	for (ring = 256; ring <= 8192; ring *= 2) {
 		f->t[1].w.ring = ring;
-		solve(f, 2, ways(9, 2));
+		solve(f, 2, sim_fx_ways(9, 2));
 		assert_true(f->r.ddio_misses >= prev);
 		prev = f->r.ddio_misses;
 	}
@@ -176,11 +161,11 @@ static void test_sim_model_leaky_dma_costs_memory_traffic(void **state)
 	double fits_mem, fits_miss;
 
 	f->t[1].w.queues = 2; /* 3 MiB of lines: half in DDIO fits two ways */
-	solve(f, 2, ways(9, 2));
+	solve(f, 2, sim_fx_ways(9, 2));
 	fits_miss = f->r.ddio_misses;
 	fits_mem = f->r.mem_bytes;
 	f->t[1].w.queues = 16; /* 24 MiB: 12 MiB for two DDIO ways */
-	solve(f, 2, ways(9, 2));
+	solve(f, 2, sim_fx_ways(9, 2));
 	assert_true(fits_miss < 1e-3 * f->r.ddio_misses);
 	assert_true(f->r.ddio_misses > 0.3 * (f->r.ddio_hits + f->r.ddio_misses));
 	assert_true(f->r.mem_bytes > fits_mem + 64 * 0.9 * f->r.ddio_misses);
@@ -192,14 +177,14 @@ static void test_sim_model_be_on_ddio_ways_instead_of_ps_raises_ps_ipc(void **st
 	double shared, isolated;
 
 	/* The PS tenant on DDIO's ways, a BE tenant elsewhere ... */
-	f->t[0].mask = ways(9, 2);
-	f->t[3].mask = ways(0, 2);
-	solve(f, 4, ways(9, 2));
+	f->t[0].mask = sim_fx_ways(9, 2);
+	f->t[3].mask = sim_fx_ways(0, 2);
+	solve(f, 4, sim_fx_ways(9, 2));
 	shared = ipc(&f->r.tenant[0]);
 	/* ... then swapped: CAT isolates both either way. */
-	f->t[0].mask = ways(0, 2);
-	f->t[3].mask = ways(9, 2);
-	solve(f, 4, ways(9, 2));
+	f->t[0].mask = sim_fx_ways(0, 2);
+	f->t[3].mask = sim_fx_ways(9, 2);
+	solve(f, 4, sim_fx_ways(9, 2));
 	isolated = ipc(&f->r.tenant[0]);
 	assert_true(isolated > 1.05 * shared);
 }
@@ -209,14 +194,14 @@ static void test_sim_model_free_ways_make_ddio_irrelevant(void **state)
 	struct fixture *f = *state;
 	double quiet, busy;
 
-	f->t[0].mask = ways(0, 4);
-	f->t[1].mask = ways(4, 3);
+	f->t[0].mask = sim_fx_ways(0, 4);
+	f->t[1].mask = sim_fx_ways(4, 3);
 	f->t[1].w.rate = 1e5;
-	solve(f, 2, ways(9, 2));
+	solve(f, 2, sim_fx_ways(9, 2));
 	quiet = ipc(&f->r.tenant[0]);
 	f->t[1].w.rate = 8e6;
 	f->t[1].w.queues = 16;
-	solve(f, 2, ways(9, 2));
+	solve(f, 2, sim_fx_ways(9, 2));
 	busy = ipc(&f->r.tenant[0]);
 	assert_float_equal(quiet, busy, 1e-9);
 }
@@ -227,7 +212,7 @@ static void test_sim_model_overloaded_consumer_drops_and_leaks(void **state)
 
 	f->t[1].w.rate = 50e6; /* far beyond two cores at 300 instructions a packet */
 	f->t[1].w.queues = 16;
-	solve(f, 2, ways(9, 2));
+	solve(f, 2, sim_fx_ways(9, 2));
 	assert_true(f->r.tenant[1].drops > 0);
 	assert_true(f->r.tenant[1].pkts < 50e6);
 	/* A full ring waits long enough for DDIO to evict packets before use. */
@@ -239,7 +224,7 @@ static void test_sim_model_inactive_tenant_counts_nothing(void **state)
 	struct fixture *f = *state;
 
 	f->t[2].w.active = false;
-	solve(f, 4, ways(9, 2));
+	solve(f, 4, sim_fx_ways(9, 2));
 	assert_float_equal(f->r.tenant[2].cycles, 0, 0);
 	assert_float_equal(f->r.tenant[2].instructions, 0, 0);
 	assert_true(f->r.tenant[3].cycles > 0);

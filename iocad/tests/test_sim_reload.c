@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "log_buf.h"
 #include "loop.h"
 #include "sim_platform.h"
 
@@ -35,10 +36,9 @@ struct run {
 static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
 {
 	struct run *r = arg;
-	size_t n = strlen(r->log);
 
 	(void)lvl;
-	snprintf(r->log + n, sizeof(r->log) - n, "%s\n", msg);
+	log_buf_append(r->log, sizeof(r->log), msg);
 }
 
 static int reload_cb(void *arg, struct config *out, char *err, size_t len)

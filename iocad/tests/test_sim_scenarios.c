@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "loop.h"
+#include "run_fx.h"
 #include "sim_platform.h"
 
 #define MAX_REC 128
@@ -86,19 +87,6 @@ static struct run *run_example(const char *base, enum iocad_mode mode)
 	return r;
 }
 
-static int tix(const struct run *r, const char *name)
-{
-	int i = config_tenant_index(&r->cfg, name);
-
-	assert_true(i >= 0);
-	return i;
-}
-
-static unsigned int overlap(const struct loop_record *rec, int t)
-{
-	return (unsigned int)__builtin_popcount(rec->tenant[t].mask & rec->ddio_mask);
-}
-
 static const char *state(const struct loop_record *rec)
 {
 	return fsm_state_name(rec->state);
@@ -137,14 +125,16 @@ static int at(const struct run *r, uint64_t t_ns)
 static void test_sim_scenario_fig7a_vswitch_gains_two_ways_then_gives_them_back(void **st)
 {
 	struct run *r = run_example("fig7a-aggregation", IOCAD_MODE_IOCA);
-	int vs = tix(r, "vswitch"), ps = tix(r, "PS"), be1 = tix(r, "BE1"), be2 = tix(r, "BE2");
+	int vs = run_fx_tenant(&r->cfg, "vswitch"), ps = run_fx_tenant(&r->cfg, "PS"),
+	    be1 = run_fx_tenant(&r->cfg, "BE1"), be2 = run_fx_tenant(&r->cfg, "BE2");
 	int i, cd, grow, t2;
 
 	(void)st;
 	for (i = 0; i < at(r, 10 * SEC); i++) {
 		EXPECT(r, i, r->rec[i].state == FSM_LOW_KEEP);
 		EXPECT(r, i, r->rec[i].tenant[vs].ways == 2);
-		EXPECT(r, i, overlap(&r->rec[i], be1) + overlap(&r->rec[i], be2) == 0);
+		EXPECT(r, i,
+		       run_fx_overlap(&r->rec[i], be1) + run_fx_overlap(&r->rec[i], be2) == 0);
 	}
 	/* t1: flows rise → Core Demand within two intervals. */
 	cd = first_state(r, 10 * SEC, FSM_CORE_DEMAND);
@@ -159,8 +149,9 @@ static void test_sim_scenario_fig7a_vswitch_gains_two_ways_then_gives_them_back(
 	for (i = grow + 1; i < t2; i++) {
 		EXPECT(r, i, r->rec[i].tenant[vs].ways == 4);
 		/* All ways given out: one BE tenant shares DDIO, never PS or vswitch. */
-		EXPECT(r, i, overlap(&r->rec[i], be1) + overlap(&r->rec[i], be2) > 0);
-		EXPECT(r, i, overlap(&r->rec[i], ps) == 0 && overlap(&r->rec[i], vs) == 0);
+		EXPECT(r, i, run_fx_overlap(&r->rec[i], be1) + run_fx_overlap(&r->rec[i], be2) > 0);
+		EXPECT(r, i,
+		       run_fx_overlap(&r->rec[i], ps) == 0 && run_fx_overlap(&r->rec[i], vs) == 0);
 	}
 	/* t2: flows end → Reclaim takes the two ways back, sharing ends. */
 	i = first_state(r, 30 * SEC, FSM_RECLAIM);
@@ -171,20 +162,21 @@ static void test_sim_scenario_fig7a_vswitch_gains_two_ways_then_gives_them_back(
 	i = (int)r->n - 1;
 	EXPECT(r, i, r->rec[i].state == FSM_LOW_KEEP);
 	EXPECT(r, i, r->rec[i].tenant[vs].ways == 2);
-	EXPECT(r, i, overlap(&r->rec[i], be1) + overlap(&r->rec[i], be2) == 0);
+	EXPECT(r, i, run_fx_overlap(&r->rec[i], be1) + run_fx_overlap(&r->rec[i], be2) == 0);
 	free(r);
 }
 
 static void test_sim_scenario_fig7b_ddio_grows_shuffles_and_reclaims(void **st)
 {
 	struct run *r = run_example("fig7b-slicing", IOCAD_MODE_IOCA);
-	int ps = tix(r, "PS"), be1 = tix(r, "BE1"), be2 = tix(r, "BE2");
+	int ps = run_fx_tenant(&r->cfg, "PS"), be1 = run_fx_tenant(&r->cfg, "BE1"),
+	    be2 = run_fx_tenant(&r->cfg, "BE2");
 	int i, io, t2, last = (int)r->n - 1;
 	unsigned int top = 0;
 
 	(void)st;
 	for (i = 0; i <= last; i++)
-		EXPECT(r, i, overlap(&r->rec[i], ps) == 0); /* PS stays isolated */
+		EXPECT(r, i, run_fx_overlap(&r->rec[i], ps) == 0); /* PS stays isolated */
 	for (i = 0; i < at(r, 10 * SEC); i++)
 		EXPECT(r, i, r->rec[i].state == FSM_LOW_KEEP && r->rec[i].ddio_ways == 2);
 	/* t1: traffic rises → I/O Demand, +1 DDIO way per interval. */
@@ -198,12 +190,12 @@ static void test_sim_scenario_fig7b_ddio_grows_shuffles_and_reclaims(void **st)
 	assert_true(top >= 4);
 	/* Before t2 the lighter BE2 is the one sharing DDIO's ways. */
 	t2 = at(r, 25 * SEC);
-	EXPECT(r, t2 - 1, overlap(&r->rec[t2 - 1], be2) > 0);
-	EXPECT(r, t2 - 1, overlap(&r->rec[t2 - 1], be1) == 0);
+	EXPECT(r, t2 - 1, run_fx_overlap(&r->rec[t2 - 1], be2) > 0);
+	EXPECT(r, t2 - 1, run_fx_overlap(&r->rec[t2 - 1], be1) == 0);
 	/* t2: BE2 turns LLC-hungry → BE1 is moved onto DDIO's ways. */
 	i = t2 + 3;
-	EXPECT(r, i, overlap(&r->rec[i], be1) == r->rec[i].tenant[be1].ways);
-	EXPECT(r, i, overlap(&r->rec[i], be1) > overlap(&r->rec[i], be2));
+	EXPECT(r, i, run_fx_overlap(&r->rec[i], be1) == r->rec[i].tenant[be1].ways);
+	EXPECT(r, i, run_fx_overlap(&r->rec[i], be1) > run_fx_overlap(&r->rec[i], be2));
 	/* t3: traffic falls → Reclaim, one DDIO way per interval, back to 2. */
 	i = first_state(r, 40 * SEC, FSM_RECLAIM);
 	assert_true(i >= 0);
@@ -217,7 +209,7 @@ static void test_sim_scenario_fig7b_ddio_grows_shuffles_and_reclaims(void **st)
 /* Mean IPC of @name over the intervals after @from_ns. */
 static double mean_ipc(const struct run *r, const char *name, uint64_t from_ns)
 {
-	int t = tix(r, name);
+	int t = run_fx_tenant(&r->cfg, name);
 	double sum = 0;
 	size_t i, n = 0;
 
@@ -238,7 +230,7 @@ static void test_sim_scenario_latent_contender_ioca_beats_core_only_beats_static
 	double ipc_io = mean_ipc(io, "xmem4", 15 * SEC);
 	double ipc_co = mean_ipc(co, "xmem4", 15 * SEC);
 	double ipc_sa = mean_ipc(sa, "xmem4", 15 * SEC);
-	int x = tix(io, "xmem4");
+	int x = run_fx_tenant(&io->cfg, "xmem4");
 	size_t i;
 
 	(void)st;
@@ -249,10 +241,10 @@ static void test_sim_scenario_latent_contender_ioca_beats_core_only_beats_static
 			 ipc_sa);
 	/* The reason: ioca keeps the PS tenant off DDIO's ways, core-only does not. */
 	for (i = 0; i < io->n; i++)
-		EXPECT(io, i, overlap(&io->rec[i], x) == 0);
+		EXPECT(io, i, run_fx_overlap(&io->rec[i], x) == 0);
 	i = io->n - 1;
 	EXPECT(io, i, io->rec[i].tenant[x].ways > 2);
-	EXPECT(co, co->n - 1, overlap(&co->rec[co->n - 1], x) > 0);
+	EXPECT(co, co->n - 1, run_fx_overlap(&co->rec[co->n - 1], x) > 0);
 	free(io);
 	free(co);
 	free(sa);

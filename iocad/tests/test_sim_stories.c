@@ -17,7 +17,9 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "log_buf.h"
 #include "loop.h"
+#include "run_fx.h"
 #include "sim_platform.h"
 
 #define MAX_REC 80
@@ -35,10 +37,9 @@ struct run {
 static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
 {
 	struct run *r = arg;
-	size_t n = strlen(r->log);
 
 	(void)lvl;
-	snprintf(r->log + n, sizeof(r->log) - n, "%s\n", msg);
+	log_buf_append(r->log, sizeof(r->log), msg);
 }
 
 static void example(const char *name, char *path, size_t len)
@@ -144,19 +145,6 @@ static double mean(const struct run *r, const char *col, double t0, double t1)
 	return sum / k;
 }
 
-static int tix(const struct run *r, const char *name)
-{
-	int i = config_tenant_index(&r->cfg, name);
-
-	assert_true(i >= 0);
-	return i;
-}
-
-static unsigned int overlap(const struct loop_record *rec, int t)
-{
-	return (unsigned int)__builtin_popcount(rec->tenant[t].mask & rec->ddio_mask);
-}
-
 /* Index of the first record at or after @s seconds whose decision is @reason, or -1. */
 static int first_reason(const struct run *r, unsigned int s, const char *reason)
 {
@@ -178,7 +166,8 @@ static void test_story_fig8_leaky_dma(void **st)
 {
 	struct run *io = story("fig8-leaky-dma", IOCAD_MODE_IOCA);
 	struct run *sc = story("fig8-leaky-dma", IOCAD_MODE_STATIC);
-	int ps = tix(io, "PS"), vs = tix(io, "vswitch"), up, grow, stop;
+	int ps = run_fx_tenant(&io->cfg, "PS"), vs = run_fx_tenant(&io->cfg, "vswitch"), up, grow,
+	    stop;
 	double h, m;
 
 	(void)st;
@@ -197,7 +186,7 @@ static void test_story_fig8_leaky_dma(void **st)
 	CHECK(io->rec[io->n - 1].ddio_ways >= 3 && io->rec[io->n - 1].ddio_ways < 6,
 	      "DDIO ends with %u ways", io->rec[io->n - 1].ddio_ways);
 	for (size_t i = 0; i < io->n; i++)
-		CHECK(!overlap(&io->rec[i], ps) && !overlap(&io->rec[i], vs),
+		CHECK(!run_fx_overlap(&io->rec[i], ps) && !run_fx_overlap(&io->rec[i], vs),
 		      "t=%.0fs: PS or vswitch on DDIO's ways", io->rec[i].t_ns / 1e9);
 	/* the outcome over the 1500-byte phase, against static */
 	h = mean(io, "ddio_hits", 44, 55) / mean(sc, "ddio_hits", 44, 55);
@@ -220,14 +209,14 @@ static void test_story_fig9_flow_ramp(void **st)
 	struct run *io = story("fig9-flows", IOCAD_MODE_IOCA);
 	struct run *sc = story("fig9-flows", IOCAD_MODE_STATIC);
 	static const double ph[][2] = {{2, 10}, {12, 20}, {22, 30}, {32, 40}, {44, 55}};
-	int vs = tix(io, "vswitch"), ps = tix(io, "PS"), cd;
+	int vs = run_fx_tenant(&io->cfg, "vswitch"), ps = run_fx_tenant(&io->cfg, "PS"), cd;
 	double prev = 1e9, best = 0;
 
 	(void)st;
 	for (size_t i = 0; i < io->n; i++) {
 		CHECK(io->rec[i].ddio_misses < io->cfg.threshold_miss_low,
 		      "t=%.0fs: DDIO misses are not low", io->rec[i].t_ns / 1e9);
-		CHECK(!overlap(&io->rec[i], ps) && !overlap(&io->rec[i], vs),
+		CHECK(!run_fx_overlap(&io->rec[i], ps) && !run_fx_overlap(&io->rec[i], vs),
 		      "t=%.0fs: PS or vswitch on DDIO's ways", io->rec[i].t_ns / 1e9);
 	}
 	/* the table outgrows the vswitch's ways: Core Demand for its own cores */
@@ -264,12 +253,12 @@ static void test_story_fig10_latent_contender_sweep(void **st)
 			    story("fig10-latent-sweep", IOCAD_MODE_CORE_ONLY),
 			    story("fig10-latent-sweep", IOCAD_MODE_STATIC)};
 	static const double ph[][2] = {{7, 15}, {17, 25}, {27, 35}, {37, 45}};
-	int x = tix(r[0], "xmem4"), pmd = tix(r[0], "pmd");
+	int x = run_fx_tenant(&r[0]->cfg, "xmem4"), pmd = run_fx_tenant(&r[0]->cfg, "pmd");
 	double gap = 0;
 
 	(void)st;
 	for (size_t i = 0; i < r[0]->n; i++)
-		CHECK(!overlap(&r[0]->rec[i], x) && !overlap(&r[0]->rec[i], pmd),
+		CHECK(!run_fx_overlap(&r[0]->rec[i], x) && !run_fx_overlap(&r[0]->rec[i], pmd),
 		      "ioca t=%.0fs: a PS tenant on DDIO's ways", r[0]->rec[i].t_ns / 1e9);
 	/* in order: xmem4's working set grows at 5s, the core side grants it a way */
 	for (int k = 0; k < 2; k++) {
@@ -285,7 +274,7 @@ static void test_story_fig10_latent_contender_sweep(void **st)
 			      "mode %d t=%.0fs: DDIO grown, or the outside change seen off time", k,
 			      r[k]->rec[i].t_ns / 1e9);
 	}
-	CHECK(overlap(&r[1]->rec[10], x) > 0, "core-only did not give xmem4 DDIO's ways");
+	CHECK(run_fx_overlap(&r[1]->rec[10], x) > 0, "core-only did not give xmem4 DDIO's ways");
 	for (size_t k = 0; k < 4; k++) {
 		double io = mean(r[0], "sim_xmem4_refs_s", ph[k][0], ph[k][1]);
 		double co = mean(r[1], "sim_xmem4_refs_s", ph[k][0], ph[k][1]);
@@ -319,8 +308,9 @@ static void test_story_fig10_latent_contender_sweep(void **st)
 		      "not logged");
 	}
 	/* afterwards ioca keeps xmem4 off all four ways; static and core-only do not */
-	CHECK(overlap(&r[0]->rec[r[0]->n - 1], x) == 0, "ioca: xmem4 on the new DDIO ways");
-	CHECK(overlap(&r[1]->rec[r[1]->n - 1], x) > 0 && overlap(&r[2]->rec[r[2]->n - 1], x) > 0,
+	CHECK(run_fx_overlap(&r[0]->rec[r[0]->n - 1], x) == 0, "ioca: xmem4 on the new DDIO ways");
+	CHECK(run_fx_overlap(&r[1]->rec[r[1]->n - 1], x) > 0 &&
+		      run_fx_overlap(&r[2]->rec[r[2]->n - 1], x) > 0,
 	      "the I/O-unaware modes should share");
 	CHECK(mean(r[0], "sim_xmem4_refs_s", 47, 60) > 1.5 * mean(r[2], "sim_xmem4_refs_s", 47, 60),
 	      "after the DDIO change, ioca's xmem4 is not ahead of static");

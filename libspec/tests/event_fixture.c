@@ -22,8 +22,7 @@ int64_t evfix_bind(struct spec_event *ev, const char *h, int order, int64_t tag,
 	return id;
 }
 
-/* A -> B -> {C, A again}: a chain with recursion and constants to fold. */
-void evfix_open(struct fix *f, const struct spec_events_opts *opts)
+void evfix_open_bare(struct fix *f, const struct spec_events_opts *opts)
 {
 	struct spec_events_opts o = {.sz = sizeof(o)};
 
@@ -35,6 +34,12 @@ void evfix_open(struct fix *f, const struct spec_events_opts *opts)
 	f->rt = tu_open("events");
 	f->evs = spec_events__new(f->rt, &o);
 	assert_non_null(f->evs);
+}
+
+/* A -> B -> {C, A again}: a chain with recursion and constants to fold. */
+void evfix_open(struct fix *f, const struct spec_events_opts *opts)
+{
+	evfix_open_bare(f, opts);
 	f->a = spec_events__event(f->evs, "A");
 	f->b = spec_events__event(f->evs, "B");
 	f->c = spec_events__event(f->evs, "C");

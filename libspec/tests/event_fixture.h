@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Fixture of the merged-code and optimizer tests (tests/handlers/events.c). */
+/* Fixture of the event tests (handlers in tests/handlers/events.c). */
 #ifndef EVENT_FIXTURE_H
 #define EVENT_FIXTURE_H
 
@@ -20,6 +20,10 @@ struct fix {
  * on error. Returns the binding id.
  */
 int64_t evfix_bind(struct spec_event *ev, const char *h, int order, int64_t tag, int64_t b1);
+/* The runtime and an event system recording into a fresh trace, nothing
+ * bound; @opts (may be NULL) with .user replaced by the trace.
+ */
+void evfix_open_bare(struct fix *f, const struct spec_events_opts *opts);
 /* A -> B -> {C, A again}: a chain with recursion and constants to fold; D
  * bound, never raised.
  */

@@ -177,9 +177,48 @@ static void *call_held(void *arg)
 	return NULL;
 }
 
-static void test_concurrency_variant_in_use_is_not_freed(void **state)
+/* A runtime of two cached variants and its wk_held handler in @hc. */
+static struct spec_runtime *open_held(struct held_call *hc)
 {
 	LIBSPEC_OPTS(spec_runtime_opts, opts, .max_variants = 2);
+	struct spec_runtime *rt;
+
+	tu_capture();
+	rt = spec_runtime__open(tu_ir("concurrency"), &opts);
+	assert_non_null(rt);
+	hc->f = spec_runtime__handler(rt, "wk_held");
+	assert_non_null(hc->f);
+	return rt;
+}
+
+/* Start @th calling @hc and return once it is blocked inside the handler. */
+static void hold(struct held_call *hc, pthread_t *th)
+{
+	block_open = 0;
+	block_inside = 0;
+	assert_int_equal(pthread_create(th, NULL, call_held, hc), 0);
+	pthread_mutex_lock(&block_mu);
+	while (!block_inside)
+		pthread_cond_wait(&block_cv, &block_mu);
+	pthread_mutex_unlock(&block_mu);
+}
+
+/* Let @th out and join it; returns how many calls were inside until then. */
+static int release(pthread_t th)
+{
+	int inside;
+
+	pthread_mutex_lock(&block_mu);
+	inside = block_inside;
+	block_open = 1;
+	pthread_cond_broadcast(&block_cv);
+	pthread_mutex_unlock(&block_mu);
+	pthread_join(th, NULL);
+	return inside;
+}
+
+static void test_concurrency_variant_in_use_is_not_freed(void **state)
+{
 	struct spec_runtime_stats st;
 	struct spec_runtime *rt;
 	struct held_call hc;
@@ -188,21 +227,11 @@ static void test_concurrency_variant_in_use_is_not_freed(void **state)
 	int i;
 
 	(void)state;
-	tu_capture();
-	rt = spec_runtime__open(tu_ir("concurrency"), &opts);
-	assert_non_null(rt);
-	hc.f = spec_runtime__handler(rt, "wk_held");
-	assert_non_null(hc.f);
+	rt = open_held(&hc);
 	assert_int_equal(tu_specialize(rt, "hb=7"), 0);
 
 	/* A thread enters the hb=7 variant and stays inside. */
-	block_open = 0;
-	block_inside = 0;
-	assert_int_equal(pthread_create(&th, NULL, call_held, &hc), 0);
-	pthread_mutex_lock(&block_mu);
-	while (!block_inside)
-		pthread_cond_wait(&block_cv, &block_mu);
-	pthread_mutex_unlock(&block_mu);
+	hold(&hc, &th);
 
 	/* Push hb=7 out of the two-entry cache (with the generic one). */
 	for (i = 1; i <= 3; i++) {
@@ -215,11 +244,7 @@ static void test_concurrency_variant_in_use_is_not_freed(void **state)
 	/* hb=7 is evicted but the thread is inside it: not freed. */
 	assert_true(st.freed < st.evictions);
 
-	pthread_mutex_lock(&block_mu);
-	block_open = 1;
-	pthread_cond_broadcast(&block_cv);
-	pthread_mutex_unlock(&block_mu);
-	pthread_join(th, NULL);
+	release(th);
 	/* It returned through the evicted variant's code, still mapped. */
 	assert_int_equal(hc.result, wk_held(6, 7));
 	for (i = 0; i < 200; i++) {
@@ -239,7 +264,6 @@ static void test_concurrency_variant_in_use_is_not_freed(void **state)
  */
 static void test_concurrency_generic_call_holds_no_epoch(void **state)
 {
-	LIBSPEC_OPTS(spec_runtime_opts, opts, .max_variants = 2);
 	struct spec_runtime_stats st;
 	struct spec_runtime *rt;
 	struct held_call hc;
@@ -248,19 +272,9 @@ static void test_concurrency_generic_call_holds_no_epoch(void **state)
 	int i;
 
 	(void)state;
-	tu_capture();
-	rt = spec_runtime__open(tu_ir("concurrency"), &opts);
-	assert_non_null(rt);
-	hc.f = spec_runtime__handler(rt, "wk_held");
-	assert_non_null(hc.f);
+	rt = open_held(&hc);
 
-	block_open = 0;
-	block_inside = 0;
-	assert_int_equal(pthread_create(&th, NULL, call_held, &hc), 0);
-	pthread_mutex_lock(&block_mu);
-	while (!block_inside)
-		pthread_cond_wait(&block_cv, &block_mu);
-	pthread_mutex_unlock(&block_mu);
+	hold(&hc, &th);
 
 	for (i = 1; i <= 3; i++) {
 		snprintf(cfg, sizeof(cfg), "hb=%d", 30 + i);
@@ -275,12 +289,7 @@ static void test_concurrency_generic_call_holds_no_epoch(void **state)
 	}
 	assert_true(st.evictions >= 2);
 	assert_int_equal(st.freed, st.evictions);
-	pthread_mutex_lock(&block_mu);
-	assert_int_equal(block_inside, 1);
-	block_open = 1;
-	pthread_cond_broadcast(&block_cv);
-	pthread_mutex_unlock(&block_mu);
-	pthread_join(th, NULL);
+	assert_int_equal(release(th), 1);
 	assert_int_equal(hc.result, wk_held(6, 7));
 	/* The installed variant (hb=33) now goes through the epoch path. */
 	assert_int_equal(hc.f(6, 33), wk_held(6, 33));

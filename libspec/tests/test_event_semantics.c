@@ -15,15 +15,8 @@
 
 #include <cmocka.h>
 
-#include "handlers/events_trace.h"
-#include "libspec/events.h"
+#include "event_fixture.h"
 #include "testutil.h"
-
-struct fix {
-	struct spec_runtime *rt;
-	struct spec_events *evs;
-	struct ev_trace *t;
-};
 
 /* What ev_rebind's hook does (set by the test that uses it). */
 static struct spec_event *hook_ev;
@@ -41,36 +34,6 @@ void ev_test_hook(int64_t what)
 	hook_unbind = 0;
 	hook_bound = spec_event__bind(hook_ev, "ev_rec", &o);
 	hook_ev = NULL; /* once */
-}
-
-static void open_fix(struct fix *f, const struct spec_events_opts *opts)
-{
-	struct spec_events_opts o = {.sz = sizeof(o)};
-
-	if (opts)
-		o = *opts;
-	f->t = calloc(1, sizeof(*f->t));
-	assert_non_null(f->t);
-	o.user = f->t;
-	f->rt = tu_open("events");
-	f->evs = spec_events__new(f->rt, &o);
-	assert_non_null(f->evs);
-}
-
-static void close_fix(struct fix *f)
-{
-	spec_events__free(f->evs);
-	spec_runtime__close(f->rt);
-	free(f->t);
-}
-
-static int64_t bind(struct spec_event *ev, const char *h, int order, int64_t tag, int64_t b1)
-{
-	LIBSPEC_OPTS(spec_bind_opts, o, .order = order, .args = {tag, b1});
-	int64_t id = spec_event__bind(ev, h, &o);
-
-	assert_true(id > 0);
-	return id;
 }
 
 static void raise2(struct spec_event *ev, int64_t a0, int64_t a1)
@@ -99,21 +62,21 @@ static void test_event_handlers_run_by_order_then_binding_time(void **state)
 	struct spec_event *a;
 
 	(void)state;
-	open_fix(&f, NULL);
+	evfix_open_bare(&f, NULL);
 	a = spec_events__event(f.evs, "A");
 	assert_non_null(a);
 	assert_ptr_equal(spec_events__event(f.evs, "A"), a);
-	bind(a, "ev_rec", 5, 1, 0);
-	bind(a, "ev_rec", -1, 2, 0);
-	bind(a, "ev_rec", 5, 3, 0);
-	bind(a, "ev_rec", 0, 4, 0);
+	evfix_bind(a, "ev_rec", 5, 1, 0);
+	evfix_bind(a, "ev_rec", -1, 2, 0);
+	evfix_bind(a, "ev_rec", 5, 3, 0);
+	evfix_bind(a, "ev_rec", 0, 4, 0);
 	assert_int_equal(spec_event__nr_bindings(a), 4);
 	raise2(a, 7, 9);
 	assert_string_equal(tags(f.t), "2,4,1,3");
 	assert_int_equal(f.t->rec[0].a0, 7);
 	assert_int_equal(f.t->rec[3].a1, 9);
 	assert_int_equal(f.t->rec[0].depth, 0);
-	close_fix(&f);
+	evfix_close(&f);
 }
 
 static void test_event_unbind_removes_one_binding(void **state)
@@ -123,17 +86,17 @@ static void test_event_unbind_removes_one_binding(void **state)
 	int64_t id;
 
 	(void)state;
-	open_fix(&f, NULL);
+	evfix_open_bare(&f, NULL);
 	a = spec_events__event(f.evs, "A");
-	bind(a, "ev_rec", 0, 1, 0);
-	id = bind(a, "ev_rec", 0, 2, 0);
-	bind(a, "ev_rec", 0, 3, 0);
+	evfix_bind(a, "ev_rec", 0, 1, 0);
+	id = evfix_bind(a, "ev_rec", 0, 2, 0);
+	evfix_bind(a, "ev_rec", 0, 3, 0);
 	assert_int_equal(spec_event__unbind(a, id), 0);
 	assert_int_equal(spec_event__unbind(a, id), -ENOENT);
 	assert_int_equal(errno, ENOENT);
 	raise2(a, 0, 0);
 	assert_string_equal(tags(f.t), "1,3");
-	close_fix(&f);
+	evfix_close(&f);
 }
 
 static void test_event_nested_sync_raise_completes_before_raiser_resumes(void **state)
@@ -142,12 +105,12 @@ static void test_event_nested_sync_raise_completes_before_raiser_resumes(void **
 	struct spec_event *a, *b;
 
 	(void)state;
-	open_fix(&f, NULL);
+	evfix_open_bare(&f, NULL);
 	a = spec_events__event(f.evs, "A");
 	b = spec_events__event(f.evs, "B");
-	bind(a, "ev_to_b", 0, 1, 100);
-	bind(b, "ev_to_b", 0, 10, 1);
-	bind(b, "ev_rec", 1, 50, 0);
+	evfix_bind(a, "ev_to_b", 0, 1, 100);
+	evfix_bind(b, "ev_to_b", 0, 10, 1);
+	evfix_bind(b, "ev_rec", 1, 50, 0);
 	raise2(a, 2, 5);
 	/* A(2) -> B(1) -> B(0): each raise's handlers finish before the raiser
 	 * goes on (tag + 1000 is recorded after the nested raise).
@@ -155,7 +118,7 @@ static void test_event_nested_sync_raise_completes_before_raiser_resumes(void **
 	assert_string_equal(tags(f.t), "1,10,10,1010,50,1010,50,1001");
 	assert_int_equal(f.t->rec[1].a1, 105);
 	assert_int_equal(f.t->rec[2].depth, 2);
-	close_fix(&f);
+	evfix_close(&f);
 }
 
 static void test_event_async_raises_wait_for_poll_in_fifo_order(void **state)
@@ -165,11 +128,11 @@ static void test_event_async_raises_wait_for_poll_in_fifo_order(void **state)
 	int64_t one = 1;
 
 	(void)state;
-	open_fix(&f, NULL);
+	evfix_open_bare(&f, NULL);
 	a = spec_events__event(f.evs, "A");
 	b = spec_events__event(f.evs, "B");
-	bind(a, "ev_async_b", 0, 1, 0);
-	bind(b, "ev_rec", 0, 2, 0);
+	evfix_bind(a, "ev_async_b", 0, 1, 0);
+	evfix_bind(b, "ev_rec", 0, 2, 0);
 	assert_int_equal(spec_event__raise_async(b, &one, 1), 0);
 	raise2(a, 10, 0);
 	/* A ran at once; its async raise of B and ours are queued. */
@@ -181,7 +144,7 @@ static void test_event_async_raises_wait_for_poll_in_fifo_order(void **state)
 	assert_int_equal(f.t->rec[2].a0, 11);
 	assert_int_equal(f.t->rec[2].depth, 0);
 	assert_int_equal(spec_events__poll(f.evs, 0), 0);
-	close_fix(&f);
+	evfix_close(&f);
 }
 
 static void test_event_delayed_raises_run_by_deadline_and_cancel(void **state)
@@ -191,9 +154,9 @@ static void test_event_delayed_raises_run_by_deadline_and_cancel(void **state)
 	int64_t t1, t2, t3, a;
 
 	(void)state;
-	open_fix(&f, NULL);
+	evfix_open_bare(&f, NULL);
 	b = spec_events__event(f.evs, "B");
-	bind(b, "ev_rec", 0, 7, 0);
+	evfix_bind(b, "ev_rec", 0, 7, 0);
 	a = 30;
 	t1 = spec_event__raise_delayed(b, 30000000, &a, 1);
 	a = 10;
@@ -209,7 +172,7 @@ static void test_event_delayed_raises_run_by_deadline_and_cancel(void **state)
 	assert_int_equal(f.t->rec[0].a0, 10);
 	assert_int_equal(f.t->rec[1].a0, 30);
 	assert_int_equal(spec_events__cancel(f.evs, t1), -ENOENT); /* dispatched */
-	close_fix(&f);
+	evfix_close(&f);
 }
 
 static void test_event_dispatch_thread_runs_async_and_delayed(void **state)
@@ -219,16 +182,16 @@ static void test_event_dispatch_thread_runs_async_and_delayed(void **state)
 	struct spec_event *a, *b;
 
 	(void)state;
-	open_fix(&f, &o);
+	evfix_open_bare(&f, &o);
 	a = spec_events__event(f.evs, "A");
 	b = spec_events__event(f.evs, "B");
-	bind(a, "ev_delayed_b", 0, 1, 5000000);
-	bind(b, "ev_rec", 0, 2, 0);
+	evfix_bind(a, "ev_delayed_b", 0, 1, 5000000);
+	evfix_bind(b, "ev_rec", 0, 2, 0);
 	raise2(a, 3, 4);
 	assert_int_equal(spec_events__drain(f.evs, 2000000000ull), 0);
 	assert_string_equal(tags(f.t), "1,2");
 	assert_int_equal(f.t->rec[1].a0, 5);
-	close_fix(&f);
+	evfix_close(&f);
 }
 
 static void test_event_rebinding_during_a_raise_applies_to_the_next(void **state)
@@ -237,12 +200,12 @@ static void test_event_rebinding_during_a_raise_applies_to_the_next(void **state
 	struct spec_event *a, *b;
 
 	(void)state;
-	open_fix(&f, NULL);
+	evfix_open_bare(&f, NULL);
 	a = spec_events__event(f.evs, "A");
 	b = spec_events__event(f.evs, "B");
-	bind(a, "ev_rebind", 0, 1, 3); /* hook binds ev_rec tag 3 to B */
-	bind(b, "ev_rec", 0, 2, 0);
-	hook_unbind = bind(b, "ev_rec", 0, 4, 0);
+	evfix_bind(a, "ev_rebind", 0, 1, 3); /* hook binds ev_rec tag 3 to B */
+	evfix_bind(b, "ev_rec", 0, 2, 0);
+	hook_unbind = evfix_bind(b, "ev_rec", 0, 4, 0);
 	hook_ev = b;
 	raise2(a, 0, 0);
 	/* B's raise started after the hook: it sees the new bindings. */
@@ -257,7 +220,7 @@ static void test_event_rebinding_during_a_raise_applies_to_the_next(void **state
 	raise2(a, 0, 0);
 	assert_true(hook_bound > 0);
 	assert_string_equal(tags(f.t), "1,2,3,3");
-	close_fix(&f);
+	evfix_close(&f);
 }
 
 static void test_event_raise_of_unknown_name_does_nothing(void **state)
@@ -266,14 +229,14 @@ static void test_event_raise_of_unknown_name_does_nothing(void **state)
 	struct spec_event *a;
 
 	(void)state;
-	open_fix(&f, NULL);
+	evfix_open_bare(&f, NULL);
 	a = spec_events__event(f.evs, "A");
-	bind(a, "ev_to_nowhere", 0, 1, 0);
+	evfix_bind(a, "ev_to_nowhere", 0, 1, 0);
 	raise2(a, 0, 0);
 	assert_string_equal(tags(f.t), "1");
 	assert_null(spec_events__find(f.evs, "NoSuchEvent"));
 	assert_int_equal(errno, ENOENT);
-	close_fix(&f);
+	evfix_close(&f);
 }
 
 static void test_event_bad_input_is_refused_and_named(void **state)
@@ -284,7 +247,7 @@ static void test_event_bad_input_is_refused_and_named(void **state)
 	int64_t args[5] = {0};
 
 	(void)state;
-	open_fix(&f, &o);
+	evfix_open_bare(&f, &o);
 	a = spec_events__event(f.evs, "A");
 	assert_non_null(spec_events__event(f.evs, "B"));
 	assert_null(spec_events__event(f.evs, "C"));
@@ -307,7 +270,7 @@ static void test_event_bad_input_is_refused_and_named(void **state)
 	assert_int_equal(spec_event__nr_bindings(a), 0);
 	assert_int_equal(spec_event__raise(a, args, 5), -EINVAL);
 	assert_int_equal(spec_events__cancel(f.evs, 12345), -ENOENT);
-	close_fix(&f);
+	evfix_close(&f);
 }
 
 static void test_event_system_must_precede_load(void **state)
@@ -334,13 +297,13 @@ static void test_event_graph_counts_edges_and_exports(void **state)
 	int i, len;
 
 	(void)state;
-	open_fix(&f_graph, &o);
+	evfix_open_bare(&f_graph, &o);
 	a = spec_events__event(f_graph.evs, "A");
 	b = spec_events__event(f_graph.evs, "B");
 	c = spec_events__event(f_graph.evs, "C");
-	bind(a, "ev_to_b", 0, 1, 0);
-	bind(b, "ev_rec", 0, 2, 0);
-	bind(c, "ev_rec", 0, 3, 0);
+	evfix_bind(a, "ev_to_b", 0, 1, 0);
+	evfix_bind(b, "ev_rec", 0, 2, 0);
+	evfix_bind(c, "ev_rec", 0, 3, 0);
 	for (i = 0; i < 3; i++)
 		raise2(a, 1, 0);
 	assert_int_equal(spec_event__raise_async(c, NULL, 0), 0);
@@ -398,7 +361,7 @@ static void test_event_graph_counts_edges_and_exports(void **state)
 	assert_int_equal(spec_ev_graph__nr_edges(g), 0);
 	assert_int_equal(spec_ev_graph__node(g, 0)->count, 0);
 	spec_ev_graph__free(g);
-	close_fix(&f_graph);
+	evfix_close(&f_graph);
 }
 
 int main(void)

@@ -101,28 +101,9 @@ static int parse_owners(struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-/* An attribute-less request whose answer is exactly one parsed message. */
-static int get_one(struct tnl *t, uint8_t cmd, tnl_parse_fn parse, void *arg, struct tnl_reply *r)
-{
-	struct nl_msg *msg = tnl_msg(t, cmd, 0);
-	int err;
-
-	if (!msg)
-		return -ENOMEM;
-	r->parse = parse;
-	r->arg = arg;
-	err = tnl_do(t, msg, r);
-	r->parse = NULL;
-	if (err)
-		return err;
-	if (r->nmsgs != 1)
-		return -EBADMSG;
-	return r->parse_err;
-}
-
 int iocx_owners_get(struct tnl *t, struct iocx_owners *o, struct tnl_reply *r)
 {
-	return get_one(t, IOCA_CMD_INFO_GET, parse_owners, o, r);
+	return tnl_get_one(t, IOCA_CMD_INFO_GET, parse_owners, o, r);
 }
 
 static void sample_cpu(struct nlattr *nest, struct iocx_sample *s)
@@ -215,5 +196,5 @@ int iocx_parse_sample(struct nlmsghdr *nlh, void *arg)
 
 int iocx_sample_get(struct tnl *t, struct iocx_sample *s, struct tnl_reply *r)
 {
-	return get_one(t, IOCA_CMD_SAMPLE_GET, iocx_parse_sample, s, r);
+	return tnl_get_one(t, IOCA_CMD_SAMPLE_GET, iocx_parse_sample, s, r);
 }

@@ -11,25 +11,10 @@
 #include <unistd.h>
 
 #include "ioca_fixture.h"
+#include "knobs.h"
 #include "client_ext.h"
 
 #define DBG "/sys/kernel/debug/ioca/socket0/"
-
-static int write_rate(const char *file, unsigned long long rate)
-{
-	char path[128];
-	FILE *f;
-	int err;
-
-	snprintf(path, sizeof(path), DBG "%s", file);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	err = fprintf(f, "%llu\n", rate) < 0 ? -EIO : 0;
-	if (fclose(f))
-		err = -errno;
-	return err;
-}
 
 static bool emulated(void)
 {
@@ -61,15 +46,16 @@ TEST_F_TIMEOUT(ioca_nl, emulated_ddio_rates_show_as_counter_deltas, 60)
 	emul_cfg(&cfg);
 	ASSERT_EQ(0, ioca_sampler_set(&self->nl, &cfg, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
-	ASSERT_EQ(0, write_rate("ddio_hit_rate", hit)) TH_LOG("debugfs: %s", strerror(errno));
-	ASSERT_EQ(0, write_rate("ddio_miss_rate", miss));
+	ASSERT_EQ(0, knob_socket_rate(0, "ddio_hit_rate", hit))
+	TH_LOG("debugfs: %s", strerror(errno));
+	ASSERT_EQ(0, knob_socket_rate(0, "ddio_miss_rate", miss));
 
 	/* Act: two on-demand samples about one second apart. */
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, a, &self->r)) TH_LOG("%s", self->r.msg);
 	sleep(1);
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, b, &self->r)) TH_LOG("%s", self->r.msg);
-	write_rate("ddio_hit_rate", 0);
-	write_rate("ddio_miss_rate", 0);
+	knob_socket_rate(0, "ddio_hit_rate", 0);
+	knob_socket_rate(0, "ddio_miss_rate", 0);
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
 
 	/* Assert: delta / elapsed is the rate (1 % covers the rounding). */

@@ -9,24 +9,10 @@
 #include <unistd.h>
 
 #include "ioca_fixture.h"
+#include "knobs.h"
 #include "client_ext.h"
 
 #define HOTCPU 1
-
-static int set_online(int cpu, int on)
-{
-	char path[96];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1" : "0", 1) != 1)
-		err = -errno;
-	close(fd);
-	return err;
-}
 
 static int find(const struct iocx_sample *s, uint32_t cpu)
 {
@@ -55,8 +41,8 @@ TEST_F_TIMEOUT(ioca_nl, cpu_back_from_offline_has_a_new_generation, 60)
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, a, &self->r)) TH_LOG("%s", self->r.msg);
 
 	/* Act: CPU 1 goes away and comes back between two samples. */
-	ASSERT_EQ(0, set_online(HOTCPU, 0));
-	ASSERT_EQ(0, set_online(HOTCPU, 1));
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 0));
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 1));
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, b, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, iocx_owners_get(&self->nl, &o, &self->r));
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);

@@ -8,24 +8,10 @@
 #include <unistd.h>
 
 #include "ioca_fixture.h"
+#include "knobs.h"
 #include "kmsg.h"
 
 #define HOTCPU 1
-
-static int set_online(int cpu, int on)
-{
-	char path[96];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1" : "0", 1) != 1)
-		err = -errno;
-	close(fd);
-	return err;
-}
 
 static const struct ioca_cpu_sample *find_cpu(const struct ioca_sample *s, uint32_t id)
 {
@@ -75,7 +61,7 @@ TEST_F_TIMEOUT(ioca_nl, offline_cpu_is_reported_and_its_counters_return, 120)
 	ASSERT_EQ(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
 	ASSERT_EQ(0, wait_cpu_state(&sub, s, HOTCPU, true));
 
-	ASSERT_EQ(0, set_online(HOTCPU, 0));
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 0));
 	EXPECT_EQ(0, wait_cpu_state(&sub, s, HOTCPU, false));
 	c = find_cpu(s, HOTCPU);
 	ASSERT_NE(NULL, c);
@@ -84,7 +70,7 @@ TEST_F_TIMEOUT(ioca_nl, offline_cpu_is_reported_and_its_counters_return, 120)
 	ASSERT_NE(NULL, c);
 	EXPECT_EQ(2, c->ncounters) TH_LOG("the online CPU must keep its counters");
 
-	ASSERT_EQ(0, set_online(HOTCPU, 1));
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 1));
 	EXPECT_EQ(0, wait_cpu_state(&sub, s, HOTCPU, true));
 	c = find_cpu(s, HOTCPU);
 	ASSERT_NE(NULL, c);

@@ -116,29 +116,9 @@ out:
 	return err;
 }
 
-/* A request without attributes whose answer is exactly one parsed message. */
-static int get_one(struct tnl *t, uint8_t cmd, int (*parse)(struct nlmsghdr *, void *), void *arg,
-		   struct tnl_reply *r)
-{
-	struct nl_msg *msg = tnl_msg(t, cmd, 0);
-	int err;
-
-	if (!msg)
-		return -ENOMEM;
-	r->parse = parse;
-	r->arg = arg;
-	err = tnl_do(t, msg, r);
-	r->parse = NULL;
-	if (err)
-		return err;
-	if (r->nmsgs != 1)
-		return -EBADMSG;
-	return r->parse_err;
-}
-
 int ioca_info_get(struct tnl *t, struct ioca_info *info, struct tnl_reply *r)
 {
-	return get_one(t, IOCA_CMD_INFO_GET, parse_info, info, r);
+	return tnl_get_one(t, IOCA_CMD_INFO_GET, parse_info, info, r);
 }
 
 int ioca_ddio_set(struct tnl *t, int64_t sock, int64_t mask, int64_t ways, struct tnl_reply *r)
@@ -327,5 +307,5 @@ int ioca_parse_sample(struct nlmsghdr *nlh, void *arg)
 
 int ioca_sample_get(struct tnl *t, struct ioca_sample *s, struct tnl_reply *r)
 {
-	return get_one(t, IOCA_CMD_SAMPLE_GET, ioca_parse_sample, s, r);
+	return tnl_get_one(t, IOCA_CMD_SAMPLE_GET, ioca_parse_sample, s, r);
 }

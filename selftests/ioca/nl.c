@@ -183,6 +183,24 @@ out_cb:
 	return err;
 }
 
+int tnl_get_one(struct tnl *t, uint8_t cmd, tnl_parse_fn parse, void *arg, struct tnl_reply *r)
+{
+	struct nl_msg *msg = tnl_msg(t, cmd, 0);
+	int err;
+
+	if (!msg)
+		return -ENOMEM;
+	r->parse = parse;
+	r->arg = arg;
+	err = tnl_do(t, msg, r);
+	r->parse = NULL;
+	if (err)
+		return err;
+	if (r->nmsgs != 1)
+		return -EBADMSG;
+	return r->parse_err;
+}
+
 int tnl_join(struct tnl *t, const char *family, const char *grp)
 {
 	int id = genl_ctrl_resolve_grp(t->sk, family, grp);

@@ -47,6 +47,13 @@ struct nl_msg *tnl_msg(const struct tnl *t, uint8_t cmd, int flags);
 int tnl_do(struct tnl *t, struct nl_msg *msg, struct tnl_reply *r);
 
 /*
+ * An attribute-less @cmd whose answer must be exactly one message, handed
+ * to @parse with @arg: tnl_do()'s result, -EBADMSG for another count, or
+ * what @parse returned.
+ */
+int tnl_get_one(struct tnl *t, uint8_t cmd, tnl_parse_fn parse, void *arg, struct tnl_reply *r);
+
+/*
  * Fills r->msg and r->offs from the extended-ack TLVs after @e, which must
  * sit right after its nlmsghdr (as in a received NLMSG_ERROR).
  */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ioca_fixture.h"
+#include "knobs.h"
 #include "kmod_load.h"
 #include "kmsg.h"
 
@@ -20,21 +21,6 @@
 #define HOTSOCK 1
 #define REGS "/sys/kernel/debug/ioca/ddio_regs"
 #define OFFLINE_MSG "every CPU of the socket is offline; bring one online first"
-
-static int set_online(int cpu, int on)
-{
-	char path[96];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1" : "0", 1) != 1)
-		err = -errno;
-	close(fd);
-	return err;
-}
 
 static int package_of(int cpu)
 {
@@ -98,7 +84,7 @@ TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120
 	EXPECT_EQ(m1, ways_of(s1, raw));
 
 	/* Socket 1 loses its only CPU: the register falls back, sets are refused. */
-	ASSERT_EQ(0, set_online(HOTCPU, 0));
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 0));
 	ASSERT_EQ(0, read_reg(HOTSOCK, &raw));
 	EXPECT_EQ(s1->boot_mask, ways_of(s1, raw)) TH_LOG("register of the offline package");
 	EXPECT_EQ(-ENODEV, ioca_ddio_set(&self->nl, HOTSOCK, s1->boot_mask, -1, &self->r));
@@ -112,7 +98,7 @@ TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120
 	EXPECT_EQ(m0, ways_of(s0, raw));
 
 	/* CPU 1 back: the package's register carries the intended mask again. */
-	ASSERT_EQ(0, set_online(HOTCPU, 1));
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 1));
 	ASSERT_EQ(0, read_reg(HOTSOCK, &raw));
 	EXPECT_EQ(m1, ways_of(s1, raw)) TH_LOG("mask not written back on CPU online");
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &now, &self->r));
@@ -123,7 +109,7 @@ TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120
 	EXPECT_EQ(m1 >> 1, ways_of(s1, raw));
 
 	/* Unload with socket 1 offline: socket 0 restored, socket 1 reported. */
-	ASSERT_EQ(0, set_online(HOTCPU, 0));
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 0));
 	tnl_close(&self->nl);
 	ASSERT_EQ(0, kmod_unload("ioca", 5000));
 	EXPECT_EQ(1, kmsg_contains(mark, "socket 1: could not restore the boot DDIO value"));
@@ -131,7 +117,7 @@ TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120
 	EXPECT_EQ(0, kmsg_find_splat(mark, splat, sizeof(splat))) TH_LOG("kernel log: %s", splat);
 
 	/* Leave the guest as found for the next program. */
-	ASSERT_EQ(0, set_online(HOTCPU, 1));
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 1));
 	ASSERT_EQ(0, kmod_load(kmod_path(), kmod_default_params()));
 	ASSERT_EQ(0, tnl_open(&self->nl, IOCA_FAMILY_NAME));
 }

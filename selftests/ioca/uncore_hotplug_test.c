@@ -12,43 +12,13 @@
 #include <unistd.h>
 
 #include "ioca_fixture.h"
+#include "knobs.h"
 #include "client_ext.h"
 #include "kmsg.h"
 
 #define HOTCPU 1
 #define HOTSOCK 1
 #define RATE 100000ULL
-
-static int set_online(int cpu, int on)
-{
-	char path[96];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1" : "0", 1) != 1)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-static int write_rate(unsigned int sock, unsigned long long rate)
-{
-	char path[128];
-	FILE *f;
-	int err;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/ioca/socket%u/ddio_hit_rate", sock);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	err = fprintf(f, "%llu\n", rate) < 0 ? -EIO : 0;
-	if (fclose(f))
-		err = -errno;
-	return err;
-}
 
 /* Index of socket @id in @s, -1 when the sample leaves it out. */
 static int sock_index(const struct iocx_sample *s, uint32_t id)
@@ -75,8 +45,8 @@ TEST_F_TIMEOUT(ioca_nl, offline_socket_has_no_counters_and_resumes_counting, 120
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
 	ASSERT_EQ(0, ioca_sampler_set(&self->nl, &cfg, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
-	ASSERT_EQ(0, write_rate(0, RATE));
-	ASSERT_EQ(0, write_rate(HOTSOCK, RATE));
+	ASSERT_EQ(0, knob_socket_rate(0, "ddio_hit_rate", RATE));
+	ASSERT_EQ(0, knob_socket_rate(HOTSOCK, "ddio_hit_rate", RATE));
 	usleep(100000);
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, a, &self->r)) TH_LOG("%s", self->r.msg);
 	i = sock_index(a, HOTSOCK);
@@ -84,7 +54,7 @@ TEST_F_TIMEOUT(ioca_nl, offline_socket_has_no_counters_and_resumes_counting, 120
 	ASSERT_EQ(1, a->socket_ncounters[i]);
 	ASSERT_LT(0, a->socket_value[i][0]);
 
-	ASSERT_EQ(0, set_online(HOTCPU, 0));
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 0));
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, b, &self->r)) TH_LOG("%s", self->r.msg);
 	i = sock_index(b, HOTSOCK);
 	ASSERT_LE(0, i) TH_LOG("an offline socket stays in the sample");
@@ -93,12 +63,12 @@ TEST_F_TIMEOUT(ioca_nl, offline_socket_has_no_counters_and_resumes_counting, 120
 	ASSERT_LE(0, i);
 	EXPECT_EQ(1, b->socket_ncounters[i]) TH_LOG("socket 0 must keep counting");
 
-	ASSERT_EQ(0, set_online(HOTCPU, 1));
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 1));
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, c, &self->r)) TH_LOG("%s", self->r.msg);
 	usleep(200000);
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, d, &self->r)) TH_LOG("%s", self->r.msg);
-	write_rate(0, 0);
-	write_rate(HOTSOCK, 0);
+	knob_socket_rate(0, "ddio_hit_rate", 0);
+	knob_socket_rate(HOTSOCK, "ddio_hit_rate", 0);
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
 
 	i = sock_index(c, HOTSOCK);

@@ -382,5 +382,5 @@ int main(void)
 	ioca_client__close(c);
 	free(s);
 	free(in);
-	return vm_tap_failed();
+	return tap_failed();
 }

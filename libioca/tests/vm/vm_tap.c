@@ -4,27 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int n, failed;
-
-void tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	failed |= !ok;
-}
-
-void skip(const char *why, const char *what)
-{
-	printf("ok %d - %s # SKIP %s\n", ++n, what, why);
-	fflush(stdout);
-}
-
 void diag(struct ioca_client *c, int err)
 {
 	printf("#   rc %d (%s), extack \"%s\"\n", err, strerror(err < 0 ? -err : err),
@@ -47,9 +26,4 @@ int info(struct ioca_client *c, struct ioca_info *in)
 	if (err)
 		diag(c, err);
 	return err;
-}
-
-int vm_tap_failed(void)
-{
-	return failed;
 }

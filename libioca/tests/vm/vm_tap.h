@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
-/* TAP lines and small libioca helpers of libioca_vm_test. */
+/* Small libioca helpers of libioca_vm_test, next to its TAP lines. */
 #ifndef LIBIOCA_VM_TAP_H
 #define LIBIOCA_VM_TAP_H
 
 #include <stdarg.h>
 #include <libioca.h>
 
-/* "ok N - ..." or "not ok N - ...", numbered in order. */
-__attribute__((format(printf, 2, 3))) void tap(int ok, const char *fmt, ...);
-/* "ok N - @what # SKIP @why". */
-void skip(const char *why, const char *what);
-/* Whether any tap() failed (the exit status). */
-int vm_tap_failed(void);
+#include "tap.h" /* selftests/tap: tap(), skip(), tap_failed() */
 
 /* The errno and extack of @c's last request, as a TAP comment. */
 void diag(struct ioca_client *c, int err);

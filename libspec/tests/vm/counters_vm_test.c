@@ -20,21 +20,7 @@
 #include <libioca.h>
 
 #include "libspec/metric.h"
-
-static int n, failed;
-
-static void tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	failed |= !ok;
-}
+#include "tap.h"
 
 static volatile unsigned long sink;
 
@@ -102,5 +88,5 @@ int main(void)
 	    "closing the handle stops the sampler (state %u)", in ? in->sampler.state : 0);
 	ioca_client__close(c);
 	free(in);
-	return failed;
+	return tap_failed();
 }

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "run_fx.h"
+
+int run_fx_tenant(const struct config *cfg, const char *name)
+{
+	int i = config_tenant_index(cfg, name);
+
+	assert_true(i >= 0);
+	return i;
+}
+
+unsigned int run_fx_overlap(const struct loop_record *rec, int t)
+{
+	return (unsigned int)__builtin_popcount(rec->tenant[t].mask & rec->ddio_mask);
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reading a finished loop run's records in the scenario tests. */
+#ifndef IOCAD_TESTS_RUN_FX_H
+#define IOCAD_TESTS_RUN_FX_H
+
+#include "config.h"
+#include "loop.h"
+
+/* @name's tenant index in @cfg; fails the running test if there is none. */
+int run_fx_tenant(const struct config *cfg, const char *name);
+/* How many of tenant @t's ways DDIO shares in @rec. */
+unsigned int run_fx_overlap(const struct loop_record *rec, int t);
+
+#endif /* IOCAD_TESTS_RUN_FX_H */
