@@ -38,6 +38,7 @@ struct variant {
 struct job {
 	struct spec_config *cfg;
 	char *pipeline;
+	char *first; /* cheap pipeline installed before @pipeline, or NULL */
 	spec_done_fn done;
 	void *done_ctx;
 	bool sync, finished;
@@ -68,6 +69,7 @@ struct spec_runtime {
 	unsigned int next_id;
 	uint64_t tick;
 	char *pipeline;
+	char *first_pipeline; /* tiered compiles, or NULL */
 
 	int last_err;
 	char last_msg[RT_MSG_MAX];

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tiered compiles: a cheap variant is installed first and the final one
+ * replaces it, the cache then serves the final code without compiling, a
+ * pipeline named in the opts is forced, and every tier computes what the
+ * generic code does.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+/* What pt_enum of tests/handlers/points.c computes. */
+static long pt_enum(long a, long b)
+{
+	long s = 0;
+
+	for (long i = 0; i < b; i++)
+		s += a * i + (a ^ i);
+	return s;
+}
+
+/* pt_service of points.c calls into the fixed code. */
+long svc_total;
+
+long svc_scale(long v)
+{
+	return v * 10;
+}
+
+static struct spec_runtime *open_tiered(const char *first)
+{
+	LIBSPEC_OPTS(spec_runtime_opts, opts, .first_pipeline = first);
+	struct spec_runtime *rt;
+
+	tu_capture();
+	rt = spec_runtime__open(tu_ir("points"), &opts);
+	if (!rt)
+		fail_msg("open: %s", tu_last_msg());
+	if (spec_runtime__load(rt))
+		fail_msg("load: %s", tu_last_msg());
+	return rt;
+}
+
+static void check_enum(struct spec_runtime *rt, long b)
+{
+	long (*f)(long, long) = (long (*)(long, long))spec_runtime__handler(rt, "pt_enum");
+	uint64_t seed = 7;
+
+	assert_non_null(f);
+	for (int i = 0; i < 200; i++) {
+		long a = (long)(tu_rand(&seed) % 100000) - 50000;
+
+		assert_int_equal(f(a, b), pt_enum(a, b));
+	}
+}
+
+static void test_tiered_cheap_variant_first_then_final(void **state)
+{
+	struct spec_runtime *rt = open_tiered("default<O1>");
+	struct spec_runtime_stats st;
+
+	(void)state;
+	check_enum(rt, 8); /* loads the generic variant */
+	assert_int_equal(tu_specialize(rt, "eb=8!noguard"), 0);
+	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
+	assert_int_equal(st.compiles, 3); /* generic, O1, O3 */
+	assert_int_equal(st.swaps, 3);	  /* generic, then the two tiers */
+	assert_int_equal(st.tier_first, 1);
+	assert_int_equal(st.tier_final, 1);
+	assert_true(st.last_first_install_ns > 0);
+	assert_true(st.last_first_install_ns < st.last_final_install_ns);
+	check_enum(rt, 8);
+
+	/* Seen before: the final code comes from the cache, no tier runs. */
+	assert_int_equal(tu_specialize(rt, ""), 0);
+	assert_int_equal(tu_specialize(rt, "eb=8!noguard"), 0);
+	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
+	assert_int_equal(st.compiles, 3);
+	assert_int_equal(st.tier_first, 1);
+	assert_int_equal(st.tier_final, 1);
+	check_enum(rt, 8);
+	spec_runtime__close(rt);
+}
+
+static void test_tiered_every_tier_equals_generic(void **state)
+{
+	static const char *const cfgs[] = {"eb=2", "eb=4!noguard", "eb=16", "eb=8"};
+	static const long bs[] = {2, 4, 16, 8};
+	struct spec_runtime *rt = open_tiered("default<O1>");
+	LIBSPEC_OPTS(spec_specialize_opts, o1, .pipeline = "default<O1>");
+	struct spec_runtime_stats st;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cfgs) / sizeof(cfgs[0]); i++) {
+		struct spec_config *cfg = spec_config__parse(cfgs[i]);
+
+		assert_non_null(cfg);
+		/* The cheap tier alone (forced), then the tiered job's result. */
+		assert_int_equal(spec_runtime__specialize_sync(rt, cfg, &o1), 0);
+		check_enum(rt, bs[i]);
+		assert_int_equal(spec_runtime__specialize_sync(rt, cfg, NULL), 0);
+		check_enum(rt, bs[i]);
+		spec_config__free(cfg);
+	}
+	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
+	/* The forced O1 variants were reused as the first tier. */
+	assert_int_equal(st.tier_first, 4);
+	assert_int_equal(st.tier_final, 4);
+	assert_int_equal(st.compiles, 1 + 4 * 2);
+	spec_runtime__close(rt);
+}
+
+static void test_tiered_forced_pipeline_is_honoured(void **state)
+{
+	struct spec_runtime *rt = open_tiered("default<O1>");
+	LIBSPEC_OPTS(spec_specialize_opts, o2, .pipeline = "default<O2>");
+	LIBSPEC_OPTS(spec_specialize_opts, bad, .pipeline = "no-such-pass");
+	struct spec_config *cfg = spec_config__parse("eb=4");
+	struct spec_runtime_stats st;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, &o2), 0);
+	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
+	assert_int_equal(st.compiles, 2); /* generic, O2: no cheap tier */
+	assert_int_equal(st.tier_first, 0);
+	assert_int_equal(st.tier_final, 0);
+	check_enum(rt, 4);
+	/* The forced pipeline really is the one run: a bad one fails. */
+	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, &bad), -EINVAL);
+	assert_non_null(strstr(tu_last_msg(), "no-such-pass"));
+	check_enum(rt, 4);
+	spec_config__free(cfg);
+	spec_runtime__close(rt);
+}
+
+/* A cheap tier that fails is reported; the final variant still lands. */
+static void test_tiered_failing_first_tier_still_installs_final(void **state)
+{
+	struct spec_runtime *rt = open_tiered("no-such-pass");
+	struct spec_runtime_stats st;
+
+	(void)state;
+	assert_int_equal(tu_specialize(rt, "eb=16"), 0);
+	assert_non_null(strstr(tu_last_msg(), "no-such-pass"));
+	assert_int_equal(spec_runtime__last_error(rt, NULL, 0), 0);
+	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
+	assert_int_equal(st.tier_first, 0);
+	assert_int_equal(st.tier_final, 1);
+	check_enum(rt, 16);
+	spec_runtime__close(rt);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tiered_cheap_variant_first_then_final),
+		cmocka_unit_test(test_tiered_every_tier_equals_generic),
+		cmocka_unit_test(test_tiered_forced_pipeline_is_honoured),
+		cmocka_unit_test(test_tiered_failing_first_tier_still_installs_final),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
