@@ -135,9 +135,10 @@ static int build_settings(struct spec_runtime *rt, const struct spec_config *cfg
  * compiled from data since invalidated is never found again.
  */
 static void cache_key(struct spec_runtime *rt, const struct spec_config *cfg, const char *text,
-		      const char *pipeline, char *key, size_t size)
+		      const char *pipeline, bool fast, char *key, size_t size)
 {
-	size_t i, len = (size_t)snprintf(key, size, "%s|%s", text, pipeline);
+	size_t i, len = (size_t)snprintf(key, size, "%s|%s%s", text, pipeline,
+					 fast ? "|codegen=O0" : "");
 
 	for (i = 0; i < cfg->n && len < size; i++) {
 		const struct spec_point *p = points_find(&rt->pts, cfg->e[i].label);
@@ -167,13 +168,13 @@ static bool *data_deps(struct spec_runtime *rt, const struct spec_config *cfg)
 
 /* Install the variant of @text under @pipeline if it is cached. */
 static bool install_if_cached(struct spec_runtime *rt, struct job *job, const char *text,
-			      const char *pipeline)
+			      const char *pipeline, bool fast)
 {
 	char key[2 * RT_MSG_MAX];
 	struct variant *v;
 
 	pthread_mutex_lock(&rt->lock);
-	cache_key(rt, job->cfg, text, pipeline, key, sizeof(key));
+	cache_key(rt, job->cfg, text, pipeline, fast, key, sizeof(key));
 	v = variant_find(rt, key);
 	if (v) {
 		rt->stats.cache_hits++;
@@ -185,7 +186,7 @@ static bool install_if_cached(struct spec_runtime *rt, struct job *job, const ch
 }
 
 static int build_install(struct spec_runtime *rt, struct job *job, const char *text,
-			 const char *pipeline)
+			 const char *pipeline, bool fast)
 {
 	char key[2 * RT_MSG_MAX], now[2 * RT_MSG_MAX], err[RT_MSG_MAX] = "";
 	struct jit_setting *settings = NULL;
@@ -193,11 +194,11 @@ static int build_install(struct spec_runtime *rt, struct job *job, const char *t
 	int ret;
 
 	pthread_mutex_lock(&rt->lock);
-	cache_key(rt, job->cfg, text, pipeline, key, sizeof(key));
+	cache_key(rt, job->cfg, text, pipeline, fast, key, sizeof(key));
 	pthread_mutex_unlock(&rt->lock);
 	ret = build_settings(rt, job->cfg, &settings, err, sizeof(err));
 	if (!ret)
-		ret = variant_build(rt, settings, pipeline, true, &v, err, sizeof(err));
+		ret = variant_build(rt, settings, pipeline, fast, true, &v, err, sizeof(err));
 	free_settings(rt, settings);
 	if (!ret) {
 		v->key = strdup(key);
@@ -215,7 +216,7 @@ static int build_install(struct spec_runtime *rt, struct job *job, const char *t
 		return validate_fail(rt, ret, "compiling \"%s\" failed, current variant kept: %s",
 				     text, err);
 	pthread_mutex_lock(&rt->lock);
-	cache_key(rt, job->cfg, text, pipeline, now, sizeof(now));
+	cache_key(rt, job->cfg, text, pipeline, fast, now, sizeof(now));
 	if (strcmp(now, key)) {
 		/* The data was invalidated while its generator ran. */
 		pthread_mutex_unlock(&rt->lock);
@@ -258,12 +259,12 @@ static int run_job(struct spec_runtime *rt, struct job *job)
 	ret = spec_config__format(job->cfg, text, sizeof(text));
 	if (ret < 0 || (size_t)ret >= sizeof(text))
 		return validate_fail(rt, -ENAMETOOLONG, "configuration text too long");
-	if (install_if_cached(rt, job, text, job->pipeline))
+	if (install_if_cached(rt, job, text, job->pipeline, false))
 		return 0;
-	if (job->first && (install_if_cached(rt, job, text, job->first) ||
-			   !build_install(rt, job, text, job->first)))
+	if (job->first && (install_if_cached(rt, job, text, job->first, job->first_fast) ||
+			   !build_install(rt, job, text, job->first, job->first_fast)))
 		first_ns = job_ns() - t0;
-	ret = build_install(rt, job, text, job->pipeline);
+	ret = build_install(rt, job, text, job->pipeline, false);
 	if (job->first) {
 		pthread_mutex_lock(&rt->lock);
 		if (first_ns) {
@@ -384,8 +385,10 @@ static struct job *job_new(struct spec_runtime *rt, const struct spec_config *cf
 	job->pipeline = strdup(pipeline ? pipeline : rt->pipeline);
 	/* A pipeline the caller names is forced: no cheap tier before it. */
 	tiered = !pipeline && rt->first_pipeline && strcmp(rt->first_pipeline, rt->pipeline);
-	if (tiered)
+	if (tiered) {
 		job->first = strdup(rt->first_pipeline);
+		job->first_fast = rt->first_fast_codegen;
+	}
 	pthread_mutex_unlock(&rt->lock);
 	if (!job->cfg || !job->pipeline || (tiered && !job->first)) {
 		spec_config__free(job->cfg);
@@ -416,7 +419,7 @@ static bool install_cached(struct spec_runtime *rt, const struct spec_config *cf
 	if (n < 0 || (size_t)n >= sizeof(text))
 		return false;
 	pthread_mutex_lock(&rt->lock);
-	cache_key(rt, cfg, text, pipeline ? pipeline : rt->pipeline, key, sizeof(key));
+	cache_key(rt, cfg, text, pipeline ? pipeline : rt->pipeline, false, key, sizeof(key));
 	if (!rt->qhead && !rt->busy)
 		v = variant_find(rt, key);
 	if (v) {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,9 +36,10 @@ long svc_scale(long v)
 	return v * 10;
 }
 
-static struct spec_runtime *open_tiered(const char *first)
+static struct spec_runtime *open_tiered_cg(const char *first, bool fast_codegen)
 {
-	LIBSPEC_OPTS(spec_runtime_opts, opts, .first_pipeline = first);
+	LIBSPEC_OPTS(spec_runtime_opts, opts, .first_pipeline = first,
+		     .first_fast_codegen = fast_codegen);
 	struct spec_runtime *rt;
 
 	tu_capture();
@@ -47,6 +49,11 @@ static struct spec_runtime *open_tiered(const char *first)
 	if (spec_runtime__load(rt))
 		fail_msg("load: %s", tu_last_msg());
 	return rt;
+}
+
+static struct spec_runtime *open_tiered(const char *first)
+{
+	return open_tiered_cg(first, false);
 }
 
 static void check_enum(struct spec_runtime *rt, long b)
@@ -142,6 +149,66 @@ static void test_tiered_forced_pipeline_is_honoured(void **state)
 	spec_runtime__close(rt);
 }
 
+/*
+ * Fast codegen: the first tier is emitted as an object by LLVM's -O0 code
+ * generator; it is cached apart from an O1 variant of normal codegen.
+ */
+static void test_tiered_fast_codegen_first_tier(void **state)
+{
+	struct spec_runtime *rt = open_tiered_cg("default<O1>", true);
+	LIBSPEC_OPTS(spec_specialize_opts, o1, .pipeline = "default<O1>");
+	struct spec_config *cfg = spec_config__parse("eb=16!noguard");
+	struct spec_runtime_stats st;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, NULL), 0);
+	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
+	assert_int_equal(st.compiles, 3);
+	assert_int_equal(st.tier_first, 1);
+	assert_int_equal(st.tier_final, 1);
+	check_enum(rt, 16);
+	/* Forced O1 is normal codegen: not the fast tier's cache entry. */
+	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, &o1), 0);
+	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
+	assert_int_equal(st.compiles, 4);
+	check_enum(rt, 16);
+	spec_config__free(cfg);
+	spec_runtime__close(rt);
+}
+
+/*
+ * The fast tier's code alone equals the generic code: a final pipeline that
+ * fails leaves the first tier installed.
+ */
+static void test_tiered_fast_codegen_alone_equals_generic(void **state)
+{
+	struct spec_runtime *rt = open_tiered_cg("default<O1>", true);
+	static const long bs[] = {2, 4, 8, 16};
+	struct spec_runtime_stats st;
+
+	(void)state;
+	assert_int_equal(spec_runtime__set_pipeline(rt, "no-such-pass"), 0);
+	for (size_t i = 0; i < sizeof(bs) / sizeof(bs[0]); i++) {
+		char text[32];
+
+		snprintf(text, sizeof(text), "eb=%ld%s", bs[i], i % 2 ? "!noguard" : "");
+		assert_int_equal(tu_specialize(rt, text), -EINVAL);
+		check_enum(rt, bs[i]);
+		if (i % 2) {
+			/* Unguarded: the specialized code ignores b, so this is the tier. */
+			long (*f)(long, long) =
+				(long (*)(long, long))spec_runtime__handler(rt, "pt_enum");
+
+			assert_int_equal(f(5, 1), pt_enum(5, bs[i]));
+		}
+	}
+	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
+	assert_int_equal(st.tier_first, 4);
+	assert_int_equal(st.tier_final, 0);
+	spec_runtime__close(rt);
+}
+
 /* A cheap tier that fails is reported; the final variant still lands. */
 static void test_tiered_failing_first_tier_still_installs_final(void **state)
 {
@@ -166,6 +233,8 @@ int main(void)
 		cmocka_unit_test(test_tiered_every_tier_equals_generic),
 		cmocka_unit_test(test_tiered_forced_pipeline_is_honoured),
 		cmocka_unit_test(test_tiered_failing_first_tier_still_installs_final),
+		cmocka_unit_test(test_tiered_fast_codegen_first_tier),
+		cmocka_unit_test(test_tiered_fast_codegen_alone_equals_generic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

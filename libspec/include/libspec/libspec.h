@@ -269,9 +269,13 @@ struct spec_runtime_opts {
 	 * pipeline is compiled with that one only
 	 */
 	const char *first_pipeline;
+	/* the first tier's machine code by LLVM's fast -O0 code generator
+	 * (FastISel, fast register allocation): sooner, slower code
+	 */
+	bool first_fast_codegen;
 	size_t : 0;
 };
-#define spec_runtime_opts__last_field first_pipeline
+#define spec_runtime_opts__last_field first_fast_codegen
 
 /**
  * @brief Open a runtime from a handler IR (.ll) or bitcode (.bc) file made by
