@@ -259,12 +259,12 @@ static int run_job(struct spec_runtime *rt, struct job *job)
 	ret = spec_config__format(job->cfg, text, sizeof(text));
 	if (ret < 0 || (size_t)ret >= sizeof(text))
 		return validate_fail(rt, -ENAMETOOLONG, "configuration text too long");
-	if (install_if_cached(rt, job, text, job->pipeline, false))
+	if (install_if_cached(rt, job, text, job->pipeline, job->fast))
 		return 0;
 	if (job->first && (install_if_cached(rt, job, text, job->first, job->first_fast) ||
 			   !build_install(rt, job, text, job->first, job->first_fast)))
 		first_ns = job_ns() - t0;
-	ret = build_install(rt, job, text, job->pipeline, false);
+	ret = build_install(rt, job, text, job->pipeline, job->fast);
 	if (job->first) {
 		pthread_mutex_lock(&rt->lock);
 		if (first_ns) {
@@ -383,8 +383,10 @@ static struct job *job_new(struct spec_runtime *rt, const struct spec_config *cf
 	job->cfg = spec_config__dup(cfg);
 	pthread_mutex_lock(&rt->lock);
 	job->pipeline = strdup(pipeline ? pipeline : rt->pipeline);
-	/* A pipeline the caller names is forced: no cheap tier before it. */
-	tiered = !pipeline && rt->first_pipeline && strcmp(rt->first_pipeline, rt->pipeline);
+	job->fast = OPTS_GET(opts, fast_codegen, false);
+	/* A level the caller names is forced: no cheap tier before it. */
+	tiered = !pipeline && !job->fast && rt->first_pipeline &&
+		 strcmp(rt->first_pipeline, rt->pipeline);
 	if (tiered) {
 		job->first = strdup(rt->first_pipeline);
 		job->first_fast = rt->first_fast_codegen;
@@ -419,7 +421,8 @@ static bool install_cached(struct spec_runtime *rt, const struct spec_config *cf
 	if (n < 0 || (size_t)n >= sizeof(text))
 		return false;
 	pthread_mutex_lock(&rt->lock);
-	cache_key(rt, cfg, text, pipeline ? pipeline : rt->pipeline, false, key, sizeof(key));
+	cache_key(rt, cfg, text, pipeline ? pipeline : rt->pipeline,
+		  OPTS_GET(opts, fast_codegen, false), key, sizeof(key));
 	if (!rt->qhead && !rt->busy)
 		v = variant_find(rt, key);
 	if (v) {

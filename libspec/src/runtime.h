@@ -40,6 +40,7 @@ struct job {
 	char *pipeline;
 	char *first;	 /* cheap pipeline installed before @pipeline, or NULL */
 	bool first_fast; /* ... with LLVM's -O0 codegen */
+	bool fast;	 /* @pipeline with LLVM's -O0 codegen (forced) */
 	spec_done_fn done;
 	void *done_ctx;
 	bool sync, finished;

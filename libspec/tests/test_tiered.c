@@ -130,6 +130,7 @@ static void test_tiered_forced_pipeline_is_honoured(void **state)
 	struct spec_runtime *rt = open_tiered("default<O1>");
 	LIBSPEC_OPTS(spec_specialize_opts, o2, .pipeline = "default<O2>");
 	LIBSPEC_OPTS(spec_specialize_opts, bad, .pipeline = "no-such-pass");
+	LIBSPEC_OPTS(spec_specialize_opts, cg0, .fast_codegen = true);
 	struct spec_config *cfg = spec_config__parse("eb=4");
 	struct spec_runtime_stats st;
 
@@ -141,6 +142,16 @@ static void test_tiered_forced_pipeline_is_honoured(void **state)
 	assert_int_equal(st.tier_first, 0);
 	assert_int_equal(st.tier_final, 0);
 	check_enum(rt, 4);
+	/* Forced fast codegen: one compile, cached apart from normal codegen. */
+	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, &cg0), 0);
+	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
+	assert_int_equal(st.compiles, 3);
+	assert_int_equal(st.tier_first, 0);
+	check_enum(rt, 4);
+	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, &cg0), 0);
+	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, &o2), 0);
+	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
+	assert_int_equal(st.compiles, 3);
 	/* The forced pipeline really is the one run: a bad one fails. */
 	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, &bad), -EINVAL);
 	assert_non_null(strstr(tu_last_msg(), "no-such-pass"));

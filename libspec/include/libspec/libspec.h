@@ -376,14 +376,20 @@ typedef void (*spec_done_fn)(void *ctx, int err);
 
 struct spec_specialize_opts {
 	size_t sz; /* sizeof(struct spec_specialize_opts) */
-	/* pipeline for this variant only; NULL: the runtime's */
+	/* pipeline for this variant only, forced (no tiered compile); NULL:
+	 * the runtime's
+	 */
 	const char *pipeline;
 	/* completion callback (async form only), or NULL */
 	spec_done_fn done;
 	void *done_ctx;
+	/* machine code by LLVM's fast -O0 code generator; like naming a
+	 * pipeline, this forces the level: no tiered compile
+	 */
+	bool fast_codegen;
 	size_t : 0;
 };
-#define spec_specialize_opts__last_field done_ctx
+#define spec_specialize_opts__last_field fast_codegen
 
 /**
  * @brief Validate @p cfg now, then compile (or take from the cache) and
