@@ -386,7 +386,7 @@ static struct job *job_new(struct spec_runtime *rt, const struct spec_config *cf
 	job->fast = OPTS_GET(opts, fast_codegen, false);
 	/* A level the caller names is forced: no cheap tier before it. */
 	tiered = !pipeline && !job->fast && rt->first_pipeline &&
-		 strcmp(rt->first_pipeline, rt->pipeline);
+		 (rt->first_fast_codegen || strcmp(rt->first_pipeline, rt->pipeline));
 	if (tiered) {
 		job->first = strdup(rt->first_pipeline);
 		job->first_fast = rt->first_fast_codegen;

@@ -220,6 +220,28 @@ static void test_tiered_fast_codegen_alone_equals_generic(void **state)
 	spec_runtime__close(rt);
 }
 
+/* The same pipeline in both tiers still tiers when the codegen differs. */
+static void test_tiered_same_pipeline_fast_codegen_tiers(void **state)
+{
+	struct spec_runtime *rt = open_tiered_cg("default<O3>", true);
+	struct spec_runtime *plain = open_tiered("default<O3>");
+	struct spec_runtime_stats st;
+
+	(void)state;
+	assert_int_equal(tu_specialize(rt, "eb=8"), 0);
+	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
+	assert_int_equal(st.compiles, 3);
+	assert_int_equal(st.tier_first, 1);
+	check_enum(rt, 8);
+	/* Same pipeline, same codegen: nothing cheaper to install first. */
+	assert_int_equal(tu_specialize(plain, "eb=8"), 0);
+	assert_int_equal(spec_runtime__stats(plain, &st, sizeof(st)), 0);
+	assert_int_equal(st.compiles, 2);
+	assert_int_equal(st.tier_first, 0);
+	spec_runtime__close(plain);
+	spec_runtime__close(rt);
+}
+
 /* A cheap tier that fails is reported; the final variant still lands. */
 static void test_tiered_failing_first_tier_still_installs_final(void **state)
 {
@@ -245,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_tiered_forced_pipeline_is_honoured),
 		cmocka_unit_test(test_tiered_failing_first_tier_still_installs_final),
 		cmocka_unit_test(test_tiered_fast_codegen_first_tier),
+		cmocka_unit_test(test_tiered_same_pipeline_fast_codegen_tiers),
 		cmocka_unit_test(test_tiered_fast_codegen_alone_equals_generic),
 	};
 
