@@ -4,7 +4,7 @@
  * JIT compile and swap latency, SimpleBench. Prints figures next to the
  * Iridescent paper's and ratios against baselines measured in the same run;
  * never passes or fails on time (the exit status only says whether it ran).
- *   libspec-bench [mmul] [jit] [levels] [simple]     (default: all four)
+ *   libspec-bench [mmul] [jit] [levels] [tiered] [simple]   (default: all five)
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 
 #include "bench_jit.h"
 #include "bench_levels.h"
+#include "bench_tiered.h"
 #include "bench_mmul.h"
 #include "bench_simple.h"
 #include "bench_util.h"
@@ -65,8 +66,10 @@ int main(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "mmul") && strcmp(argv[i], "jit") &&
-		    strcmp(argv[i], "levels") && strcmp(argv[i], "simple")) {
-			fprintf(stderr, "usage: %s [mmul] [jit] [levels] [simple]\n", argv[0]);
+		    strcmp(argv[i], "levels") && strcmp(argv[i], "tiered") &&
+		    strcmp(argv[i], "simple")) {
+			fprintf(stderr, "usage: %s [mmul] [jit] [levels] [tiered] [simple]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -82,6 +85,8 @@ int main(int argc, char **argv)
 	if (wanted(argc, argv, "jit") && (printf("\n"), bench_jit(mm, simple)))
 		goto out;
 	if (wanted(argc, argv, "levels") && (printf("\n"), bench_levels(mm)))
+		goto out;
+	if (wanted(argc, argv, "tiered") && (printf("\n"), bench_tiered(MMUL_IR)))
 		goto out;
 	if (wanted(argc, argv, "simple") && (printf("\n"), bench_simple(simple)))
 		goto out;

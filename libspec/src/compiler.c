@@ -135,9 +135,10 @@ static int build_settings(struct spec_runtime *rt, const struct spec_config *cfg
  * compiled from data since invalidated is never found again.
  */
 static void cache_key(struct spec_runtime *rt, const struct spec_config *cfg, const char *text,
-		      const char *pipeline, char *key, size_t size)
+		      const char *pipeline, bool fast, char *key, size_t size)
 {
-	size_t i, len = (size_t)snprintf(key, size, "%s|%s", text, pipeline);
+	size_t i, len = (size_t)snprintf(key, size, "%s|%s%s", text, pipeline,
+					 fast ? "|codegen=O0" : "");
 
 	for (i = 0; i < cfg->n && len < size; i++) {
 		const struct spec_point *p = points_find(&rt->pts, cfg->e[i].label);
@@ -165,31 +166,39 @@ static bool *data_deps(struct spec_runtime *rt, const struct spec_config *cfg)
 	return deps;
 }
 
-static int run_job(struct spec_runtime *rt, struct job *job)
+/* Install the variant of @text under @pipeline if it is cached. */
+static bool install_if_cached(struct spec_runtime *rt, struct job *job, const char *text,
+			      const char *pipeline, bool fast)
 {
-	char text[RT_MSG_MAX], key[2 * RT_MSG_MAX], now[2 * RT_MSG_MAX], err[RT_MSG_MAX] = "";
-	struct jit_setting *settings = NULL;
+	char key[2 * RT_MSG_MAX];
 	struct variant *v;
-	int ret;
 
-	ret = spec_config__format(job->cfg, text, sizeof(text));
-	if (ret < 0 || (size_t)ret >= sizeof(text))
-		return validate_fail(rt, -ENAMETOOLONG, "configuration text too long");
 	pthread_mutex_lock(&rt->lock);
-	cache_key(rt, job->cfg, text, job->pipeline, key, sizeof(key));
+	cache_key(rt, job->cfg, text, pipeline, fast, key, sizeof(key));
 	v = variant_find(rt, key);
 	if (v) {
 		rt->stats.cache_hits++;
 		variant_install(rt, v);
 		rt_clear_error(rt);
-		pthread_mutex_unlock(&rt->lock);
-		return 0;
 	}
 	pthread_mutex_unlock(&rt->lock);
+	return v != NULL;
+}
 
+static int build_install(struct spec_runtime *rt, struct job *job, const char *text,
+			 const char *pipeline, bool fast)
+{
+	char key[2 * RT_MSG_MAX], now[2 * RT_MSG_MAX], err[RT_MSG_MAX] = "";
+	struct jit_setting *settings = NULL;
+	struct variant *v;
+	int ret;
+
+	pthread_mutex_lock(&rt->lock);
+	cache_key(rt, job->cfg, text, pipeline, fast, key, sizeof(key));
+	pthread_mutex_unlock(&rt->lock);
 	ret = build_settings(rt, job->cfg, &settings, err, sizeof(err));
 	if (!ret)
-		ret = variant_build(rt, settings, job->pipeline, true, &v, err, sizeof(err));
+		ret = variant_build(rt, settings, pipeline, fast, true, &v, err, sizeof(err));
 	free_settings(rt, settings);
 	if (!ret) {
 		v->key = strdup(key);
@@ -207,7 +216,7 @@ static int run_job(struct spec_runtime *rt, struct job *job)
 		return validate_fail(rt, ret, "compiling \"%s\" failed, current variant kept: %s",
 				     text, err);
 	pthread_mutex_lock(&rt->lock);
-	cache_key(rt, job->cfg, text, job->pipeline, now, sizeof(now));
+	cache_key(rt, job->cfg, text, pipeline, fast, now, sizeof(now));
 	if (strcmp(now, key)) {
 		/* The data was invalidated while its generator ran. */
 		pthread_mutex_unlock(&rt->lock);
@@ -227,6 +236,50 @@ static int run_job(struct spec_runtime *rt, struct job *job)
 	return 0;
 }
 
+static uint64_t job_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A tiered job installs the cheap variant as soon as it is built, so the
+ * service runs specialized code early, then the final one; only the final
+ * pipeline's variant is looked up first, so a configuration seen before
+ * goes straight to its final code and is never compiled again.
+ */
+static int run_job(struct spec_runtime *rt, struct job *job)
+{
+	char text[RT_MSG_MAX];
+	uint64_t t0 = job_ns(), first_ns = 0;
+	int ret;
+
+	ret = spec_config__format(job->cfg, text, sizeof(text));
+	if (ret < 0 || (size_t)ret >= sizeof(text))
+		return validate_fail(rt, -ENAMETOOLONG, "configuration text too long");
+	if (install_if_cached(rt, job, text, job->pipeline, job->fast))
+		return 0;
+	if (job->first && (install_if_cached(rt, job, text, job->first, job->first_fast) ||
+			   !build_install(rt, job, text, job->first, job->first_fast)))
+		first_ns = job_ns() - t0;
+	ret = build_install(rt, job, text, job->pipeline, job->fast);
+	if (job->first) {
+		pthread_mutex_lock(&rt->lock);
+		if (first_ns) {
+			rt->stats.tier_first++;
+			rt->stats.last_first_install_ns = first_ns;
+		}
+		if (!ret) {
+			rt->stats.tier_final++;
+			rt->stats.last_final_install_ns = job_ns() - t0;
+		}
+		pthread_mutex_unlock(&rt->lock);
+	}
+	return ret;
+}
+
 static void finish(struct spec_runtime *rt, struct job *job, int ret)
 {
 	/* lock held */
@@ -238,6 +291,7 @@ static void finish(struct spec_runtime *rt, struct job *job, int ret)
 			job->done(job->done_ctx, ret);
 		spec_config__free(job->cfg);
 		free(job->pipeline);
+		free(job->first);
 		free(job);
 		pthread_mutex_lock(&rt->lock);
 	}
@@ -322,16 +376,26 @@ static struct job *job_new(struct spec_runtime *rt, const struct spec_config *cf
 {
 	struct job *job = calloc(1, sizeof(*job));
 	const char *pipeline = OPTS_GET(opts, pipeline, NULL);
+	bool tiered;
 
 	if (!job)
 		return NULL;
 	job->cfg = spec_config__dup(cfg);
 	pthread_mutex_lock(&rt->lock);
 	job->pipeline = strdup(pipeline ? pipeline : rt->pipeline);
+	job->fast = OPTS_GET(opts, fast_codegen, false);
+	/* A level the caller names is forced: no cheap tier before it. */
+	tiered = !pipeline && !job->fast && rt->first_pipeline &&
+		 (rt->first_fast_codegen || strcmp(rt->first_pipeline, rt->pipeline));
+	if (tiered) {
+		job->first = strdup(rt->first_pipeline);
+		job->first_fast = rt->first_fast_codegen;
+	}
 	pthread_mutex_unlock(&rt->lock);
-	if (!job->cfg || !job->pipeline) {
+	if (!job->cfg || !job->pipeline || (tiered && !job->first)) {
 		spec_config__free(job->cfg);
 		free(job->pipeline);
+		free(job->first);
 		free(job);
 		return NULL;
 	}
@@ -357,7 +421,8 @@ static bool install_cached(struct spec_runtime *rt, const struct spec_config *cf
 	if (n < 0 || (size_t)n >= sizeof(text))
 		return false;
 	pthread_mutex_lock(&rt->lock);
-	cache_key(rt, cfg, text, pipeline ? pipeline : rt->pipeline, key, sizeof(key));
+	cache_key(rt, cfg, text, pipeline ? pipeline : rt->pipeline,
+		  OPTS_GET(opts, fast_codegen, false), key, sizeof(key));
 	if (!rt->qhead && !rt->busy)
 		v = variant_find(rt, key);
 	if (v) {
@@ -410,6 +475,7 @@ static int submit(struct spec_runtime *rt, const struct spec_config *cfg,
 	ret = job->result;
 	spec_config__free(job->cfg);
 	free(job->pipeline);
+	free(job->first);
 	free(job);
 	return libspec_err(ret);
 }

@@ -30,7 +30,8 @@ void jit_errmsg(LLVMErrorRef e, const char *what, char *err, size_t errsz)
 	LLVMDisposeErrorMessage(msg);
 }
 
-static LLVMTargetMachineRef host_tm(struct jit *j, char *err, size_t errsz)
+static LLVMTargetMachineRef host_tm(struct jit *j, LLVMCodeGenOptLevel level, char *err,
+				    size_t errsz)
 {
 	char *triple = LLVMGetDefaultTargetTriple(), *msg = NULL;
 	LLVMTargetMachineRef tm = NULL;
@@ -40,9 +41,8 @@ static LLVMTargetMachineRef host_tm(struct jit *j, char *err, size_t errsz)
 		snprintf(err, errsz, "no LLVM target for %s: %s", triple, msg);
 		LLVMDisposeMessage(msg);
 	} else {
-		tm = LLVMCreateTargetMachine(t, triple, j->cpu, j->features,
-					     LLVMCodeGenLevelAggressive, LLVMRelocDefault,
-					     LLVMCodeModelJITDefault);
+		tm = LLVMCreateTargetMachine(t, triple, j->cpu, j->features, level,
+					     LLVMRelocDefault, LLVMCodeModelJITDefault);
 		if (!tm)
 			snprintf(err, errsz, "cannot create a target machine for %s", triple);
 	}
@@ -89,8 +89,8 @@ static int jit_engine(struct jit *j, char *err, size_t errsz)
 	};
 	size_t i;
 
-	j->tm = host_tm(j, err, errsz);
-	tm = j->tm ? host_tm(j, err, errsz) : NULL;
+	j->tm = host_tm(j, LLVMCodeGenLevelAggressive, err, errsz);
+	tm = j->tm ? host_tm(j, LLVMCodeGenLevelAggressive, err, errsz) : NULL;
 	if (!tm)
 		return -EINVAL;
 	/* The builder takes tm, the LLJIT builder takes jtmb, LLJIT the builder. */
@@ -184,6 +184,8 @@ void jit_close(struct jit *j)
 		LLVMOrcDisposeThreadSafeContext(j->tsctx);
 	if (j->tm)
 		LLVMDisposeTargetMachine(j->tm);
+	if (j->tm_fast)
+		LLVMDisposeTargetMachine(j->tm_fast);
 	jit_perf_close(j);
 	for (i = 0; i < j->nr_handlers; i++)
 		free(j->handlers[i]);
@@ -278,16 +280,50 @@ unresolved:
 }
 
 /* Add @m (consumed) under a new tracker and resolve @names into @addrs. */
-static int add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n, uint64_t *addrs,
-			  struct jit_code **code, char *err, size_t errsz)
+/*
+ * Fast codegen (LLVM's -O0: FastISel, the fast register allocator) for a
+ * first tier: the module is compiled here with a target machine of that
+ * level and handed to the JIT as an object, since the LLJIT's own compile
+ * layer has one level for everything.
+ */
+static LLVMErrorRef add_fast_object(struct jit *j, LLVMOrcResourceTrackerRef rt, LLVMModuleRef m,
+				    char *err, size_t errsz)
 {
-	LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, j->tsctx);
+	LLVMMemoryBufferRef obj = NULL;
+	char *msg = NULL;
+	int failed;
+
+	if (!j->tm_fast)
+		j->tm_fast = host_tm(j, LLVMCodeGenLevelNone, err, errsz);
+	if (!j->tm_fast) {
+		LLVMDisposeModule(m);
+		return LLVMCreateStringError(err);
+	}
+	failed = LLVMTargetMachineEmitToMemoryBuffer(j->tm_fast, m, LLVMObjectFile, &msg, &obj);
+	LLVMDisposeModule(m);
+	if (failed) {
+		LLVMErrorRef e = LLVMCreateStringError(msg ? msg : "object emission failed");
+
+		LLVMDisposeMessage(msg);
+		return e;
+	}
+	/* The JIT owns obj from here on. */
+	return LLVMOrcLLJITAddObjectFileWithRT(j->lljit, rt, obj);
+}
+
+static int add_and_lookup(struct jit *j, LLVMModuleRef m, bool fast, char **names, size_t n,
+			  uint64_t *addrs, struct jit_code **code, char *err, size_t errsz)
+{
 	LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(j->jd);
 	LLVMErrorRef e;
 	size_t i;
 
-	/* LLJIT owns tsm (and m) from here on, even on failure. */
-	e = LLVMOrcLLJITAddLLVMIRModuleWithRT(j->lljit, rt, tsm);
+	/* LLJIT owns m from here on, even on failure. */
+	if (fast)
+		e = add_fast_object(j, rt, m, err, errsz);
+	else
+		e = LLVMOrcLLJITAddLLVMIRModuleWithRT(
+			j->lljit, rt, LLVMOrcCreateNewThreadSafeModule(m, j->tsctx));
 	if (e) {
 		jit_errmsg(e, "adding module", err, errsz);
 		goto fail;
@@ -413,7 +449,8 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 		goto out_module;
 	}
 	/* Code is generated when the lookup materializes the module. */
-	ret = add_and_lookup(j, m, names, j->nr_handlers, addrs, code, err, errsz);
+	ret = add_and_lookup(j, m, req->fast_codegen, names, j->nr_handlers, addrs, code, err,
+			     errsz);
 	free_names(names);
 	free(dirty);
 	ph->codegen_ns = mono_ns() - t2;
@@ -439,7 +476,7 @@ int jit_build_stub(struct jit *j, size_t h, void *const *slot, struct epoch_doma
 					: "not found");
 		return ret;
 	}
-	ret = add_and_lookup(j, m, names, 1, addr, &code, err, errsz);
+	ret = add_and_lookup(j, m, false, names, 1, addr, &code, err, errsz);
 	if (!ret) {
 		/* Stubs live as long as the JIT: dropping our reference hands
 		 * the code to the JITDylib's default tracker.
@@ -468,5 +505,5 @@ void jit_free_code(struct jit *j, struct jit_code *code)
 int jit_add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n, uint64_t *addrs,
 		       struct jit_code **code, char *err, size_t errsz)
 {
-	return add_and_lookup(j, m, names, n, addrs, code, err, errsz);
+	return add_and_lookup(j, m, false, names, n, addrs, code, err, errsz);
 }

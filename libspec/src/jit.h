@@ -37,6 +37,7 @@ struct jit_variant_req {
 	unsigned int id;		    /* 0: the generic variant */
 	const char *pipeline;		    /* LLVM new-PM pipeline text */
 	const struct jit_setting *settings; /* [nr points]; NULL: all disabled */
+	bool fast_codegen;		    /* LLVM's -O0 codegen instead of the JIT's */
 };
 
 /*

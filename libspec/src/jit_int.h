@@ -21,9 +21,10 @@ struct jit {
 	LLVMOrcLLJITRef lljit;
 	LLVMOrcJITDylibRef jd;
 	LLVMOrcThreadSafeContextRef tsctx;
-	LLVMContextRef ctx;	 /* owned by tsctx */
-	LLVMModuleRef master;	 /* parsed and prepared IR, never compiled */
-	LLVMTargetMachineRef tm; /* for the optimizer's cost models */
+	LLVMContextRef ctx;	      /* owned by tsctx */
+	LLVMModuleRef master;	      /* parsed and prepared IR, never compiled */
+	LLVMTargetMachineRef tm;      /* for the optimizer's cost models */
+	LLVMTargetMachineRef tm_fast; /* -O0 codegen of first tiers, made on first use */
 	char *cpu, *features;
 	struct point_table *pts;
 	struct epoch_domain *dom;

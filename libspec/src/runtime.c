@@ -60,12 +60,16 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 	pthread_cond_init(&rt->cond, NULL);
 	pipeline = OPTS_GET(opts, pipeline, NULL);
 	rt->pipeline = strdup(pipeline ? pipeline : DEFAULT_PIPELINE);
+	pipeline = OPTS_GET(opts, first_pipeline, NULL);
+	rt->first_pipeline = pipeline ? strdup(pipeline) : NULL;
+	rt->first_fast_codegen = OPTS_GET(opts, first_fast_codegen, false);
 	rt->max_variants = OPTS_GET(opts, max_variants, 0);
 	if (!rt->max_variants)
 		rt->max_variants = DEFAULT_MAX_VARIANTS;
 	ret = epoch_domain_init(&rt->dom, 0);
-	if (ret || !rt->pipeline) {
+	if (ret || !rt->pipeline || (pipeline && !rt->first_pipeline)) {
 		free(rt->pipeline);
+		free(rt->first_pipeline);
 		free(rt);
 		return libspec_err_ptr(ret ? ret : -ENOMEM);
 	}
@@ -136,7 +140,7 @@ int spec_runtime__load(struct spec_runtime *rt)
 		return libspec_err(ret);
 	}
 	/* Holding lock across the compile keeps concurrent first calls out. */
-	ret = variant_build(rt, NULL, rt->pipeline, false, &v, msg, sizeof(msg));
+	ret = variant_build(rt, NULL, rt->pipeline, false, false, &v, msg, sizeof(msg));
 	if (!ret) {
 		/* Same key as an empty configuration with this pipeline. */
 		v->key = malloc(strlen(rt->pipeline) + 2);
@@ -428,5 +432,6 @@ void spec_runtime__close(struct spec_runtime *rt)
 	pthread_mutex_destroy(&rt->lock);
 	free(rt->slots);
 	free(rt->pipeline);
+	free(rt->first_pipeline);
 	free(rt);
 }

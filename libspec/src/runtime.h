@@ -38,6 +38,9 @@ struct variant {
 struct job {
 	struct spec_config *cfg;
 	char *pipeline;
+	char *first;	 /* cheap pipeline installed before @pipeline, or NULL */
+	bool first_fast; /* ... with LLVM's -O0 codegen */
+	bool fast;	 /* @pipeline with LLVM's -O0 codegen (forced) */
 	spec_done_fn done;
 	void *done_ctx;
 	bool sync, finished;
@@ -68,6 +71,8 @@ struct spec_runtime {
 	unsigned int next_id;
 	uint64_t tick;
 	char *pipeline;
+	char *first_pipeline; /* tiered compiles, or NULL */
+	bool first_fast_codegen;
 
 	int last_err;
 	char last_msg[RT_MSG_MAX];

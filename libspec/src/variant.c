@@ -139,10 +139,11 @@ void variant_reclaim(struct spec_runtime *rt)
 }
 
 int variant_build(struct spec_runtime *rt, const struct jit_setting *settings, const char *pipeline,
-		  bool lock_stats, struct variant **out, char *err, size_t errsz)
+		  bool fast_codegen, bool lock_stats, struct variant **out, char *err, size_t errsz)
 {
 	struct variant *v = calloc(1, sizeof(*v));
-	struct jit_variant_req req = {.pipeline = pipeline, .settings = settings};
+	struct jit_variant_req req = {
+		.pipeline = pipeline, .settings = settings, .fast_codegen = fast_codegen};
 	struct jit_phases ph = {0};
 	uint64_t t0, dt;
 	int ret;

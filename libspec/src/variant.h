@@ -21,7 +21,8 @@ void variant_reclaim(struct spec_runtime *rt);
  * and lock for the counters if @lock_stats.
  */
 int variant_build(struct spec_runtime *rt, const struct jit_setting *settings, const char *pipeline,
-		  bool lock_stats, struct variant **out, char *err, size_t errsz);
+		  bool fast_codegen, bool lock_stats, struct variant **out, char *err,
+		  size_t errsz);
 void variant_free(struct spec_runtime *rt, struct variant *v);
 
 #endif /* LIBSPEC_VARIANT_H */

@@ -262,9 +262,20 @@ struct spec_runtime_opts {
 	/* if not NULL, the reason an open fails is also copied here */
 	char *errbuf;
 	size_t errbuf_sz;
+	/* tiered compiles: if not NULL (e.g. "default<O1>"), a variant not yet
+	 * cached is first compiled with this cheaper pipeline and installed,
+	 * then compiled with @pipeline, which replaces it and is what the
+	 * cache serves from then on; a specialization whose opts name a
+	 * pipeline is compiled with that one only
+	 */
+	const char *first_pipeline;
+	/* the first tier's machine code by LLVM's fast -O0 code generator
+	 * (FastISel, fast register allocation): sooner, slower code
+	 */
+	bool first_fast_codegen;
 	size_t : 0;
 };
-#define spec_runtime_opts__last_field errbuf_sz
+#define spec_runtime_opts__last_field first_fast_codegen
 
 /**
  * @brief Open a runtime from a handler IR (.ll) or bitcode (.bc) file made by
@@ -365,14 +376,20 @@ typedef void (*spec_done_fn)(void *ctx, int err);
 
 struct spec_specialize_opts {
 	size_t sz; /* sizeof(struct spec_specialize_opts) */
-	/* pipeline for this variant only; NULL: the runtime's */
+	/* pipeline for this variant only, forced (no tiered compile); NULL:
+	 * the runtime's
+	 */
 	const char *pipeline;
 	/* completion callback (async form only), or NULL */
 	spec_done_fn done;
 	void *done_ctx;
+	/* machine code by LLVM's fast -O0 code generator; like naming a
+	 * pipeline, this forces the level: no tiered compile
+	 */
+	bool fast_codegen;
 	size_t : 0;
 };
-#define spec_specialize_opts__last_field done_ctx
+#define spec_specialize_opts__last_field fast_codegen
 
 /**
  * @brief Validate @p cfg now, then compile (or take from the cache) and
@@ -462,6 +479,14 @@ struct spec_runtime_stats {
 	uint64_t last_specialize_ns;
 	uint64_t last_optimize_ns;
 	uint64_t last_codegen_ns;
+	/* Tiered compiles (spec_runtime_opts.first_pipeline): cheap variants
+	 * installed first, final variants that replaced one, and for the last
+	 * tiered job the time from its start to each installation.
+	 */
+	uint64_t tier_first;
+	uint64_t tier_final;
+	uint64_t last_first_install_ns;
+	uint64_t last_final_install_ns;
 };
 
 /**
