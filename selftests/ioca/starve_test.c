@@ -125,6 +125,12 @@ FIXTURE(ioca_starve)
 	char wq_cpumask[64];
 	pid_t spinner;
 	int cpu;
+	/*
+	 * Why the test cannot run here. 6.1's harness still runs the test
+	 * body after a SKIP in setup, so setup records the reason and the
+	 * body skips.
+	 */
+	char skip[96];
 };
 
 FIXTURE_SETUP(ioca_starve)
@@ -135,17 +141,22 @@ FIXTURE_SETUP(ioca_starve)
 	self->rt_runtime[0] = 0;
 	self->wq_cpumask[0] = 0;
 	self->cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
-	if (self->cpu < 1)
-		SKIP(return, "needs two CPUs");
+	if (self->cpu < 1) {
+		snprintf(self->skip, sizeof(self->skip), "needs two CPUs");
+		return;
+	}
 	/*
 	 * Busy-poll hosts run their spinning CPUs nohz_full; elsewhere a FIFO
 	 * spinner also starves the CPU's ksoftirqd and RCU callbacks, which
 	 * rmmod waits for, and the test could not tell that from the module
 	 * (the debug kernel has no CONFIG_NO_HZ_FULL).
 	 */
-	if (!cpu_is_nohz_full(self->cpu))
-		SKIP(return, "CPU %d is not nohz_full (boot with nohz_full=%d rcu_nocbs=%d)",
-			   self->cpu, self->cpu, self->cpu);
+	if (!cpu_is_nohz_full(self->cpu)) {
+		snprintf(self->skip, sizeof(self->skip),
+			 "CPU %d is not nohz_full (boot with nohz_full=%d rcu_nocbs=%d)", self->cpu,
+			 self->cpu, self->cpu);
+		return;
+	}
 	f = fopen(RT_RUNTIME, "r");
 	ASSERT_NE(NULL, f);
 	ASSERT_NE(NULL, fgets(self->rt_runtime, sizeof(self->rt_runtime), f));
@@ -200,6 +211,10 @@ TEST_F_TIMEOUT(ioca_starve, fifo_spinner_on_a_sampled_cpu_starves_nothing, 60)
 	struct tnl sub;
 	int i, c;
 
+	if (self->skip[0]) {
+		free(s);
+		SKIP(return, "%s", self->skip);
+	}
 	ASSERT_NE(NULL, s);
 	cfg.cpus[0] = 0;
 	cfg.cpus[1] = (uint32_t)self->cpu;
