@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Decisions of issue 12, each over a sequence of intervals: Reclaim that
- * makes progress, DDIO growth that stops when a way no longer pays, who
- * shares DDIO's ways, Core Demand from a networking tenant's own cores,
- * and a Core Demand that never buys ways with a PS tenant's isolation.
+ * Decisions where iocad used to depart from the paper, each over a sequence of intervals: Reclaim
+ * that makes progress, DDIO growth that stops when a way no longer pays, who shares DDIO's ways,
+ * Core Demand from a networking tenant's own cores, and a Core Demand that never buys ways with a
+ * PS tenant's isolation.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Owner semantics (issue 8): a socket that sets the DDIO masks or the
+ * Owner semantics: a socket that sets the DDIO masks or the
  * sampler with the owner flag owns them; other sockets' sampler changes are
  * refused with EBUSY naming the owner's pid; when the owner dies (SIGKILL),
  * the module puts the masks back and stops and unconfigures the sampler.

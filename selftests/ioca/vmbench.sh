@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sampler benchmark of issue 3, run in QEMU (TCG) guests with 1, 2, 4
+# The sampler benchmark, run in QEMU (TCG) guests with 1, 2, 4
 # and 8 CPUs: per interval, ioca.ko's in-kernel sampler (emulated DDIO
 # backend, software counters) against the IOCA paper's userspace loop that
 # preads the same registers through /dev/cpu/N/msr, measured in the same

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench, VM part of issue 8's benchmark: per interval, iocad's whole
+# make bench, the host path's VM benchmark: per interval, iocad's whole
 # host path (ioca.ko collecting the samples, then iocad receiving, decoding,
 # aggregating, deciding and applying) against a userspace poller reading
 # the same counters with perf_event_open reads and /dev/cpu/N/msr, in the

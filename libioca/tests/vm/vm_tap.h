@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <libioca.h>
 
-#include "tap.h" /* selftests/tap: tap(), skip(), tap_failed() */
+#include "tap.h" /* scripts/vm/tap.c: tap(), skip(), tap_failed() */
 
 /* The errno and extack of @c's last request, as a TAP comment. */
 void diag(struct ioca_client *c, int err);
