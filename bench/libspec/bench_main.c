@@ -14,6 +14,7 @@
 
 #include "bench_jit.h"
 #include "bench_levels.h"
+#include "bench_measured.h"
 #include "bench_tiered.h"
 #include "bench_mmul.h"
 #include "bench_simple.h"
@@ -67,8 +68,9 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "mmul") && strcmp(argv[i], "jit") &&
 		    strcmp(argv[i], "levels") && strcmp(argv[i], "tiered") &&
-		    strcmp(argv[i], "simple")) {
-			fprintf(stderr, "usage: %s [mmul] [jit] [levels] [tiered] [simple]\n",
+		    strcmp(argv[i], "measured") && strcmp(argv[i], "simple")) {
+			fprintf(stderr,
+				"usage: %s [mmul] [jit] [levels] [tiered] [measured] [simple]\n",
 				argv[0]);
 			return 2;
 		}
@@ -87,6 +89,8 @@ int main(int argc, char **argv)
 	if (wanted(argc, argv, "levels") && (printf("\n"), bench_levels(mm)))
 		goto out;
 	if (wanted(argc, argv, "tiered") && (printf("\n"), bench_tiered(MMUL_IR)))
+		goto out;
+	if (wanted(argc, argv, "measured") && (printf("\n"), bench_measured(MMUL_IR, SIMPLE_IR)))
 		goto out;
 	if (wanted(argc, argv, "simple") && (printf("\n"), bench_simple(simple)))
 		goto out;
