@@ -132,6 +132,7 @@ static int one(const char *ir, const char *handler, bool mmul, const char *label
 	struct spec_runtime *rt = spec_runtime__open(ir, &o);
 	struct job_row rows[MEAS_JOBS];
 	struct caller c = {.mmul = mmul};
+	struct spec_tiers ti;
 	int ret;
 
 	if (!rt || spec_runtime__load(rt)) {
@@ -148,6 +149,8 @@ static int one(const char *ir, const char *handler, bool mmul, const char *label
 	ret = run_jobs(rt, &c, label, args, rows);
 	atomic_store(&c.stop, true);
 	pthread_join(c.thread, NULL);
+	if (!ret)
+		ret = spec_runtime__tiers(rt, handler, &ti, sizeof(ti));
 	spec_runtime__close(rt);
 	if (ret)
 		return ret;
@@ -157,6 +160,11 @@ static int one(const char *ir, const char *handler, bool mmul, const char *label
 	}
 	printf("%s\n", what);
 	print_rows(label, rows);
+	printf("  learned for %s (spec_runtime__tiers): %u jobs, next job compiles %s\n", handler,
+	       ti.jobs,
+	       ti.skip_first   ? "the final tier only"
+	       : ti.skip_final ? "the first tier only"
+			       : "both tiers");
 	return 0;
 }
 

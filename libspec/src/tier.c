@@ -34,6 +34,7 @@ struct tier_hist {
 	unsigned int final_ties;   /* comparisons in a row the final tier did not win */
 	unsigned int first_losses; /* times in a row the first tier was slower than before */
 	unsigned int jobs;	   /* tiered jobs that changed this handler */
+	uint64_t last_cycles;	   /* median of its last filled window */
 };
 
 struct tier {
@@ -104,6 +105,16 @@ void *tier_route(struct spec_runtime *rt, size_t i, void *fn)
 	return t->fns[i];
 }
 
+static bool skips_first(const struct tier_hist *h)
+{
+	return h->first_losses > 0;
+}
+
+static bool skips_final(const struct tier_hist *h)
+{
+	return h->final_ties >= TIER_FINAL_TIES;
+}
+
 int tier_plan(struct spec_runtime *rt, const struct spec_config *cfg, struct tier_plan *p)
 {
 	struct jit_setting *s = calloc(rt->pts.n ? rt->pts.n : 1, sizeof(*s));
@@ -140,8 +151,8 @@ int tier_plan(struct spec_runtime *rt, const struct spec_config *cfg, struct tie
 			continue;
 		p->measure = true;
 		recheck |= ++h->jobs % TIER_RECHECK == 0;
-		all_ties &= h->final_ties >= TIER_FINAL_TIES;
-		all_losses &= h->first_losses > 0;
+		all_ties &= skips_final(h);
+		all_losses &= skips_first(h);
 	}
 	pthread_mutex_unlock(&rt->lock);
 	if (ret) {
@@ -216,6 +227,8 @@ void tier_snapshot(struct spec_runtime *rt, struct tier_window *w)
 			w->n[i] = t->armed[i] ? (uint32_t)n : 0;
 			w->median[i] = n ? v[n / 2] : 0;
 		}
+		if (n >= TIER_MIN_SAMPLES && t->armed[i])
+			t->hist[i].last_cycles = v[n / 2];
 		if (n >= TIER_MIN_SAMPLES)
 			atomic_store_explicit(&tm->mask,
 					      v[n / 2] > TIER_SLOW_CYCLES ? 0 : TIER_MASK_FAST,
@@ -390,4 +403,32 @@ void tier_decide(struct spec_runtime *rt, const struct tier_plan *p, struct tier
 out:
 	tier_window_free(&last);
 	tier_disarm(rt);
+}
+
+int spec_runtime__tiers(struct spec_runtime *rt, const char *name, struct spec_tiers *out,
+			size_t sz)
+{
+	struct spec_tiers v = {0};
+	struct tier_hist *h;
+	int i;
+
+	if (!rt || !name || !out || !sz)
+		return libspec_err(-EINVAL);
+	if (!rt->tier)
+		return libspec_err(-EOPNOTSUPP);
+	i = jit_handler_index(rt->jit, name);
+	if (i < 0)
+		return libspec_err(i);
+	pthread_mutex_lock(&rt->lock);
+	h = &rt->tier->hist[i];
+	v.jobs = h->jobs;
+	v.final_ties = h->final_ties;
+	v.first_losses = h->first_losses;
+	v.skip_first = skips_first(h);
+	v.skip_final = skips_final(h) && !v.skip_first;
+	v.last_cycles = h->last_cycles;
+	pthread_mutex_unlock(&rt->lock);
+	memset(out, 0, sz);
+	memcpy(out, &v, sz < sizeof(v) ? sz : sizeof(v));
+	return 0;
 }

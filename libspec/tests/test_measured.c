@@ -120,6 +120,11 @@ static void stats(struct spec_runtime *rt, struct spec_runtime_stats *st)
 	assert_int_equal(spec_runtime__stats(rt, st, sizeof(*st)), 0);
 }
 
+static void tiers(struct spec_runtime *rt, const char *name, struct spec_tiers *ti)
+{
+	assert_int_equal(spec_runtime__tiers(rt, name, ti, sizeof(*ti)), 0);
+}
+
 /* -O3 beats -O0 on the loop; -O0 is also slower than the generic -O3
  * code it replaced, so the next job of ms_work compiles no first tier.
  */
@@ -127,6 +132,7 @@ static void test_measured_final_pays_first_skipped(void **state)
 {
 	struct spec_runtime *rt = open_measured(NULL, "default<O0>", true);
 	struct spec_runtime_stats st;
+	struct spec_tiers ti;
 	struct caller c;
 
 	(void)state;
@@ -140,6 +146,12 @@ static void test_measured_final_pays_first_skipped(void **state)
 	assert_true(st.last_final_cycles > 0);
 	assert_true(st.last_final_cycles * 2 < st.last_first_cycles);
 	assert_true(st.last_old_cycles < st.last_first_cycles);
+	tiers(rt, "ms_work", &ti);
+	assert_int_equal(ti.jobs, 1);
+	assert_int_equal(ti.first_losses, 1);
+	assert_true(ti.skip_first);
+	assert_false(ti.skip_final);
+	assert_int_equal(ti.last_cycles, st.last_final_cycles);
 
 	job(rt, &c, "m", WORK_N - 1);
 	stats(rt, &st);
@@ -157,6 +169,7 @@ static void test_measured_tie_skips_final(void **state)
 {
 	struct spec_runtime *rt = open_measured(NULL, "default<O1>", false);
 	struct spec_runtime_stats st;
+	struct spec_tiers ti;
 	struct caller c;
 
 	(void)state;
@@ -167,6 +180,11 @@ static void test_measured_tie_skips_final(void **state)
 	assert_int_equal(st.tier_measured, 2);
 	assert_int_equal(st.tier_final, 2);
 	assert_int_equal(st.tier_final_skipped, 0);
+	tiers(rt, "ms_tie", &ti);
+	assert_int_equal(ti.final_ties, 2);
+	assert_true(ti.skip_final);
+	tiers(rt, "ms_work", &ti);
+	assert_int_equal(ti.jobs, 0);
 
 	job(rt, &c, "t", 3);
 	stats(rt, &st);
@@ -247,6 +265,24 @@ static void test_measured_forced_level(void **state)
 	spec_runtime__close(rt);
 }
 
+/* What was learned is asked per handler, of a measuring runtime only. */
+static void test_measured_tiers_errors(void **state)
+{
+	struct spec_runtime *rt = open_measured(NULL, NULL, false);
+	struct spec_runtime *plain = tu_open("measured");
+	struct spec_tiers ti;
+
+	(void)state;
+	assert_int_equal(spec_runtime__tiers(rt, "ms_work", &ti, sizeof(ti)), 0);
+	assert_int_equal(ti.jobs, 0);
+	assert_false(ti.skip_first || ti.skip_final);
+	assert_int_equal(spec_runtime__tiers(rt, "nope", &ti, sizeof(ti)), -ENOENT);
+	assert_int_equal(spec_runtime__tiers(rt, "ms_work", NULL, sizeof(ti)), -EINVAL);
+	assert_int_equal(spec_runtime__tiers(plain, "ms_work", &ti, sizeof(ti)), -EOPNOTSUPP);
+	spec_runtime__close(plain);
+	spec_runtime__close(rt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_measured_keeps_faster_first),
 		cmocka_unit_test(test_measured_no_calls_no_decision),
 		cmocka_unit_test(test_measured_forced_level),
+		cmocka_unit_test(test_measured_tiers_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

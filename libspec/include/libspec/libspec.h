@@ -529,6 +529,27 @@ struct spec_runtime_stats {
 LIBSPEC_API int spec_runtime__stats(struct spec_runtime *rt, struct spec_runtime_stats *stats,
 				    size_t sz);
 
+/* What measured tiers (spec_runtime_opts.measure_tiers) learned of one
+ * handler.
+ */
+struct spec_tiers {
+	uint32_t jobs;	       /* tiered jobs that changed it */
+	uint32_t final_ties;   /* in a row, its final tier was not 5 % faster */
+	uint32_t first_losses; /* in a row, its first tier ran 5 % slower than before */
+	bool skip_first;       /* its next job compiles no first tier (but rechecks) */
+	bool skip_final;       /* ... no final tier */
+	uint64_t last_cycles;  /* median cycles of a timed call, last filled window */
+};
+
+/**
+ * @brief Copy what measured tiers learned of handler @p name.
+ * @param sz sizeof(*out) as the caller knows it (fields are appended)
+ * @return 0; -ENOENT (unknown handler), -EOPNOTSUPP (runtime opened without
+ *         measure_tiers), -EINVAL
+ */
+LIBSPEC_API int spec_runtime__tiers(struct spec_runtime *rt, const char *name,
+				    struct spec_tiers *out, size_t sz);
+
 /**
  * @brief Stop the compile thread and free everything; no thread may be
  * inside or later call a handler of @p rt. NULL is fine.
