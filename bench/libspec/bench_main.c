@@ -4,7 +4,8 @@
  * JIT compile and swap latency, SimpleBench. Prints figures next to the
  * Iridescent paper's and ratios against baselines measured in the same run;
  * never passes or fails on time (the exit status only says whether it ran).
- *   libspec-bench [mmul] [jit] [levels] [tiered] [simple]   (default: all five)
+ *   libspec-bench [mmul] [jit] [levels] [tiered] [simple] [hash]
+ * (default: all; simple includes hash)
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include <libspec/libspec.h>
 
+#include "bench_hash.h"
 #include "bench_jit.h"
 #include "bench_levels.h"
 #include "bench_tiered.h"
@@ -67,8 +69,9 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "mmul") && strcmp(argv[i], "jit") &&
 		    strcmp(argv[i], "levels") && strcmp(argv[i], "tiered") &&
-		    strcmp(argv[i], "simple")) {
-			fprintf(stderr, "usage: %s [mmul] [jit] [levels] [tiered] [simple]\n",
+		    strcmp(argv[i], "simple") && strcmp(argv[i], "hash")) {
+			fprintf(stderr,
+				"usage: %s [mmul] [jit] [levels] [tiered] [simple] [hash]\n",
 				argv[0]);
 			return 2;
 		}
@@ -89,6 +92,9 @@ int main(int argc, char **argv)
 	if (wanted(argc, argv, "tiered") && (printf("\n"), bench_tiered(MMUL_IR)))
 		goto out;
 	if (wanted(argc, argv, "simple") && (printf("\n"), bench_simple(simple)))
+		goto out;
+	if (!wanted(argc, argv, "simple") && wanted(argc, argv, "hash") &&
+	    (printf("\n"), bench_hash(simple)))
 		goto out;
 	ret = 0;
 out:

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bench_place.h"
+#include "bench_util.h"
+
+size_t bench_code_size(const void *fn)
+{
+	const ElfW(Sym) *sym = NULL;
+	Dl_info info;
+
+	if (!dladdr1(fn, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym || info.dli_saddr != fn)
+		return 0;
+	return sym->st_size;
+}
+
+int bench_code_copy(struct bench_code *c, const void *src, size_t len, size_t off)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	c->maplen = (off + len + page - 1) / page * page;
+	c->map = mmap(NULL, c->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->map == MAP_FAILED) {
+		c->map = NULL;
+		return -errno;
+	}
+	/* int3 around the copy: a stray jump out of it traps at once. */
+	memset(c->map, 0xcc, c->maplen);
+	memcpy((char *)c->map + off, src, len);
+	if (mprotect(c->map, c->maplen, PROT_READ | PROT_EXEC)) {
+		int ret = -errno;
+
+		bench_code_free(c);
+		return ret;
+	}
+	c->fn = (char *)c->map + off;
+	return 0;
+}
+
+void bench_code_free(struct bench_code *c)
+{
+	if (c->map)
+		munmap(c->map, c->maplen);
+	c->map = NULL;
+	c->fn = NULL;
+}
+
+void bench_interleave(const struct bench_subject *s, size_t n, size_t rounds, double *cyc)
+{
+	size_t r, k;
+
+	for (k = 0; k < n; k++)
+		s[k].run(s[k].arg);
+	for (r = 0; r < rounds; r++) {
+		for (k = 0; k < n; k++) {
+			size_t i = r % 2 ? n - 1 - k : k;
+
+			cyc[i * rounds + r] = s[i].run(s[i].arg);
+		}
+	}
+}
+
+void bench_ratio_of(const double *cyc, size_t rounds, size_t i, size_t base, double *tmp,
+		    struct bench_ratio *out)
+{
+	size_t r;
+
+	out->cycles = bench_quantile(cyc + i * rounds, rounds, 0.5, tmp);
+	for (r = 0; r < rounds; r++)
+		tmp[r] = cyc[i * rounds + r] / cyc[base * rounds + r];
+	out->ratio = bench_quantile(tmp, rounds, 0.5, tmp);
+	out->p10 = bench_quantile(tmp, rounds, 0.1, tmp);
+	out->p90 = bench_quantile(tmp, rounds, 0.9, tmp);
+}
