@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,47 +10,57 @@
 #include "bench_util.h"
 #include "handlers/simple.h"
 
-#define CALLS 100000 /* per measurement */
+#define CALLS 50000 /* per measurement */
 #define ROUNDS 101
 #define PAGES 3 /* placement control: fresh mappings ... */
 #define OFFS 4	/* ... times offsets 0, 0x10, 0x20, 0x30 of a line */
 #define COPIES (PAGES * OFFS)
+#define NKEYS 65536 /* the longest key sequence looked up */
+
+/* Per-round ratios of identical code move by about this much: call it even. */
+#define SAME 0.02
 
 typedef long (*hash_fn)(const struct simple_htab *, unsigned long);
 
 static struct simple_htab htab;
-static unsigned long hkeys[1024];
+static unsigned long hkeys[NKEYS];
+static unsigned long nkeys_mask; /* keys looked up: hkeys[i & nkeys_mask] */
 static volatile long sink;
 
-/* Half full, keys looked up in a fixed shuffled order (all present). */
-static void fill(void)
+static unsigned long lcg(unsigned long *k)
 {
+	*k = *k * 6364136223846793005ul + 1442695040888963407ul;
+	return *k;
+}
+
+/*
+ * Half full. @repeat: the first 1024 keys inserted, looked up in a fixed
+ * shuffled order again and again (the workload the issue measured); else
+ * NKEYS draws from all keys present, too long a sequence for a branch
+ * predictor to learn.
+ */
+static void fill(bool repeat)
+{
+	static unsigned long present[SIMPLE_HTAB_SIZE / 2];
 	unsigned long k = 12345;
 	size_t i, n = 0;
 
 	memset(&htab, 0, sizeof(htab));
 	while (n < SIMPLE_HTAB_SIZE / 2) {
-		unsigned long slot;
+		unsigned long key = lcg(&k) | 1, slot;
 
-		k = k * 6364136223846793005ul + 1442695040888963407ul;
-		slot = ((k | 1) * 0x9e3779b97f4a7c15ul) >> (64 - SIMPLE_HTAB_BITS);
-		while (htab.keys[slot] && htab.keys[slot] != (k | 1))
+		slot = (key * 0x9e3779b97f4a7c15ul) >> (64 - SIMPLE_HTAB_BITS);
+		while (htab.keys[slot] && htab.keys[slot] != key)
 			slot = (slot + 1) & (SIMPLE_HTAB_SIZE - 1);
 		if (htab.keys[slot])
 			continue;
-		htab.keys[slot] = k | 1;
+		htab.keys[slot] = key;
 		htab.vals[slot] = (long)n;
-		if (n < 1024)
-			hkeys[n] = k | 1;
-		n++;
+		present[n++] = key;
 	}
-	for (i = 0; i < 1024; i++) {
-		size_t j = (i * 7919) & 1023;
-		unsigned long t = hkeys[i];
-
-		hkeys[i] = hkeys[j];
-		hkeys[j] = t;
-	}
+	nkeys_mask = repeat ? 1023 : NKEYS - 1;
+	for (i = 0; i <= nkeys_mask; i++)
+		hkeys[i] = repeat ? present[(i * 7919) & 1023] : present[(lcg(&k) >> 33) % n];
 }
 
 /* Cycles per call of the function at @arg. Every subject of one kind runs
@@ -63,7 +74,7 @@ static double via_pointer(const void *arg)
 	uint64_t t0 = bench_cycles();
 
 	for (i = 0; i < CALLS; i++)
-		acc += g(&htab, hkeys[i & 1023]);
+		acc += g(&htab, hkeys[i & nkeys_mask]);
 	t0 = bench_cycles() - t0;
 	sink = acc;
 	return (double)t0 / CALLS;
@@ -79,97 +90,117 @@ static double via_word(const void *arg)
 	uint64_t t0 = bench_cycles();
 
 	for (i = 0; i < CALLS; i++)
-		acc += ((hash_fn)spec_entry_load(word))(&htab, hkeys[i & 1023]);
+		acc += ((hash_fn)spec_entry_load(word))(&htab, hkeys[i & nkeys_mask]);
 	t0 = bench_cycles() - t0;
 	sink = acc;
 	return (double)t0 / CALLS;
 }
 
-enum { S_NATIVE, S_STUB, S_JIT, S_NATIVE_WORD, S_JIT_WORD, S_COPY };
+enum { S_NATIVE, S_STUB, S_JIT, S_NATIVE_WORD, S_JIT_WORD, S_COPY, S_ALL = S_COPY + COPIES };
 
-static void row(const char *what, const double *cyc, size_t i, size_t base, double *tmp,
-		const char *ref, struct bench_ratio *out)
+/* Measurements of every subject in every round, and scratch space. */
+struct hash_runs {
+	double cyc[S_ALL * ROUNDS], ratio[S_ALL * ROUNDS], tmp[ROUNDS];
+};
+
+static void row(const char *what, struct hash_runs *m, size_t i, bool print, const char *ref,
+		struct bench_ratio *out)
 {
 	struct bench_ratio r;
 
-	bench_ratio_of(cyc, ROUNDS, i, base, tmp, &r);
-	printf("  %-36s %7.2f %8.2fx  [%.2f..%.2f]  %s\n", what, r.cycles, r.ratio, r.p10, r.p90,
-	       ref);
+	bench_ratio_of(m->cyc, m->ratio, ROUNDS, i, m->tmp, &r);
+	if (print)
+		printf("  %-38s %7.2f %8.2fx  [%.2f..%.2f]  %s\n", what, r.cycles, r.ratio, r.p10,
+		       r.p90, ref);
 	if (out)
 		*out = r;
 }
-
-/* Byte comparison of the JIT's generic code with the native function. */
-static void compare_code(const void *jit, size_t len)
-{
-	printf("  identical machine code: %s (%zu bytes); native at +0x%02x of its 64-byte line, "
-	       "JIT generic at +0x%02x\n",
-	       memcmp(jit, (const void *)simple_hash_get, len) ? "no" : "yes", len,
-	       bench_line_off((const void *)simple_hash_get), bench_line_off(jit));
-}
-
-/* Per-round ratios of identical code move by about this much: call it even. */
-#define SAME 0.02
 
 static const char *where(double x, double lo, double hi)
 {
 	return x < lo - SAME ? "under" : x > hi + SAME ? "above" : "within";
 }
 
-static int measure(void *const *entry, void *stub, const struct bench_code *copies, double *cyc,
-		   double *tmp)
+/* Prints the rows (the copies' only when @copies) and the verdict. */
+static void report(const struct bench_subject *s, struct hash_runs *m, bool copies)
 {
-	static void *native_word;
-	struct bench_subject s[S_COPY + COPIES] = {
-		[S_NATIVE] = {"native build (baseline)", via_pointer,
-			      (const void *)simple_hash_get},
-		[S_STUB] = {"JIT generic (stub)", via_pointer, stub},
-		[S_JIT] = {"JIT generic (its code, no stub)", via_pointer, spec_entry_load(entry)},
-		[S_NATIVE_WORD] = {"native build (baseline)", via_word, &native_word},
-		[S_JIT_WORD] = {"JIT generic (direct entry)", via_word, entry},
-	};
 	struct bench_ratio r, jit, word, lo, hi, same = {0};
+	unsigned int off = bench_line_off(s[S_JIT].arg);
 	char what[64];
 	size_t i;
 
-	native_word = (void *)simple_hash_get;
-	for (i = 0; i < COPIES; i++)
-		s[S_COPY + i] = (struct bench_subject){"copy", via_pointer, copies[i].fn};
-	bench_interleave(s, S_COPY + COPIES, ROUNDS, cyc);
-
-	printf("  %-36s %7s %9s  %-12s  %s\n", "through a function pointer", "cycles", "/native",
+	printf("  %-38s %7s %9s  %-12s  %s\n", "through a function pointer", "cycles", "/native",
 	       "[p10..p90]", "reference");
 	/* The native build is one placement of its bytes: the spread starts there. */
-	row(s[S_NATIVE].what, cyc, S_NATIVE, S_NATIVE, tmp, "", &lo);
+	row(s[S_NATIVE].what, m, S_NATIVE, true, "", &lo);
 	hi = lo;
-	row(s[S_STUB].what, cyc, S_STUB, S_NATIVE, tmp,
-	    "issue: 75 vs 57 native (1.32x), must be <= native", NULL);
-	row(s[S_JIT].what, cyc, S_JIT, S_NATIVE, tmp, "", &jit);
+	row(s[S_STUB].what, m, S_STUB, true, "issue: 75 vs 57 native (1.32x), must be <= native",
+	    NULL);
+	row(s[S_JIT].what, m, S_JIT, true, "", &jit);
 	printf("  the pointer read before each call (spec_runtime__handler_entry())\n");
-	row(s[S_NATIVE_WORD].what, cyc, S_NATIVE_WORD, S_NATIVE_WORD, tmp, "", NULL);
-	row(s[S_JIT_WORD].what, cyc, S_JIT_WORD, S_NATIVE_WORD, tmp, "issue: must be <= native",
-	    &word);
-	printf("  placement control: native's bytes copied to fresh executable memory\n");
-	for (i = 0; i < COPIES; i++) {
-		snprintf(what, sizeof(what), "native copy, mapping %zu, line +0x%02x", i / OFFS + 1,
-			 bench_line_off(copies[i].fn));
-		row(what, cyc, S_COPY + i, S_NATIVE, tmp, "", &r);
+	row(s[S_NATIVE_WORD].what, m, S_NATIVE_WORD, true, "", NULL);
+	row(s[S_JIT_WORD].what, m, S_JIT_WORD, true, "issue: must be <= native", &word);
+	if (copies)
+		printf("  placement control: native's bytes copied to fresh executable memory\n");
+	for (i = S_COPY; i < S_ALL; i++) {
+		snprintf(what, sizeof(what), "native copy, mapping %zu, page +0x%03x",
+			 (i - S_COPY) / OFFS + 1, (unsigned int)((uintptr_t)s[i].arg & 0xfff));
+		row(what, m, i, copies, "", &r);
 		lo = r.ratio < lo.ratio ? r : lo;
 		hi = r.ratio > hi.ratio ? r : hi;
-		if (bench_line_off(copies[i].fn) == bench_line_off(s[S_JIT].arg)) {
+		if (bench_line_off(s[i].arg) == off) {
 			same.ratio += r.ratio / PAGES;
 			same.cycles += r.cycles / PAGES;
 		}
 	}
-	printf("  native's own placement spread (the build and its %d copies): %.2fx..%.2fx "
-	       "(%.2f..%.2f cycles)\n",
-	       COPIES, lo.ratio, hi.ratio, lo.cycles, hi.cycles);
-	printf("  native's copies at the JIT generic's line offset +0x%02x: %.2fx (%.2f cycles)\n",
-	       bench_line_off(s[S_JIT].arg), same.ratio, same.cycles);
-	printf("  verdict: JIT generic (no stub) %.2fx is %s native's placement spread "
-	       "(%.2fx at the same offset); through the entry word %.2fx\n",
+	printf("  native's placement spread (the build and %d copies): %.2fx..%.2fx "
+	       "(%.2f..%.2f cycles);\n  the copies at the JIT generic's line offset +0x%02x: %.2fx "
+	       "(%.2f cycles)\n",
+	       COPIES, lo.ratio, hi.ratio, lo.cycles, hi.cycles, off, same.ratio, same.cycles);
+	printf("  verdict: JIT generic (no stub) %.2fx is %s native's placement spread, %.2fx of "
+	       "native's\n  copies at its line offset; through the entry word %.2fx\n",
 	       jit.ratio, where(jit.ratio, lo.ratio, hi.ratio), jit.ratio / same.ratio, word.ratio);
-	return 0;
+}
+
+static void measure(void *const *entry, void *stub, const struct bench_code *copies, bool repeat,
+		    struct hash_runs *m)
+{
+	static void *native_word;
+	struct bench_subject s[S_ALL] = {
+		[S_NATIVE] = {"native build (baseline)", via_pointer, (const void *)simple_hash_get,
+			      S_NATIVE},
+		[S_STUB] = {"JIT generic (stub)", via_pointer, stub, S_NATIVE},
+		[S_JIT] = {"JIT generic (its code, no stub)", via_pointer, spec_entry_load(entry),
+			   S_NATIVE},
+		[S_NATIVE_WORD] = {"native build (baseline)", via_word, &native_word,
+				   S_NATIVE_WORD},
+		[S_JIT_WORD] = {"JIT generic (direct entry)", via_word, entry, S_NATIVE_WORD},
+	};
+	size_t i;
+
+	native_word = (void *)simple_hash_get;
+	for (i = 0; i < COPIES; i++)
+		s[S_COPY + i] = (struct bench_subject){"copy", via_pointer, copies[i].fn, S_NATIVE};
+	fill(repeat);
+	bench_interleave(s, S_ALL, ROUNDS, m->cyc, m->ratio);
+	report(s, m, repeat);
+}
+
+/*
+ * Copies at offsets 0..0x30 of a line: the first mapping at the start of
+ * a page, the second at the native function's line in its page, the third
+ * at the JIT generic's.
+ */
+static int make_copies(struct bench_code *copies, size_t len, const void *jit)
+{
+	uintptr_t line[PAGES] = {0, (uintptr_t)simple_hash_get & 0xfc0, (uintptr_t)jit & 0xfc0};
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < COPIES; i++)
+		ret = bench_code_copy(&copies[i], (const void *)simple_hash_get, len,
+				      line[i / OFFS] + (i % OFFS) * 16);
+	return ret;
 }
 
 int bench_hash(struct spec_runtime *rt)
@@ -178,7 +209,8 @@ int bench_hash(struct spec_runtime *rt)
 	void *stub = spec_runtime__handler(rt, "simple_hash_get");
 	size_t len = bench_code_size((const void *)simple_hash_get), i;
 	struct bench_code copies[COPIES] = {0};
-	double *cyc = NULL, *tmp = NULL;
+	struct hash_runs *m = NULL;
+	const void *jit;
 	int ret;
 
 	if (!entry || !stub) {
@@ -193,24 +225,28 @@ int bench_hash(struct spec_runtime *rt)
 	ret = bench_install(rt, "");
 	if (ret)
 		return ret;
-	fill();
-	printf("hash lookup (no point), 50%% full: %d interleaved rounds x %d calls, median "
-	       "cycles per call\nand median of the per-round ratios [10th..90th percentile]\n",
+	jit = spec_entry_load(entry); /* the generic function itself */
+	printf("hash lookup (no point), 50%% full: %d rounds, each subject once in turn (reversed "
+	       "every\nother round), %d calls after as many to warm up; median cycles per call "
+	       "and median\nof the per-round ratios [10th..90th percentile]\n",
 	       ROUNDS, CALLS);
-	compare_code(spec_entry_load(entry), len);
-	cyc = calloc((S_COPY + COPIES) * ROUNDS, sizeof(*cyc));
-	tmp = calloc(ROUNDS, sizeof(*tmp));
-	ret = cyc && tmp ? 0 : -ENOMEM;
-	for (i = 0; !ret && i < COPIES; i++)
-		ret = bench_code_copy(&copies[i], (const void *)simple_hash_get, len,
-				      (i % OFFS) * 16);
-	if (!ret)
-		ret = measure(entry, stub, copies, cyc, tmp);
-	else
+	printf("  identical machine code: %s (%zu bytes); native at +0x%02x of its 64-byte line, "
+	       "JIT generic at +0x%02x\n",
+	       memcmp(jit, (const void *)simple_hash_get, len) ? "no" : "yes", len,
+	       bench_line_off((const void *)simple_hash_get), bench_line_off(jit));
+	m = malloc(sizeof(*m));
+	ret = m ? make_copies(copies, len, jit) : -ENOMEM;
+	if (!ret) {
+		printf("1024 keys looked up in one order, over and over (the issue's workload)\n");
+		measure(entry, stub, copies, true, m);
+		printf("%d random draws of the 2048 keys: no order for a predictor to learn\n",
+		       NKEYS);
+		measure(entry, stub, copies, false, m);
+	} else {
 		fprintf(stderr, "bench: hash: %s\n", strerror(-ret));
+	}
 	for (i = 0; i < COPIES; i++)
 		bench_code_free(&copies[i]);
-	free(cyc);
-	free(tmp);
+	free(m);
 	return ret;
 }

@@ -51,30 +51,27 @@ void bench_code_free(struct bench_code *c)
 	c->fn = NULL;
 }
 
-void bench_interleave(const struct bench_subject *s, size_t n, size_t rounds, double *cyc)
+void bench_interleave(const struct bench_subject *s, size_t n, size_t rounds, double *cyc,
+		      double *ratio)
 {
-	size_t r, k;
+	size_t r, k, i;
 
-	for (k = 0; k < n; k++)
-		s[k].run(s[k].arg);
 	for (r = 0; r < rounds; r++) {
 		for (k = 0; k < n; k++) {
-			size_t i = r % 2 ? n - 1 - k : k;
-
+			i = r % 2 ? n - 1 - k : k;
+			s[i].run(s[i].arg); /* warm-up: the predictors learn this code */
 			cyc[i * rounds + r] = s[i].run(s[i].arg);
 		}
+		for (i = 0; i < n; i++)
+			ratio[i * rounds + r] = cyc[i * rounds + r] / cyc[s[i].base * rounds + r];
 	}
 }
 
-void bench_ratio_of(const double *cyc, size_t rounds, size_t i, size_t base, double *tmp,
+void bench_ratio_of(const double *cyc, const double *ratio, size_t rounds, size_t i, double *tmp,
 		    struct bench_ratio *out)
 {
-	size_t r;
-
 	out->cycles = bench_quantile(cyc + i * rounds, rounds, 0.5, tmp);
-	for (r = 0; r < rounds; r++)
-		tmp[r] = cyc[i * rounds + r] / cyc[base * rounds + r];
-	out->ratio = bench_quantile(tmp, rounds, 0.5, tmp);
+	out->ratio = bench_quantile(ratio + i * rounds, rounds, 0.5, tmp);
 	out->p10 = bench_quantile(tmp, rounds, 0.1, tmp);
 	out->p90 = bench_quantile(tmp, rounds, 0.9, tmp);
 }

@@ -43,25 +43,31 @@ struct bench_subject {
 	const char *what;
 	double (*run)(const void *arg);
 	const void *arg;
+	size_t base; /* index of the subject it is compared with; its own: a baseline */
 };
 
 /*
  * @rounds rounds over the @n subjects, in order on even rounds and in
  * reverse on odd ones (A B C, C B A, ...), so that drift in the machine's
- * load reaches every subject alike; one discarded warm-up round first.
- * @cyc[i * @rounds + r] is subject i's cycles per call in round r.
+ * load reaches every subject alike. Each subject runs the same number of
+ * times: run once to warm up (discarded), once measured. Branch predictors
+ * keep what they learnt about code that runs often, so a baseline run more
+ * often than the others would be favoured. @cyc[i * @rounds + r] is
+ * subject i's cycles per call in round r, @ratio[i * @rounds + r] its
+ * ratio to its baseline's in that round.
  */
-void bench_interleave(const struct bench_subject *s, size_t n, size_t rounds, double *cyc);
+void bench_interleave(const struct bench_subject *s, size_t n, size_t rounds, double *cyc,
+		      double *ratio);
 
-/* Summary of subject @i against subject @base over the rounds. */
+/* Summary of subject @i over the rounds. */
 struct bench_ratio {
-	double cycles;	 /* median cycles per call of @i */
-	double ratio;	 /* median over rounds of cycles(i) / cycles(base) */
+	double cycles;	 /* median cycles per call */
+	double ratio;	 /* median of the per-round ratios to its baseline */
 	double p10, p90; /* 10th and 90th percentile of those ratios */
 };
 
 /* Fills @out; @tmp holds @rounds doubles. */
-void bench_ratio_of(const double *cyc, size_t rounds, size_t i, size_t base, double *tmp,
+void bench_ratio_of(const double *cyc, const double *ratio, size_t rounds, size_t i, double *tmp,
 		    struct bench_ratio *out);
 
 #endif /* BENCH_PLACE_H */
