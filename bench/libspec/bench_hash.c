@@ -96,7 +96,7 @@ static double via_word(const void *arg)
 	return (double)t0 / CALLS;
 }
 
-enum { S_NATIVE, S_STUB, S_JIT, S_NATIVE_WORD, S_JIT_WORD, S_COPY, S_ALL = S_COPY + COPIES };
+enum { S_NATIVE, S_STUB, S_HOP, S_JIT, S_NATIVE_WORD, S_JIT_WORD, S_COPY, S_ALL = S_COPY + COPIES };
 
 /* Measurements of every subject in every round, and scratch space. */
 struct hash_runs {
@@ -124,7 +124,7 @@ static const char *where(double x, double lo, double hi)
 /* Prints the rows (the copies' only when @copies) and the verdict. */
 static void report(const struct bench_subject *s, struct hash_runs *m, bool copies)
 {
-	struct bench_ratio r, jit, word, lo, hi, same = {0};
+	struct bench_ratio r, jit, word, stub, hop, lo, hi, same = {0};
 	unsigned int off = bench_line_off(s[S_JIT].arg);
 	char what[64];
 	size_t i;
@@ -135,7 +135,8 @@ static void report(const struct bench_subject *s, struct hash_runs *m, bool copi
 	row(s[S_NATIVE].what, m, S_NATIVE, true, "", &lo);
 	hi = lo;
 	row(s[S_STUB].what, m, S_STUB, true, "issue: 75 vs 57 native (1.32x), must be <= native",
-	    NULL);
+	    &stub);
+	row(s[S_HOP].what, m, S_HOP, true, "", &hop);
 	row(s[S_JIT].what, m, S_JIT, true, "", &jit);
 	printf("  the pointer read before each call (spec_runtime__handler_entry())\n");
 	row(s[S_NATIVE_WORD].what, m, S_NATIVE_WORD, true, "", NULL);
@@ -160,16 +161,20 @@ static void report(const struct bench_subject *s, struct hash_runs *m, bool copi
 	printf("  verdict: JIT generic (no stub) %.2fx is %s native's placement spread, %.2fx of "
 	       "native's\n  copies at its line offset; through the entry word %.2fx\n",
 	       jit.ratio, where(jit.ratio, lo.ratio, hi.ratio), jit.ratio / same.ratio, word.ratio);
+	printf("  the stub: %+.2f cycles over its target, %+.2f for a bare jmp: the hop is the "
+	       "cost\n",
+	       stub.cycles - jit.cycles, hop.cycles - jit.cycles);
 }
 
-static void measure(void *const *entry, void *stub, const struct bench_code *copies, bool repeat,
-		    struct hash_runs *m)
+static void measure(void *const *entry, void *stub, const struct bench_code *copies,
+		    const void *hop, bool repeat, struct hash_runs *m)
 {
 	static void *native_word;
 	struct bench_subject s[S_ALL] = {
 		[S_NATIVE] = {"native build (baseline)", via_pointer, (const void *)simple_hash_get,
 			      S_NATIVE},
 		[S_STUB] = {"JIT generic (stub)", via_pointer, stub, S_NATIVE},
+		[S_HOP] = {"a bare jmp to the JIT generic", via_pointer, hop, S_NATIVE},
 		[S_JIT] = {"JIT generic (its code, no stub)", via_pointer, spec_entry_load(entry),
 			   S_NATIVE},
 		[S_NATIVE_WORD] = {"native build (baseline)", via_word, &native_word,
@@ -208,7 +213,7 @@ int bench_hash(struct spec_runtime *rt)
 	void *const *entry = spec_runtime__handler_entry(rt, "simple_hash_get");
 	void *stub = spec_runtime__handler(rt, "simple_hash_get");
 	size_t len = bench_code_size((const void *)simple_hash_get), i;
-	struct bench_code copies[COPIES] = {0};
+	struct bench_code copies[COPIES] = {0}, hop = {0};
 	struct hash_runs *m = NULL;
 	const void *jit;
 	int ret;
@@ -236,17 +241,21 @@ int bench_hash(struct spec_runtime *rt)
 	       bench_line_off((const void *)simple_hash_get), bench_line_off(jit));
 	m = malloc(sizeof(*m));
 	ret = m ? make_copies(copies, len, jit) : -ENOMEM;
+	/* The stub's hop alone: what the stub costs beyond its load and compare. */
+	if (!ret)
+		ret = bench_code_jmp(&hop, jit);
 	if (!ret) {
 		printf("1024 keys looked up in one order, over and over (the issue's workload)\n");
-		measure(entry, stub, copies, true, m);
+		measure(entry, stub, copies, hop.fn, true, m);
 		printf("%d random draws of the 2048 keys: no order for a predictor to learn\n",
 		       NKEYS);
-		measure(entry, stub, copies, false, m);
+		measure(entry, stub, copies, hop.fn, false, m);
 	} else {
 		fprintf(stderr, "bench: hash: %s\n", strerror(-ret));
 	}
 	for (i = 0; i < COPIES; i++)
 		bench_code_free(&copies[i]);
+	bench_code_free(&hop);
 	free(m);
 	return ret;
 }

@@ -43,6 +43,42 @@ int bench_code_copy(struct bench_code *c, const void *src, size_t len, size_t of
 	return 0;
 }
 
+int bench_code_jmp(struct bench_code *c, const void *target)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	/* 1 MiB below the target's page: free in practice, and in reach. */
+	uintptr_t hint = ((uintptr_t)target & ~(uintptr_t)(page - 1)) - (1ul << 20);
+	unsigned char *p;
+	int64_t rel;
+	int32_t rel32;
+
+	c->maplen = page;
+	c->map = mmap((void *)hint, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		      0);
+	if (c->map == MAP_FAILED) {
+		c->map = NULL;
+		return -errno;
+	}
+	p = c->map;
+	rel = (int64_t)((uintptr_t)target - ((uintptr_t)p + 5));
+	if (rel != (int32_t)rel) {
+		bench_code_free(c);
+		return -ERANGE;
+	}
+	rel32 = (int32_t)rel;
+	memset(p, 0xcc, page);
+	p[0] = 0xe9;
+	memcpy(p + 1, &rel32, sizeof(rel32));
+	if (mprotect(c->map, page, PROT_READ | PROT_EXEC)) {
+		int ret = -errno;
+
+		bench_code_free(c);
+		return ret;
+	}
+	c->fn = p;
+	return 0;
+}
+
 void bench_code_free(struct bench_code *c)
 {
 	if (c->map)

@@ -38,6 +38,13 @@ struct bench_code {
 int bench_code_copy(struct bench_code *c, const void *src, size_t len, size_t off);
 void bench_code_free(struct bench_code *c);
 
+/*
+ * A fresh mapping holding one `jmp rel32` to @target (x86-64), placed
+ * within reach of it. Returns 0, -ERANGE when no mapping near enough was
+ * given, or -errno; bench_code_free() undoes it.
+ */
+int bench_code_jmp(struct bench_code *c, const void *target);
+
 /* One thing measured: @run returns cycles per call. */
 struct bench_subject {
 	const char *what;
