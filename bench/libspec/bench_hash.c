@@ -161,8 +161,8 @@ static void report(const struct bench_subject *s, struct hash_runs *m, bool copi
 	printf("  verdict: JIT generic (no stub) %.2fx is %s native's placement spread, %.2fx of "
 	       "native's\n  copies at its line offset; through the entry word %.2fx\n",
 	       jit.ratio, where(jit.ratio, lo.ratio, hi.ratio), jit.ratio / same.ratio, word.ratio);
-	printf("  the stub: %+.2f cycles over its target; a bare jmp there: %+.2f\n",
-	       stub.cycles - jit.cycles, hop.cycles - jit.cycles);
+	printf("  the stub: %.2fx its target; a bare jmp there: %.2fx\n", stub.ratio / jit.ratio,
+	       hop.ratio / jit.ratio);
 }
 
 static void measure(void *const *entry, void *stub, const struct bench_code *copies,
