@@ -11,10 +11,12 @@
 #include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -32,6 +34,29 @@ static size_t code_size(const void *fn)
 	if (!dladdr1(fn, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym || info.dli_saddr != fn)
 		return 0;
 	return sym->st_size;
+}
+
+/*
+ * Size of the JIT code named @name at @addr from this process's perf map
+ * (spec_runtime_opts.perf_map: sizes read from the JIT's objects), or 0.
+ */
+static size_t jit_size(const char *name, const void *addr)
+{
+	unsigned long long a, size, found = 0;
+	char path[64], sym[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fscanf(f, "%llx %llx %127s", &a, &size, sym) == 3) {
+		if (!strcmp(sym, name) && a == (uintptr_t)addr)
+			found = size;
+	}
+	fclose(f);
+	unlink(path);
+	return (size_t)found;
 }
 
 /* The generic variant's code: its entry word while it is installed. */
@@ -60,9 +85,9 @@ static size_t diff_bytes(const unsigned char *a, const unsigned char *b, size_t 
 	return n;
 }
 
-static struct spec_runtime *open_with(const char *pipeline)
+static struct spec_runtime *open_with(const char *pipeline, bool perf_map)
 {
-	LIBSPEC_OPTS(spec_runtime_opts, o, .pipeline = pipeline);
+	LIBSPEC_OPTS(spec_runtime_opts, o, .pipeline = pipeline, .perf_map = perf_map);
 	struct spec_runtime *rt;
 
 	tu_capture();
@@ -76,16 +101,22 @@ static void test_native_code_generic_variant_is_the_native_bytes(void **state)
 {
 	const unsigned char *native = (const void *)hash_probe_get;
 	size_t len = code_size(hash_probe_get);
-	struct spec_runtime *rt = open_with(NULL);
-	const unsigned char *jit = generic_code(rt);
+	struct spec_runtime *rt;
+	const unsigned char *jit;
+	char path[64];
 
 	(void)state;
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	unlink(path);
+	rt = open_with(NULL, true);
+	jit = generic_code(rt);
 	/* A sized symbol ending in ret: the reference is the whole function;
-	 * and the JIT's copy lives elsewhere (not the process's own symbol).
+	 * the JIT's copy lives elsewhere and is as long.
 	 */
 	assert_in_range(len, 8, 4096);
 	assert_int_equal(native[len - 1], 0xc3);
 	assert_ptr_not_equal(jit, native);
+	assert_int_equal(jit_size("hash_probe_get.v0", jit), len);
 	if (diff_bytes(native, jit, len))
 		fail_msg("the JIT's generic hash_probe_get differs from the native build (%zu "
 			 "bytes compared): check the JIT's target (cpu, features) and pipeline "
@@ -97,7 +128,7 @@ static void test_native_code_generic_variant_is_the_native_bytes(void **state)
 /* The bytes compared are the function both builds run. */
 static void test_native_code_both_answer_alike(void **state)
 {
-	struct spec_runtime *rt = open_with(NULL);
+	struct spec_runtime *rt = open_with(NULL, false);
 	probe_fn jit = (probe_fn)(uintptr_t)generic_code(rt);
 	struct hash_probe *t = calloc(1, sizeof(*t));
 	uint64_t seed = 42;
@@ -132,7 +163,7 @@ static void test_native_code_unoptimized_pipeline_differs(void **state)
 {
 	const unsigned char *native = (const void *)hash_probe_get;
 	size_t len = code_size(hash_probe_get);
-	struct spec_runtime *rt = open_with("default<O0>");
+	struct spec_runtime *rt = open_with("default<O0>", false);
 	const unsigned char *jit = generic_code(rt);
 
 	(void)state;
