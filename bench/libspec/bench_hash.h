@@ -6,11 +6,12 @@
 
 /*
  * A plain hash lookup (handlers/simple.c, no point): the native build
- * against the JIT's generic variant, through the stub, its own code and
- * spec_runtime__handler_entry(), in interleaved rounds; the native bytes
- * copied to other places as a control for where code sits; a byte
- * comparison of the two. @rt holds handlers/simple.c's IR. Prints figures
- * only. Returns 0 or -errno.
+ * against the JIT's generic variant, through the stub, a bare jump, its
+ * own code and spec_runtime__handler_entry(), in interleaved rounds, on a
+ * repeating and on a random key sequence; the native bytes copied to other
+ * places as a control for where code sits; a byte comparison of the two.
+ * @rt holds handlers/simple.c's IR. Prints figures only. Returns 0 or
+ * -errno.
  */
 int bench_hash(struct spec_runtime *rt);
 
