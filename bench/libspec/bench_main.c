@@ -4,7 +4,7 @@
  * JIT compile and swap latency, SimpleBench. Prints figures next to the
  * Iridescent paper's and ratios against baselines measured in the same run;
  * never passes or fails on time (the exit status only says whether it ran).
- *   libspec-bench [mmul] [jit] [levels] [tiered] [simple] [hash]
+ *   libspec-bench [mmul] [jit] [levels] [tiered] [measured] [simple] [hash]
  * (default: all; simple includes hash)
  */
 #include <stdbool.h>
@@ -16,6 +16,7 @@
 #include "bench_hash.h"
 #include "bench_jit.h"
 #include "bench_levels.h"
+#include "bench_measured.h"
 #include "bench_tiered.h"
 #include "bench_mmul.h"
 #include "bench_simple.h"
@@ -69,9 +70,11 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "mmul") && strcmp(argv[i], "jit") &&
 		    strcmp(argv[i], "levels") && strcmp(argv[i], "tiered") &&
-		    strcmp(argv[i], "simple") && strcmp(argv[i], "hash")) {
+		    strcmp(argv[i], "measured") && strcmp(argv[i], "simple") &&
+		    strcmp(argv[i], "hash")) {
 			fprintf(stderr,
-				"usage: %s [mmul] [jit] [levels] [tiered] [simple] [hash]\n",
+				"usage: %s [mmul] [jit] [levels] [tiered] [measured] [simple] "
+				"[hash]\n",
 				argv[0]);
 			return 2;
 		}
@@ -90,6 +93,8 @@ int main(int argc, char **argv)
 	if (wanted(argc, argv, "levels") && (printf("\n"), bench_levels(mm)))
 		goto out;
 	if (wanted(argc, argv, "tiered") && (printf("\n"), bench_tiered(MMUL_IR)))
+		goto out;
+	if (wanted(argc, argv, "measured") && (printf("\n"), bench_measured(MMUL_IR, SIMPLE_IR)))
 		goto out;
 	if (wanted(argc, argv, "simple") && (printf("\n"), bench_simple(simple)))
 		goto out;

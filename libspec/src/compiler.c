@@ -13,6 +13,7 @@
 #include "log.h"
 #include "compiler.h"
 #include "sampler.h"
+#include "tier.h"
 #include "validate.h"
 #include "variant.h"
 
@@ -166,9 +167,29 @@ static bool *data_deps(struct spec_runtime *rt, const struct spec_config *cfg)
 	return deps;
 }
 
+/*
+ * What a job leaves for the measured choice of tiers (tier.h): the plan,
+ * the windows before and under the first tier, the two tiers installed.
+ */
+struct tier_job {
+	struct tier_plan plan;
+	struct tier_window old, first_w;
+	struct variant *first, *final;
+	bool armed;
+};
+
+/* Close the measured window before @v replaces what ran in it (lock held). */
+static void tier_next(struct spec_runtime *rt, struct tier_window *snap)
+{
+	if (snap) {
+		tier_fill(rt);
+		tier_snapshot(rt, snap);
+	}
+}
+
 /* Install the variant of @text under @pipeline if it is cached. */
-static bool install_if_cached(struct spec_runtime *rt, struct job *job, const char *text,
-			      const char *pipeline, bool fast)
+static struct variant *install_if_cached(struct spec_runtime *rt, struct job *job, const char *text,
+					 const char *pipeline, bool fast, struct tier_window *snap)
 {
 	char key[2 * RT_MSG_MAX];
 	struct variant *v;
@@ -178,15 +199,17 @@ static bool install_if_cached(struct spec_runtime *rt, struct job *job, const ch
 	v = variant_find(rt, key);
 	if (v) {
 		rt->stats.cache_hits++;
+		tier_next(rt, snap);
 		variant_install(rt, v);
 		rt_clear_error(rt);
 	}
 	pthread_mutex_unlock(&rt->lock);
-	return v != NULL;
+	return v;
 }
 
 static int build_install(struct spec_runtime *rt, struct job *job, const char *text,
-			 const char *pipeline, bool fast)
+			 const char *pipeline, bool fast, struct tier_window *snap,
+			 struct variant **out)
 {
 	char key[2 * RT_MSG_MAX], now[2 * RT_MSG_MAX], err[RT_MSG_MAX] = "";
 	struct jit_setting *settings = NULL;
@@ -229,10 +252,13 @@ static int build_install(struct spec_runtime *rt, struct job *job, const char *t
 				     text);
 	}
 	variant_add(rt, v);
+	tier_next(rt, snap);
 	variant_install(rt, v);
 	variant_evict(rt);
 	rt_clear_error(rt);
 	pthread_mutex_unlock(&rt->lock);
+	if (out)
+		*out = v;
 	return 0;
 }
 
@@ -244,40 +270,90 @@ static uint64_t job_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Plan a tiered job of a runtime that measures its tiers; false: unmeasured. */
+static bool tier_start(struct spec_runtime *rt, struct job *job, struct tier_job *tj)
+{
+	if (!rt->tier || !job->first || tier_plan(rt, job->cfg, &tj->plan))
+		return false;
+	if (tj->plan.skip_first || !tj->plan.measure)
+		return true;
+	if (tier_window_alloc(rt, &tj->old) || tier_window_alloc(rt, &tj->first_w)) {
+		tj->plan.measure = false;
+		return true;
+	}
+	pthread_mutex_lock(&rt->lock);
+	tier_arm(rt, &tj->plan);
+	tj->armed = true;
+	pthread_mutex_unlock(&rt->lock);
+	return true;
+}
+
 /*
  * A tiered job installs the cheap variant as soon as it is built, so the
  * service runs specialized code early, then the final one; only the final
  * pipeline's variant is looked up first, so a configuration seen before
- * goes straight to its final code and is never compiled again.
+ * goes straight to its final code and is never compiled again. Measured,
+ * a tier that has not paid for the handlers the job changes is left out.
  */
-static int run_job(struct spec_runtime *rt, struct job *job)
+static int run_job(struct spec_runtime *rt, struct job *job, struct tier_job *tj)
 {
 	char text[RT_MSG_MAX];
 	uint64_t t0 = job_ns(), first_ns = 0;
-	int ret;
+	bool first, final = true;
+	int ret, ret1 = -EINVAL;
 
 	ret = spec_config__format(job->cfg, text, sizeof(text));
 	if (ret < 0 || (size_t)ret >= sizeof(text))
 		return validate_fail(rt, -ENAMETOOLONG, "configuration text too long");
-	if (install_if_cached(rt, job, text, job->pipeline, job->fast))
+	if (install_if_cached(rt, job, text, job->pipeline, job->fast, NULL))
 		return 0;
-	if (job->first && (install_if_cached(rt, job, text, job->first, job->first_fast) ||
-			   !build_install(rt, job, text, job->first, job->first_fast)))
-		first_ns = job_ns() - t0;
-	ret = build_install(rt, job, text, job->pipeline, job->fast);
+	first = job->first != NULL;
+	if (tier_start(rt, job, tj)) {
+		first = !tj->plan.skip_first;
+		final = !tj->plan.skip_final;
+	}
+	if (first) {
+		tj->first = install_if_cached(rt, job, text, job->first, job->first_fast,
+					      tj->armed ? &tj->old : NULL);
+		ret1 = tj->first ? 0
+				 : build_install(rt, job, text, job->first, job->first_fast,
+						 tj->armed ? &tj->old : NULL, &tj->first);
+		if (!ret1)
+			first_ns = job_ns() - t0;
+	}
+	ret = final ? build_install(rt, job, text, job->pipeline, job->fast,
+				    tj->armed && tj->first ? &tj->first_w : NULL, &tj->final)
+		    : ret1;
 	if (job->first) {
 		pthread_mutex_lock(&rt->lock);
 		if (first_ns) {
 			rt->stats.tier_first++;
 			rt->stats.last_first_install_ns = first_ns;
 		}
-		if (!ret) {
+		if (final && !ret) {
 			rt->stats.tier_final++;
 			rt->stats.last_final_install_ns = job_ns() - t0;
 		}
+		rt->stats.tier_first_skipped += job->first && !first;
+		rt->stats.tier_final_skipped += !final;
 		pthread_mutex_unlock(&rt->lock);
 	}
 	return ret;
+}
+
+/* After the job ended: decide between its tiers, stop timing (lock held). */
+static void tier_finish(struct spec_runtime *rt, struct tier_job *tj, int ret)
+{
+	if (tj->armed) {
+		if (!ret)
+			tier_decide(rt, &tj->plan, &tj->old, &tj->first_w, tj->first, tj->final);
+		else
+			tier_disarm(rt);
+	}
+	tier_window_free(&tj->old);
+	tier_window_free(&tj->first_w);
+	tier_plan_free(&tj->plan);
+	memset(tj, 0, sizeof(*tj));
 }
 
 static void finish(struct spec_runtime *rt, struct job *job, int ret)
@@ -301,6 +377,7 @@ static void finish(struct spec_runtime *rt, struct job *job, int ret)
 static void *compiler_main(void *arg)
 {
 	struct spec_runtime *rt = arg;
+	struct tier_job tj = {0};
 
 	pthread_mutex_lock(&rt->lock);
 	while (!rt->stop) {
@@ -331,11 +408,16 @@ static void *compiler_main(void *arg)
 			rt->qtail = NULL;
 		rt->busy = true;
 		pthread_mutex_unlock(&rt->lock);
-		ret = run_job(rt, job);
+		ret = run_job(rt, job, &tj);
+		pthread_mutex_lock(&rt->lock);
+		finish(rt, job, ret);
+		/* A synchronous caller has its answer; wait() includes this. */
+		tier_finish(rt, &tj, ret);
+		pthread_mutex_unlock(&rt->lock);
 		variant_reclaim(rt);
 		pthread_mutex_lock(&rt->lock);
 		rt->busy = false;
-		finish(rt, job, ret);
+		pthread_cond_broadcast(&rt->cond);
 	}
 	/* Jobs still queued at close end as cancelled. */
 	while (rt->qhead) {

@@ -74,6 +74,12 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 int jit_build_stub(struct jit *j, size_t h, void *const *slot, struct epoch_domain *dom,
 		   uint64_t *addr, char *err, size_t errsz);
 
+/*
+ * Which handlers a variant with @settings would recompile (@changed has
+ * one entry per handler); the others run the generic code in it.
+ */
+int jit_changed_handlers(struct jit *j, const struct jit_setting *settings, bool *changed);
+
 /* Release a variant's code; callers guarantee no thread runs it. */
 void jit_free_code(struct jit *j, struct jit_code *code);
 

@@ -132,7 +132,20 @@ static void build_dispatch(struct jit *j, LLVMValueRef stub, LLVMTypeRef fty, vo
 	LLVMDisposeBuilder(b);
 }
 
-static LLVMValueRef add_like(struct jit *j, LLVMModuleRef m, LLVMValueRef f, const char *name)
+LLVMModuleRef jit_stub_new_module(struct jit *j, const char *name)
+{
+	LLVMModuleRef m = LLVMModuleCreateWithNameInContext(name, j->ctx);
+	char *dl = strdup(LLVMGetDataLayoutStr(j->master));
+
+	LLVMSetTarget(m, LLVMGetTarget(j->master));
+	if (dl) {
+		LLVMSetDataLayout(m, dl);
+		free(dl);
+	}
+	return m;
+}
+
+LLVMValueRef jit_stub_like(struct jit *j, LLVMModuleRef m, LLVMValueRef f, const char *name)
 {
 	LLVMValueRef fn = LLVMAddFunction(m, name, LLVMGlobalGetValueType(f));
 
@@ -153,7 +166,6 @@ int jit_stub_module(struct jit *j, size_t h, void *const *slot, struct epoch_dom
 	char ename[512];
 	LLVMBuilderRef b;
 	LLVMModuleRef m;
-	char *dl;
 
 	if (!f)
 		return -ENOENT;
@@ -161,16 +173,10 @@ int jit_stub_module(struct jit *j, size_t h, void *const *slot, struct epoch_dom
 	if (LLVMIsFunctionVarArg(fty))
 		return -EINVAL;
 	snprintf(name, namesz, "%s.stub", j->handlers[h]);
-	m = LLVMModuleCreateWithNameInContext(name, j->ctx);
-	LLVMSetTarget(m, LLVMGetTarget(j->master));
-	dl = strdup(LLVMGetDataLayoutStr(j->master));
-	if (dl) {
-		LLVMSetDataLayout(m, dl);
-		free(dl);
-	}
-	stub = add_like(j, m, f, name);
+	m = jit_stub_new_module(j, name);
+	stub = jit_stub_like(j, m, f, name);
 	snprintf(ename, sizeof(ename), "%s.epoch", name);
-	efn = add_like(j, m, f, ename);
+	efn = jit_stub_like(j, m, f, ename);
 	LLVMSetLinkage(efn, LLVMInternalLinkage);
 	LLVMAddAttributeAtIndex(
 		efn, LLVMAttributeFunctionIndex,

@@ -10,8 +10,10 @@
 #include "runtime.h"
 #include "variant.h"
 #include "sampler.h"
+#include "tier.h"
 
 #define DEFAULT_PIPELINE "default<O3>"
+#define DEFAULT_FIRST_PIPELINE "default<O1>"
 #define DEFAULT_MAX_VARIANTS 16
 
 int rt_set_error(struct spec_runtime *rt, int err, const char *msg)
@@ -61,6 +63,8 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 	pipeline = OPTS_GET(opts, pipeline, NULL);
 	rt->pipeline = strdup(pipeline ? pipeline : DEFAULT_PIPELINE);
 	pipeline = OPTS_GET(opts, first_pipeline, NULL);
+	if (!pipeline && OPTS_GET(opts, measure_tiers, false))
+		pipeline = DEFAULT_FIRST_PIPELINE;
 	rt->first_pipeline = pipeline ? strdup(pipeline) : NULL;
 	rt->first_fast_codegen = OPTS_GET(opts, first_fast_codegen, false);
 	rt->max_variants = OPTS_GET(opts, max_variants, 0);
@@ -79,7 +83,7 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 	if (!ret) {
 		rt->nr_handlers = jit_nr_handlers(rt->jit);
 		rt->slots = calloc(rt->nr_handlers ? rt->nr_handlers : 1, sizeof(*rt->slots));
-		if (!rt->slots) {
+		if (!rt->slots || (OPTS_GET(opts, measure_tiers, false) && tier_open(rt))) {
 			ret = -ENOMEM;
 			snprintf(msg, sizeof(msg), "out of memory");
 		}
@@ -199,6 +203,9 @@ void *spec_runtime__handler(struct spec_runtime *rt, const char *name)
 		pthread_mutex_lock(&rt->jit_lock);
 		ret = jit_build_stub(rt->jit, (size_t)idx, (void *const *)&rt->slots[idx].fn,
 				     &rt->dom, &addr, msg, sizeof(msg));
+		/* Without its timer a handler is only not measured. */
+		if (!ret && tier_build_timer(rt, (size_t)idx, msg, sizeof(msg)))
+			pr_warn("handler '%s' is not measured: %s\n", name, msg);
 		pthread_mutex_unlock(&rt->jit_lock);
 		if (ret) {
 			rt_set_error(rt, ret, msg);
@@ -430,6 +437,7 @@ void spec_runtime__close(struct spec_runtime *rt)
 	pthread_cond_destroy(&rt->cond);
 	pthread_mutex_destroy(&rt->jit_lock);
 	pthread_mutex_destroy(&rt->lock);
+	tier_close(rt);
 	free(rt->slots);
 	free(rt->pipeline);
 	free(rt->first_pipeline);

@@ -73,6 +73,7 @@ struct spec_runtime {
 	char *pipeline;
 	char *first_pipeline; /* tiered compiles, or NULL */
 	bool first_fast_codegen;
+	struct tier *tier; /* measured tiers, or NULL */
 
 	int last_err;
 	char last_msg[RT_MSG_MAX];

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "log.h"
+#include "tier.h"
 #include "variant.h"
 
 static uint64_t now_ns(void)
@@ -48,8 +49,9 @@ void variant_install(struct spec_runtime *rt, struct variant *v)
 
 	v->last_used = ++rt->tick;
 	for (i = 0; i < rt->nr_handlers; i++) {
-		atomic_store_explicit(&rt->slots[i].fn, (void *)(uintptr_t)v->addrs[i],
-				      memory_order_release);
+		void *fn = tier_route(rt, i, (void *)(uintptr_t)v->addrs[i]);
+
+		atomic_store_explicit(&rt->slots[i].fn, fn, memory_order_release);
 		variant_entry_update(rt, i);
 	}
 	rt->current = v;
@@ -78,18 +80,25 @@ void variant_evict(struct spec_runtime *rt)
 		}
 		if (!lru)
 			return;
-		{
-			struct variant *v = *lru;
-
-			*lru = v->next;
-			rt->nr_cached--;
-			/* Threads may still be inside v: free after they leave. */
-			v->retired_at = epoch_retire(&rt->dom);
-			v->next = rt->retired;
-			rt->retired = v;
-			rt->stats.evictions++;
-		}
+		variant_retire(rt, *lru);
+		rt->stats.evictions++;
 	}
+}
+
+void variant_retire(struct spec_runtime *rt, struct variant *v)
+{
+	struct variant **pp;
+
+	for (pp = &rt->cache; *pp && *pp != v; pp = &(*pp)->next)
+		;
+	if (!*pp)
+		return;
+	*pp = v->next;
+	rt->nr_cached--;
+	/* Threads may still be inside v: free after they leave. */
+	v->retired_at = epoch_retire(&rt->dom);
+	v->next = rt->retired;
+	rt->retired = v;
 }
 
 void variant_free(struct spec_runtime *rt, struct variant *v)

@@ -15,6 +15,10 @@ void variant_add(struct spec_runtime *rt, struct variant *v);
  * retired list.
  */
 void variant_evict(struct spec_runtime *rt);
+/* Take @v (neither current nor generic) out of the cache, to be freed once
+ * no thread can be running it.
+ */
+void variant_retire(struct spec_runtime *rt, struct variant *v);
 /* Free retired variants no thread can be running; takes the locks itself. */
 void variant_reclaim(struct spec_runtime *rt);
 /* Build a variant for @settings (NULL: the generic one); takes jit_lock,

@@ -273,9 +273,24 @@ struct spec_runtime_opts {
 	 * (FastISel, fast register allocation): sooner, slower code
 	 */
 	bool first_fast_codegen;
+	/* measured tiers: a tiered job (first_pipeline; "default<O1>" if
+	 * that is NULL) times the calls of the handlers it changes - one
+	 * call in 8, through the handler's stub and only while it decides -
+	 * under the code it replaces, under its first tier and under its
+	 * final tier. The final tier replaces the first unless it runs
+	 * slower (then the first is reinstalled and becomes the
+	 * configuration's code). Per handler the runtime then stops
+	 * compiling a tier that does not pay: the final one once it was
+	 * not 5 % faster twice in a row, the first one once it ran 5 %
+	 * slower than the code it replaced; every 8th job of a handler
+	 * compiles both again. A job waits up to 250 ms for 16 timed calls
+	 * per handler (spec_runtime__wait() includes that wait; a
+	 * synchronous specialization returns before it).
+	 */
+	bool measure_tiers;
 	size_t : 0;
 };
-#define spec_runtime_opts__last_field first_fast_codegen
+#define spec_runtime_opts__last_field measure_tiers
 
 /**
  * @brief Open a runtime from a handler IR (.ll) or bitcode (.bc) file made by
@@ -487,6 +502,22 @@ struct spec_runtime_stats {
 	uint64_t tier_final;
 	uint64_t last_first_install_ns;
 	uint64_t last_final_install_ns;
+	/* Measured tiers (spec_runtime_opts.measure_tiers): jobs decided by
+	 * timing, those where the first tier ran faster and was kept, and
+	 * jobs compiled without their first or without their final tier
+	 * because it had not paid for the handlers they change.
+	 */
+	uint64_t tier_measured;
+	uint64_t tier_first_kept;
+	uint64_t tier_first_skipped;
+	uint64_t tier_final_skipped;
+	/* The last measured job: median cycles of a timed call, summed over
+	 * the handlers it changes, under the code it replaced, its first
+	 * tier and its final tier (0: not measured).
+	 */
+	uint64_t last_old_cycles;
+	uint64_t last_first_cycles;
+	uint64_t last_final_cycles;
 };
 
 /**
