@@ -96,22 +96,41 @@ static double via_word(const void *arg)
 	return (double)t0 / CALLS;
 }
 
-enum { S_NATIVE, S_STUB, S_HOP, S_JIT, S_NATIVE_WORD, S_JIT_WORD, S_COPY, S_ALL = S_COPY + COPIES };
+/* Copies run through both callers: S_COPY + i by pointer, S_WCOPY + i by word. */
+enum {
+	S_NATIVE,
+	S_STUB,
+	S_HOP,
+	S_JIT,
+	S_NATIVE_WORD,
+	S_JIT_WORD,
+	S_COPY,
+	S_WCOPY = S_COPY + COPIES,
+	S_ALL = S_WCOPY + COPIES
+};
 
 /* Measurements of every subject in every round, and scratch space. */
 struct hash_runs {
 	double cyc[S_ALL * ROUNDS], ratio[S_ALL * ROUNDS], tmp[ROUNDS];
 };
 
-static void row(const char *what, struct hash_runs *m, size_t i, bool print, const char *ref,
+/* Where make_copies() puts each mapping. */
+static const char *const where_mapped[PAGES] = {"anywhere", "near the program", "anywhere"};
+
+/* What the copies of one caller give, against its native baseline. */
+struct spread {
+	struct bench_ratio lo, hi; /* fastest and slowest placement, native's own included */
+	double same;		   /* mean ratio of the copies at the JIT code's line offset */
+};
+
+static void row(const char *what, struct hash_runs *m, size_t i, const char *ref,
 		struct bench_ratio *out)
 {
 	struct bench_ratio r;
 
 	bench_ratio_of(m->cyc, m->ratio, ROUNDS, i, m->tmp, &r);
-	if (print)
-		printf("  %-38s %7.2f %8.2fx  [%.2f..%.2f]  %s\n", what, r.cycles, r.ratio, r.p10,
-		       r.p90, ref);
+	printf("  %-38s %7.2f %8.2fx  [%.2f..%.2f]  %s\n", what, r.cycles, r.ratio, r.p10, r.p90,
+	       ref);
 	if (out)
 		*out = r;
 }
@@ -121,46 +140,67 @@ static const char *where(double x, double lo, double hi)
 	return x < lo - SAME ? "under" : x > hi + SAME ? "above" : "within";
 }
 
-/* Prints the rows (the copies' only when @copies) and the verdict. */
+/*
+ * The copies from subject @first on, one line per mapping when @print;
+ * @sp starts from the baseline @base (native's own placement).
+ */
+static void copies_of(const struct bench_subject *s, struct hash_runs *m, size_t first, size_t base,
+		      unsigned int jit_off, bool print, struct spread *sp)
+{
+	struct bench_ratio r;
+	size_t i;
+
+	bench_ratio_of(m->cyc, m->ratio, ROUNDS, base, m->tmp, &sp->lo);
+	sp->hi = sp->lo;
+	sp->same = 0;
+	for (i = 0; i < COPIES; i++) {
+		const void *fn =
+			first == S_WCOPY ? *(void *const *)s[first + i].arg : s[first + i].arg;
+
+		bench_ratio_of(m->cyc, m->ratio, ROUNDS, first + i, m->tmp, &r);
+		if (print && i % OFFS == 0)
+			printf("    %-7s %-16s page +0x%03x:",
+			       first == S_WCOPY ? "word" : "pointer", where_mapped[i / OFFS],
+			       (unsigned int)((uintptr_t)fn & 0xfc0));
+		if (print)
+			printf(" %5.2fx%s", r.ratio, i % OFFS == OFFS - 1 ? "\n" : "");
+		sp->lo = r.ratio < sp->lo.ratio ? r : sp->lo;
+		sp->hi = r.ratio > sp->hi.ratio ? r : sp->hi;
+		if (bench_line_off(fn) == jit_off)
+			sp->same += r.ratio / PAGES;
+	}
+}
+
+/* Prints the rows (the copies' only when @copies) and the verdicts. */
 static void report(const struct bench_subject *s, struct hash_runs *m, bool copies)
 {
-	struct bench_ratio r, jit, word, stub, hop, lo, hi, same = {0};
+	struct bench_ratio jit, word, stub, hop;
 	unsigned int off = bench_line_off(s[S_JIT].arg);
-	char what[64];
-	size_t i;
+	struct spread p, w;
 
 	printf("  %-38s %7s %9s  %-12s  %s\n", "through a function pointer", "cycles", "/native",
 	       "[p10..p90]", "reference");
-	/* The native build is one placement of its bytes: the spread starts there. */
-	row(s[S_NATIVE].what, m, S_NATIVE, true, "", &lo);
-	hi = lo;
-	row(s[S_STUB].what, m, S_STUB, true, "issue: 75 vs 57 native (1.32x), must be <= native",
-	    &stub);
-	row(s[S_HOP].what, m, S_HOP, true, "", &hop);
-	row(s[S_JIT].what, m, S_JIT, true, "", &jit);
+	row(s[S_NATIVE].what, m, S_NATIVE, "", NULL);
+	row(s[S_STUB].what, m, S_STUB, "issue: 75 vs 57 native (1.32x), must be <= native", &stub);
+	row(s[S_HOP].what, m, S_HOP, "", &hop);
+	row(s[S_JIT].what, m, S_JIT, "", &jit);
 	printf("  the pointer read before each call (spec_runtime__handler_entry())\n");
-	row(s[S_NATIVE_WORD].what, m, S_NATIVE_WORD, true, "", NULL);
-	row(s[S_JIT_WORD].what, m, S_JIT_WORD, true, "issue: must be <= native", &word);
+	row(s[S_NATIVE_WORD].what, m, S_NATIVE_WORD, "", NULL);
+	row(s[S_JIT_WORD].what, m, S_JIT_WORD, "issue: must be <= native", &word);
 	if (copies)
-		printf("  placement control: native's bytes copied to fresh executable memory\n");
-	for (i = S_COPY; i < S_ALL; i++) {
-		snprintf(what, sizeof(what), "native copy, mapping %zu, page +0x%03x",
-			 (i - S_COPY) / OFFS + 1, (unsigned int)((uintptr_t)s[i].arg & 0xfff));
-		row(what, m, i, copies, "", &r);
-		lo = r.ratio < lo.ratio ? r : lo;
-		hi = r.ratio > hi.ratio ? r : hi;
-		if (bench_line_off(s[i].arg) == off) {
-			same.ratio += r.ratio / PAGES;
-			same.cycles += r.cycles / PAGES;
-		}
-	}
-	printf("  native's placement spread (the build and %d copies): %.2fx..%.2fx "
-	       "(%.2f..%.2f cycles);\n  the copies at the JIT generic's line offset +0x%02x: %.2fx "
-	       "(%.2f cycles)\n",
-	       COPIES, lo.ratio, hi.ratio, lo.cycles, hi.cycles, off, same.ratio, same.cycles);
-	printf("  verdict: JIT generic (no stub) %.2fx is %s native's placement spread, %.2fx of "
-	       "native's\n  copies at its line offset; through the entry word %.2fx\n",
-	       jit.ratio, where(jit.ratio, lo.ratio, hi.ratio), jit.ratio / same.ratio, word.ratio);
+		printf("  placement control: native's bytes in fresh executable memory, x native "
+		       "through the\n  same caller, at line offsets +0x00 +0x10 +0x20 +0x30:\n");
+	copies_of(s, m, S_COPY, S_NATIVE, off, copies, &p);
+	copies_of(s, m, S_WCOPY, S_NATIVE_WORD, off, copies, &w);
+	printf("  native's placement spread (the build and %d copies), by pointer: %.2fx..%.2fx "
+	       "(%.2f..%.2f\n  cycles), by word: %.2fx..%.2fx (%.2f..%.2f cycles)\n",
+	       COPIES, p.lo.ratio, p.hi.ratio, p.lo.cycles, p.hi.cycles, w.lo.ratio, w.hi.ratio,
+	       w.lo.cycles, w.hi.cycles);
+	printf("  verdict: JIT generic by pointer (no stub) %.2fx is %s native's spread, %.2fx "
+	       "of native's\n  copies at its line offset +0x%02x; by word %.2fx is %s, %.2fx of "
+	       "those copies\n",
+	       jit.ratio, where(jit.ratio, p.lo.ratio, p.hi.ratio), jit.ratio / p.same, off,
+	       word.ratio, where(word.ratio, w.lo.ratio, w.hi.ratio), word.ratio / w.same);
 	printf("  the stub: %.2fx its target; a bare jmp there: %.2fx\n", stub.ratio / jit.ratio,
 	       hop.ratio / jit.ratio);
 }
@@ -168,7 +208,7 @@ static void report(const struct bench_subject *s, struct hash_runs *m, bool copi
 static void measure(void *const *entry, void *stub, const struct bench_code *copies,
 		    const void *hop, bool repeat, struct hash_runs *m)
 {
-	static void *native_word;
+	static void *native_word, *words[COPIES];
 	struct bench_subject s[S_ALL] = {
 		[S_NATIVE] = {"native build (baseline)", via_pointer, (const void *)simple_hash_get,
 			      S_NATIVE},
@@ -183,27 +223,32 @@ static void measure(void *const *entry, void *stub, const struct bench_code *cop
 	size_t i;
 
 	native_word = (void *)simple_hash_get;
-	for (i = 0; i < COPIES; i++)
+	for (i = 0; i < COPIES; i++) {
+		words[i] = copies[i].fn;
 		s[S_COPY + i] = (struct bench_subject){"copy", via_pointer, copies[i].fn, S_NATIVE};
+		s[S_WCOPY + i] = (struct bench_subject){"copy", via_word, &words[i], S_NATIVE_WORD};
+	}
 	fill(repeat);
 	bench_interleave(s, S_ALL, ROUNDS, m->cyc, m->ratio);
 	report(s, m, repeat);
 }
 
 /*
- * Copies at offsets 0..0x30 of a line: the first mapping at the start of
- * a page, the second at the native function's line in its page, the third
- * at the JIT generic's.
+ * Copies at offsets 0..0x30 of a line: the first mapping anywhere, at the
+ * start of a page; the second just below the program (near its callers),
+ * at the native function's line in its page; the third anywhere, at the
+ * JIT generic's line.
  */
 static int make_copies(struct bench_code *copies, size_t len, const void *jit)
 {
 	uintptr_t line[PAGES] = {0, (uintptr_t)simple_hash_get & 0xfc0, (uintptr_t)jit & 0xfc0};
+	const void *near[PAGES] = {NULL, (const void *)simple_hash_get, NULL};
 	size_t i;
 	int ret = 0;
 
 	for (i = 0; !ret && i < COPIES; i++)
 		ret = bench_code_copy(&copies[i], (const void *)simple_hash_get, len,
-				      line[i / OFFS] + (i % OFFS) * 16);
+				      line[i / OFFS] + (i % OFFS) * 16, near[i / OFFS]);
 	return ret;
 }
 

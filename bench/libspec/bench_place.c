@@ -20,12 +20,28 @@ size_t bench_code_size(const void *fn)
 	return sym->st_size;
 }
 
-int bench_code_copy(struct bench_code *c, const void *src, size_t len, size_t off)
+/* A fresh read-write mapping of @len bytes, from 1 MiB below @near down, or anywhere. */
+static void *map_near(size_t len, size_t page, const void *near)
+{
+	uintptr_t at = ((uintptr_t)near & ~(uintptr_t)(page - 1)) - (1ul << 20);
+	void *m;
+	int i;
+
+	for (i = 0; near && i < 256; i++, at -= 16 * page) {
+		m = mmap((void *)at, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (m != MAP_FAILED)
+			return m;
+	}
+	return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+int bench_code_copy(struct bench_code *c, const void *src, size_t len, size_t off, const void *near)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
 	c->maplen = (off + len + page - 1) / page * page;
-	c->map = mmap(NULL, c->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	c->map = map_near(c->maplen, page, near);
 	if (c->map == MAP_FAILED) {
 		c->map = NULL;
 		return -errno;

@@ -33,9 +33,12 @@ struct bench_code {
 /*
  * Copy @len bytes of position-independent code from @src to a fresh
  * mapping at byte @off of its first page, then make it read-only and
- * executable. Returns 0 or -errno; bench_code_free() undoes it.
+ * executable. With @near, the mapping goes at the first free page found
+ * from 1 MiB below @near downwards (else anywhere). Returns 0 or -errno;
+ * bench_code_free() undoes it.
  */
-int bench_code_copy(struct bench_code *c, const void *src, size_t len, size_t off);
+int bench_code_copy(struct bench_code *c, const void *src, size_t len, size_t off,
+		    const void *near);
 void bench_code_free(struct bench_code *c);
 
 /*
