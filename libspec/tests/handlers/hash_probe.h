@@ -3,23 +3,27 @@
 #ifndef TEST_HANDLERS_HASH_PROBE_H
 #define TEST_HANDLERS_HASH_PROBE_H
 
-#define HASH_PROBE_BITS 10
-#define HASH_PROBE_SIZE (1ul << HASH_PROBE_BITS)
+#define HASH_PROBE_BITS 8
+#define HASH_PROBE_BUCKETS (1ul << HASH_PROBE_BITS)
+#define HASH_PROBE_WAYS 4
 
-/* Open addressing, linear probing; key 0 marks an empty slot. */
+/*
+ * Open addressing over buckets of HASH_PROBE_WAYS slots, probed in order,
+ * bucket after bucket; key 0 marks an empty slot.
+ */
 struct hash_probe {
 	struct {
-		unsigned long key;
-		long val;
-	} slot[HASH_PROBE_SIZE];
+		unsigned long key[HASH_PROBE_WAYS];
+		long val[HASH_PROBE_WAYS];
+	} b[HASH_PROBE_BUCKETS];
 };
 
 /* The value of @key, or -1 */
 long hash_probe_get(const struct hash_probe *t, unsigned long key);
 
 /*
- * The slot where @key is looked up first. The shift by a variable count is
- * there for the target to show: shrx with BMI2, shr %cl without.
+ * The bucket where @key is looked up first. The shift by a variable count
+ * is there for the target to show: shrx with BMI2, shr %cl without.
  */
 static inline unsigned long hash_probe_home(unsigned long key)
 {
