@@ -263,8 +263,9 @@ int bench_hash(struct spec_runtime *rt)
 	int ret;
 
 	if (!entry || !stub) {
-		fprintf(stderr, "bench: no handler simple_hash_get: %s\n", strerror(errno));
-		return -errno;
+		ret = -errno;
+		fprintf(stderr, "bench: no handler simple_hash_get: %s\n", strerror(-ret));
+		return ret;
 	}
 	if (!len) {
 		fprintf(stderr,
