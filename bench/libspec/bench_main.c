@@ -4,7 +4,8 @@
  * JIT compile and swap latency, SimpleBench. Prints figures next to the
  * Iridescent paper's and ratios against baselines measured in the same run;
  * never passes or fails on time (the exit status only says whether it ran).
- *   libspec-bench [mmul] [jit] [levels] [tiered] [simple]   (default: all five)
+ *   libspec-bench [mmul] [jit] [levels] [tiered] [measured] [simple] [hash]
+ * (default: all; simple includes hash)
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include <libspec/libspec.h>
 
+#include "bench_hash.h"
 #include "bench_jit.h"
 #include "bench_levels.h"
 #include "bench_measured.h"
@@ -68,9 +70,11 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "mmul") && strcmp(argv[i], "jit") &&
 		    strcmp(argv[i], "levels") && strcmp(argv[i], "tiered") &&
-		    strcmp(argv[i], "measured") && strcmp(argv[i], "simple")) {
+		    strcmp(argv[i], "measured") && strcmp(argv[i], "simple") &&
+		    strcmp(argv[i], "hash")) {
 			fprintf(stderr,
-				"usage: %s [mmul] [jit] [levels] [tiered] [measured] [simple]\n",
+				"usage: %s [mmul] [jit] [levels] [tiered] [measured] [simple] "
+				"[hash]\n",
 				argv[0]);
 			return 2;
 		}
@@ -93,6 +97,9 @@ int main(int argc, char **argv)
 	if (wanted(argc, argv, "measured") && (printf("\n"), bench_measured(MMUL_IR, SIMPLE_IR)))
 		goto out;
 	if (wanted(argc, argv, "simple") && (printf("\n"), bench_simple(simple)))
+		goto out;
+	if (!wanted(argc, argv, "simple") && wanted(argc, argv, "hash") &&
+	    (printf("\n"), bench_hash(simple)))
 		goto out;
 	ret = 0;
 out:

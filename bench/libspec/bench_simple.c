@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench_hash.h"
 #include "bench_simple.h"
 #include "bench_util.h"
 #include "handlers/simple.h"
@@ -107,105 +108,6 @@ static int run_rows(struct spec_runtime *rt, bool is_g, const struct row *rows, 
 	return bench_install(rt, "");
 }
 
-typedef long (*hash_fn)(const struct simple_htab *, unsigned long);
-
-static struct simple_htab htab;
-static unsigned long hkeys[1024];
-
-/* Half full, keys looked up in a fixed shuffled order (all present). */
-static double hash_per_call(hash_fn volatile *fp)
-{
-	double v[RUNS];
-	int r;
-
-	for (r = -1; r < RUNS; r++) {
-		hash_fn f = *fp;
-		long acc = 0, i;
-		uint64_t t0 = bench_cycles();
-
-		for (i = 0; i < CALLS; i++)
-			acc += f(&htab, hkeys[i & 1023]);
-		if (r >= 0)
-			v[r] = (double)(bench_cycles() - t0) / CALLS;
-		sink = acc;
-	}
-	return bench_min(v, RUNS);
-}
-
-/* The same, reading what to call from @word before every call, as a
- * spec_runtime__handler_entry() caller does.
- */
-static double hash_per_call_word(void *const *word)
-{
-	double v[RUNS];
-	int r;
-
-	for (r = -1; r < RUNS; r++) {
-		long acc = 0, i;
-		uint64_t t0 = bench_cycles();
-
-		for (i = 0; i < CALLS; i++)
-			acc += ((hash_fn)spec_entry_load(word))(&htab, hkeys[i & 1023]);
-		if (r >= 0)
-			v[r] = (double)(bench_cycles() - t0) / CALLS;
-		sink = acc;
-	}
-	return bench_min(v, RUNS);
-}
-
-static int bench_hash(struct spec_runtime *rt)
-{
-	static void *native_word;
-	void *const *entry = spec_runtime__handler_entry(rt, "simple_hash_get");
-	double native_w, direct;
-	static hash_fn volatile h;
-	void *jit = spec_runtime__handler(rt, "simple_hash_get");
-	unsigned long k = 12345;
-	double native, generic;
-	size_t i, n = 0;
-
-	if (!jit || !entry || bench_install(rt, ""))
-		return -1;
-	while (n < SIMPLE_HTAB_SIZE / 2) {
-		unsigned long slot;
-
-		k = k * 6364136223846793005ul + 1442695040888963407ul;
-		slot = ((k | 1) * 0x9e3779b97f4a7c15ul) >> (64 - SIMPLE_HTAB_BITS);
-		while (htab.keys[slot] && htab.keys[slot] != (k | 1))
-			slot = (slot + 1) & (SIMPLE_HTAB_SIZE - 1);
-		if (htab.keys[slot])
-			continue;
-		htab.keys[slot] = k | 1;
-		htab.vals[slot] = (long)n;
-		if (n < 1024)
-			hkeys[n] = k | 1;
-		n++;
-	}
-	for (i = 0; i < 1024; i++) {
-		size_t j = (i * 7919) & 1023;
-		unsigned long t = hkeys[i];
-
-		hkeys[i] = hkeys[j];
-		hkeys[j] = t;
-	}
-	h = simple_hash_get;
-	native = hash_per_call(&h);
-	h = (hash_fn)jit;
-	generic = hash_per_call(&h);
-	native_word = (void *)simple_hash_get;
-	native_w = hash_per_call_word(&native_word);
-	direct = hash_per_call_word(entry);
-	printf("  %-38s %8s %9s\n", "hash lookup (no point), 50% full", "cycles", "/native");
-	printf("  %-38s %8.1f %8.2fx\n", "native build (baseline)", native, 1.0);
-	printf("  %-38s %8.1f %8.2fx   issue: 75 vs 57 native, must be <= native\n",
-	       "JIT generic (stub)", generic, generic / native);
-	printf("  the pointer read before each call (spec_runtime__handler_entry())\n");
-	printf("  %-38s %8.1f %8.2fx\n", "native build (baseline)", native_w, 1.0);
-	printf("  %-38s %8.1f %8.2fx   issue: must be <= native\n", "JIT generic (direct entry)",
-	       direct, direct / native_w);
-	return 0;
-}
-
 int bench_simple(struct spec_runtime *rt)
 {
 	int ret;
@@ -221,5 +123,5 @@ int bench_simple(struct spec_runtime *rt)
 	printf("  %-38s %8s %9s %9s   %s\n", "g(a,b) = a*b, range point b", "cycles", "/native",
 	       "overhead", "paper");
 	ret = run_rows(rt, true, g_rows, sizeof(g_rows) / sizeof(g_rows[0]));
-	return ret ? ret : bench_hash(rt);
+	return ret ? ret : (printf("\n"), bench_hash(rt));
 }

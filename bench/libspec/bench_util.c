@@ -34,6 +34,23 @@ double bench_min(const double *v, size_t n)
 	return m;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double bench_quantile(const double *v, size_t n, double q, double *tmp)
+{
+	if (!n)
+		return NAN;
+	if (tmp != v)
+		memcpy(tmp, v, n * sizeof(*v));
+	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	return tmp[(size_t)(q * (double)(n - 1) + 0.5)];
+}
+
 void bench_mean_sd(const double *v, size_t n, double *mean, double *sd)
 {
 	double s = 0, q = 0;

@@ -15,6 +15,11 @@ uint64_t bench_ns(void);
 
 /* Smallest of @n values: the run least disturbed by other load. */
 double bench_min(const double *v, size_t n);
+/*
+ * The @q-quantile (0..1, nearest rank) of @n values: sorts a copy in @tmp
+ * (@n doubles; may be @v itself, which is then sorted in place).
+ */
+double bench_quantile(const double *v, size_t n, double q, double *tmp);
 /* Mean and sample standard deviation of @n values. */
 void bench_mean_sd(const double *v, size_t n, double *mean, double *sd);
 
