@@ -22,8 +22,9 @@
 #define TIER_MARGIN_PCT 5
 /* A final tier that won nothing this many times in a row is not compiled. */
 #define TIER_FINAL_TIES 2
-/* One call in 8 is timed; every call of a handler slower than
- * TIER_SLOW_CYCLES, where two cycle reads cost nothing in comparison.
+/* One call in 8 of a handler known to be fast is timed; every call of
+ * one slower than TIER_SLOW_CYCLES (where two cycle reads cost nothing in
+ * comparison) or not timed yet, so that slow handlers fill a window soon.
  */
 #define TIER_MASK_FAST 7
 #define TIER_SLOW_CYCLES 4096
@@ -61,9 +62,8 @@ int tier_open(struct spec_runtime *rt)
 		tier_close(rt);
 		return -ENOMEM;
 	}
+	/* Mask 0: every call is timed until a window shows the handler is fast. */
 	memset(t->timers, 0, n * sizeof(*t->timers));
-	for (size_t i = 0; i < n; i++)
-		t->timers[i].mask = TIER_MASK_FAST;
 	return 0;
 }
 
