@@ -98,36 +98,59 @@ static LLVMValueRef load_at(LLVMBuilderRef b, LLVMTypeRef ty, LLVMValueRef arr, 
 	return LLVMBuildLoad2(b, ty, p, "");
 }
 
+static LLVMValueRef splat(LLVMBuilderRef b, LLVMValueRef x, unsigned int p)
+{
+	LLVMTypeRef vty = LLVMVectorType(LLVMTypeOf(x), p);
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(x)));
+	LLVMValueRef v =
+		LLVMBuildInsertElement(b, LLVMGetPoison(vty), x, LLVMConstInt(i32, 0, 0), "");
+
+	return LLVMBuildShuffleVector(b, v, LLVMGetPoison(vty),
+				      LLVMConstNull(LLVMVectorType(i32, p)), "");
+}
+
+static LLVMValueRef const_vec(LLVMTypeRef ety, const uint64_t *v, size_t m, unsigned int p)
+{
+	LLVMValueRef c[JIT_GEN_CHUNK];
+	size_t i;
+
+	for (i = 0; i < p; i++)
+		c[i] = LLVMConstInt(ety, i < m ? v[i] : 0, 0);
+	return LLVMConstVector(c, p);
+}
+
 /*
  * How many of the m bounds lie above x: ctpop(bitcast(splat(x) < bounds)),
- * padded to a power of two with bounds 0 (never above).
+ * padded to a power of two with bounds 0 (never above). With @xlo (a
+ * 128-bit key as halves @x:@xlo), x < b is x.hi < b.hi or x.hi == b.hi and
+ * x.lo < b.lo, still one vector expression.
  */
-static LLVMValueRef count_above(struct spec_gen *g, LLVMValueRef x, const uint64_t *bound, size_t m)
+static LLVMValueRef count_above(struct spec_gen *g, LLVMValueRef x, const uint64_t *bound,
+				LLVMValueRef xlo, const uint64_t *bound_lo, size_t m)
 {
 	LLVMBuilderRef b = spec_gen__builder(g);
-	LLVMTypeRef ety = LLVMTypeOf(x), i32, vty, mty, i64;
+	LLVMTypeRef ety = LLVMTypeOf(x), mty;
 	LLVMContextRef ctx = LLVMGetTypeContext(ety);
-	LLVMValueRef consts[JIT_GEN_CHUNK], v, c, fn;
+	LLVMValueRef v, c, fn;
 	unsigned int p = 1, id;
-	size_t i;
 
 	while (p < m)
 		p *= 2;
-	for (i = 0; i < p; i++)
-		consts[i] = LLVMConstInt(ety, i < m ? bound[i] : 0, 0);
-	i32 = LLVMInt32TypeInContext(ctx);
-	i64 = LLVMInt64TypeInContext(ctx);
-	vty = LLVMVectorType(ety, p);
-	v = LLVMBuildInsertElement(b, LLVMGetPoison(vty), x, LLVMConstInt(i32, 0, 0), "");
-	v = LLVMBuildShuffleVector(b, v, LLVMGetPoison(vty), LLVMConstNull(LLVMVectorType(i32, p)),
-				   "");
-	c = LLVMBuildICmp(b, LLVMIntULT, v, LLVMConstVector(consts, p), "");
+	v = splat(b, x, p);
+	c = LLVMBuildICmp(b, LLVMIntULT, v, const_vec(ety, bound, m, p), "");
+	if (xlo) {
+		LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, v, const_vec(ety, bound, m, p), "");
+		LLVMValueRef lt = LLVMBuildICmp(b, LLVMIntULT, splat(b, xlo, p),
+						const_vec(ety, bound_lo, m, p), "");
+
+		c = LLVMBuildOr(b, c, LLVMBuildAnd(b, eq, lt, ""), "");
+	}
 	mty = LLVMIntTypeInContext(ctx, p);
 	c = LLVMBuildBitCast(b, c, mty, "");
 	id = LLVMLookupIntrinsicID("llvm.ctpop", 10);
 	fn = LLVMGetIntrinsicDeclaration(LLVMGetGlobalParent(g->fn), id, &mty, 1);
 	c = LLVMBuildCall2(b, LLVMIntrinsicGetType(ctx, id, &mty, 1), fn, &c, 1, "");
-	return LLVMBuildZExt(b, c, i64, "");
+	return LLVMBuildZExt(b, c, LLVMInt64TypeInContext(ctx), "");
 }
 
 /* Index of the last range starting at or below x. */
@@ -137,34 +160,30 @@ static LLVMValueRef find(struct spec_gen *g, const struct jit_gen_key *k,
 {
 	LLVMBuilderRef b = spec_gen__builder(g);
 	LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(k->x)));
-	LLVMValueRef half = NULL, h, sum;
-	uint64_t bound[JIT_GEN_CHUNK], cv;
+	uint64_t lo[JIT_GEN_CHUNK], hi[JIT_GEN_CHUNK];
+	bool hi_decides = true;
+	LLVMValueRef above;
 	size_t i;
 
 	if (n < 2)
 		return LLVMConstInt(i64, 0, 0);
-	/* One vector compare when one half (or the whole key) decides all. */
 	for (i = 1; i < n; i++) {
-		h = half_for(k, LLVMIntULT, r[i].lo, klo, khi, &cv);
-		if (k->bits <= 64) {
-			cv = r[i].lo.lo;
-			h = k->x;
-		}
-		if (!h || (half && h != half))
-			break;
-		half = h;
-		bound[i - 1] = cv;
+		lo[i - 1] = r[i].lo.lo;
+		hi[i - 1] = r[i].lo.hi;
+		hi_decides &= !r[i].lo.lo;
 	}
-	if (i == n)
-		return LLVMBuildSub(b, LLVMConstInt(i64, n - 1, 0),
-				    count_above(g, half, bound, n - 1), "");
-	/* Mixed halves: compare by compare. */
-	sum = LLVMConstInt(i64, 0, 0);
-	for (i = 1; i < n; i++) {
-		h = jit_gen_cmp(g, k, LLVMIntUGE, r[i].lo, klo, khi);
-		sum = LLVMBuildAdd(b, sum, LLVMBuildZExt(b, h, i64, ""), "");
-	}
-	return sum;
+	/* One half decides when x's high half is known or every bound's
+	 * low half is 0; else both halves.
+	 */
+	if (k->bits <= 64)
+		above = count_above(g, k->x, lo, NULL, NULL, n - 1);
+	else if (klo.hi == khi.hi)
+		above = count_above(g, k->lo, lo, NULL, NULL, n - 1);
+	else if (hi_decides)
+		above = count_above(g, k->hi, hi, NULL, NULL, n - 1);
+	else
+		above = count_above(g, k->hi, hi, k->lo, lo, n - 1);
+	return LLVMBuildSub(b, LLVMConstInt(i64, n - 1, 0), above, "");
 }
 
 void jit_gen_chunk(struct spec_gen *g, const struct jit_gen_key *k, const struct spec_gen_range *r,
