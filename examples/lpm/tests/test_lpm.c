@@ -21,15 +21,11 @@
 
 #include "handlers.h"
 #include "lpm_gen.h"
+#include "test_lpm.h"
 
-#define LOOKUPS 4000
+struct spec_runtime *rt;
 
-typedef long (*route_fn)(const struct lpm *, lpm_u128);
-typedef long (*route4_fn)(const struct lpm *, uint32_t);
-
-static struct spec_runtime *rt;
-
-static uint64_t rnd(uint64_t *s)
+uint64_t rnd(uint64_t *s)
 {
 	*s ^= *s >> 12;
 	*s ^= *s << 25;
@@ -37,7 +33,7 @@ static uint64_t rnd(uint64_t *s)
 	return *s * 2685821657736338717ull;
 }
 
-static lpm_u128 rnd_addr(int width, uint64_t *s)
+lpm_u128 rnd_addr(int width, uint64_t *s)
 {
 	lpm_u128 x = ((lpm_u128)rnd(s) << 64) | rnd(s);
 
@@ -62,7 +58,7 @@ static struct lpm *random_table(int width, size_t n, uint64_t *s)
 }
 
 /* An address under a random route (or anywhere, a quarter of the time). */
-static lpm_u128 addr_for(const struct lpm *t, uint64_t *s)
+lpm_u128 addr_for(const struct lpm *t, uint64_t *s)
 {
 	int width = lpm_width(t);
 	struct lpm_route r[64];
@@ -78,7 +74,7 @@ static lpm_u128 addr_for(const struct lpm *t, uint64_t *s)
 	return x;
 }
 
-static long call(void *f, int width, const struct lpm *t, lpm_u128 x)
+long call(void *f, int width, const struct lpm *t, lpm_u128 x)
 {
 	return width == 32 ? ((route4_fn)f)(t, (uint32_t)x) : ((route_fn)f)(t, x);
 }
@@ -100,7 +96,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int specialize(const char *label, const struct lpm *t, int64_t param, uint32_t every)
+int specialize(const char *label, const struct lpm *t, int64_t param, uint32_t every)
 {
 	struct spec_config *c = lpm_gen_config(label, t, param, every);
 	int ret;
@@ -174,113 +170,6 @@ static void test_lpm_ni_fp_ipv6(void **state)
 {
 	(void)state;
 	differential(128, LPM_GEN_NI | LPM_GEN_FP(8), 6);
-}
-
-/*
- * Tables shaped for each way NI's interval tree compares keys: 'R' random
- * lengths; 'W' (IPv6) /16../64 and /128 hosts, bounds mostly decided by
- * the high 64 bits; 'C' (IPv6) most routes inside one /64, decided by the
- * low 64 bits; 'N' every route inside one of four short covers, so runs
- * of intervals without gaps end where a cover ends. Without a default
- * route the intervals have gaps.
- */
-static struct lpm *shaped_table(int width, char shape, size_t n, bool dflt, uint64_t *s)
-{
-	lpm_u128 inside = rnd_addr(width, s) & lpm_mask(64, width), cover[4];
-	int clen = width == 32 ? 8 : 24;
-	struct lpm *t = lpm_new(width);
-	size_t i;
-
-	assert_non_null(t);
-	for (i = 0; i < 4; i++) {
-		cover[i] = rnd_addr(width, s) & lpm_mask(clen, width);
-		if (shape == 'N')
-			assert_int_equal(lpm_add(t, cover[i], clen, 7000 + (long)i), 0);
-	}
-	for (i = 0; i < n; i++) {
-		lpm_u128 a = rnd_addr(width, s);
-		int len = width == 32 ? 8 + (int)(rnd(s) % 25) : 16 + (int)(rnd(s) % 113);
-
-		if (shape == 'W')
-			len = rnd(s) % 10 ? 16 + (int)(rnd(s) % 49) : 128;
-		if (shape == 'C' && rnd(s) % 8) {
-			a = inside | (a & ~lpm_mask(64, width));
-			len = 65 + (int)(rnd(s) % 64);
-		}
-		if (shape == 'N') {
-			a = cover[i % 4] | (a & ~lpm_mask(clen, width));
-			len = clen + 1 + (int)(rnd(s) % (unsigned int)(width - clen));
-		}
-		assert_int_equal(lpm_add(t, a, len, (long)(rnd(s) % 4096)), 0);
-	}
-	if (dflt)
-		assert_int_equal(lpm_add(t, 0, 0, 9999), 0);
-	return t;
-}
-
-/* Every route's first and last address, their neighbours, and (IPv6) the
- * ends of their 64-bit halves: where a compiled compare can be off by one.
- */
-static void check_bounds(void *f, const struct lpm *t)
-{
-	int width = lpm_width(t);
-	size_t n = lpm_count(t), i, k;
-	struct lpm_route *r = calloc(n, sizeof(*r));
-	lpm_u128 all = lpm_mask(width, width), low = UINT64_MAX;
-
-	assert_non_null(r);
-	n = lpm_routes(t, r, n);
-	for (i = 0; i < n; i++) {
-		lpm_u128 lo = r[i].prefix, hi = (lo | ~lpm_mask(r[i].len, width)) & all;
-		lpm_u128 probe[] = {lo - 1, lo,	       lo + 1,		hi - 1,	  hi,
-				    hi + 1, lo & ~low, (lo & ~low) - 1, hi | low, (hi | low) + 1};
-
-		for (k = 0; k < sizeof(probe) / sizeof(probe[0]); k++) {
-			lpm_u128 x = probe[k] & all;
-
-			assert_int_equal(call(f, width, t, x), lpm_lookup(t, x));
-		}
-	}
-	free(r);
-}
-
-static void ni_shapes(int width, const char *shapes, uint64_t seed)
-{
-	const char *label = width == 32 ? "lpm4" : "lpm6";
-	void *f = spec_runtime__handler(rt, width == 32 ? "route4" : "route6");
-	uint64_t s = seed;
-	int dflt, i;
-
-	assert_non_null(f);
-	for (; *shapes; shapes++) {
-		for (dflt = 0; dflt < 2; dflt++) {
-			struct lpm *t = shaped_table(width, *shapes, 700, dflt, &s);
-
-			assert_int_equal(spec_runtime__invalidate(rt, label, NULL), 0);
-			assert_int_equal(specialize(label, t, LPM_GEN_NI, 0), 0);
-			check_bounds(f, t);
-			for (i = 0; i < LOOKUPS; i++) {
-				lpm_u128 x = addr_for(t, &s);
-
-				assert_int_equal(call(f, width, t, x), lpm_lookup(t, x));
-			}
-			lpm_free(t);
-			/* Its address may come back as another table's. */
-			assert_int_equal(spec_runtime__invalidate(rt, label, NULL), 0);
-		}
-	}
-}
-
-static void test_lpm_ni_bounds_ipv4(void **state)
-{
-	(void)state;
-	ni_shapes(32, "RN", 8);
-}
-
-static void test_lpm_ni_bounds_ipv6(void **state)
-{
-	(void)state;
-	ni_shapes(128, "RWCN", 9);
 }
 
 struct shared {
@@ -387,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_lpm_ni_fp_ipv6),
 		cmocka_unit_test(test_lpm_ni_bounds_ipv4),
 		cmocka_unit_test(test_lpm_ni_bounds_ipv6),
+		cmocka_unit_test(test_lpm_dump_pre_ir),
 		cmocka_unit_test(test_lpm_updates_during_lookups),
 	};
 
