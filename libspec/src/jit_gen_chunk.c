@@ -160,29 +160,33 @@ static LLVMValueRef find(struct spec_gen *g, const struct jit_gen_key *k,
 {
 	LLVMBuilderRef b = spec_gen__builder(g);
 	LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(k->x)));
-	uint64_t lo[JIT_GEN_CHUNK], hi[JIT_GEN_CHUNK];
-	bool hi_decides = true;
+	uint64_t lo[JIT_GEN_CHUNK], hi[JIT_GEN_CHUNK], both_lo[JIT_GEN_CHUNK],
+		both_hi[JIT_GEN_CHUNK];
+	size_t i, nh = 0, nb = 0;
 	LLVMValueRef above;
-	size_t i;
 
 	if (n < 2)
 		return LLVMConstInt(i64, 0, 0);
 	for (i = 1; i < n; i++) {
 		lo[i - 1] = r[i].lo.lo;
-		hi[i - 1] = r[i].lo.hi;
-		hi_decides &= !r[i].lo.lo;
+		/* bounds the high half decides, and the others */
+		if (!r[i].lo.lo) {
+			hi[nh++] = r[i].lo.hi;
+		} else {
+			both_lo[nb] = r[i].lo.lo;
+			both_hi[nb++] = r[i].lo.hi;
+		}
 	}
-	/* One half decides when x's high half is known or every bound's
-	 * low half is 0; else both halves.
-	 */
-	if (k->bits <= 64)
-		above = count_above(g, k->x, lo, NULL, NULL, n - 1);
-	else if (klo.hi == khi.hi)
-		above = count_above(g, k->lo, lo, NULL, NULL, n - 1);
-	else if (hi_decides)
-		above = count_above(g, k->hi, hi, NULL, NULL, n - 1);
+	/* x's high half known: the low half decides every bound. */
+	if (k->bits <= 64 || klo.hi == khi.hi)
+		above = count_above(g, k->bits <= 64 ? k->x : k->lo, lo, NULL, NULL, n - 1);
+	else if (!nb)
+		above = count_above(g, k->hi, hi, NULL, NULL, nh);
+	else if (!nh)
+		above = count_above(g, k->hi, both_hi, k->lo, both_lo, nb);
 	else
-		above = count_above(g, k->hi, hi, k->lo, lo, n - 1);
+		above = LLVMBuildAdd(b, count_above(g, k->hi, hi, NULL, NULL, nh),
+				     count_above(g, k->hi, both_hi, k->lo, both_lo, nb), "");
 	return LLVMBuildSub(b, LLVMConstInt(i64, n - 1, 0), above, "");
 }
 

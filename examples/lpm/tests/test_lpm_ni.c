@@ -25,7 +25,8 @@
  * Tables shaped for each way NI's interval tree compares keys: 'R' random
  * lengths; 'W' (IPv6) /16../64 and /128 hosts, bounds mostly decided by
  * the high 64 bits; 'C' (IPv6) most routes inside one /64, decided by the
- * low 64 bits; 'N' every route inside one of four short covers, so runs
+ * low 64 bits; 'L' (IPv6) only /65../128 anywhere, every bound needs both
+ * halves; 'N' every route inside one of four short covers, so runs
  * of intervals without gaps end where a cover ends. Without a default
  * route the intervals have gaps.
  */
@@ -48,6 +49,8 @@ static struct lpm *shaped_table(int width, char shape, size_t n, bool dflt, uint
 
 		if (shape == 'W')
 			len = rnd(s) % 10 ? 16 + (int)(rnd(s) % 49) : 128;
+		if (shape == 'L')
+			len = 65 + (int)(rnd(s) % 64);
 		if (shape == 'C' && rnd(s) % 8) {
 			a = inside | (a & ~lpm_mask(64, width));
 			len = 65 + (int)(rnd(s) % 64);
@@ -125,7 +128,7 @@ void test_lpm_ni_bounds_ipv4(void **state)
 void test_lpm_ni_bounds_ipv6(void **state)
 {
 	(void)state;
-	ni_shapes(128, "RWCN", 9);
+	ni_shapes(128, "RWCLN", 9);
 }
 
 /* LIBSPEC_DUMP_IR_PRE=1 keeps the generator's IR before the pipeline
