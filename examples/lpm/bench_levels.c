@@ -21,11 +21,16 @@ struct level {
 	bool fast_codegen;
 };
 
+/* clang-format off */
 static const struct level levels[] = {
-	{"O3", "default<O3>", false},	   {"O2", "default<O2>", false},
-	{"O1", "default<O1>", false},	   {"O1 -O0cg", "default<O1>", true},
+	{"O3", "default<O3>", false},
+	{"O2", "default<O2>", false},
+	{"O1", "default<O1>", false},
+	{"O0", "default<O0>", false},
+	{"O1 -O0cg", "default<O1>", true},
 	{"O0 -O0cg", "default<O0>", true},
 };
+/* clang-format on */
 
 #define NR_LEVELS (sizeof(levels) / sizeof(levels[0]))
 
