@@ -3,7 +3,8 @@
  * LPM benchmark: lookups/s of the native lookup, the JIT's generic variant
  * and the FP, NI and NI-FP specializations on workloads A and B, IPv4 and
  * IPv6, next to the Iridescent paper's figures; the NI compile time per
- * route count; then the hot-set shift. Figures only, never a verdict.
+ * route count and per compile level (bench_levels.c); then the hot-set
+ * shift. Figures only, never a verdict.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -129,44 +130,6 @@ static int bench_workload(struct spec_runtime *rt, int width, char kind, size_t 
 	return 0;
 }
 
-/* NI compile time by route count (the paper: 10 ms a variant, MMul);
- * best of three compiles of one table, as other load only adds time.
- */
-static int bench_compile(struct spec_runtime *rt)
-{
-	static const size_t counts[] = {100, 500, 1000, 2000, 4000, 8000};
-	struct spec_runtime_stats st, best = {0};
-	size_t i;
-	int rep;
-
-	printf("NI compile time by route count (IPv4, default<O3>, best of 3; the paper: linear in "
-	       "the entries)\n");
-	printf("  %6s routes  %8s   %8s %8s %8s   %s\n", "", "total", "IR", "passes", "codegen",
-	       "per 1000 routes");
-	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		struct workload w;
-
-		if (workload_init(&w, 32, 'A', counts[i], 1, 7))
-			return -1;
-		best.last_compile_ns = UINT64_MAX;
-		for (rep = 0; rep < 3; rep++) {
-			/* A new table may reuse a freed one's address: invalidate. */
-			spec_runtime__invalidate(rt, "lpm4", NULL);
-			if (bench_specialize(rt, "lpm4", &w, LPM_GEN_NI, 0))
-				return -1;
-			spec_runtime__stats(rt, &st, sizeof(st));
-			if (st.last_compile_ns < best.last_compile_ns)
-				best = st;
-		}
-		printf("  %6zu routes  %8.1f ms %8.1f %8.1f %8.1f   %6.1f ms\n", lpm_count(w.t),
-		       (double)best.last_compile_ns / 1e6, (double)best.last_specialize_ns / 1e6,
-		       (double)best.last_optimize_ns / 1e6, (double)best.last_codegen_ns / 1e6,
-		       (double)best.last_compile_ns / 1e3 / (double)lpm_count(w.t));
-		workload_fini(&w);
-	}
-	return 0;
-}
-
 static bool want(int argc, char **argv, const char *part)
 {
 	int i;
@@ -201,6 +164,10 @@ int main(int argc, char **argv)
 	}
 	if (want(argc, argv, "compile")) {
 		ret |= bench_compile(rt);
+		printf("\n");
+	}
+	if (want(argc, argv, "levels")) {
+		ret |= bench_levels(rt);
 		printf("\n");
 	}
 	if (want(argc, argv, "shift")) {

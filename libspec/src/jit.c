@@ -382,14 +382,20 @@ static void free_names(char **names)
 }
 
 /* LIBSPEC_DUMP_IR=<dir>: keep each variant's optimized IR for inspection. */
-static void dump_ir(LLVMModuleRef m, unsigned int id)
+/*
+ * LIBSPEC_DUMP_IR=<dir> keeps each variant's optimized module; with
+ * LIBSPEC_DUMP_IR_PRE=1 also the module before the pipeline (@pre), so
+ * `opt -passes=... -time-passes` can replay where the pipeline's time goes.
+ */
+static void dump_ir(LLVMModuleRef m, unsigned int id, bool pre)
 {
-	const char *dir = getenv("LIBSPEC_DUMP_IR");
+	const char *dir = getenv("LIBSPEC_DUMP_IR"), *want_pre = getenv("LIBSPEC_DUMP_IR_PRE");
 	char path[512], *msg = NULL;
 
-	if (!dir || !*dir)
+	if (!dir || !*dir || (pre && (!want_pre || strcmp(want_pre, "1"))))
 		return;
-	snprintf(path, sizeof(path), "%s/variant-%d-%u.ll", dir, (int)getpid(), id);
+	snprintf(path, sizeof(path), "%s/variant-%d-%u%s.ll", dir, (int)getpid(), id,
+		 pre ? ".pre" : "");
 	if (LLVMPrintModuleToFile(m, path, &msg))
 		LLVMDisposeMessage(msg);
 }
@@ -423,6 +429,7 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 		goto out_module;
 	t1 = mono_ns();
 	ph->specialize_ns = t1 - t0;
+	dump_ir(m, req->id, true);
 	pbo = LLVMCreatePassBuilderOptions();
 	/* Unchanged code nothing compiled here calls: not optimized again. */
 	e = req->id ? LLVMRunPasses(m, "globaldce", j->tm, pbo) : NULL;
@@ -439,7 +446,7 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 	}
 	t2 = mono_ns();
 	ph->optimize_ns = t2 - t1;
-	dump_ir(m, req->id);
+	dump_ir(m, req->id, false);
 	ret = check_unresolved(j, m, err, errsz);
 	if (ret)
 		goto out_module;

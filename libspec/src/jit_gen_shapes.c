@@ -108,26 +108,24 @@ static struct spec_u128 dec128(struct spec_u128 a)
  * established): a leaf only tests the bounds its range does not share with
  * that window, so contiguous ranges make a plain binary search.
  */
-static void range_tree(struct spec_gen *g, LLVMValueRef x, const struct spec_gen_range *r, size_t n,
-		       struct spec_u128 klo, struct spec_u128 khi, LLVMBasicBlockRef miss,
-		       bool chunk)
+static void range_tree(struct spec_gen *g, const struct jit_gen_key *k,
+		       const struct spec_gen_range *r, size_t n, struct spec_u128 klo,
+		       struct spec_u128 khi, LLVMBasicBlockRef miss, bool chunk)
 {
 	LLVMBuilderRef b = spec_gen__builder(g);
-	LLVMTypeRef ty = LLVMTypeOf(x);
 	LLVMBasicBlockRef left, right, hit;
 	LLVMValueRef c = NULL;
 	size_t mid;
 
 	if (chunk && n <= JIT_GEN_CHUNK) {
-		jit_gen_chunk(g, x, r, n, klo, miss);
+		jit_gen_chunk(g, k, r, n, klo, khi, miss);
 		return;
 	}
 	if (n == 1) {
 		if (cmp_u128(r->lo, klo) > 0)
-			c = LLVMBuildICmp(b, LLVMIntUGE, x, jit_gen_const(ty, r->lo), "");
+			c = jit_gen_cmp(g, k, LLVMIntUGE, r->lo, klo, khi);
 		if (cmp_u128(r->hi, khi) < 0) {
-			LLVMValueRef le =
-				LLVMBuildICmp(b, LLVMIntULE, x, jit_gen_const(ty, r->hi), "");
+			LLVMValueRef le = jit_gen_cmp(g, k, LLVMIntULE, r->hi, klo, khi);
 
 			c = c ? LLVMBuildAnd(b, c, le, "") : le;
 		}
@@ -142,12 +140,12 @@ static void range_tree(struct spec_gen *g, LLVMValueRef x, const struct spec_gen
 	mid = n / 2;
 	left = spec_gen__block(g, "gen.range.lt");
 	right = spec_gen__block(g, "gen.range.ge");
-	c = LLVMBuildICmp(b, LLVMIntULT, x, jit_gen_const(ty, r[mid].lo), "");
+	c = jit_gen_cmp(g, k, LLVMIntULT, r[mid].lo, klo, khi);
 	LLVMBuildCondBr(b, c, left, right);
 	LLVMPositionBuilderAtEnd(b, left);
-	range_tree(g, x, r, mid, klo, dec128(r[mid].lo), miss, chunk);
+	range_tree(g, k, r, mid, klo, dec128(r[mid].lo), miss, chunk);
 	LLVMPositionBuilderAtEnd(b, right);
-	range_tree(g, x, r + mid, n - mid, r[mid].lo, khi, miss, chunk);
+	range_tree(g, k, r + mid, n - mid, r[mid].lo, khi, miss, chunk);
 }
 
 int spec_gen__ranges(struct spec_gen *g, size_t input, const struct spec_gen_range *ranges,
@@ -156,6 +154,7 @@ int spec_gen__ranges(struct spec_gen *g, size_t input, const struct spec_gen_ran
 	unsigned int bits;
 	LLVMValueRef x = jit_gen_input_as(g, input, &bits);
 	struct spec_gen_range *r;
+	struct jit_gen_key k;
 	LLVMBasicBlockRef miss;
 	size_t i;
 
@@ -179,9 +178,9 @@ int spec_gen__ranges(struct spec_gen *g, size_t input, const struct spec_gen_ran
 		}
 	}
 	miss = spec_gen__block(g, "gen.range.miss");
-	range_tree(g, x, r, n, (struct spec_u128){0, 0},
-		   trunc_to((struct spec_u128){~0ull, ~0ull}, bits), miss,
-		   n > JIT_GEN_CHUNK_ABOVE && bits <= 64);
+	jit_gen_key_init(g, &k, x, bits);
+	range_tree(g, &k, r, n, (struct spec_u128){0, 0},
+		   trunc_to((struct spec_u128){~0ull, ~0ull}, bits), miss, n > JIT_GEN_CHUNK_ABOVE);
 	free(r);
 	LLVMPositionBuilderAtEnd(spec_gen__builder(g), miss);
 	return g->err;

@@ -21,15 +21,11 @@
 
 #include "handlers.h"
 #include "lpm_gen.h"
+#include "test_lpm.h"
 
-#define LOOKUPS 4000
+struct spec_runtime *rt;
 
-typedef long (*route_fn)(const struct lpm *, lpm_u128);
-typedef long (*route4_fn)(const struct lpm *, uint32_t);
-
-static struct spec_runtime *rt;
-
-static uint64_t rnd(uint64_t *s)
+uint64_t rnd(uint64_t *s)
 {
 	*s ^= *s >> 12;
 	*s ^= *s << 25;
@@ -37,7 +33,7 @@ static uint64_t rnd(uint64_t *s)
 	return *s * 2685821657736338717ull;
 }
 
-static lpm_u128 rnd_addr(int width, uint64_t *s)
+lpm_u128 rnd_addr(int width, uint64_t *s)
 {
 	lpm_u128 x = ((lpm_u128)rnd(s) << 64) | rnd(s);
 
@@ -62,7 +58,7 @@ static struct lpm *random_table(int width, size_t n, uint64_t *s)
 }
 
 /* An address under a random route (or anywhere, a quarter of the time). */
-static lpm_u128 addr_for(const struct lpm *t, uint64_t *s)
+lpm_u128 addr_for(const struct lpm *t, uint64_t *s)
 {
 	int width = lpm_width(t);
 	struct lpm_route r[64];
@@ -78,7 +74,7 @@ static lpm_u128 addr_for(const struct lpm *t, uint64_t *s)
 	return x;
 }
 
-static long call(void *f, int width, const struct lpm *t, lpm_u128 x)
+long call(void *f, int width, const struct lpm *t, lpm_u128 x)
 {
 	return width == 32 ? ((route4_fn)f)(t, (uint32_t)x) : ((route_fn)f)(t, x);
 }
@@ -100,7 +96,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int specialize(const char *label, const struct lpm *t, int64_t param, uint32_t every)
+int specialize(const char *label, const struct lpm *t, int64_t param, uint32_t every)
 {
 	struct spec_config *c = lpm_gen_config(label, t, param, every);
 	int ret;
@@ -215,6 +211,8 @@ static void test_lpm_updates_during_lookups(void **state)
 	sh.t = random_table(32, 300, &s);
 	sh.f = (route4_fn)spec_runtime__handler(rt, "route4");
 	pthread_rwlock_init(&sh.lock, NULL);
+	/* An earlier test's freed table may have had this address. */
+	assert_int_equal(spec_runtime__invalidate(rt, "lpm4", NULL), 0);
 	assert_int_equal(specialize("lpm4", sh.t, LPM_GEN_NI, 0), 0);
 	for (i = 0; i < 2; i++)
 		pthread_create(&th[i], NULL, reader, &sh);
@@ -276,6 +274,9 @@ int main(void)
 		cmocka_unit_test(test_lpm_fp_ipv6),
 		cmocka_unit_test(test_lpm_ni_ipv6),
 		cmocka_unit_test(test_lpm_ni_fp_ipv6),
+		cmocka_unit_test(test_lpm_ni_bounds_ipv4),
+		cmocka_unit_test(test_lpm_ni_bounds_ipv6),
+		cmocka_unit_test(test_lpm_dump_pre_ir),
 		cmocka_unit_test(test_lpm_updates_during_lookups),
 	};
 

@@ -131,9 +131,11 @@ LIBSPEC_API int spec_gen__exact(struct spec_gen *g, size_t input,
 
 /**
  * @brief Stage: disjoint unsigned ranges, compiled to a balanced tree of
- * compares (log2 n deep); gaps between ranges miss. Above 64 ranges of up
- * to 64 bits, each leaf holds up to 32 ranges, found without branches
- * (compile time near-linear in n).
+ * compares (log2 n deep); gaps between ranges miss. Above 64 ranges, each
+ * leaf holds up to 32 ranges, found without branches by one vector
+ * compare and a popcount (compile time near-linear in n). 128-bit keys are
+ * compared on one 64-bit half wherever the bounds allow (a bound with a
+ * zero low half, as for prefixes of /64 or shorter).
  * @return 0, -EINVAL (bad input, overlapping ranges, lo > hi), -ENOMEM
  */
 LIBSPEC_API int spec_gen__ranges(struct spec_gen *g, size_t input,
