@@ -120,6 +120,19 @@ static void stats(struct spec_runtime *rt, struct spec_runtime_stats *st)
 	assert_int_equal(spec_runtime__stats(rt, st, sizeof(*st)), 0);
 }
 
+/* The tiers installed and left out so far. */
+static void expect_tiers(struct spec_runtime *rt, uint64_t first, uint64_t final,
+			 uint64_t first_skipped, uint64_t final_skipped)
+{
+	struct spec_runtime_stats st;
+
+	stats(rt, &st);
+	assert_int_equal(st.tier_first, first);
+	assert_int_equal(st.tier_final, final);
+	assert_int_equal(st.tier_first_skipped, first_skipped);
+	assert_int_equal(st.tier_final_skipped, final_skipped);
+}
+
 static void tiers(struct spec_runtime *rt, const char *name, struct spec_tiers *ti)
 {
 	assert_int_equal(spec_runtime__tiers(rt, name, ti, sizeof(*ti)), 0);
@@ -140,8 +153,7 @@ static void test_measured_final_pays_first_skipped(void **state)
 	job(rt, &c, "m", WORK_N);
 	stats(rt, &st);
 	assert_int_equal(st.tier_measured, 1);
-	assert_int_equal(st.tier_first, 1);
-	assert_int_equal(st.tier_final, 1);
+	expect_tiers(rt, 1, 1, 0, 0);
 	assert_int_equal(st.tier_first_kept, 0);
 	assert_true(st.last_final_cycles > 0);
 	assert_true(st.last_final_cycles * 2 < st.last_first_cycles);
@@ -154,10 +166,7 @@ static void test_measured_final_pays_first_skipped(void **state)
 	assert_int_equal(ti.last_cycles, st.last_final_cycles);
 
 	job(rt, &c, "m", WORK_N - 1);
-	stats(rt, &st);
-	assert_int_equal(st.tier_first_skipped, 1);
-	assert_int_equal(st.tier_first, 1);
-	assert_int_equal(st.tier_final, 2);
+	expect_tiers(rt, 1, 2, 1, 0);
 	stop(&c);
 	spec_runtime__close(rt);
 }
@@ -178,8 +187,7 @@ static void test_measured_tie_skips_final(void **state)
 	job(rt, &c, "t", 2);
 	stats(rt, &st);
 	assert_int_equal(st.tier_measured, 2);
-	assert_int_equal(st.tier_final, 2);
-	assert_int_equal(st.tier_final_skipped, 0);
+	expect_tiers(rt, 2, 2, 0, 0);
 	tiers(rt, "ms_tie", &ti);
 	assert_int_equal(ti.final_ties, 2);
 	assert_true(ti.skip_final);
@@ -187,10 +195,7 @@ static void test_measured_tie_skips_final(void **state)
 	assert_int_equal(ti.jobs, 0);
 
 	job(rt, &c, "t", 3);
-	stats(rt, &st);
-	assert_int_equal(st.tier_final_skipped, 1);
-	assert_int_equal(st.tier_final, 2);
-	assert_int_equal(st.tier_first, 3);
+	expect_tiers(rt, 3, 2, 0, 1);
 	stop(&c);
 	spec_runtime__close(rt);
 }
