@@ -23,6 +23,12 @@
 #include "testutil.h"
 
 #define WORK_N 4096
+/*
+ * A decision needs its windows filled; on a loaded machine one may not fill
+ * in time and that job decides nothing, so a verdict gets a few jobs (fewer
+ * than the 8 after which a handler is rechecked).
+ */
+#define RETRIES 5
 
 /* Fixed code for ms_tie: a dependency chain of a few thousand cycles. */
 long ms_heavy(long n)
@@ -145,57 +151,58 @@ static void test_measured_final_pays_first_skipped(void **state)
 {
 	struct spec_runtime *rt = open_measured(NULL, "default<O0>", true);
 	struct spec_runtime_stats st;
-	struct spec_tiers ti;
+	struct spec_tiers ti = {0};
 	struct caller c;
+	long n = WORK_N;
 
 	(void)state;
 	start(&c, rt, false, WORK_N);
-	job(rt, &c, "m", WORK_N);
-	stats(rt, &st);
-	assert_int_equal(st.tier_measured, 1);
-	expect_tiers(rt, 1, 1, 0, 0);
-	assert_int_equal(st.tier_first_kept, 0);
-	assert_true(st.last_final_cycles > 0);
-	assert_true(st.last_final_cycles * 2 < st.last_first_cycles);
-	assert_true(st.last_old_cycles < st.last_first_cycles);
-	tiers(rt, "ms_work", &ti);
-	assert_int_equal(ti.jobs, 1);
-	assert_int_equal(ti.first_losses, 1);
+	while (!ti.skip_first && n > WORK_N - RETRIES) {
+		job(rt, &c, "m", n--);
+		stats(rt, &st);
+		if (st.tier_measured)
+			assert_true(st.last_final_cycles * 2 < st.last_first_cycles);
+		tiers(rt, "ms_work", &ti);
+	}
 	assert_true(ti.skip_first);
 	assert_false(ti.skip_final);
+	assert_int_equal(ti.first_losses, 1);
+	assert_true(st.last_old_cycles < st.last_first_cycles);
+	assert_int_equal(st.tier_first_kept, 0);
 	assert_int_equal(ti.last_cycles, st.last_final_cycles);
+	expect_tiers(rt, ti.jobs, ti.jobs, 0, 0);
 
-	job(rt, &c, "m", WORK_N - 1);
-	expect_tiers(rt, 1, 2, 1, 0);
+	job(rt, &c, "m", n);
+	expect_tiers(rt, ti.jobs, ti.jobs + 1, 1, 0);
 	stop(&c);
 	spec_runtime__close(rt);
 }
 
-/* Equal code at both tiers: after two jobs where the final tier won
- * nothing, ms_tie is compiled at the first tier only.
+/* Equal code at both tiers: after two jobs in a row where the final tier
+ * won nothing, ms_tie is compiled at the first tier only.
  */
 static void test_measured_tie_skips_final(void **state)
 {
 	struct spec_runtime *rt = open_measured(NULL, "default<O1>", false);
-	struct spec_runtime_stats st;
-	struct spec_tiers ti;
+	struct spec_tiers ti = {0};
 	struct caller c;
+	long t = 1;
 
 	(void)state;
 	start(&c, rt, true, 1);
-	job(rt, &c, "t", 1);
-	job(rt, &c, "t", 2);
-	stats(rt, &st);
-	assert_int_equal(st.tier_measured, 2);
-	expect_tiers(rt, 2, 2, 0, 0);
-	tiers(rt, "ms_tie", &ti);
-	assert_int_equal(ti.final_ties, 2);
+	while (!ti.skip_final && t <= RETRIES) {
+		job(rt, &c, "t", t++);
+		tiers(rt, "ms_tie", &ti);
+	}
 	assert_true(ti.skip_final);
+	assert_int_equal(ti.final_ties, 2);
+	expect_tiers(rt, ti.jobs, ti.jobs, 0, 0);
 	tiers(rt, "ms_work", &ti);
 	assert_int_equal(ti.jobs, 0);
 
-	job(rt, &c, "t", 3);
-	expect_tiers(rt, 3, 2, 0, 1);
+	tiers(rt, "ms_tie", &ti);
+	job(rt, &c, "t", t);
+	expect_tiers(rt, ti.jobs + 1, ti.jobs, 0, 1);
 	stop(&c);
 	spec_runtime__close(rt);
 }
@@ -206,24 +213,25 @@ static void test_measured_tie_skips_final(void **state)
 static void test_measured_keeps_faster_first(void **state)
 {
 	struct spec_runtime *rt = open_measured("default<O0>", "default<O3>", false);
-	struct spec_runtime_stats st, st2;
+	struct spec_runtime_stats st = {0}, st2;
 	struct caller c;
+	long m = WORK_N;
 
 	(void)state;
 	start(&c, rt, false, WORK_N);
-	job(rt, &c, "m", WORK_N);
-	stats(rt, &st);
-	assert_int_equal(st.tier_measured, 1);
+	while (!st.tier_first_kept && m > WORK_N - RETRIES) {
+		job(rt, &c, "m", m--);
+		stats(rt, &st);
+	}
 	assert_int_equal(st.tier_first_kept, 1);
 	assert_true(st.last_first_cycles * 2 < st.last_final_cycles);
 
+	/* Away and back: the kept first tier comes from the cache. */
 	job(rt, &c, "m", 100);
-	job(rt, &c, "m", WORK_N);
+	stats(rt, &st);
+	job(rt, &c, "m", m + 1);
 	stats(rt, &st2);
-	/* m=100 compiled both tiers; m=4096 again is the kept first tier,
-	 * from the cache.
-	 */
-	assert_int_equal(st2.compiles, st.compiles + 2);
+	assert_int_equal(st2.compiles, st.compiles);
 	assert_true(st2.cache_hits > st.cache_hits);
 	stop(&c);
 	spec_runtime__close(rt);
