@@ -150,7 +150,7 @@ static void tiers(struct spec_runtime *rt, const char *name, struct spec_tiers *
 static void test_measured_final_pays_first_skipped(void **state)
 {
 	struct spec_runtime *rt = open_measured(NULL, "default<O0>", true);
-	struct spec_runtime_stats st;
+	struct spec_runtime_stats st = {0};
 	struct spec_tiers ti = {0};
 	struct caller c;
 	long n = WORK_N;
