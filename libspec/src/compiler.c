@@ -178,7 +178,9 @@ struct tier_job {
 	bool armed;
 };
 
-/* Close the measured window before @v replaces what ran in it (lock held). */
+/* Close the measured window before the next variant replaces the code that
+ * ran in it (lock held).
+ */
 static void tier_next(struct spec_runtime *rt, struct tier_window *snap)
 {
 	if (snap) {
@@ -320,6 +322,8 @@ static int run_job(struct spec_runtime *rt, struct job *job, struct tier_job *tj
 						 tj->armed ? &tj->old : NULL, &tj->first);
 		if (!ret1)
 			first_ns = job_ns() - t0;
+		/* A first tier that failed alone would leave nothing new. */
+		final |= ret1 != 0;
 	}
 	ret = final ? build_install(rt, job, text, job->pipeline, job->fast,
 				    tj->armed && tj->first ? &tj->first_w : NULL, &tj->final)
