@@ -199,7 +199,7 @@ static struct variant *install_if_cached(struct spec_runtime *rt, struct job *jo
 	pthread_mutex_lock(&rt->lock);
 	cache_key(rt, job->cfg, text, pipeline, fast, key, sizeof(key));
 	v = variant_find(rt, key);
-	if (v) {
+	if (v && !job->prepare) {
 		rt->stats.cache_hits++;
 		tier_next(rt, snap);
 		variant_install(rt, v);
@@ -254,8 +254,12 @@ static int build_install(struct spec_runtime *rt, struct job *job, const char *t
 				     text);
 	}
 	variant_add(rt, v);
-	tier_next(rt, snap);
-	variant_install(rt, v);
+	if (job->prepare) {
+		rt->stats.prepared++;
+	} else {
+		tier_next(rt, snap);
+		variant_install(rt, v);
+	}
 	variant_evict(rt);
 	rt_clear_error(rt);
 	pthread_mutex_unlock(&rt->lock);
@@ -458,7 +462,7 @@ void compiler_stop(struct spec_runtime *rt)
 }
 
 static struct job *job_new(struct spec_runtime *rt, const struct spec_config *cfg,
-			   const struct spec_specialize_opts *opts, bool sync)
+			   const struct spec_specialize_opts *opts, bool sync, bool prepare)
 {
 	struct job *job = calloc(1, sizeof(*job));
 	const char *pipeline = OPTS_GET(opts, pipeline, NULL);
@@ -471,8 +475,9 @@ static struct job *job_new(struct spec_runtime *rt, const struct spec_config *cf
 	job->pipeline = strdup(pipeline ? pipeline : rt->pipeline);
 	job->fast = OPTS_GET(opts, fast_codegen, false);
 	/* A level the caller names is forced: no cheap tier before it. */
-	tiered = !pipeline && !job->fast && rt->first_pipeline &&
+	tiered = !prepare && !pipeline && !job->fast && rt->first_pipeline &&
 		 (rt->first_fast_codegen || strcmp(rt->first_pipeline, rt->pipeline));
+	job->prepare = prepare;
 	if (tiered) {
 		job->first = strdup(rt->first_pipeline);
 		job->first_fast = rt->first_fast_codegen;
@@ -494,10 +499,10 @@ static struct job *job_new(struct spec_runtime *rt, const struct spec_config *cf
 }
 
 /* A cache hit with nothing queued ahead is installed by the caller: a few
- * stores, no wake-up of the compile thread.
+ * stores, no wake-up of the compile thread. To prepare, any hit will do.
  */
-static bool install_cached(struct spec_runtime *rt, const struct spec_config *cfg,
-			   const struct spec_specialize_opts *opts)
+static bool take_cached(struct spec_runtime *rt, const struct spec_config *cfg,
+			const struct spec_specialize_opts *opts, bool install)
 {
 	const char *pipeline = OPTS_GET(opts, pipeline, NULL);
 	char text[RT_MSG_MAX], key[2 * RT_MSG_MAX];
@@ -509,9 +514,9 @@ static bool install_cached(struct spec_runtime *rt, const struct spec_config *cf
 	pthread_mutex_lock(&rt->lock);
 	cache_key(rt, cfg, text, pipeline ? pipeline : rt->pipeline,
 		  OPTS_GET(opts, fast_codegen, false), key, sizeof(key));
-	if (!rt->qhead && !rt->busy)
+	if (!install || (!rt->qhead && !rt->busy))
 		v = variant_find(rt, key);
-	if (v) {
+	if (v && install) {
 		rt->stats.cache_hits++;
 		variant_install(rt, v);
 		rt_clear_error(rt);
@@ -521,7 +526,7 @@ static bool install_cached(struct spec_runtime *rt, const struct spec_config *cf
 }
 
 static int submit(struct spec_runtime *rt, const struct spec_config *cfg,
-		  const struct spec_specialize_opts *opts, bool sync)
+		  const struct spec_specialize_opts *opts, bool sync, bool prepare)
 {
 	struct job *job;
 	int ret;
@@ -534,14 +539,14 @@ static int submit(struct spec_runtime *rt, const struct spec_config *cfg,
 	ret = validate_config(rt, cfg);
 	if (ret)
 		return ret;
-	if (install_cached(rt, cfg, opts)) {
+	if (take_cached(rt, cfg, opts, !prepare)) {
 		spec_done_fn done = sync ? NULL : OPTS_GET(opts, done, NULL);
 
 		if (done)
 			done(OPTS_GET(opts, done_ctx, NULL), 0);
 		return 0;
 	}
-	job = job_new(rt, cfg, opts, sync);
+	job = job_new(rt, cfg, opts, sync, prepare);
 	if (!job)
 		return libspec_err(-ENOMEM);
 	pthread_mutex_lock(&rt->lock);
@@ -569,13 +574,19 @@ static int submit(struct spec_runtime *rt, const struct spec_config *cfg,
 int spec_runtime__specialize(struct spec_runtime *rt, const struct spec_config *cfg,
 			     const struct spec_specialize_opts *opts)
 {
-	return submit(rt, cfg, opts, false);
+	return submit(rt, cfg, opts, false, false);
 }
 
 int spec_runtime__specialize_sync(struct spec_runtime *rt, const struct spec_config *cfg,
 				  const struct spec_specialize_opts *opts)
 {
-	return submit(rt, cfg, opts, true);
+	return submit(rt, cfg, opts, true, false);
+}
+
+int spec_runtime__prepare(struct spec_runtime *rt, const struct spec_config *cfg,
+			  const struct spec_specialize_opts *opts)
+{
+	return submit(rt, cfg, opts, false, true);
 }
 
 int spec_runtime__wait(struct spec_runtime *rt)

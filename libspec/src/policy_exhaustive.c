@@ -35,6 +35,7 @@ static int copy_opts(struct spec_policy_exhaustive *p, const struct spec_policy_
 	p->metric_ctx = OPTS_GET(o, metric_ctx, NULL);
 	p->mode = OPTS_GET(o, metric_mode, SPEC_METRIC_WINDOW);
 	p->minimize = OPTS_GET(o, minimize, false);
+	p->prepare_ahead = OPTS_GET(o, prepare_ahead, false);
 	p->dwell = OPTS_GET(o, dwell_ns, 0);
 	if (!p->dwell)
 		p->dwell = DEFAULT_DWELL_NS;

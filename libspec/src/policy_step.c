@@ -283,6 +283,11 @@ static int advance(struct spec_policy_exhaustive *p, uint64_t now, uint64_t *nex
 			p->cur++;
 			return 1;
 		}
+		/* The next one compiles while this one is measured; an error
+		 * of it comes again, and is reported, when it is installed.
+		 */
+		if (p->prepare_ahead && p->cur + 1 < p->nr)
+			(void)spec_runtime__prepare(p->rt, p->c[p->cur + 1].cfg, NULL);
 		/* The compile took time: warm up from now, not from the step. */
 		p->deadline = policy_step_now(p) + p->warmup;
 		p->win_done = 0;

@@ -36,6 +36,7 @@ struct spec_policy_exhaustive {
 	void *metric_ctx;
 	enum spec_metric_mode mode;
 	bool minimize;
+	bool prepare_ahead;
 	uint64_t dwell, warmup, period;
 	double threshold;
 	uint32_t confirm;

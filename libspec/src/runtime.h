@@ -41,6 +41,7 @@ struct job {
 	char *first;	 /* cheap pipeline installed before @pipeline, or NULL */
 	bool first_fast; /* ... with LLVM's -O0 codegen */
 	bool fast;	 /* @pipeline with LLVM's -O0 codegen (forced) */
+	bool prepare;	 /* into the cache only, not installed */
 	spec_done_fn done;
 	void *done_ctx;
 	bool sync, finished;

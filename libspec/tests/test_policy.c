@@ -222,6 +222,34 @@ static void test_policy_run_chooses_and_stops(void **state)
 	spec_policy_exhaustive__free(p);
 }
 
+/* Each candidate compiles while the one before it is measured: the same
+ * choice, every candidate compiled once, all but the first prepared.
+ */
+static void test_policy_prepare_ahead_compiles_each_once(void **state)
+{
+	struct fake *f = *state;
+	static const char *const only_pk[] = {"pk"};
+	LIBSPEC_OPTS(spec_policy_exhaustive_opts, o, .labels = only_pk, .nr_labels = 1,
+		     .prepare_ahead = true);
+	struct spec_runtime_stats before, after;
+	struct spec_policy_exhaustive *p;
+
+	fake_scores(f, 0, 10, 30, 50, 20);
+	assert_int_equal(spec_runtime__load(f->rt), 0);
+	assert_int_equal(spec_runtime__stats(f->rt, &before, sizeof(before)), 0);
+	p = fake_policy(f, &o);
+	fake_run_until(p, f, SPEC_POLICY_CHOSEN, 1);
+	assert_int_equal(spec_runtime__wait(f->rt), 0);
+	assert_int_equal(spec_runtime__stats(f->rt, &after, sizeof(after)), 0);
+	assert_string_equal(f->chosen, "pk=3");
+	assert_int_equal(fake_current_pk(f), 3);
+	assert_int_equal(after.prepared - before.prepared, 3);
+	assert_int_equal(after.compiles - before.compiles, 4);
+	/* Three switches and the choice, each a swap. */
+	assert_true(after.cache_hits - before.cache_hits >= 4);
+	spec_policy_exhaustive__free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +260,7 @@ int main(void)
 		FAKE_TEST(test_policy_skips_a_config_that_does_not_compile),
 		FAKE_TEST(test_policy_all_failing_restores_previous),
 		FAKE_TEST(test_policy_run_chooses_and_stops),
+		FAKE_TEST(test_policy_prepare_ahead_compiles_each_once),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);

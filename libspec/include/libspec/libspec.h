@@ -450,6 +450,18 @@ struct spec_invalidate_opts {
 LIBSPEC_API int spec_runtime__invalidate(struct spec_runtime *rt, const char *label,
 					 const struct spec_invalidate_opts *opts);
 
+/**
+ * @brief Compile the variant of @p cfg into the cache in the background
+ * without installing it, so that a later specialize() of it is a swap, not
+ * a compile (e.g. the candidates a search will try next). Validated now as
+ * by specialize(); compiled with the pipeline specialize() would look up
+ * first (@p opts's, else the runtime's; no tiers, nothing measured). A
+ * prepared variant is evicted like any other when the cache is full.
+ * @return 0 when queued or already cached; -errno as specialize()
+ */
+LIBSPEC_API int spec_runtime__prepare(struct spec_runtime *rt, const struct spec_config *cfg,
+				      const struct spec_specialize_opts *opts);
+
 /** @brief Wait until every queued specialization has ended. @return 0 or -errno */
 LIBSPEC_API int spec_runtime__wait(struct spec_runtime *rt);
 
@@ -518,6 +530,8 @@ struct spec_runtime_stats {
 	uint64_t last_old_cycles;
 	uint64_t last_first_cycles;
 	uint64_t last_final_cycles;
+	/* Variants compiled by spec_runtime__prepare() (not installed then). */
+	uint64_t prepared;
 };
 
 /**

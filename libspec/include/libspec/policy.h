@@ -137,9 +137,16 @@ struct spec_policy_exhaustive_opts {
 	/* progress callback, or NULL */
 	spec_policy_report_fn report;
 	void *report_ctx;
+	/* compile the next candidate (spec_runtime__prepare()) while the
+	 * current one is measured, so that every switch after a search's first
+	 * is a swap from the cache, not a wait for a compile. The compile
+	 * thread then runs during measurement windows: on a machine without a
+	 * core to spare it competes with the service being measured.
+	 */
+	bool prepare_ahead;
 	size_t : 0;
 };
-#define spec_policy_exhaustive_opts__last_field report_ctx
+#define spec_policy_exhaustive_opts__last_field prepare_ahead
 
 /**
  * @brief Build the candidate list of @p rt's space and @p opts; nothing is
