@@ -74,17 +74,10 @@ static struct spec_runtime *open_measured(const char *final, const char *first, 
 {
 	LIBSPEC_OPTS(spec_runtime_opts, opts, .pipeline = final, .first_pipeline = first,
 		     .first_fast_codegen = fast, .measure_tiers = true);
-	struct spec_runtime *rt;
 
 	for (long i = 0; i < WORK_N; i++)
 		work_data[i] = i * 7 - 1000;
-	tu_capture();
-	rt = spec_runtime__open(tu_ir("measured"), &opts);
-	if (!rt)
-		fail_msg("open: %s", tu_last_msg());
-	if (spec_runtime__load(rt))
-		fail_msg("load: %s", tu_last_msg());
-	return rt;
+	return tu_open_loaded("measured", &opts);
 }
 
 static void start(struct caller *c, struct spec_runtime *rt, bool tie, long n)

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "points_fixed.h"
 #include "testutil.h"
 
 #define ROUNDS 2000
@@ -31,14 +32,6 @@ long pt_two_sites(long a, long b);
 long pt_count(long a);
 long pt_service(long a);
 long pt_helper(long *out, long v, long k);
-
-/* Fixed-code symbols the handler IR uses. */
-long svc_total;
-
-long svc_scale(long v)
-{
-	return v * 10;
-}
 
 static struct spec_runtime *rt;
 

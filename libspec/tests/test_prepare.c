@@ -14,38 +14,14 @@
 
 #include <cmocka.h>
 
+#include "points_fixed.h"
 #include "testutil.h"
-
-/* What pt_enum of tests/handlers/points.c computes. */
-static long pt_enum(long a, long b)
-{
-	long s = 0;
-
-	for (long i = 0; i < b; i++)
-		s += a * i + (a ^ i);
-	return s;
-}
-
-/* pt_service of points.c calls into the fixed code. */
-long svc_total;
-
-long svc_scale(long v)
-{
-	return v * 10;
-}
 
 static struct spec_runtime *open_rt(const char *first)
 {
 	LIBSPEC_OPTS(spec_runtime_opts, opts, .first_pipeline = first);
-	struct spec_runtime *rt;
 
-	tu_capture();
-	rt = spec_runtime__open(tu_ir("points"), &opts);
-	if (!rt)
-		fail_msg("open: %s", tu_last_msg());
-	if (spec_runtime__load(rt))
-		fail_msg("load: %s", tu_last_msg());
-	return rt;
+	return tu_open_loaded("points", &opts);
 }
 
 static int prepare(struct spec_runtime *rt, const char *text,
@@ -73,8 +49,8 @@ static void check_enum(struct spec_runtime *rt)
 
 	assert_non_null(f);
 	for (long a = -3; a <= 3; a++) {
-		assert_int_equal(f(a, 8), pt_enum(a, 8));
-		assert_int_equal(f(a, 2), pt_enum(a, 2));
+		assert_int_equal(f(a, 8), points_enum_ref(a, 8));
+		assert_int_equal(f(a, 2), points_enum_ref(a, 2));
 	}
 }
 

@@ -15,25 +15,8 @@
 
 #include <cmocka.h>
 
+#include "points_fixed.h"
 #include "testutil.h"
-
-/* What pt_enum of tests/handlers/points.c computes. */
-static long pt_enum(long a, long b)
-{
-	long s = 0;
-
-	for (long i = 0; i < b; i++)
-		s += a * i + (a ^ i);
-	return s;
-}
-
-/* pt_service of points.c calls into the fixed code. */
-long svc_total;
-
-long svc_scale(long v)
-{
-	return v * 10;
-}
 
 /* Not exported to dynamic symbols (static): must be defined explicitly. */
 static long hidden_twice(long v)
@@ -153,22 +136,22 @@ static void test_runtime_compile_error_keeps_current_variant(void **state)
 	(void)state;
 	assert_non_null(f);
 	assert_int_equal(tu_specialize(rt, "eb=4!noguard"), 0);
-	assert_int_equal(f(3, 8), pt_enum(3, 4));
+	assert_int_equal(f(3, 8), points_enum_ref(3, 4));
 	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, &bad), -EINVAL);
 	assert_int_equal(spec_runtime__last_error(rt, msg, sizeof(msg)), -EINVAL);
 	assert_non_null(strstr(msg, "no-such-pass"));
 	assert_non_null(strstr(msg, "current variant kept"));
 	/* Still the eb=4 variant: the constant 4 is used for b=8. */
-	assert_int_equal(f(3, 8), pt_enum(3, 4));
+	assert_int_equal(f(3, 8), points_enum_ref(3, 4));
 	spec_runtime__current(rt, msg, sizeof(msg));
 	assert_string_equal(msg, "eb=4!noguard");
 	/* A broken runtime-wide pipeline fails the same way. */
 	assert_int_equal(spec_runtime__set_pipeline(rt, "bogus<O9>"), 0);
 	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, NULL), -EINVAL);
-	assert_int_equal(f(3, 8), pt_enum(3, 4));
+	assert_int_equal(f(3, 8), points_enum_ref(3, 4));
 	assert_int_equal(spec_runtime__set_pipeline(rt, NULL), 0);
 	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, NULL), 0);
-	assert_int_equal(f(3, 2), pt_enum(3, 8));
+	assert_int_equal(f(3, 2), points_enum_ref(3, 8));
 	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);
 	assert_int_equal(st.compile_failures, 2);
 	spec_config__free(cfg);
@@ -220,12 +203,12 @@ static void test_runtime_handler_entry_follows_the_installed_variant(void **stat
 	assert_ptr_not_equal(generic, stub);
 	assert_ptr_not_equal(other_generic, spec_runtime__handler(rt, "pt_range"));
 	f = (long (*)(long, long))generic;
-	assert_int_equal(f(3, 8), pt_enum(3, 8));
+	assert_int_equal(f(3, 8), points_enum_ref(3, 8));
 
 	assert_int_equal(tu_specialize(rt, "eb=4!noguard"), 0);
 	assert_ptr_equal(spec_entry_load(e), stub);
 	f = (long (*)(long, long))spec_entry_load(e);
-	assert_int_equal(f(3, 8), pt_enum(3, 4));
+	assert_int_equal(f(3, 8), points_enum_ref(3, 4));
 	/* pt_range has no eb point: still its generic code, no stub. */
 	assert_ptr_equal(spec_entry_load(other), other_generic);
 
@@ -254,7 +237,7 @@ static void test_runtime_cache_is_bounded_and_frees_evicted(void **state)
 	for (i = 0; i < 8; i++) {
 		snprintf(cfg, sizeof(cfg), "gn=%d", i);
 		assert_int_equal(tu_specialize(rt, cfg), 0);
-		assert_int_equal(f(i, 4), pt_enum(i, 4));
+		assert_int_equal(f(i, 4), points_enum_ref(i, 4));
 	}
 	spec_runtime__wait(rt);
 	spec_runtime__stats(rt, &st, sizeof(st));
@@ -294,7 +277,7 @@ static void test_runtime_async_specialize_reports_completion(void **state)
 	assert_int_equal(d.err, 0);
 	spec_runtime__current(rt, text, sizeof(text));
 	assert_string_equal(text, "eb=16!noguard");
-	assert_int_equal(f(1, 2), pt_enum(1, 16));
+	assert_int_equal(f(1, 2), points_enum_ref(1, 16));
 	/* Validation errors come back at once, not through the callback. */
 	spec_config__set_value(cfg, "eb", 5);
 	assert_int_equal(spec_runtime__specialize(rt, cfg, &opts), -EINVAL);

@@ -16,39 +16,15 @@
 
 #include <cmocka.h>
 
+#include "points_fixed.h"
 #include "testutil.h"
-
-/* What pt_enum of tests/handlers/points.c computes. */
-static long pt_enum(long a, long b)
-{
-	long s = 0;
-
-	for (long i = 0; i < b; i++)
-		s += a * i + (a ^ i);
-	return s;
-}
-
-/* pt_service of points.c calls into the fixed code. */
-long svc_total;
-
-long svc_scale(long v)
-{
-	return v * 10;
-}
 
 static struct spec_runtime *open_tiered_cg(const char *first, bool fast_codegen)
 {
 	LIBSPEC_OPTS(spec_runtime_opts, opts, .first_pipeline = first,
 		     .first_fast_codegen = fast_codegen);
-	struct spec_runtime *rt;
 
-	tu_capture();
-	rt = spec_runtime__open(tu_ir("points"), &opts);
-	if (!rt)
-		fail_msg("open: %s", tu_last_msg());
-	if (spec_runtime__load(rt))
-		fail_msg("load: %s", tu_last_msg());
-	return rt;
+	return tu_open_loaded("points", &opts);
 }
 
 static struct spec_runtime *open_tiered(const char *first)
@@ -65,7 +41,7 @@ static void check_enum(struct spec_runtime *rt, long b)
 	for (int i = 0; i < 200; i++) {
 		long a = (long)(tu_rand(&seed) % 100000) - 50000;
 
-		assert_int_equal(f(a, b), pt_enum(a, b));
+		assert_int_equal(f(a, b), points_enum_ref(a, b));
 	}
 }
 
@@ -211,7 +187,7 @@ static void test_tiered_fast_codegen_alone_equals_generic(void **state)
 			long (*f)(long, long) =
 				(long (*)(long, long))spec_runtime__handler(rt, "pt_enum");
 
-			assert_int_equal(f(5, 1), pt_enum(5, bs[i]));
+			assert_int_equal(f(5, 1), points_enum_ref(5, bs[i]));
 		}
 	}
 	assert_int_equal(spec_runtime__stats(rt, &st, sizeof(st)), 0);

@@ -56,6 +56,19 @@ struct spec_runtime *tu_open(const char *name)
 	return rt;
 }
 
+struct spec_runtime *tu_open_loaded(const char *name, const struct spec_runtime_opts *opts)
+{
+	struct spec_runtime *rt;
+
+	tu_capture();
+	rt = spec_runtime__open(tu_ir(name), opts);
+	if (!rt)
+		fail_msg("open %s: %s", tu_ir(name), tu_last_msg());
+	if (spec_runtime__load(rt))
+		fail_msg("load %s: %s", tu_ir(name), tu_last_msg());
+	return rt;
+}
+
 int tu_specialize(struct spec_runtime *rt, const char *text)
 {
 	struct spec_config *cfg = spec_config__parse(text);

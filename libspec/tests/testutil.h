@@ -22,6 +22,9 @@ uint64_t tu_rand(uint64_t *state);
 /* Open @name's IR and fail the test if that fails. */
 struct spec_runtime *tu_open(const char *name);
 
+/* Open @name's IR with @opts and load it, failing the test otherwise. */
+struct spec_runtime *tu_open_loaded(const char *name, const struct spec_runtime_opts *opts);
+
 /* Parse @text and specialize synchronously; returns the result. */
 int tu_specialize(struct spec_runtime *rt, const char *text);
 
