@@ -51,11 +51,13 @@ refused() {
 # --- loading -----------------------------------------------------------
 for bad in cbm_mask=0x5 cbm_mask=0 num_closids=0 min_cbm_bits=12 shareable_bits=0x800 \
 	cache_ids=1,1; do
+	# Only what this insmod logged: another message may come last.
+	seen=$(dmesg | wc -l)
 	if insmod ./resctrl_emu.ko "$bad" 2>/dev/null; then
 		notok "insmod with $bad refused"
 		rmmod resctrl_emu
 	else
-		dmesg | tail -n 1 | grep -q "resctrl_emu: ${bad%%=*}" &&
+		dmesg | tail -n +$((seen + 1)) | grep -q "resctrl_emu: ${bad%%=*}" &&
 			ok "insmod with $bad refused, the message names the parameter" ||
 			notok "insmod with $bad refused, but no message names ${bad%%=*}"
 	fi
