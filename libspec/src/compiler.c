@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "log.h"
 #include "compiler.h"
 #include "sampler.h"
@@ -178,17 +179,6 @@ struct tier_job {
 	bool armed;
 };
 
-/* Close the measured window before the next variant replaces the code that
- * ran in it (lock held).
- */
-static void tier_next(struct spec_runtime *rt, struct tier_window *snap)
-{
-	if (snap) {
-		tier_fill(rt);
-		tier_snapshot(rt, snap);
-	}
-}
-
 /* Install the variant of @text under @pipeline if it is cached. */
 static struct variant *install_if_cached(struct spec_runtime *rt, struct job *job, const char *text,
 					 const char *pipeline, bool fast, struct tier_window *snap)
@@ -201,7 +191,7 @@ static struct variant *install_if_cached(struct spec_runtime *rt, struct job *jo
 	v = variant_find(rt, key);
 	if (v && !job->prepare) {
 		rt->stats.cache_hits++;
-		tier_next(rt, snap);
+		tier_next_window(rt, snap);
 		variant_install(rt, v);
 		rt_clear_error(rt);
 	}
@@ -257,7 +247,7 @@ static int build_install(struct spec_runtime *rt, struct job *job, const char *t
 	if (job->prepare) {
 		rt->stats.prepared++;
 	} else {
-		tier_next(rt, snap);
+		tier_next_window(rt, snap);
 		variant_install(rt, v);
 	}
 	variant_evict(rt);
@@ -266,14 +256,6 @@ static int build_install(struct spec_runtime *rt, struct job *job, const char *t
 	if (out)
 		*out = v;
 	return 0;
-}
-
-static uint64_t job_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Plan a tiered job of a runtime that measures its tiers; false: unmeasured. */
@@ -304,7 +286,7 @@ static bool tier_start(struct spec_runtime *rt, struct job *job, struct tier_job
 static int run_job(struct spec_runtime *rt, struct job *job, struct tier_job *tj)
 {
 	char text[RT_MSG_MAX];
-	uint64_t t0 = job_ns(), first_ns = 0;
+	uint64_t t0 = clock_mono_ns(), first_ns = 0;
 	bool first, final = true;
 	int ret, ret1 = -EINVAL;
 
@@ -325,7 +307,7 @@ static int run_job(struct spec_runtime *rt, struct job *job, struct tier_job *tj
 				 : build_install(rt, job, text, job->first, job->first_fast,
 						 tj->armed ? &tj->old : NULL, &tj->first);
 		if (!ret1)
-			first_ns = job_ns() - t0;
+			first_ns = clock_mono_ns() - t0;
 		/* A first tier that failed alone would leave nothing new. */
 		final |= ret1 != 0;
 	}
@@ -340,7 +322,7 @@ static int run_job(struct spec_runtime *rt, struct job *job, struct tier_job *tj
 		}
 		if (final && !ret) {
 			rt->stats.tier_final++;
-			rt->stats.last_final_install_ns = job_ns() - t0;
+			rt->stats.last_final_install_ns = clock_mono_ns() - t0;
 		}
 		rt->stats.tier_first_skipped += job->first && !first;
 		rt->stats.tier_final_skipped += !final;
@@ -396,12 +378,7 @@ static void *compiler_main(void *arg)
 			if (rt->retired) {
 				struct timespec ts;
 
-				clock_gettime(CLOCK_REALTIME, &ts);
-				ts.tv_nsec += RECLAIM_POLL_NS;
-				if (ts.tv_nsec >= 1000000000) {
-					ts.tv_sec++;
-					ts.tv_nsec -= 1000000000;
-				}
+				clock_wait_until(&ts, RECLAIM_POLL_NS);
 				pthread_cond_timedwait(&rt->cond, &rt->lock, &ts);
 				pthread_mutex_unlock(&rt->lock);
 				variant_reclaim(rt);

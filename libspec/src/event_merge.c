@@ -9,18 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "event_merge.h"
 #include "event_policy.h"
 #include "jit_event.h"
 #include "log.h"
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Copy the current bindings of @set into @req (lock held). */
 static int snapshot(struct spec_event *const *set, size_t n, struct jit_ev_event *out)
@@ -130,7 +123,7 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 	struct jit_ev_event *jev = calloc(n + 1, sizeof(*jev));
 	struct jit_ev_req req = {.events = jev, .n = n, .subsume = subsume};
 	struct ev_code *c = code_new(n);
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = clock_mono_ns();
 	char msg[RT_MSG_MAX] = "";
 	size_t i, sites = 0;
 	int ret;
@@ -159,7 +152,7 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 	} else {
 		bool st = install(evs, c);
 
-		evs->stats.last_build_ns = mono_ns() - t0;
+		evs->stats.last_build_ns = clock_mono_ns() - t0;
 		evs->stats.merged_events = n;
 		evs->stats.subsumed = sites;
 		evs->stats.stale_builds += st;

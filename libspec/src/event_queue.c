@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "event_dispatch.h"
 #include "event_queue.h"
 #include "log.h"
@@ -35,14 +36,6 @@ struct ev_queue {
 	pthread_t thread;
 	bool has_thread, stop;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static bool before(const struct ev_item *a, const struct ev_item *b)
 {
@@ -133,7 +126,7 @@ int64_t ev_queue_push(struct spec_event *ev, const int64_t *args, uint32_t from,
 			q->heap = h;
 			q->cap_heap = cap;
 		}
-		it->deadline = mono_ns() + delay_ns;
+		it->deadline = clock_mono_ns() + delay_ns;
 		ret = it->timer = ++q->next_timer;
 		q->heap[q->nr_heap++] = it;
 		heap_up(q, q->nr_heap - 1);
@@ -176,7 +169,7 @@ static struct ev_item *take(struct ev_queue *q)
 {
 	struct ev_item *it;
 
-	move_due(q, mono_ns());
+	move_due(q, clock_mono_ns());
 	it = q->head;
 	if (it) {
 		q->head = it->next;
@@ -254,7 +247,7 @@ static void *dispatcher(void *arg)
 
 int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
 {
-	uint64_t end = mono_ns() + timeout_ns;
+	uint64_t end = clock_mono_ns() + timeout_ns;
 	struct ev_queue *q;
 	struct timespec ts;
 	int ret = 0;
@@ -263,7 +256,7 @@ int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
 		return libspec_err(-EINVAL);
 	q = evs->queue;
 	if (!q->has_thread) {
-		while (mono_ns() < end) {
+		while (clock_mono_ns() < end) {
 			if (spec_events__poll(evs, 0) > 0)
 				continue;
 			pthread_mutex_lock(&q->lock);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "jit_ir.h"
 #include "jit_spec.h"
 #include "jit_stub.h"
@@ -400,18 +401,10 @@ static void dump_ir(LLVMModuleRef m, unsigned int id, bool pre)
 		LLVMDisposeMessage(msg);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct jit_code **code,
 		      uint64_t *addrs, struct jit_phases *ph, char *err, size_t errsz)
 {
-	uint64_t t0 = mono_ns(), t1, t2;
+	uint64_t t0 = clock_mono_ns(), t1, t2;
 	LLVMModuleRef m = LLVMCloneModule(j->master);
 	bool *dirty = calloc(j->nr_handlers ? j->nr_handlers : 1, sizeof(*dirty));
 	LLVMPassBuilderOptionsRef pbo;
@@ -427,7 +420,7 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 	LLVMDisposeMessage(msg);
 	if (ret)
 		goto out_module;
-	t1 = mono_ns();
+	t1 = clock_mono_ns();
 	ph->specialize_ns = t1 - t0;
 	dump_ir(m, req->id, true);
 	pbo = LLVMCreatePassBuilderOptions();
@@ -444,7 +437,7 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 		ret = -EINVAL;
 		goto out_module;
 	}
-	t2 = mono_ns();
+	t2 = clock_mono_ns();
 	ph->optimize_ns = t2 - t1;
 	dump_ir(m, req->id, false);
 	ret = check_unresolved(j, m, err, errsz);
@@ -460,7 +453,7 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 			     errsz);
 	free_names(names);
 	free(dirty);
-	ph->codegen_ns = mono_ns() - t2;
+	ph->codegen_ns = clock_mono_ns() - t2;
 	return ret;
 out_module:
 	free(dirty);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "jit_timer.h"
 #include "log.h"
 #include "tier.h"
@@ -139,11 +140,12 @@ int tier_plan(struct spec_runtime *rt, const struct spec_config *cfg, struct tie
 			s[pt->idx].every = cfg->e[i].every;
 		}
 	}
-	pthread_mutex_lock(&rt->lock);
+	/* Callers installing from the cache need not wait for this scan. */
 	pthread_mutex_lock(&rt->jit_lock);
 	ret = jit_changed_handlers(rt->jit, s, p->changed);
 	pthread_mutex_unlock(&rt->jit_lock);
 	free(s);
+	pthread_mutex_lock(&rt->lock);
 	for (i = 0; !ret && t && i < rt->nr_handlers; i++) {
 		struct tier_hist *h = &t->hist[i];
 
@@ -209,7 +211,7 @@ static int by_value(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void tier_snapshot(struct spec_runtime *rt, struct tier_window *w)
+static void snapshot(struct spec_runtime *rt, struct tier_window *w)
 {
 	struct tier *t = rt->tier;
 	uint64_t v[JIT_TIMER_RING];
@@ -270,26 +272,6 @@ static bool window_full(struct spec_runtime *rt)
 	return true;
 }
 
-static void deadline(struct timespec *ts, uint64_t ns)
-{
-	clock_gettime(CLOCK_REALTIME, ts);
-	ts->tv_sec += (time_t)(ns / 1000000000ull);
-	ts->tv_nsec += (long)(ns % 1000000000ull);
-	if (ts->tv_nsec >= 1000000000) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000;
-	}
-}
-
-static bool passed(const struct timespec *end)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	return now.tv_sec > end->tv_sec ||
-	       (now.tv_sec == end->tv_sec && now.tv_nsec >= end->tv_nsec);
-}
-
 /*
  * Let the running window fill for up to @ns (lock held; the compile thread
  * sleeps meanwhile, which on a busy machine is when callers get to run).
@@ -299,21 +281,23 @@ static bool wait_samples(struct spec_runtime *rt, uint64_t ns, const struct vari
 {
 	struct timespec end, step;
 
-	deadline(&end, ns);
+	clock_wait_until(&end, ns);
 	while (!window_full(rt)) {
-		if (rt->stop || rt->qhead || rt->current != expect || passed(&end))
+		if (rt->stop || rt->qhead || rt->current != expect || clock_passed(&end))
 			return false;
 		/* Woken by new jobs; otherwise poll the samples. */
-		deadline(&step, TIER_POLL_NS);
+		clock_wait_until(&step, TIER_POLL_NS);
 		pthread_cond_timedwait(&rt->cond, &rt->lock, &step);
 	}
 	return true;
 }
 
-void tier_fill(struct spec_runtime *rt)
+void tier_next_window(struct spec_runtime *rt, struct tier_window *w)
 {
-	if (rt->tier)
-		wait_samples(rt, TIER_FILL_NS, rt->current);
+	if (!rt->tier || !w)
+		return;
+	wait_samples(rt, TIER_FILL_NS, rt->current);
+	snapshot(rt, w);
 }
 
 static bool faster(uint64_t a, uint64_t b)
@@ -363,7 +347,7 @@ void tier_decide(struct spec_runtime *rt, const struct tier_plan *p, struct tier
 	if (!t || !p->measure || !first || tier_window_alloc(rt, &last))
 		goto out;
 	full = wait_samples(rt, TIER_WINDOW_NS, final ? final : first);
-	tier_snapshot(rt, &last);
+	snapshot(rt, &last);
 	if (!full)
 		goto out;
 	for (i = 0; i < rt->nr_handlers; i++) {

@@ -41,12 +41,11 @@ void tier_plan_free(struct tier_plan *p);
 
 /* Start timing the changed handlers, under the current variant (lock held). */
 void tier_arm(struct spec_runtime *rt, const struct tier_plan *p);
-/* Give the running window up to 10 ms to fill before it is closed, when
- * the compile that ran meanwhile was too short for it (lock held).
+/* Close the running window into @w (NULL: nothing measured, no-op) and
+ * open the next, giving it up to 10 ms more first if the compile that ran
+ * meanwhile was too short to fill it (lock held).
  */
-void tier_fill(struct spec_runtime *rt);
-/* Close the running window into @w and open the next one (lock held). */
-void tier_snapshot(struct spec_runtime *rt, struct tier_window *w);
+void tier_next_window(struct spec_runtime *rt, struct tier_window *w);
 /* Stop timing: slots hold the current variant's code again (lock held). */
 void tier_disarm(struct spec_runtime *rt);
 

@@ -10,17 +10,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "log.h"
 #include "tier.h"
 #include "variant.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 struct variant *variant_find(struct spec_runtime *rt, const char *key)
 {
@@ -166,9 +159,9 @@ int variant_build(struct spec_runtime *rt, const struct jit_setting *settings, c
 	}
 	pthread_mutex_lock(&rt->jit_lock);
 	v->id = req.id = settings ? ++rt->next_id : 0;
-	t0 = now_ns();
+	t0 = clock_mono_ns();
 	ret = jit_build_variant(rt->jit, &req, &v->code, v->addrs, &ph, err, errsz);
-	dt = now_ns() - t0;
+	dt = clock_mono_ns() - t0;
 	pthread_mutex_unlock(&rt->jit_lock);
 
 	if (lock_stats)

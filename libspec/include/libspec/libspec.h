@@ -274,8 +274,9 @@ struct spec_runtime_opts {
 	 */
 	bool first_fast_codegen;
 	/* measured tiers: a tiered job (first_pipeline; "default<O1>" if
-	 * that is NULL) times the calls of the handlers it changes - one
-	 * call in 8, through the handler's stub and only while it decides -
+	 * that is NULL) times the calls of the handlers it changes - every
+	 * call, or one in 8 of a handler known to take under 4096 cycles;
+	 * through the handler's stub and only while it decides -
 	 * under the code it replaces, under its first tier and under its
 	 * final tier. The final tier replaces the first unless it runs
 	 * slower (then the first is reinstalled and becomes the
