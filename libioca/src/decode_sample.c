@@ -193,6 +193,19 @@ static int add_counter(const struct nlattr *a, struct ioca_counter *c, uint32_t 
 	return decode_counter(a, &c[(*n)++], log);
 }
 
+/* A CPU or socket nest ends with nothing left over and its ID seen. */
+static int nest_end(int rem, bool id, const char *what, const char *id_attr,
+		    const struct ioca_log *log)
+{
+	if (ioca_attrs_end(rem, log, what))
+		return -EBADMSG;
+	if (!id) {
+		pr_warn(log, "%s without %s", what, id_attr);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
 static int decode_cpu(const struct nlattr *nest, struct ioca_cpu_sample *cs,
 		      const struct ioca_log *log)
 {
@@ -235,13 +248,7 @@ static int decode_cpu(const struct nlattr *nest, struct ioca_cpu_sample *cs,
 			break;
 		}
 	}
-	if (ioca_attrs_end(rem, log, what))
-		return -EBADMSG;
-	if (!id) {
-		pr_warn(log, "sample: CPU nest without IOCA_A_CPU_ID");
-		return -EBADMSG;
-	}
-	return 0;
+	return nest_end(rem, id, what, "IOCA_A_CPU_ID", log);
 }
 
 static int decode_socket(const struct nlattr *nest, struct ioca_socket_sample *ss,
@@ -271,13 +278,7 @@ static int decode_socket(const struct nlattr *nest, struct ioca_socket_sample *s
 			break;
 		}
 	}
-	if (ioca_attrs_end(rem, log, what))
-		return -EBADMSG;
-	if (!id) {
-		pr_warn(log, "sample: socket nest without IOCA_A_SOCKET_ID");
-		return -EBADMSG;
-	}
-	return 0;
+	return nest_end(rem, id, what, "IOCA_A_SOCKET_ID", log);
 }
 
 static void decode_times(struct nlattr **tb, struct ioca_sample *s)
