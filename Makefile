@@ -18,7 +18,7 @@ export LLVM_VERSION PREFIX DESTDIR IOCA_CACHE KDIR
 USER_DIRS := libspec libioca iocad
 SUBMAKE = $(MAKE) --no-print-directory
 
-.PHONY: all check check-debug demo bench vmtest kunit lint install clean help deps kmod \
+.PHONY: all check check-debug demo bench vmtest kunit fuzz lint install clean help deps kmod \
 	$(USER_DIRS)
 
 all: kmod $(USER_DIRS) ## build everything (default)
@@ -54,6 +54,9 @@ bench: deps all ## run the benchmarks (figures and ratios, never pass/fail)
 vmtest: ## boot the Debian kernel in QEMU (TCG) and run the module's selftests
 	@scripts/vm/vmtest.sh
 
+fuzz: deps ## run every libFuzzer target for FUZZ_SECONDS each (default 60; fuzz/Makefile)
+	@$(SUBMAKE) -C fuzz run
+
 kunit: ## build (once, cached) a KUnit kernel and run the module's KUnit suites
 	@scripts/kunit/kunit.sh
 
@@ -70,7 +73,7 @@ install: all ## install into $(DESTDIR)$(PREFIX)
 	@$(SUBMAKE) -C kmod install
 
 clean: ## remove build products from the tree (the cache stays)
-	@for d in kmod $(USER_DIRS) selftests; do \
+	@for d in kmod $(USER_DIRS) selftests fuzz; do \
 		[ -f $$d/Makefile ] && $(SUBMAKE) -C $$d clean; done; true
 	@rm -rf build
 

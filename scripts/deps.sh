@@ -26,6 +26,8 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	# plots and repeatable benchmark counts
 	gnuplot-nox valgrind
+	# libFuzzer's runtime for clang (make fuzz)
+	libclang-rt-"$LLVM_VERSION"-dev
 )
 
 missing=()
@@ -49,6 +51,8 @@ fi
 
 echo "deps.sh: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Wait for another apt (unattended upgrades, a parallel build) instead of failing.
+lock=(-o DPkg::Lock::Timeout=900)
+$SUDO apt-get "${lock[@]}" update -qq
+$SUDO apt-get "${lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "deps.sh: done"

@@ -53,14 +53,17 @@ static const char *const type_hint[] = {
 static void store(char *dst, enum key_type type, double v)
 {
 	bool b = v != 0;
-	unsigned int u = (unsigned int)v;
+	unsigned int u;
 
-	if (type == K_BOOL)
+	if (type == K_BOOL) {
 		memcpy(dst, &b, sizeof(b));
-	else if (type == K_UINT)
+	} else if (type == K_UINT) {
+		/* converted only here: a size past UINT_MAX is a valid double */
+		u = (unsigned int)v;
 		memcpy(dst, &u, sizeof(u));
-	else
+	} else {
 		memcpy(dst, &v, sizeof(v));
+	}
 }
 
 bool sim_keys_valid_name(const char *name)

@@ -51,6 +51,18 @@ static struct scenario *parse(const char *text, char *err, size_t len)
 	return scenario_parse_string(text, "t.scn", err, len);
 }
 
+/* Found by fuzz/fuzz_scenario: a size past 4 GiB was converted to unsigned as well. */
+static void test_scenario_keeps_a_working_set_past_4g(void **state)
+{
+	char err[256] = "";
+	struct scenario *s = parse("[tenant big]\nws = 5122M\n", err, sizeof(err));
+
+	(void)state;
+	assert_non_null(s);
+	assert_float_equal(s->tenant[0].w.ws, 5122.0 * 1024 * 1024, 0);
+	scenario_free(s);
+}
+
 static void test_scenario_parses_every_key(void **state)
 {
 	char err[256];
@@ -265,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_scenario_load_reports_missing_file),
 		cmocka_unit_test(test_scenario_examples_parse),
 		cmocka_unit_test(test_scenario_survives_random_damage),
+		cmocka_unit_test(test_scenario_keeps_a_working_set_past_4g),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
