@@ -35,7 +35,7 @@ libspec: ## build libspec (shared and static library, spec-cc)
 libioca: ## build libioca (the netlink client library, shared and static)
 	@$(SUBMAKE) -C libioca
 
-iocad: libspec libioca ## build iocad and iocactl
+iocad: libioca ## build iocad and iocactl
 	@$(SUBMAKE) -C iocad
 
 check: deps ## install deps, build, run every test group, print the sum
