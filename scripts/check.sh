@@ -39,6 +39,7 @@ run_group lint mk lint
 for d in libspec libioca iocad; do
 	run_group "$d" mk -C "$d" check
 done
+run_group metrics mk -C iocad check-metrics
 run_group kunit mk kunit
 run_group vmtest mk vmtest
 

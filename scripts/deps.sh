@@ -26,6 +26,9 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	# plots and repeatable benchmark counts
 	gnuplot-nox valgrind
+	# iocad's metrics: the HTTP endpoint's library, and the Prometheus server
+	# and promtool its end-to-end test scrapes and lints with
+	libmicrohttpd-dev prometheus
 )
 
 missing=()
