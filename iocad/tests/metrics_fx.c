@@ -11,6 +11,24 @@
 #include "metrics_fx.h"
 #include "metrics_render.h"
 
+struct metrics_fx *metrics_fx_new(const char *cfg_text)
+{
+	struct metrics_fx *x = calloc(1, sizeof(*x));
+	char err[256];
+
+	assert_non_null(x);
+	assert_int_equal(config_parse_string(cfg_text, "m.ini", &x->cfg, err, sizeof(err)), 0);
+	assert_int_equal(metrics_init(&x->m), 0);
+	assert_int_equal(metrics_add_socket(&x->m, &x->cfg, NULL), 0);
+	return x;
+}
+
+void metrics_fx_free(struct metrics_fx *x)
+{
+	metrics_destroy(&x->m);
+	free(x);
+}
+
 char *metrics_fx_render(struct metrics *m)
 {
 	struct metrics_snapshot *s = malloc(sizeof(*s));

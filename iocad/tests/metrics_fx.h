@@ -7,6 +7,17 @@
 
 #include "metrics.h"
 
+/* A registry with one socket, run by a config parsed from text. */
+struct metrics_fx {
+	struct config cfg;
+	struct metrics m;
+	struct loop_record r; /* scratch for the test's records */
+};
+
+/* Parse @cfg_text, add its socket (slot 0); fails the test on an error. */
+struct metrics_fx *metrics_fx_new(const char *cfg_text);
+void metrics_fx_free(struct metrics_fx *x);
+
 /* The exposition text of @m's snapshot (malloc'd; the test frees it). */
 char *metrics_fx_render(struct metrics *m);
 

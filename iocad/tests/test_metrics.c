@@ -26,33 +26,16 @@ static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\nsock
 			       "[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
 			       "[tenant be]\ncpus = 1\nways = 3\n";
 
-struct fx {
-	struct config cfg;
-	struct metrics m;
-	struct loop_record r;
-	int slot;
-};
-
 static int setup(void **state)
 {
-	struct fx *x = calloc(1, sizeof(*x));
-	char err[256];
-
-	assert_non_null(x);
-	assert_int_equal(config_parse_string(cfg_text, "m.ini", &x->cfg, err, sizeof(err)), 0);
-	assert_int_equal(metrics_init(&x->m), 0);
-	x->slot = metrics_add_socket(&x->m, &x->cfg, NULL);
-	assert_int_equal(x->slot, 0);
+	struct metrics_fx *x = metrics_fx_new(cfg_text);
 	*state = x;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *x = *state;
-
-	metrics_destroy(&x->m);
-	free(x);
+	metrics_fx_free(*state);
 	return 0;
 }
 
@@ -71,7 +54,7 @@ static void tenant(struct loop_record *r, const char *name, enum config_prio pri
 }
 
 /* Interval @idx at @t_s seconds: DDIO @mask, both tenants. */
-static void interval(struct fx *x, uint64_t idx, double t_s, uint32_t ddio, uint64_t hits,
+static void interval(struct metrics_fx *x, uint64_t idx, double t_s, uint32_t ddio, uint64_t hits,
 		     uint64_t misses)
 {
 	struct loop_record *r = &x->r;
@@ -89,9 +72,17 @@ static void interval(struct fx *x, uint64_t idx, double t_s, uint32_t ddio, uint
 	tenant(r, "be", CONFIG_PRIO_BE, 0x38, 0.25, 10, 5 * (idx + 1));
 }
 
+/* A plain interval recorded, then the text (the test frees it). */
+static char *record_one(struct metrics_fx *x, uint64_t idx, double t_s)
+{
+	interval(x, idx, t_s, 0x600, 0, 0);
+	metrics_record(&x->m, 0, &x->r);
+	return metrics_fx_render(&x->m);
+}
+
 static void test_metrics_counters_sum_intervals_and_gauges_take_the_latest(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	char *t;
 
 	interval(x, 0, 1.0, 0x600, 100, 7);
@@ -146,25 +137,21 @@ static void test_metrics_counters_sum_intervals_and_gauges_take_the_latest(void 
 
 static void test_metrics_lag_is_the_interval_past_interval_ms(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	char *t;
 
-	interval(x, 0, 1.0, 0x600, 0, 0);
-	metrics_record(&x->m, 0, &x->r);
-	t = metrics_fx_render(&x->m);
+	t = record_one(x, 0, 1.0);
 	/* the first interval's start is not known: no duration, no lag yet */
 	assert_false(metrics_fx_has(t, "ioca_interval_lag_seconds{socket=\"1\"}"));
 	free(t);
-	interval(x, 1, 2.25, 0x600, 0, 0);
-	metrics_record(&x->m, 0, &x->r);
-	t = metrics_fx_render(&x->m);
+	t = record_one(x, 1, 2.25);
 	assert_near(metrics_fx_value(t, "ioca_interval_lag_seconds{socket=\"1\"}"), 0.75, 1e-12);
 	free(t);
 }
 
 static void test_metrics_fsm_state_and_transitions_by_reason(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	char *t;
 
 	interval(x, 0, 1, 0x600, 0, 0);
@@ -205,7 +192,7 @@ static void test_metrics_fsm_state_and_transitions_by_reason(void **state)
 
 static void test_metrics_tenant_that_leaves_loses_its_series_and_keeps_its_counter(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	const char *refs = "ioca_tenant_llc_references_total{socket=\"1\",tenant=\"be\","
 			   "priority=\"BE\"}";
 	char *t;
@@ -220,16 +207,14 @@ static void test_metrics_tenant_that_leaves_loses_its_series_and_keeps_its_count
 	assert_true(
 		metrics_fx_has(t, "ioca_tenant_ipc{socket=\"1\",tenant=\"vf\",priority=\"PS\"}"));
 	free(t);
-	interval(x, 2, 3, 0x600, 0, 0); /* and back */
-	metrics_record(&x->m, 0, &x->r);
-	t = metrics_fx_render(&x->m);
+	t = record_one(x, 2, 3); /* and back */
 	assert_int_equal(metrics_fx_value(t, refs), 20);
 	free(t);
 }
 
 static void test_metrics_tenant_slots_are_bounded(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	char name[16];
 	char *t;
 
@@ -272,7 +257,7 @@ static void test_metrics_sim_columns_become_sim_metrics_in_base_units(void **sta
 {
 	static const struct platform_ops ops = {.name = "cols", .trace_columns = cols};
 	struct platform pf = {.ops = &ops};
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	char *t;
 	int slot;
 
@@ -305,12 +290,10 @@ static void test_metrics_sim_columns_become_sim_metrics_in_base_units(void **sta
 
 static void test_metrics_without_sim_columns_no_sim_families(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	char *t;
 
-	interval(x, 0, 1, 0x600, 0, 0);
-	metrics_record(&x->m, 0, &x->r);
-	t = metrics_fx_render(&x->m);
+	t = record_one(x, 0, 1);
 	assert_false(strstr(t, "ioca_sim_"));
 	free(t);
 }
@@ -318,7 +301,7 @@ static void test_metrics_without_sim_columns_no_sim_families(void **state)
 /* Each sample's family was announced with HELP and TYPE; counters end in _total. */
 static void test_metrics_every_sample_has_help_and_type(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	char family[128] = "", type[16] = "";
 	unsigned int samples = 0;
 	char *t, *line, *save;

@@ -29,21 +29,10 @@
 
 static const char cfg_text[] = "[platform]\nllc_ways = 11\n[tenant a]\ncpus = 0\nways = 2\n";
 
-struct fx {
-	struct config cfg;
-	struct metrics m;
-	struct loop_record r;
-};
-
 static int setup(void **state)
 {
-	struct fx *x = calloc(1, sizeof(*x));
-	char err[256];
+	struct metrics_fx *x = metrics_fx_new(cfg_text);
 
-	assert_non_null(x);
-	assert_int_equal(config_parse_string(cfg_text, "h.ini", &x->cfg, err, sizeof(err)), 0);
-	assert_int_equal(metrics_init(&x->m), 0);
-	assert_int_equal(metrics_add_socket(&x->m, &x->cfg, NULL), 0);
 	x->r.ntenants = 1;
 	strcpy(x->r.tenant[0].name, "a");
 	*state = x;
@@ -52,14 +41,11 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	struct fx *x = *state;
-
-	metrics_destroy(&x->m);
-	free(x);
+	metrics_fx_free(*state);
 	return 0;
 }
 
-static void record(struct fx *x, uint64_t idx, uint64_t hits)
+static void record(struct metrics_fx *x, uint64_t idx, uint64_t hits)
 {
 	x->r.index = idx;
 	x->r.t_ns = (idx + 1) * 1000000000ull;
@@ -109,7 +95,7 @@ static unsigned int port_of(const struct metrics_http *h)
 
 static void test_metrics_http_serves_the_latest_snapshot(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	struct metrics_http *h;
 	char err[256] = "", *resp, *body;
 
@@ -137,7 +123,7 @@ static void test_metrics_http_serves_the_latest_snapshot(void **state)
 
 static void test_metrics_http_other_paths_and_methods_are_refused(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	struct metrics_http *h;
 	char err[256] = "", *resp;
 
@@ -155,7 +141,7 @@ static void test_metrics_http_other_paths_and_methods_are_refused(void **state)
 
 static void test_metrics_http_refuses_a_taken_port_and_a_bad_address(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	struct metrics_http *h, *h2;
 	char err[256] = "", addr[64];
 
@@ -200,7 +186,7 @@ static void *scrape_loop(void *arg)
 
 static void test_metrics_http_scrape_during_records_is_consistent(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	struct scraper s = {0};
 	struct metrics_http *h;
 	char err[256] = "";
@@ -221,7 +207,7 @@ static void test_metrics_http_scrape_during_records_is_consistent(void **state)
 
 static void test_metrics_textfile_is_replaced_whole(void **state)
 {
-	struct fx *x = *state;
+	struct metrics_fx *x = *state;
 	struct metrics_snapshot *snap = malloc(sizeof(*snap));
 	char dir[] = "/tmp/ioca-textfile-XXXXXX", path[128], err[256] = "", text[1 << 16];
 	FILE *f;
