@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +145,7 @@ struct metrics_http *metrics_http_start(struct metrics *m, const char *listen, c
 	struct metrics_http *h;
 	const union MHD_DaemonInfo *info;
 	char why[128];
+	sigset_t all, old;
 	socklen_t sslen;
 	int e;
 
@@ -158,6 +161,12 @@ struct metrics_http *metrics_http_start(struct metrics *m, const char *listen, c
 		return NULL;
 	}
 	h->m = m;
+	/*
+	 * The server's thread inherits this mask: SIGTERM and SIGHUP must
+	 * reach the loop's thread, whose wait they are meant to interrupt.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	errno = 0;
 	/* few, short scrapes: one polling thread, a small connection cap */
 	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
@@ -165,6 +174,9 @@ struct metrics_http *metrics_http_start(struct metrics *m, const char *listen, c
 				0, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, &ss,
 				MHD_OPTION_CONNECTION_LIMIT, 16u, MHD_OPTION_CONNECTION_TIMEOUT,
 				10u, MHD_OPTION_END);
+	e = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = e;
 	if (!h->d) {
 		e = errno ? errno : EADDRINUSE;
 		snprintf(err, len, "metrics: cannot listen on %s: %s", listen, strerror(e));

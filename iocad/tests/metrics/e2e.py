@@ -183,6 +183,32 @@ def extractor_checks(t):
             "one fails it)", f"got {sorted(got)}")
 
 
+def sigterm_check(t, iocad, root, tmp):
+    """SIGTERM must reach the loop's thread, not the HTTP server's: with a
+    60 s paced interval, iocad exits at once rather than at the interval's end."""
+    ini = os.path.join(root, "examples/iocad/fig7a-aggregation.ini")
+    with open(ini) as f:
+        text = f.read().replace("interval_ms = 1000", "interval_ms = 60000")
+    cfg = os.path.join(tmp, "slow.ini")
+    with open(cfg, "w") as f:
+        f.write(text + "\n[metrics]\nlisten = 127.0.0.1:0\n")
+    with open(os.path.join(tmp, "slow.err"), "w") as err:
+        p = subprocess.Popen([iocad, "--sim",
+                              os.path.join(root, "examples/iocad/fig7a-aggregation.scn"),
+                              cfg, "--pace", "--quiet"], stdout=subprocess.DEVNULL, stderr=err)
+    path = os.path.join(tmp, "slow.err")
+    up = wait_for(lambda: "serving" in open(path).read(), 10)
+    time.sleep(0.5)  # into the first interval's wait
+    p.terminate()
+    try:
+        rc = p.wait(20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = p.wait()
+    t.check(up and rc == 0, "SIGTERM ends a paced iocad with a metrics server within its "
+            "60 s interval (exit 0)", open(path).read())
+
+
 def main():
     iocad, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     t = Tap()
@@ -193,6 +219,7 @@ def main():
             return t.done()
     extractor_checks(t)
     tmp = tempfile.mkdtemp(prefix="ioca-metrics-e2e-")
+    sigterm_check(t, iocad, root, tmp)
     proc, err = start_iocad(iocad, root, tmp)
     prom = None
     try:
