@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """iocad's metrics against a real Prometheus server, and the Grafana dashboard.
 
-iocad runs the fig7a scenario on the simulator in wall-clock time (--pace,
-100 ms intervals) with [metrics] listen on a free loopback port, a textfile
-and a CSV trace. A Prometheus server (Debian's) on 127.0.0.1 scrapes it
-every 200 ms into a temporary storage dir. Then every scrape Prometheus
+A Prometheus server (Debian's) starts on 127.0.0.1 with a temporary
+storage dir, scraping a free loopback port every 200 ms; once it has its
+target, iocad runs the fig7a scenario on the simulator in wall-clock time
+(--pace, 150 intervals of 100 ms, through the event at t = 10 s) with
+[metrics] listen on that port, a textfile and a CSV trace. Then every scrape Prometheus
 stored is checked against the trace: gauges against the row whose index
 the scrape carries (ioca_interval_index), counters against the sums of the
 rows up to it. The dashboard's queries name only exported metrics and run
@@ -31,7 +32,7 @@ import promql_names  # noqa: E402
 import trace_check  # noqa: E402
 
 INTERVAL_MS = 100
-INTERVALS = 200
+INTERVALS = 150
 SCRAPE = "200ms"
 
 
@@ -97,6 +98,13 @@ class Prom:
              f"--web.listen-address=127.0.0.1:{self.port}", "--log.level=warn"],
             stdout=self.log, stderr=subprocess.STDOUT)
 
+    def discovered(self):
+        """Its scrape loop exists (after service discovery's first update)."""
+        try:
+            return bool(self.api("targets")["data"]["activeTargets"])
+        except (OSError, KeyError, ValueError):
+            return False
+
     def ready(self):
         try:
             return "Ready" in get(self.url + "/-/ready", 1)
@@ -116,13 +124,13 @@ class Prom:
         self.log.close()
 
 
-def start_iocad(iocad, root, tmp):
+def start_iocad(iocad, root, tmp, port):
     ini = os.path.join(root, "examples/iocad/fig7a-aggregation.ini")
     with open(ini) as f:
         text = f.read().replace("interval_ms = 1000", f"interval_ms = {INTERVAL_MS}")
     cfg = os.path.join(tmp, "iocad.ini")
     with open(cfg, "w") as f:
-        f.write(text + "\n[metrics]\nlisten = 127.0.0.1:0\n"
+        f.write(text + f"\n[metrics]\nlisten = 127.0.0.1:{port}\n"
                 f"textfile = {os.path.join(tmp, 'ioca.prom')}\n")
     err = open(os.path.join(tmp, "iocad.err"), "w")
     proc = subprocess.Popen(
@@ -220,19 +228,24 @@ def main():
     extractor_checks(t)
     tmp = tempfile.mkdtemp(prefix="ioca-metrics-e2e-")
     sigterm_check(t, iocad, root, tmp)
-    proc, err = start_iocad(iocad, root, tmp)
-    prom = None
+    # Prometheus first, scraping a port iocad takes next: its scrapes then
+    # cover the whole run however long Prometheus takes to start here.
+    port = free_port()
+    prom = Prom(tmp, f"127.0.0.1:{port}")
+    proc = err = None
     try:
-        addr = wait_for(lambda: served_at(tmp), 10)
-        if not t.check(addr is not None, "iocad says where it serves /metrics",
-                       open(os.path.join(tmp, "iocad.err")).read()):
+        up = wait_for(lambda: prom.ready() and prom.discovered(), 60)
+        if not t.check(up, "Prometheus is ready and has its scrape target",
+                       open(os.path.join(tmp, "prometheus.log")).read()):
             return t.done()
-        prom = Prom(tmp, addr)
+        proc, err = start_iocad(iocad, root, tmp, port)
+        addr = wait_for(lambda: served_at(tmp), 10)
+        if not t.check(addr == f"127.0.0.1:{port}", "iocad serves /metrics where Prometheus "
+                       "scrapes", open(os.path.join(tmp, "iocad.err")).read()):
+            return t.done()
         text = get(f"http://{addr}/metrics")
         ok, out = promtool_lint(text)
         t.check(ok, "promtool check metrics: the endpoint's text is clean", out)
-        t.check(prom.ready() or wait_for(prom.ready, 20), "Prometheus is ready",
-                open(os.path.join(tmp, "prometheus.log")).read())
         rc = proc.wait(INTERVALS * INTERVAL_MS / 1000 + 30)
         t.check(rc == 0, f"iocad ran {INTERVALS} intervals and exited 0",
                 open(os.path.join(tmp, "iocad.err")).read())
@@ -251,12 +264,12 @@ def main():
         trace_check.run(t, scrapes, trace)
         dashboard_checks(t, root, tmp, prom, max(scrapes) if scrapes else time.time())
     finally:
-        if proc.poll() is None:
+        if proc and proc.poll() is None:
             proc.kill()
             proc.wait()
-        err.close()
-        if prom:
-            prom.stop()
+        if err:
+            err.close()
+        prom.stop()
         if t.failed:
             print(f"# kept {tmp} for a look")
         else:
