@@ -28,6 +28,7 @@ struct parse_ctx {
 	/* section state */
 	int tenant; /* index of the current [tenant], -1 otherwise */
 	bool in_platform;
+	bool in_metrics;
 	unsigned int platform_line;
 	unsigned int seen; /* bitmask of keys seen in the current section */
 	char *err;
@@ -118,6 +119,14 @@ static int enter_section(struct parse_ctx *c, const char *section)
 	c->seen = 0;
 	c->tenant = -1;
 	c->in_platform = false;
+	c->in_metrics = !strcmp(section, "metrics");
+	if (c->in_metrics) {
+		char msg[128];
+
+		if (config_metrics_section(&cfg->metrics, line, msg, sizeof(msg)))
+			ctx_error(c, line, "%s", msg);
+		return c->rc ? -1 : 0;
+	}
 	if (!strcmp(section, "platform")) {
 		if (c->platform_line) {
 			ctx_error(c, line, "[platform] given twice (first at line %u)",
@@ -129,7 +138,8 @@ static int enter_section(struct parse_ctx *c, const char *section)
 		return 0;
 	}
 	if (strncmp(section, "tenant ", 7)) {
-		ctx_error(c, line, "unknown section [%s] (expected [platform] or [tenant NAME])",
+		ctx_error(c, line,
+			  "unknown section [%s] (expected [platform], [tenant NAME] or [metrics])",
 			  section);
 		return -1;
 	}
@@ -306,11 +316,21 @@ static int handler(void *user, const char *section, const char *key, const char 
 	(void)section; /* tracked by section_reader, which sees empty ones too */
 	if (c->rc)
 		return 1; /* keep only the first error */
-	if (c->tenant < 0 && !c->in_platform) {
+	if (c->tenant < 0 && !c->in_platform && !c->in_metrics) {
 		ctx_error(c, c->lineno, "%s: key outside of a known section", key);
 		return 1;
 	}
-	r = c->in_platform ? platform_key(c, key, val, &bit) : tenant_key(c, key, val, &bit);
+	if (c->in_metrics) {
+		char msg[256];
+
+		r = config_metrics_key(&c->cfg->metrics, key, val, c->lineno, &bit, msg,
+				       sizeof(msg));
+		if (r)
+			ctx_error(c, c->lineno, "%s", msg);
+	} else {
+		r = c->in_platform ? platform_key(c, key, val, &bit)
+				   : tenant_key(c, key, val, &bit);
+	}
 	if (r)
 		return 1;
 	if (c->seen & bit) {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config_metrics.h"
 #include "platform.h"
 
 #define CONFIG_PATH_LEN 256
@@ -71,6 +72,7 @@ struct config {
 	unsigned int ddio_line; /* first ddio_* key seen, else the section */
 	unsigned int ntenants;
 	struct config_tenant tenant[PLATFORM_MAX_TENANTS];
+	struct config_metrics metrics; /* [metrics]: read at start only */
 };
 
 /* Fill @cfg with the documented defaults and no tenants. */

@@ -209,6 +209,7 @@ static void fill_record(struct loop *l, uint64_t idx, const struct decide_out *d
 		t->ipc = iv->tenant[i].ipc;
 		t->llc_refs = iv->llc_refs_n[i];
 		t->llc_misses = iv->llc_misses_n[i];
+		t->prio = l->cfg.tenant[i].prio;
 	}
 }
 
@@ -247,8 +248,9 @@ static void adopt_ddio(struct loop *l, struct loop_record *rec)
 static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 {
 	struct decide_ctx before;
-	bool outside = false;
+	bool outside = false, apply_failed = false;
 	uint32_t outside_from = 0;
+	uint64_t lost = 0;
 	struct ioca_interval iv;
 	struct decide_out dec;
 	bool applied = false;
@@ -269,10 +271,11 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 		return 0;
 	}
 	/* counters are cumulative: a lost sample only lengthens this interval */
-	if (l->cur.seq > l->prev.seq + 1)
-		say(l, LOOP_LOG_INFO, "lost %" PRIu64 " sample(s) before seq %" PRIu64,
-		    l->cur.seq - l->prev.seq - 1, l->cur.seq);
-	else if (l->cur.seq <= l->prev.seq)
+	if (l->cur.seq > l->prev.seq + 1) {
+		lost = l->cur.seq - l->prev.seq - 1;
+		say(l, LOOP_LOG_INFO, "lost %" PRIu64 " sample(s) before seq %" PRIu64, lost,
+		    l->cur.seq);
+	} else if (l->cur.seq <= l->prev.seq)
 		say(l, LOOP_LOG_INFO, "sample seq went back from %" PRIu64 " to %" PRIu64,
 		    l->prev.seq, l->cur.seq);
 	if (tenant_interval(&l->cfg, &l->prev, &l->cur, &iv)) {
@@ -296,6 +299,7 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 	if (dec.changed) {
 		if (apply(l)) {
 			l->ctx = before; /* nothing half-applied: decide again next time */
+			apply_failed = true;
 			dec.changed = false;
 			dec.state = l->ctx.state;
 		} else {
@@ -305,6 +309,8 @@ static int interval(struct loop *l, uint64_t idx, struct loop_record *rec)
 	fill_record(l, idx, &dec, applied, rec);
 	rec->ddio_outside = outside;
 	rec->ddio_outside_from = outside_from;
+	rec->lost_samples = lost;
+	rec->apply_failed = apply_failed;
 	/* a quiet run does not pay for formatting a line nobody reads */
 	if (!l->o->quiet) {
 		loop_format_line(rec, line, sizeof(line));
@@ -363,6 +369,8 @@ static int run(struct loop *l, struct loop_record *out, size_t max, size_t *nout
 		if (r < 0)
 			break;
 		if (r == 2) {
+			if (o->record_fn)
+				o->record_fn(o->record_arg, rec);
 			if (out && idx < max) {
 				out[idx] = *rec;
 				*nout = idx + 1;

@@ -39,6 +39,7 @@ struct loop_tenant_record {
 	double ipc;
 	uint64_t llc_refs;   /* within the interval */
 	uint64_t llc_misses; /* within the interval */
+	enum config_prio prio;
 };
 
 /* Everything one interval decided and saw, after its decision. */
@@ -56,6 +57,8 @@ struct loop_record {
 	/* The platform's DDIO mask was changed outside iocad (read back at poll). */
 	bool ddio_outside;
 	uint32_t ddio_outside_from; /* what iocad believed before adopting it */
+	uint64_t lost_samples;	    /* samples lost before this interval's poll */
+	bool apply_failed;	    /* the platform refused this interval's plan */
 	unsigned int ntenants;
 	struct loop_tenant_record tenant[PLATFORM_MAX_TENANTS];
 };
@@ -91,9 +94,12 @@ struct loop_opts {
 	void *reload_arg;
 	/* No LOOP_LOG_INTERVAL lines: the loop does not even format them. */
 	bool quiet;
+	/* Called once per interval with its record (metrics); NULL: none. */
+	void (*record_fn)(void *arg, const struct loop_record *r);
+	void *record_arg;
 	size_t : 0;
 };
-#define loop_opts__last_field quiet
+#define loop_opts__last_field record_arg
 
 /*
  * Run the loop on @pf (opened, not destroyed here). Records, if @out is

@@ -14,6 +14,8 @@
 #include "host_platform.h"
 #include "host_topo.h"
 #include "loop.h"
+#include "metrics_exporter.h"
+#include "pace.h"
 
 #if __has_include("sim_platform.h")
 #include "sim_platform.h"
@@ -48,12 +50,13 @@ struct args {
 	uint64_t seed;
 	uint64_t intervals;
 	bool check_config; /* --check-config: validate CONFIG, touch nothing */
+	bool pace;	   /* --pace: the simulator keeps wall-clock time */
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: iocad [--sim SCENARIO] [--mode ioca|core-only|static] [--dry-run]\n"
-	      "             [--trace FILE] [--seed N] [--intervals N] [--quiet] CONFIG\n"
+	      "             [--trace FILE] [--seed N] [--intervals N] [--quiet] [--pace] CONFIG\n"
 	      "       iocad --check-config CONFIG\n"
 	      "\n"
 	      "I/O-aware LLC management (the IOCA FSM) for one socket.\n"
@@ -68,6 +71,7 @@ static void usage(FILE *f)
 	      "  --seed N        simulator seed (default: the scenario's)\n"
 	      "  --intervals N   stop after N intervals (default: until the end)\n"
 	      "  --quiet         no per-interval log lines\n"
+	      "  --pace          with --sim: one interval per interval_ms of wall-clock time\n"
 	      "CONFIG is the tenant config (iocad/CONFIG.md). SIGHUP re-reads it;\n"
 	      "SIGTERM/SIGINT restore the platform's original state and exit.\n",
 	      f);
@@ -91,11 +95,17 @@ static int parse_u64(const char *s, uint64_t *out)
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option opts[] = {
-		{"sim", required_argument, NULL, 's'},	{"mode", required_argument, NULL, 'm'},
-		{"dry-run", no_argument, NULL, 'n'},	{"trace", required_argument, NULL, 't'},
-		{"seed", required_argument, NULL, 'S'}, {"intervals", required_argument, NULL, 'i'},
-		{"quiet", no_argument, NULL, 'q'},	{"check-config", no_argument, NULL, 'c'},
-		{"help", no_argument, NULL, 'h'},	{NULL, 0, NULL, 0},
+		{"sim", required_argument, NULL, 's'},
+		{"mode", required_argument, NULL, 'm'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"trace", required_argument, NULL, 't'},
+		{"seed", required_argument, NULL, 'S'},
+		{"intervals", required_argument, NULL, 'i'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"check-config", no_argument, NULL, 'c'},
+		{"help", no_argument, NULL, 'h'},
+		{"pace", no_argument, NULL, 'p'},
+		{NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -133,6 +143,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'c':
 			a->check_config = true;
 			break;
+		case 'p':
+			a->pace = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -144,6 +157,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (optind != argc - 1) {
 		fprintf(stderr, "iocad: expected exactly one CONFIG file\n");
 		usage(stderr);
+		return 2;
+	}
+	if (a->pace && !a->sim) {
+		fprintf(stderr, "iocad: --pace needs --sim (a host keeps its own time)\n");
 		return 2;
 	}
 	a->config = argv[optind];
@@ -300,6 +317,8 @@ int main(int argc, char **argv)
 	struct args a = {.mode = IOCAD_MODE_IOCA};
 	struct sigaction sa = {0};
 	struct platform pf = {0};
+	struct metrics_exporter *mx;
+	struct pace pace;
 	char err[512] = "";
 	struct config *cfg;
 	FILE *trace = NULL;
@@ -356,6 +375,20 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (a.pace && a.sim)
+		pace_wrap(&pace, &pf);
+	struct metrics_exporter_opts mo = {
+		.sz = sizeof(mo), .cfg = cfg, .pf = &pf, .log = log_cb, .log_arg = &a};
+
+	mx = metrics_exporter_start(&mo, err, sizeof(err));
+	if (!mx && errno) {
+		fprintf(stderr, "iocad: %s\n", err);
+		pf.ops->destroy(pf.ctx);
+		if (trace)
+			fclose(trace);
+		free(cfg);
+		return 2;
+	}
 	struct loop_opts lo = {
 		.sz = sizeof(lo),
 		.cfg = cfg,
@@ -370,8 +403,11 @@ int main(int argc, char **argv)
 		.reload_fn = reload_cb,
 		.reload_arg = &a,
 		.quiet = a.quiet,
+		.record_fn = mx ? metrics_exporter_record : NULL,
+		.record_arg = mx,
 	};
 	r = loop_run(&lo, &pf, NULL, 0, NULL);
+	metrics_exporter_stop(mx);
 	pf.ops->destroy(pf.ctx);
 	if (trace && fclose(trace)) {
 		fprintf(stderr, "iocad: --trace %s: %s\n", a.trace, strerror(errno));

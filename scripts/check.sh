@@ -40,6 +40,7 @@ for d in libspec libioca iocad; do
 	run_group "$d" mk -C "$d" check
 done
 run_group fuzz mk -C fuzz check
+run_group metrics mk -C iocad check-metrics
 run_group kunit mk kunit
 run_group vmtest mk vmtest
 

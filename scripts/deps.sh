@@ -28,6 +28,9 @@ pkgs=(
 	gnuplot-nox valgrind
 	# libFuzzer's runtime for clang (make fuzz)
 	libclang-rt-"$LLVM_VERSION"-dev
+	# iocad's metrics: the HTTP endpoint's library, and the Prometheus server
+	# and promtool its end-to-end test scrapes and lints with
+	libmicrohttpd-dev prometheus
 )
 
 missing=()

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Metrics tests: render a registry to text and read samples back from it. */
+#ifndef IOCAD_TESTS_METRICS_FX_H
+#define IOCAD_TESTS_METRICS_FX_H
+
+#include <stdbool.h>
+
+#include "metrics.h"
+
+/* A registry with one socket, run by a config parsed from text. */
+struct metrics_fx {
+	struct config cfg;
+	struct metrics m;
+	struct loop_record r; /* scratch for the test's records */
+};
+
+/* Parse @cfg_text, add its socket (slot 0); fails the test on an error. */
+struct metrics_fx *metrics_fx_new(const char *cfg_text);
+void metrics_fx_free(struct metrics_fx *x);
+
+/* The exposition text of @m's snapshot (malloc'd; the test frees it). */
+char *metrics_fx_render(struct metrics *m);
+
+/*
+ * The value of the sample whose name and labels are exactly @series (e.g.
+ * "ioca_ddio_hits_total{socket=\"0\"}") in @text; fails the test if absent.
+ */
+double metrics_fx_value(const char *text, const char *series);
+
+/* Whether a sample line starts with @series followed by a space. */
+bool metrics_fx_has(const char *text, const char *series);
+
+#endif /* IOCAD_TESTS_METRICS_FX_H */
