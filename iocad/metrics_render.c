@@ -69,16 +69,26 @@ static void tenant_labels(FILE *f, const struct metrics_tenant *t)
 }
 
 /* A per-socket family: one sample per socket, read by @get. */
-static void per_socket(FILE *f, const struct metrics_snapshot *ss, const char *name,
-		       const char *type, const char *help,
-		       double (*get)(const struct metrics_socket *))
+/* @latest: a figure of the latest interval, absent until one was recorded. */
+static void per_socket_of(FILE *f, const struct metrics_snapshot *ss, const char *name,
+			  const char *type, const char *help,
+			  double (*get)(const struct metrics_socket *), bool latest)
 {
 	family(f, name, type, help);
 	for (unsigned int i = 0; i < ss->nsockets; i++) {
+		if (latest && !ss->sock[i].intervals_total)
+			continue;
 		open_sample(f, name, &ss->sock[i]);
 		fputc('}', f);
 		value(f, get(&ss->sock[i]));
 	}
+}
+
+static void per_socket(FILE *f, const struct metrics_snapshot *ss, const char *name,
+		       const char *type, const char *help,
+		       double (*get)(const struct metrics_socket *))
+{
+	per_socket_of(f, ss, name, type, help, get, false);
 }
 
 #define GETTER(field)                                             \
@@ -294,11 +304,16 @@ int metrics_render(const struct metrics_snapshot *s, FILE *f)
 {
 	per_socket(f, s, "ioca_intervals_total", "counter", "Intervals iocad has decided.",
 		   get_intervals_total);
-	per_socket(f, s, "ioca_interval_index", "gauge",
-		   "Index of the latest interval (the trace's interval column).", get_last_index);
-	per_socket(f, s, "ioca_platform_time_seconds", "gauge",
-		   "Platform time at the end of the latest interval (the trace's t_s).",
-		   get_platform_time_s);
+	/*
+	 * Before the first interval there is no latest one: a scrape then
+	 * must not claim row 0 of the trace, whose tenants are not yet known.
+	 */
+	per_socket_of(f, s, "ioca_interval_index", "gauge",
+		      "Index of the latest interval (the trace's interval column).", get_last_index,
+		      true);
+	per_socket_of(f, s, "ioca_platform_time_seconds", "gauge",
+		      "Platform time at the end of the latest interval (the trace's t_s).",
+		      get_platform_time_s, true);
 	interval_lag(f, s);
 	per_socket(f, s, "ioca_lost_samples_total", "counter",
 		   "Counter samples lost between polls (they lengthen an interval).",

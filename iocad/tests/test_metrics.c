@@ -340,6 +340,24 @@ static void test_metrics_every_sample_has_help_and_type(void **state)
 	free(t);
 }
 
+/* Seen in the end-to-end test: a scrape before the first interval claimed row 0. */
+static void test_metrics_no_latest_interval_before_the_first(void **state)
+{
+	struct metrics_fx *x = *state;
+	char *t;
+
+	t = metrics_fx_render(&x->m);
+	assert_int_equal(metrics_fx_value(t, "ioca_intervals_total{socket=\"1\"}"), 0);
+	assert_false(metrics_fx_has(t, "ioca_interval_index{socket=\"1\"}"));
+	assert_false(metrics_fx_has(t, "ioca_platform_time_seconds{socket=\"1\"}"));
+	free(t);
+	interval(x, 0, 1.0, 0x600, 100, 7);
+	metrics_record(&x->m, 0, &x->r);
+	t = metrics_fx_render(&x->m);
+	assert_int_equal(metrics_fx_value(t, "ioca_interval_index{socket=\"1\"}"), 0);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +379,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metrics_every_sample_has_help_and_type, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_metrics_no_latest_interval_before_the_first,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
