@@ -26,6 +26,8 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	# plots and repeatable benchmark counts
 	gnuplot-nox valgrind
+	# make deb and its test (scripts/deb/): packaging, DKMS, lintian
+	debhelper dh-dkms dkms lintian
 )
 
 missing=()
