@@ -2,7 +2,8 @@
 # The packages as a user gets them (issue 17, section 1): builds them with
 # `make deb`'s script, installs them on this machine with apt, lets DKMS
 # build ioca.ko against the installed Debian kernel's headers (the kernel
-# the test VM boots), boots that kernel in QEMU with the DKMS-built module
+# the test VM boots) on install and again through the hook a kernel
+# upgrade runs, boots that kernel in QEMU with the DKMS-built module
 # and runs the packaged iocactl and a libioca-dev client against it, checks
 # libspec-dev's spec-cc, headers and pkg-config file on the host, then
 # purges everything and checks nothing is left under /usr, /etc,
@@ -77,10 +78,14 @@ done
 # What may be left behind: names that are ours anywhere in the packaged
 # trees, and the whole of the module and DKMS trees (an empty updates/dkms
 # directory counts). modules.dep by content: purging must undo depmod.
-kdir=$("$root/scripts/kdir.sh")
+# kdir.sh may name /lib/modules/<release>/build, a link to the headers.
+kdir=$(readlink -f "$("$root/scripts/kdir.sh")")
 rel=${kdir##*/}
 rel=${rel#linux-headers-}
-[ -d "/lib/modules/$rel" ] || { notok "/lib/modules/$rel exists (linux-image-amd64)"; finish; }
+if [ -z "$rel" ] || [ ! -d "/lib/modules/$rel" ]; then
+	notok "a Debian kernel with headers (linux-image-amd64, linux-headers-amd64; kdir: '$kdir')"
+	finish
+fi
 snapshot() {
 	{
 		find /usr /etc -xdev \( -iname '*ioca*' -o -name '*libspec*' -o -name 'spec-cc*' \) \
@@ -124,22 +129,38 @@ fi
 grep -E '^(Building (for|initial)|Loading new|Error|.*DKMS)' "$work/install" | sed 's/^/    | /'
 
 # --- DKMS ------------------------------------------------------------------
+# built_for: ioca/VERSION is installed for $rel, modules.dep finds it under
+# updates/dkms/ (set in $modpath) and it was built for $rel.
+built_for() {
+	modpath=$(awk -F: '$1 ~ /(^|\/)ioca\.ko(\.[a-z]+)?$/ { print $1; exit }' \
+		"/lib/modules/$rel/modules.dep")
+	dkms status -m ioca -v "$version" -k "$rel" 2>&1 | grep -q ': installed' &&
+		[[ $modpath == updates/dkms/* ]] &&
+		[ "$(modinfo -F vermagic "/lib/modules/$rel/$modpath" | cut -d' ' -f1)" = "$rel" ]
+}
 # The package's postinst builds for the running kernel and the kernels in
-# /lib/modules; a CI host running another kernel may leave the test
-# kernel to the hook a kernel upgrade runs, which is then what builds it.
-how="the package's postinst"
-if ! dkms status -m ioca -v "$version" -k "$rel" | grep -q ': installed'; then
-	how="the kernel hook /etc/kernel/postinst.d/dkms"
-	/etc/kernel/postinst.d/dkms "$rel" >"$work/hook" 2>&1
-fi
-dkms status -m ioca -v "$version" -k "$rel" >"$work/status" 2>&1
-modpath=$(awk -F: '$1 ~ /(^|\/)ioca\.ko(\.[a-z]+)?$/ { print $1; exit }' "/lib/modules/$rel/modules.dep")
-if grep -q ': installed' "$work/status" && [[ $modpath == updates/dkms/* ]] &&
-	[ "$(modinfo -F vermagic "/lib/modules/$rel/$modpath" | cut -d' ' -f1)" = "$rel" ]; then
-	ok "DKMS built and installed ioca/$version for $rel (by $how) as $modpath"
+# /lib/modules (a CI host runs another kernel than the one the VM boots).
+if built_for; then
+	ok "the package's postinst had DKMS build ioca/$version for $rel ($modpath)"
+	# A kernel installed later: the module is added but not built for it
+	# until the hook a kernel package runs does it.
+	dkms unbuild -m ioca -v "$version" -k "$rel" >"$work/unbuild" 2>&1
+	if built_for || [ -n "$modpath" ]; then
+		sed 's/^/    | /' "$work/unbuild"
+		notok "dkms unbuild takes ioca out of $rel (modules.dep: '${modpath:-none}')"
+		finish
+	fi
 else
-	sed 's/^/    | /' "$work/status" "$work/hook" 2>/dev/null | tail -n 40
-	notok "DKMS built and installed ioca/$version for $rel as updates/dkms/ioca.ko (got '${modpath:-none}')"
+	echo "deb: the postinst did not build for $rel; the kernel hook will"
+fi
+t0=$(date +%s)
+/etc/kernel/postinst.d/dkms "$rel" >"$work/hook" 2>&1
+if built_for; then
+	ok "the kernel hook (/etc/kernel/postinst.d/dkms) has DKMS build it for $rel in $(($(date +%s) - t0)) s"
+else
+	sed 's/^/    | /' "$work/hook" | tail -n 40
+	dkms status 2>&1 | sed 's/^/    | /'
+	notok "the kernel hook has DKMS build ioca/$version for $rel (modules.dep: '${modpath:-none}')"
 	finish
 fi
 
@@ -151,6 +172,15 @@ if dpkg-query -W -f='${Conffiles}\n' iocad | grep -q '^ /etc/ioca/iocad.ini ' &&
 	ok "iocad: /etc/ioca/iocad.ini is a conffile; the unit runs /usr/bin/iocad and is not enabled"
 else
 	notok "iocad: /etc/ioca/iocad.ini is a conffile; the unit runs /usr/bin/iocad and is not enabled"
+fi
+# The packaged daemon on the simulator, with an example the README runs.
+ex=$root/examples/iocad/fig7a-aggregation
+if /usr/bin/iocad --sim "$ex.scn" "$ex.ini" --intervals 5 --quiet --trace "$work/trace.csv" \
+	>"$work/iocad" 2>&1 && [ "$(grep -c '^[0-9]' "$work/trace.csv")" -eq 5 ]; then
+	ok "the packaged iocad runs 5 intervals on the simulator and traces them"
+else
+	sed 's/^/    | /' "$work/iocad" "$work/trace.csv" 2>/dev/null | tail -n 20
+	notok "the packaged iocad runs 5 intervals on the simulator and traces them"
 fi
 missing=''
 for m in iocad.8 iocactl.8 iocad.ini.5 spec-cc.1; do
@@ -193,7 +223,7 @@ for lib in $(ldd /usr/bin/iocactl "$work/ioca_info" 2>/dev/null | grep -oE '/[^ 
 done
 sum=$(sha256sum "/lib/modules/$rel/$modpath" | cut -d' ' -f1)
 t0=$(date +%s)
-"$root/scripts/vm/run.sh" --cpu Skylake-Client --smp 1 --mem 512 --timeout 300 \
+"$root/scripts/vm/run.sh" --kernel "/boot/vmlinuz-$rel" --cpu Skylake-Client --smp 1 --mem 512 --timeout 300 \
 	--modules-dir "/lib/modules/$rel" --kmod ioca "${files[@]}" \
 	-- /bin/sh /ioca/guest.sh "$modpath" "$sum" >"$work/vm" 2>&1
 rc=$?
