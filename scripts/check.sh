@@ -41,7 +41,7 @@ for d in libspec libioca iocad; do
 done
 run_group kunit mk kunit
 run_group vmtest mk vmtest
-# The Debian packages: built, installed with DKMS, booted, purged (~5 min).
+# The Debian packages: built, installed with DKMS, booted, purged (5.5-9 min).
 run_group deb scripts/deb/test.sh
 
 pass=0
