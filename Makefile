@@ -18,7 +18,7 @@ export LLVM_VERSION PREFIX DESTDIR IOCA_CACHE KDIR
 USER_DIRS := libspec libioca iocad
 SUBMAKE = $(MAKE) --no-print-directory
 
-.PHONY: all check check-debug demo bench vmtest kunit fuzz lint install clean help deps kmod \
+.PHONY: all check check-debug demo bench vmtest kunit fuzz lint install clean help deps kmod deb \
 	$(USER_DIRS)
 
 all: kmod $(USER_DIRS) ## build everything (default)
@@ -76,6 +76,9 @@ clean: ## remove build products from the tree (the cache stays)
 	@for d in kmod $(USER_DIRS) selftests fuzz; do \
 		[ -f $$d/Makefile ] && $(SUBMAKE) -C $$d clean; done; true
 	@rm -rf build
+
+deb: deps ## Debian packages into build/deb/ (debhelper, dh-dkms), lintian-checked
+	@scripts/deb/build.sh
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \

@@ -43,6 +43,8 @@ run_group fuzz mk -C fuzz check
 run_group metrics mk -C iocad check-metrics
 run_group kunit mk kunit
 run_group vmtest mk vmtest
+# The Debian packages: built, installed with DKMS, booted, purged (5.5-9 min).
+run_group deb scripts/deb/test.sh
 
 pass=0
 fail=0

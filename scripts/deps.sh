@@ -31,6 +31,8 @@ pkgs=(
 	# iocad's metrics: the HTTP endpoint's library, and the Prometheus server
 	# and promtool its end-to-end test scrapes and lints with
 	libmicrohttpd-dev prometheus
+	# make deb and its test (scripts/deb/): packaging, DKMS, lintian
+	debhelper dh-dkms dkms lintian
 )
 
 missing=()

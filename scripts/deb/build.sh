@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Builds ioca's Debian binary packages into build/deb/ (make deb) and runs
+# lintian over them; a lintian error or warning fails the build.
+#
+# dpkg-buildpackage puts its products in the parent of the tree it builds
+# and cleans that tree first, so it runs in a copy of the checkout (tracked
+# and untracked-but-not-ignored files: what a commit of the work tree would
+# hold) under build/deb/src. debian/changelog is written there from VERSION,
+# the one place the version lives.
+#
+# Environment: DEB_JOBS (default 2) parallel jobs; DEB_LINTIAN=0 skips
+# lintian. Prints the .deb paths, one a line, as its last lines.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=$root/build/deb
+jobs=${DEB_JOBS:-2}
+version=$(cat "$root/VERSION")
+[[ $version =~ ^[0-9][0-9a-z.+~]*$ ]] ||
+	{ echo "deb: VERSION '$version' is not a Debian upstream version" >&2; exit 1; }
+
+for t in dpkg-buildpackage dh dh_dkms; do
+	command -v "$t" >/dev/null ||
+		{ echo "deb: $t missing (scripts/deps.sh installs debhelper, dh-dkms)" >&2; exit 1; }
+done
+
+rm -rf "$out"
+src=$out/src
+mkdir -p "$src"
+if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+	(cd "$root" && git ls-files -z -co --exclude-standard) |
+		(cd "$root" && tar --null -T - -cf -) | tar -C "$src" -xf -
+	commit=$(git -C "$root" rev-parse --short HEAD)
+	# The commit's date, not now: the same commit builds the same packages.
+	date=$(git -C "$root" log -1 --format=%aD)
+else
+	tar -C "$root" --exclude=./build -cf - . | tar -C "$src" -xf -
+	commit=unknown
+	date=$(date -R)
+fi
+
+# Maintainer and distribution are the control file's and a local build's.
+maint=$(sed -n 's/^Maintainer: //p' "$src/debian/control")
+cat >"$src/debian/changelog" <<EOT
+ioca ($version) unstable; urgency=medium
+
+  * Built from commit $commit.
+
+ -- $maint  $date
+EOT
+
+cd "$src"
+echo "deb: dpkg-buildpackage -b -j$jobs in $src"
+DEB_BUILD_OPTIONS="parallel=$jobs ${DEB_BUILD_OPTIONS:-}" \
+	nice dpkg-buildpackage -b -uc -us -j"$jobs" >"$out/build.log" 2>&1 || {
+	tail -n 40 "$out/build.log" >&2
+	echo "deb: dpkg-buildpackage failed (whole log: $out/build.log)" >&2
+	exit 1
+}
+
+changes=$out/ioca_${version}_$(dpkg --print-architecture).changes
+[ -f "$changes" ] || { echo "deb: no $changes after the build" >&2; exit 1; }
+if [ "${DEB_LINTIAN:-1}" != 0 ]; then
+	command -v lintian >/dev/null ||
+		{ echo "deb: lintian missing (scripts/deps.sh installs it)" >&2; exit 1; }
+	echo "deb: lintian $changes"
+	lintian --fail-on error,warning --info "$changes" || {
+		echo "deb: lintian reported the errors or warnings above" >&2
+		exit 1
+	}
+fi
+ls "$out"/*.deb
