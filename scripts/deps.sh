@@ -26,6 +26,8 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	# plots and repeatable benchmark counts
 	gnuplot-nox valgrind
+	# examples/dpdk: the L3 forwarder libspec specializes (net_ring ports)
+	dpdk-dev
 )
 
 missing=()
