@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -17,9 +18,14 @@
 #define RING_SIZE 4096
 #define POOL_SIZE 8191
 
+/* The EAL is one per process: so is its state here. */
+static struct {
+	bool started;
+	int err;
+} eal;
+
 int net_eal_init(void)
 {
-	static int done, ret;
 	/* The EAL keeps pointers into its argv. A prefix per process: test
 	 * runs in parallel never share a runtime directory.
 	 */
@@ -31,21 +37,22 @@ int net_eal_init(void)
 		prefix,		  NULL,
 	};
 
-	if (done)
-		return ret;
-	done = 1;
+	if (eal.started)
+		return eal.err;
+	eal.started = true;
 	snprintf(prefix, sizeof(prefix), "ioca-fwd-%ld", (long)getpid());
 	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv) < 0) {
-		ret = -rte_errno;
+		eal.err = -rte_errno;
 		fprintf(stderr, "dpdk-fwd: rte_eal_init: %s\n", rte_strerror(rte_errno));
 	}
-	return ret;
+	return eal.err;
 }
 
 void net_eal_fini(void)
 {
-	if (!net_eal_init())
+	if (eal.started && !eal.err)
 		rte_eal_cleanup();
+	eal.err = -ESHUTDOWN;
 }
 
 static int start_port(struct net *n, const char *name, unsigned int i)

@@ -17,7 +17,9 @@
  * later calls return its first result. 0 or -errno.
  */
 int net_eal_init(void);
-/* Releases the EAL's resources at exit; it cannot be started again. */
+/* Releases the EAL's resources at exit; it cannot be started again
+ * (net_eal_init() then returns -ESHUTDOWN).
+ */
 void net_eal_fini(void);
 
 struct net {

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include <libspec/libspec.h>
+#include <libspec/policy.h>
 #include <rte_ip.h>
 
 #include "fwd_gen.h"
@@ -64,6 +65,11 @@ static void collect(struct out *o)
  * ports, chunks alternating), the poll run until it finds nothing (which
  * also sends the partial bursts).
  */
+/* Called after each poll that received packets (queues may be partial). */
+static void (*between_polls)(void);
+/* CHUNK packets this many times per input before the polls. */
+static size_t chunks = 1;
+
 static void run(fwd_poll_fn poll, unsigned int in, size_t count, struct out *o)
 {
 	size_t pos[NR_PORTS] = {0};
@@ -78,19 +84,23 @@ static void run(fwd_poll_fn poll, unsigned int in, size_t count, struct out *o)
 	do {
 		more = false;
 		for (p = 0; p < NR_PORTS; p++) {
-			size_t before = pos[p];
+			size_t before = pos[p], k;
 
 			if (!(in & (1u << p)) || pos[p] >= count)
 				continue;
-			workload_inject(
-				&w, net, p, &pos[p],
-				(unsigned int)(count - pos[p] < CHUNK ? count - pos[p] : CHUNK));
+			for (k = 0; k < chunks && pos[p] < count; k++)
+				workload_inject(&w, net, p, &pos[p],
+						(unsigned int)(count - pos[p] < CHUNK
+								       ? count - pos[p]
+								       : CHUNK));
 			assert_true(pos[p] > before);
 			more = more || pos[p] < count;
 		}
 		do {
 			got = poll(&net->fwd);
 			collect(o);
+			if (got && between_polls)
+				between_polls();
 		} while (got);
 	} while (more);
 	o->rx = net->fwd.rx;
@@ -298,6 +308,74 @@ static void test_two_inputs(void **state)
 	out_free(&ref);
 }
 
+/* The policy's clock: one millisecond a poll, so its windows are polls. */
+static struct spec_policy_exhaustive *pol;
+static uint64_t fake_ns;
+
+static uint64_t fake_clock(void *ctx)
+{
+	(void)ctx;
+	return fake_ns;
+}
+
+static double packets(void *ctx)
+{
+	(void)ctx;
+	return (double)net->fwd.rx;
+}
+
+static void step_policy(void)
+{
+	uint64_t next = 0;
+	int i;
+
+	fake_ns += 1000000;
+	for (i = 0; i < 8 && next <= fake_ns; i++)
+		spec_policy_exhaustive__step(pol, &next);
+}
+
+/*
+ * The exhaustive policy over both burst points switches variants between
+ * polls, with packets still queued for TX under the previous burst size
+ * (up to 127 of them when 128 was the last): the output must not change.
+ */
+static void test_policy_switching(void **state)
+{
+	static const char *const labels[] = {"rx_burst", "tx_burst"};
+	struct spec_runtime_stats a = {0}, b = {0};
+	struct out ref, o;
+
+	(void)state;
+	run(jit_poll(""), 1, NR_PKTS, &ref);
+	{
+		LIBSPEC_OPTS(spec_policy_exhaustive_opts, po, .metric = packets,
+			     .metric_mode = SPEC_METRIC_COUNTER, .dwell_ns = 1000000,
+			     .labels = labels, .nr_labels = 2, .noguard_labels = labels,
+			     .nr_noguard_labels = 2, .clock = fake_clock);
+
+		pol = spec_policy_exhaustive__new(rt, &po);
+	}
+	assert_non_null(pol);
+	assert_int_equal(spec_policy_exhaustive__nr_candidates(pol), 16);
+	assert_int_equal(spec_runtime__stats(rt, &a, sizeof(a)), 0);
+	/* A thousand packets a round: a port's queue can fill a TX burst of
+	 * 128 before the round's last poll sends what is left.
+	 */
+	between_polls = step_policy;
+	chunks = 4;
+	run(spec_runtime__handler(rt, "fwd_poll"), 1, NR_PKTS, &o);
+	between_polls = NULL;
+	chunks = 1;
+	assert_int_equal(spec_runtime__stats(rt, &b, sizeof(b)), 0);
+	assert_int_equal(spec_policy_exhaustive__best(pol, NULL, NULL), 0);
+	spec_policy_exhaustive__free(pol);
+	/* Every candidate and the choice were installed mid-stream. */
+	assert_true(b.swaps - a.swaps >= 17);
+	assert_same(&ref, &o);
+	out_free(&o);
+	out_free(&ref);
+}
+
 static int setup(void **state)
 {
 	struct workload_opts wo = {
@@ -339,7 +417,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_native_output), cmocka_unit_test(test_generic_is_native),
 		cmocka_unit_test(test_bursts),	      cmocka_unit_test(test_fast_path),
-		cmocka_unit_test(test_two_inputs),
+		cmocka_unit_test(test_two_inputs),    cmocka_unit_test(test_policy_switching),
 	};
 
 	return cmocka_run_group_tests_name("dpdk_fwd", tests, setup, teardown);
