@@ -101,7 +101,7 @@ static struct spec_policy_exhaustive *search(struct drv *d, struct fp *f, unsign
 		goto out;
 	{
 		LIBSPEC_OPTS(spec_policy_exhaustive_opts, o, .metric = drv_packets, .metric_ctx = d,
-			     .metric_mode = SPEC_METRIC_COUNTER, .dwell_ns = 15000000, .windows = 3,
+			     .metric_mode = SPEC_METRIC_COUNTER, .dwell_ns = 15000000, .windows = 5,
 			     .warmup_ns = 2000000, .threshold = 0.25, .confirm_windows = 2,
 			     .labels = none, .nr_labels = 0,
 			     .extra = (const struct spec_config *const *)cand, .nr_extra = NS,
