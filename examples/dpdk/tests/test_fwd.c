@@ -279,6 +279,59 @@ static void test_fast_path(void **state)
 	out_free(&ref);
 }
 
+/* A hot flow of the workload (the most sampled one) and its port. */
+static size_t hottest_flow(void)
+{
+	size_t count[2048] = {0}, i, best = 0;
+
+	for (i = 0; i < NR_PKTS; i++) {
+		size_t f;
+
+		for (f = 0; f < w.o.nr_flows && w.flows[f] != w.keys[i]; f++)
+			;
+		if (f < w.o.nr_flows && w.kind[i] == PKT_KNOWN && ++count[f] > count[best])
+			best = f;
+	}
+	return best;
+}
+
+/*
+ * A fast path holds answers, so a table change must go through
+ * invalidate: without it the old port is still sent to; with it the
+ * generic lookup answers at once, and a new fast path has the new port.
+ */
+static void test_table_change(void **state)
+{
+	size_t f = hottest_flow();
+	unsigned int old = w.flow_port[f], new = (old + 1) % NR_PORTS;
+	struct out native, o;
+
+	(void)state;
+	run(jit_cfg(fwd_config(0, 0, NULL, 0, 1)), 1, NR_PKTS, &o);
+	out_free(&o);
+	jit_cfg(fwd_config(32, 32, tabs, 8, 0));
+	assert_int_equal(tables_add_flow(tabs, w.flows[f], new), 0);
+	run(fwd_poll, 1, NR_PKTS, &native);
+	run(spec_runtime__handler(rt, "fwd_poll"), 1, NR_PKTS, &o);
+	assert_int_not_equal(o.n[new], native.n[new]); /* stale: the old port */
+	out_free(&o);
+
+	assert_int_equal(spec_runtime__invalidate(rt, FWD_FLOW_LABEL, NULL), 0);
+	run(spec_runtime__handler(rt, "fwd_poll"), 1, NR_PKTS, &o);
+	assert_same(&native, &o);
+	out_free(&o);
+	run(jit_cfg(fwd_config(0, 0, NULL, 0, 1)), 1, NR_PKTS, &o);
+	out_free(&o);
+	run(jit_cfg(fwd_config(32, 32, tabs, 8, 0)), 1, NR_PKTS, &o);
+	assert_same(&native, &o);
+	assert_true(o.lookups < native.lookups / 4);
+	out_free(&o);
+
+	assert_int_equal(spec_runtime__invalidate(rt, FWD_FLOW_LABEL, NULL), 0);
+	assert_int_equal(tables_add_flow(tabs, w.flows[f], old), 0);
+	out_free(&native);
+}
+
 /* Two inputs: batching interleaves them differently per burst size, but
  * each input's packets leave each port in their order.
  */
@@ -415,9 +468,10 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_native_output), cmocka_unit_test(test_generic_is_native),
-		cmocka_unit_test(test_bursts),	      cmocka_unit_test(test_fast_path),
-		cmocka_unit_test(test_two_inputs),    cmocka_unit_test(test_policy_switching),
+		cmocka_unit_test(test_native_output),	 cmocka_unit_test(test_generic_is_native),
+		cmocka_unit_test(test_bursts),		 cmocka_unit_test(test_fast_path),
+		cmocka_unit_test(test_two_inputs),	 cmocka_unit_test(test_table_change),
+		cmocka_unit_test(test_policy_switching),
 	};
 
 	return cmocka_run_group_tests_name("dpdk_fwd", tests, setup, teardown);
