@@ -284,6 +284,7 @@ static size_t hottest_flow(void)
 {
 	size_t count[2048] = {0}, i, best = 0;
 
+	assert_true(w.o.nr_flows <= 2048);
 	for (i = 0; i < NR_PKTS; i++) {
 		size_t f;
 
