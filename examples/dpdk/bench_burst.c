@@ -27,14 +27,10 @@ struct grid {
 static size_t slot(const struct spec_config *c, const char *label)
 {
 	int64_t v;
-	size_t i;
 
 	if (spec_config__get_value(c, label, &v) != 1)
 		return NB;
-	for (i = 0; i < NB; i++)
-		if (bursts[i] == v)
-			return i;
-	return NB;
+	return index_of(bursts, NB, v);
 }
 
 static void report(void *ctx, enum spec_policy_event ev, const struct spec_policy_result *r)

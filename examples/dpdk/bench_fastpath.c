@@ -30,16 +30,15 @@ static size_t slot(const struct spec_config *c)
 	size_t i;
 	char text[256];
 
-	/* The parameter is in the text only: label=<address>/<k>. */
+	/* No getter for a generator's parameter: it is in the text,
+	 * label=<address>/<k>.
+	 */
 	if (spec_config__format(c, text, sizeof(text)) < 0)
 		return NS;
 	for (i = 0; text[i]; i++)
 		if (text[i] == '/')
 			v = strtoll(&text[i + 1], NULL, 10);
-	for (i = 0; i < NS; i++)
-		if (sizes[i] == v)
-			return i;
-	return NS;
+	return index_of(sizes, NS, v);
 }
 
 static void report(void *ctx, enum spec_policy_event ev, const struct spec_policy_result *r)

@@ -20,6 +20,15 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+size_t index_of(const unsigned int *a, size_t n, int64_t v)
+{
+	size_t i;
+
+	for (i = 0; i < n && a[i] != v; i++)
+		;
+	return i;
+}
+
 /* The calling thread's CPU time: on a machine shared with other work, a
  * preempted poll must not count as a slow one.
  */

@@ -42,6 +42,8 @@ double drv_packets(void *ctx);
 int drv_policy(struct drv *d, struct spec_policy_exhaustive *p, uint64_t max_ns,
 	       bool (*done)(void *ctx), void *ctx);
 uint64_t now_ns(void);
+/* The index of @v in @a[@n], or @n. */
+size_t index_of(const unsigned int *a, size_t n, int64_t v);
 
 /* The paper's figures are plots without numbers in the text: each part
  * prints what the text says beside what it measured.
