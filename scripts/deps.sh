@@ -33,6 +33,8 @@ pkgs=(
 	libmicrohttpd-dev prometheus
 	# make deb and its test (scripts/deb/): packaging, DKMS, lintian
 	debhelper dh-dkms dkms lintian
+	# examples/dpdk: the L3 forwarder libspec specializes (net_ring ports)
+	dpdk-dev
 )
 
 missing=()
