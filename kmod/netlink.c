@@ -329,6 +329,29 @@ int ioca_nl_sample_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return ioca_collect_on_demand(&ioca_ctx.sampler, info);
 }
 
+int ioca_nl_samples_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int err;
+
+	if (!ioca_nl_perfmon(skb, info))
+		return -EPERM;
+	err = ioca_collect_subscribe(&ioca_ctx.sampler, info->snd_portid,
+				     task_tgid_nr(current));
+	if (err == -ENOSPC)
+		GENL_SET_ERR_MSG(info,
+				 "IOCA_MAX_SUBSCRIBERS sockets already subscribed");
+	return err;
+}
+
+int ioca_nl_samples_unsubscribe_doit(struct sk_buff *skb,
+				     struct genl_info *info)
+{
+	if (ioca_collect_unsubscribe(&ioca_ctx.sampler, info->snd_portid))
+		return 0;
+	GENL_SET_ERR_MSG(info, "this socket is not subscribed");
+	return -ENOENT;
+}
+
 /**
  * ioca_nl_register() - register the family
  *
