@@ -100,7 +100,7 @@ static const struct genl_multicast_group ioca_nl_mcgrps[] = {
 	},
 };
 
-struct genl_family ioca_nl_family = {
+struct genl_family ioca_nl_family __ro_after_init = {
 	.name		= IOCA_FAMILY_NAME,
 	.version	= IOCA_FAMILY_VERSION,
 	.netnsok	= false,

@@ -18,8 +18,8 @@
 #include <net/net_namespace.h>
 #include "compat.h"
 #include "collect.h"
+#include "extack.h"
 #include "main.h"
-#include "netlink.h"
 #include "owner.h"
 
 /**

@@ -102,7 +102,9 @@ TEST_F(ioca_caps, ddio_set_needs_cap_sys_rawio)
 
 	if (!variant->rawio) {
 		EXPECT_EQ(-EPERM, err);
-		EXPECT_STREQ("DDIO changes write MSRs: CAP_SYS_RAWIO needed", self->r.msg);
+		/* Without CAP_NET_ADMIN genetlink refuses before the handler. */
+		if (variant->caps & CAP(CAP_NET_ADMIN))
+			EXPECT_STREQ("DDIO changes write MSRs: CAP_SYS_RAWIO needed", self->r.msg);
 	}
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
 	if (variant->rawio) {
@@ -129,7 +131,7 @@ TEST_F(ioca_caps, sampler_ops_need_cap_perfmon)
 	ASSERT_NE(NULL, s);
 	cfg.ev[0].kind = IOCA_EVENT_KIND_CPU_CLOCK;
 	EXPECT_EQ(want, ioca_sampler_set(&self->nl, &cfg, &self->r));
-	if (want)
+	if (want && (variant->caps & CAP(CAP_NET_ADMIN)))
 		EXPECT_STREQ("system-wide counters: CAP_PERFMON or CAP_SYS_ADMIN needed",
 			     self->r.msg);
 	EXPECT_EQ(want, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
