@@ -191,16 +191,17 @@ static int keep_caps(uint64_t caps)
 static int perfmon_reader(void)
 {
 	IOCA_OPTS(ioca_subscription_opts, so, .print = quiet);
-	struct ioca_sample *s = calloc(1, sizeof(*s));
 	struct ioca_subscription *sub;
+	struct ioca_sample *s;
 	int r = -1, i;
 
-	if (!s || keep_caps(1ull << CAP_PERFMON))
+	if (keep_caps(1ull << CAP_PERFMON))
 		return 10;
 	sub = ioca_subscription__open(&so);
 	if (!sub)
 		return 11;
-	for (i = 0; i < 10 && r <= 0; i++)
+	s = calloc(1, sizeof(*s));
+	for (i = 0; s && i < 10 && r <= 0; i++)
 		r = ioca_subscription__recv(sub, s, 500);
 	ioca_subscription__close(sub);
 	free(s);
