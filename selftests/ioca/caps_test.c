@@ -20,18 +20,9 @@
 
 #include "ioca_fixture.h"
 #include "kmod_load.h"
+#include "knobs.h"
 
 #define CAP(c) (1ull << (c))
-
-static int keep_caps(uint64_t caps)
-{
-	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
-	struct __user_cap_data_struct data[2] = {0};
-
-	data[0].effective = data[0].permitted = (uint32_t)caps;
-	data[1].effective = data[1].permitted = (uint32_t)(caps >> 32);
-	return (int)syscall(SYS_capset, &hdr, data);
-}
 
 FIXTURE(ioca_caps)
 {
@@ -83,7 +74,7 @@ FIXTURE_SETUP(ioca_caps)
 	ioca_simple_cmd(&root, IOCA_CMD_SAMPLER_STOP, &self->r);
 	ioca_ddio_restore(&root, &self->r);
 	tnl_close(&root);
-	ASSERT_EQ(0, keep_caps(variant->caps)) TH_LOG("capset: %s", strerror(errno));
+	ASSERT_EQ(0, knob_keep_caps(variant->caps)) TH_LOG("capset: %s", strerror(errno));
 	ASSERT_EQ(0, tnl_open(&self->nl, IOCA_FAMILY_NAME));
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &self->before, &self->r)) TH_LOG("%s", self->r.msg);
 }

@@ -19,17 +19,10 @@
 static int cpu_online(int cpu)
 {
 	char path[64];
-	FILE *f;
 	int on = -1;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &on) != 1)
-		on = -1;
-	fclose(f);
-	return on;
+	return knob_read_int(path, &on) ? -1 : on;
 }
 
 TEST_F_TIMEOUT(ioca_nl, loads_with_an_offline_middle_package, 120)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ioca_fixture.h"
+#include "knobs.h"
 
 #define INTERVAL_US 10000
 #define NSAMPLES 30
@@ -406,17 +407,10 @@ TEST_F(ioca_nl, sampler_start_rejects_unknown_uncore_pmu)
 static int pmu_type(const char *name)
 {
 	char path[128];
-	FILE *f;
 	int type = -1;
 
 	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", name);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &type) != 1)
-		type = -1;
-	fclose(f);
-	return type;
+	return knob_read_int(path, &type) ? -1 : type;
 }
 
 /*

@@ -26,6 +26,7 @@
 #include "kselftest_harness.h"
 #include "libioca.h"
 #include "kmod_load.h"
+#include "knobs.h"
 
 static void quiet(enum ioca_print_level level, void *ctx, const char *fmt, va_list ap)
 {
@@ -33,17 +34,6 @@ static void quiet(enum ioca_print_level level, void *ctx, const char *fmt, va_li
 	(void)ctx;
 	(void)fmt;
 	(void)ap;
-}
-
-static int reload(const char *extra)
-{
-	char params[128];
-	int err = kmod_loaded("ioca") ? kmod_unload("ioca", 5000) : 0;
-
-	if (err)
-		return err;
-	snprintf(params, sizeof(params), "%s %s", kmod_default_params(), extra);
-	return kmod_load(kmod_path(), params);
 }
 
 static uint64_t now_ms(void)
@@ -107,7 +97,7 @@ TEST(paused_reader_loses_only_its_own_samples)
 	ASSERT_NE(NULL, s);
 	ASSERT_NE(NULL, info);
 	/* Parts: a sample a paused reader's buffer can cut in the middle. */
-	ASSERT_EQ(0, reload("part_budget=512"));
+	ASSERT_EQ(0, kmod_reload("part_budget=512"));
 	c = ioca_client__open(&co);
 	ASSERT_NE(NULL, c);
 	paused = ioca_subscription__open(&po);
@@ -172,19 +162,9 @@ TEST(paused_reader_loses_only_its_own_samples)
 	ASSERT_EQ(0, ioca_client__info(c, info));
 	EXPECT_EQ(0, info->sampler.nsubscribers);
 	ioca_client__close(c);
-	EXPECT_EQ(0, reload(""));
+	EXPECT_EQ(0, kmod_reload(""));
 	free(info);
 	free(s);
-}
-
-static int keep_caps(uint64_t caps)
-{
-	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
-	struct __user_cap_data_struct data[2] = {0};
-
-	data[0].effective = data[0].permitted = (uint32_t)caps;
-	data[1].effective = data[1].permitted = (uint32_t)(caps >> 32);
-	return (int)syscall(SYS_capset, &hdr, data);
 }
 
 /* In the child: 0 when a CAP_PERFMON-only subscription got a sample. */
@@ -195,7 +175,7 @@ static int perfmon_reader(void)
 	struct ioca_sample *s;
 	int r = -1, i;
 
-	if (keep_caps(1ull << CAP_PERFMON))
+	if (knob_keep_caps(1ull << CAP_PERFMON))
 		return 10;
 	sub = ioca_subscription__open(&so);
 	if (!sub)
