@@ -23,6 +23,7 @@
 #include <net/genetlink.h>
 #include "compat.h"
 #include "collect.h"
+#include "ddio.h"
 #include "emul_counters.h"
 #include "ioca_nl_gen.h"
 
@@ -94,6 +95,26 @@ static void ioca_collect_uncore(struct ioca_sampler *s)
 	}
 }
 
+/*
+ * Each socket's DDIO mask as last written, so a reader needs no request of
+ * its own per interval. The masks are read without the DDIO lock: a set
+ * racing with the collection shows either mask, both of which were valid.
+ * A socket whose register was never read (no CPU online since load) has
+ * no mask to report (0).
+ */
+static void ioca_collect_ddio(struct ioca_sampler *s)
+{
+	const struct ioca_ddio *d = s->ddio;
+	/* Pairs with the release when a package appears (ddio_apply.c). */
+	unsigned int so, nr = d ? smp_load_acquire(&d->nr_sockets) : 0;
+
+	for (so = 0; so < s->nr_sockets; so++) {
+		s->sockets[so].ddio_mask = 0;
+		if (so < nr && !READ_ONCE(d->sock[so].unread))
+			s->sockets[so].ddio_mask = READ_ONCE(d->sock[so].mask);
+	}
+}
+
 /* Caller holds cpus_read_lock() and s->lock: no CPU comes or goes. */
 static void ioca_collect_read_all(struct ioca_sampler *s)
 {
@@ -111,6 +132,7 @@ static void ioca_collect_read_all(struct ioca_sampler *s)
 	/* The local CPU is read inline; waits only for the IPIs to finish. */
 	on_each_cpu_mask(s->read_mask, ioca_collect_ipi, s, true);
 	ioca_collect_uncore(s);
+	ioca_collect_ddio(s);
 }
 
 static struct sk_buff *ioca_collect_build(struct ioca_sampler *s,
@@ -139,11 +161,32 @@ static struct sk_buff *ioca_collect_build(struct ioca_sampler *s,
 }
 
 /*
- * Reads every counter, then sends the sample in as many parts as it takes:
- * multicast when @info is NULL, else as replies to @info. Returns 0 or the
- * first -errno (-ENOMEM for a message that could not be built).
+ * One periodic part to every subscriber, then to the (legacy) multicast
+ * group. A reader whose buffer is full misses only its own copy: nothing
+ * here stops sending the sample's other parts to anyone.
  */
-static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
+static void ioca_collect_publish(struct ioca_sampler *s, struct sk_buff *skb,
+				 bool last, bool mcast)
+{
+	ioca_subs_deliver(&s->subs, skb, last);
+	if (!mcast) {
+		consume_skb(skb);
+		return;
+	}
+	/* -ESRCH: the last listener left meanwhile; not an error. */
+	if (genlmsg_multicast(&ioca_nl_family, skb, 0, IOCA_NLGRP_SAMPLES,
+			      GFP_KERNEL) == -ENOBUFS)
+		s->mcast_overruns++;
+}
+
+/*
+ * Reads every counter, then sends the sample in as many parts as it takes:
+ * to the subscribers and the multicast group when @info is NULL, else as
+ * replies to @info. Returns 0 or the first -errno (-ENOMEM for a message
+ * that could not be built).
+ */
+static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info,
+			     bool mcast)
 {
 	u64 now = ktime_get_ns();
 	struct ioca_sample smp = {
@@ -158,7 +201,8 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 		.nr_cpus = s->cfg->nr_events ? s->cfg->nr_cpus : 0,
 		.cpus = s->cpus,
 		.nr_uncore = s->cfg->nr_uncore,
-		.nr_sockets = s->cfg->nr_uncore ? s->nr_sockets : 0,
+		/* Always every socket: each carries its DDIO mask. */
+		.nr_sockets = s->nr_sockets,
 		.sockets = s->sockets,
 	};
 	unsigned int n, i;
@@ -168,9 +212,11 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 	s->read_ns = smp.time_ns;
 	ioca_collect_read_all(s);
 	n = ioca_sample_plan(&smp, s->part_budget, s->parts, s->max_parts);
-	if (!n)
+	if (!n || n > IOCA_MAX_SAMPLE_PARTS)
 		return -EMSGSIZE;
 	s->last_parts = n;
+	if (!info)
+		ioca_subs_begin(&s->subs);
 	for (i = 0; i < n && !err; i++) {
 		struct ioca_sample part;
 		struct sk_buff *skb;
@@ -185,15 +231,11 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info)
 			err = -ENOMEM;
 			break;
 		}
-		if (info) {
+		if (info)
 			err = genlmsg_unicast(genl_info_net(info), skb,
 					      info->snd_portid);
-			continue;
-		}
-		/* -ESRCH: the last listener left meanwhile; not an error. */
-		if (genlmsg_multicast(&ioca_nl_family, skb, 0,
-				      IOCA_NLGRP_SAMPLES, GFP_KERNEL) == -ENOBUFS)
-			err = -ENOBUFS;
+		else
+			ioca_collect_publish(s, skb, i == n - 1, mcast);
 	}
 	/* The last part's build time: every read and every part before it. */
 	s->last_collect_ns = dt;
@@ -207,19 +249,21 @@ void ioca_collect_interval_work(struct work_struct *work)
 {
 	struct ioca_sampler *s =
 		container_of(work, struct ioca_sampler, collect_work);
+	bool mcast;
 
 	cpus_read_lock();
 	mutex_lock(&s->lock);
 	if (s->state != IOCA_SAMPLER_STATE_RUNNING)
 		goto out_unlock;
 	s->intervals++;
-	if (!genl_has_listeners(&ioca_nl_family, &init_net,
-				IOCA_NLGRP_SAMPLES)) {
+	mcast = genl_has_listeners(&ioca_nl_family, &init_net,
+				   IOCA_NLGRP_SAMPLES);
+	if (!mcast && !s->subs.nr) {
 		s->no_listener++;
 		goto out_unlock;
 	}
 	s->seq++;
-	if (ioca_collect_send(s, NULL))
+	if (ioca_collect_send(s, NULL, mcast))
 		s->send_errors++;
 out_unlock:
 	mutex_unlock(&s->lock);
@@ -241,10 +285,45 @@ int ioca_collect_on_demand(struct ioca_sampler *s, struct genl_info *info)
 	cpus_read_lock();
 	mutex_lock(&s->lock);
 	if (s->state == IOCA_SAMPLER_STATE_RUNNING)
-		err = ioca_collect_send(s, info);
+		err = ioca_collect_send(s, info, false);
 	mutex_unlock(&s->lock);
 	cpus_read_unlock();
 	if (err == -ENODATA)
 		GENL_SET_ERR_MSG(info, "sampler is not running");
 	return err;
+}
+
+/**
+ * ioca_collect_subscribe() - deliver the periodic samples to @portid
+ * @s: sampler
+ * @portid: the requesting netlink socket
+ * @pid: its process
+ *
+ * Return: 0 or -ENOSPC (IOCA_MAX_SUBSCRIBERS reached).
+ */
+int ioca_collect_subscribe(struct ioca_sampler *s, u32 portid, u32 pid)
+{
+	int err;
+
+	mutex_lock(&s->lock);
+	err = ioca_subs_add(&s->subs, portid, pid);
+	mutex_unlock(&s->lock);
+	return err;
+}
+
+/**
+ * ioca_collect_unsubscribe() - stop delivering samples to @portid
+ * @s: sampler
+ * @portid: the netlink socket
+ *
+ * Return: whether it was subscribed.
+ */
+bool ioca_collect_unsubscribe(struct ioca_sampler *s, u32 portid)
+{
+	bool was;
+
+	mutex_lock(&s->lock);
+	was = ioca_subs_remove(&s->subs, portid);
+	mutex_unlock(&s->lock);
+	return was;
 }

@@ -169,6 +169,26 @@ int ioca_ddio_socket_init(struct ioca_ddio *d, unsigned int s)
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_socket_init);
 
+/*
+ * Geometry only, for a package whose register cannot be read yet: shown
+ * with the default mask, never written (not dirty), read by
+ * ioca_ddio_socket_online().
+ */
+static void ioca_ddio_socket_unread(struct ioca_ddio *d, unsigned int s)
+{
+	struct ioca_ddio_socket *sk = &d->sock[s];
+
+	memset(sk, 0, sizeof(*sk));
+	sk->llc_ways = d->llc_ways;
+	sk->valid_mask = ioca_ddio_valid_mask(d->llc_ways);
+	sk->boot_mask = d->default_mask;
+	sk->mask = d->default_mask;
+	sk->emul_reg = d->default_mask;
+	sk->unread = true;
+	pr_info("socket %u: no CPU online, DDIO register read when one comes online\n",
+		s);
+}
+
 /**
  * ioca_ddio_init() - read every socket's boot value through a backend
  * @d: state to fill
@@ -202,8 +222,18 @@ int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 	d->llc_ways = llc_ways;
 	d->default_mask = default_mask;
 	cpus_read_lock();
-	for (s = 0; s < nr_sockets && !err; s++)
+	for (s = 0; s < nr_sockets && !err; s++) {
+		/*
+		 * A package with no CPU online (a middle one, offlined before
+		 * load) has no CPU to read through: its register is read when
+		 * its first CPU comes online. Until then sets are refused.
+		 */
+		if (ops->online && !ops->online(d, s)) {
+			ioca_ddio_socket_unread(d, s);
+			continue;
+		}
 		err = ioca_ddio_socket_init(d, s);
+	}
 	cpus_read_unlock();
 	return err;
 }

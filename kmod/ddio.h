@@ -39,6 +39,8 @@ struct ioca_ddio_backend {
  * @boot_mask: DDIO ways found at load (a default when that read is invalid)
  * @mask: mask last read or written
  * @dirty: a write went to the hardware since load
+ * @unread: the register was never read: no CPU of the package has been
+ *	online since load (read when one comes online)
  * @owner_portid: netlink socket owning this mask, 0 when none
  * @owner_pid: process that set the owner, for info and messages
  * @owner_prev: mask before the owner's first change, put back when it closes
@@ -51,6 +53,7 @@ struct ioca_ddio_socket {
 	u32 boot_mask;
 	u32 mask;
 	bool dirty;
+	bool unread;
 	u32 owner_portid;
 	u32 owner_pid;
 	u32 owner_prev;

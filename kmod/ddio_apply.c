@@ -186,12 +186,19 @@ void ioca_ddio_release_owner(struct ioca_ddio *d, u32 portid)
 
 		if (!sk->owner_portid || sk->owner_portid != portid)
 			continue;
-		if (ioca_ddio_write_mask(d, s, sk->owner_prev))
-			pr_err("socket %u: owner pid %u closed, DDIO mask 0x%x could not be put back\n",
-			       s, sk->owner_pid, sk->owner_prev);
-		else
+		if (ioca_ddio_write_mask(d, s, sk->owner_prev)) {
+			/*
+			 * Typically every CPU of the package is offline: the
+			 * mask before the owner is what its first CPU back
+			 * writes, never the dead owner's.
+			 */
+			sk->mask = sk->owner_prev;
+			pr_warn("socket %u: owner pid %u closed, DDIO mask 0x%x written when the socket can be\n",
+				s, sk->owner_pid, sk->owner_prev);
+		} else {
 			pr_info("socket %u: owner pid %u closed, DDIO mask 0x%x put back\n",
 				s, sk->owner_pid, sk->owner_prev);
+		}
 		sk->owner_portid = 0;
 		sk->owner_pid = 0;
 	}
@@ -248,6 +255,8 @@ int ioca_ddio_socket_online(struct ioca_ddio *d, unsigned int s)
 	mutex_lock(&d->lock);
 	if (s >= d->nr_sockets)
 		err = ioca_ddio_socket_add(d, s);
+	else if (d->sock[s].unread)
+		err = ioca_ddio_socket_init(d, s);
 	else if (d->sock[s].dirty)
 		err = ioca_ddio_write_mask(d, s, d->sock[s].mask);
 	mutex_unlock(&d->lock);

@@ -82,6 +82,15 @@ static const struct genl_ops ioca_nl_ops[] = {
 		.doit		= ioca_nl_sample_get_doit,
 		.flags		= GENL_ADMIN_PERM,
 	},
+	/* CAP_PERFMON is checked by the handler: no GENL_ADMIN_PERM. */
+	{
+		.cmd		= IOCA_CMD_SAMPLES_SUBSCRIBE,
+		.doit		= ioca_nl_samples_subscribe_doit,
+	},
+	{
+		.cmd		= IOCA_CMD_SAMPLES_UNSUBSCRIBE,
+		.doit		= ioca_nl_samples_unsubscribe_doit,
+	},
 };
 
 static const struct genl_multicast_group ioca_nl_mcgrps[] = {
@@ -91,7 +100,7 @@ static const struct genl_multicast_group ioca_nl_mcgrps[] = {
 	},
 };
 
-struct genl_family ioca_nl_family = {
+struct genl_family ioca_nl_family __ro_after_init = {
 	.name		= IOCA_FAMILY_NAME,
 	.version	= IOCA_FAMILY_VERSION,
 	.netnsok	= false,

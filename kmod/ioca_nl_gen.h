@@ -19,6 +19,9 @@ int ioca_nl_sampler_set_doit(struct sk_buff *skb, struct genl_info *info);
 int ioca_nl_sampler_start_doit(struct sk_buff *skb, struct genl_info *info);
 int ioca_nl_sampler_stop_doit(struct sk_buff *skb, struct genl_info *info);
 int ioca_nl_sample_get_doit(struct sk_buff *skb, struct genl_info *info);
+int ioca_nl_samples_subscribe_doit(struct sk_buff *skb, struct genl_info *info);
+int ioca_nl_samples_unsubscribe_doit(struct sk_buff *skb,
+				     struct genl_info *info);
 
 enum {
 	IOCA_NLGRP_SAMPLES,

@@ -109,9 +109,10 @@ static int __init ioca_init(void)
 {
 	int err;
 
-	if (part_budget < 512 || part_budget > IOCA_PART_BUDGET) {
-		pr_err("part_budget=%u out of range 512-%u\n", part_budget,
-		       IOCA_PART_BUDGET);
+	if (part_budget < IOCA_PART_BUDGET_MIN ||
+	    part_budget > IOCA_PART_BUDGET_MAX) {
+		pr_err("part_budget=%u out of range %u-%u\n", part_budget,
+		       IOCA_PART_BUDGET_MIN, IOCA_PART_BUDGET_MAX);
 		return -EINVAL;
 	}
 	mutex_init(&ioca_ctx.owner_lock);
@@ -128,6 +129,7 @@ static int __init ioca_init(void)
 	if (err)
 		goto err_remove_state;
 	ioca_ctx.sampler.part_budget = part_budget;
+	ioca_ctx.sampler.ddio = &ioca_ctx.ddio;
 	if (emulate) {
 		ioca_emul_init(&ioca_ctx.emul, ioca_ctx.ddio.nr_sockets);
 		ioca_ctx.sampler.emul = &ioca_ctx.emul;

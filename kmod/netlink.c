@@ -134,79 +134,6 @@ int ioca_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* One IOCA_A_DDIO_SOCKET nest into a resolved request. */
-static int ioca_ddio_parse_socket(const struct nlattr *nest,
-				  struct ioca_ddio_req *req,
-				  struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[IOCA_A_SOCKET_DDIO_WAYS + 1];
-	const struct nlattr *what;
-	const char *why = NULL;
-	int err;
-
-	err = nla_parse_nested(tb, IOCA_A_SOCKET_DDIO_WAYS, nest,
-			       ioca_ddio_socket_nl_policy, extack);
-	if (err)
-		return err;
-	if (NL_REQ_ATTR_CHECK(extack, nest, tb, IOCA_A_SOCKET_ID)) {
-		NL_SET_ERR_MSG_ATTR(extack, nest, "socket id missing");
-		return -EINVAL;
-	}
-	if (!tb[IOCA_A_SOCKET_DDIO_MASK] == !tb[IOCA_A_SOCKET_DDIO_WAYS]) {
-		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "give exactly one of ddio-mask and ddio-ways");
-		return -EINVAL;
-	}
-	req->socket = nla_get_u32(tb[IOCA_A_SOCKET_ID]);
-	what = tb[IOCA_A_SOCKET_DDIO_MASK];
-	if (what) {
-		req->mask = nla_get_u32(what);
-		req->ways = 0;
-	} else {
-		what = tb[IOCA_A_SOCKET_DDIO_WAYS];
-		req->mask = 0;
-		req->ways = nla_get_u32(what);
-		/* 0 ways would mean "use the mask": refuse it here. */
-		if (!req->ways) {
-			NL_SET_ERR_MSG_ATTR(extack, what, "DDIO mask is empty");
-			return -EINVAL;
-		}
-	}
-	err = ioca_ddio_resolve(&ioca_ctx.ddio, req, &why);
-	if (err)
-		ioca_nl_set_err(extack, err == -ENODEV ?
-				tb[IOCA_A_SOCKET_ID] : what, why);
-	return err;
-}
-
-static int ioca_ddio_parse(struct genl_info *info, struct ioca_ddio_req *reqs,
-			   unsigned int *n)
-{
-	struct nlattr *nla;
-	unsigned long seen = 0;
-	int rem, err;
-
-	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(nla) != IOCA_A_DDIO_SOCKET)
-			continue;
-		if (*n >= IOCA_MAX_SOCKETS) {
-			NL_SET_ERR_MSG_ATTR(info->extack, nla,
-					    "more sockets than IOCA_MAX_SOCKETS");
-			return -EINVAL;
-		}
-		err = ioca_ddio_parse_socket(nla, &reqs[*n], info->extack);
-		if (err)
-			return err;
-		if (__test_and_set_bit(reqs[*n].socket, &seen)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, nla,
-					    "socket listed twice");
-			return -EINVAL;
-		}
-		(*n)++;
-	}
-	return 0;
-}
-
 int ioca_nl_ddio_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ioca_ddio_req reqs[IOCA_MAX_SOCKETS];
@@ -221,7 +148,10 @@ int ioca_nl_ddio_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (!ioca_nl_rawio(skb, info))
 		return -EPERM;
-	err = ioca_ddio_parse(info, reqs, &n);
+	err = ioca_ddio_parse(&ioca_ctx.ddio,
+			      nlmsg_attrdata(info->nlhdr, GENL_HDRLEN),
+			      nlmsg_attrlen(info->nlhdr, GENL_HDRLEN),
+			      reqs, &n, info->extack);
 	if (err)
 		return err;
 	if (info->attrs[IOCA_A_DDIO_RESTORE]) {
@@ -327,6 +257,29 @@ int ioca_nl_sample_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!ioca_nl_perfmon(skb, info))
 		return -EPERM;
 	return ioca_collect_on_demand(&ioca_ctx.sampler, info);
+}
+
+int ioca_nl_samples_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int err;
+
+	if (!ioca_nl_perfmon(skb, info))
+		return -EPERM;
+	err = ioca_collect_subscribe(&ioca_ctx.sampler, info->snd_portid,
+				     task_tgid_nr(current));
+	if (err == -ENOSPC)
+		GENL_SET_ERR_MSG(info,
+				 "IOCA_MAX_SUBSCRIBERS sockets already subscribed");
+	return err;
+}
+
+int ioca_nl_samples_unsubscribe_doit(struct sk_buff *skb,
+				     struct genl_info *info)
+{
+	if (ioca_collect_unsubscribe(&ioca_ctx.sampler, info->snd_portid))
+		return 0;
+	GENL_SET_ERR_MSG(info, "this socket is not subscribed");
+	return -ENOENT;
 }
 
 /**

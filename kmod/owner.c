@@ -17,8 +17,9 @@
 #include <linux/sched.h>
 #include <net/net_namespace.h>
 #include "compat.h"
+#include "collect.h"
+#include "extack.h"
 #include "main.h"
-#include "netlink.h"
 #include "owner.h"
 
 /**
@@ -65,6 +66,27 @@ void ioca_owner_set_sampler(struct ioca_sampler *s, u32 portid, bool own)
 		 "sampler is owned by pid %u", s->owner_pid);
 }
 
+/*
+ * Whether @portid may hold anything of ours: the sampler, a DDIO socket or
+ * a subscription. Every netlink socket of the machine passes through the
+ * notifier when it closes, so this is a handful of loads, no lock: the
+ * fields are only set by requests of @portid itself, which completed
+ * before its socket could be released.
+ */
+static bool ioca_owner_may_hold(u32 portid)
+{
+	const struct ioca_ddio *d = &ioca_ctx.ddio;
+	unsigned int i;
+
+	if (READ_ONCE(ioca_ctx.sampler.owner_portid) == portid ||
+	    READ_ONCE(ioca_ctx.sampler.subs.nr))
+		return true;
+	for (i = 0; i < IOCA_MAX_SOCKETS; i++)
+		if (READ_ONCE(d->sock[i].owner_portid) == portid)
+			return true;
+	return false;
+}
+
 static int ioca_owner_notify(struct notifier_block *nb, unsigned long event,
 			     void *ptr)
 {
@@ -73,8 +95,10 @@ static int ioca_owner_notify(struct notifier_block *nb, unsigned long event,
 	u32 pid;
 
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
-	    !net_eq(n->net, &init_net) || !n->portid)
+	    !net_eq(n->net, &init_net) || !n->portid ||
+	    !ioca_owner_may_hold(n->portid))
 		return NOTIFY_DONE;
+	ioca_collect_unsubscribe(s, n->portid);
 	mutex_lock(&ioca_ctx.owner_lock);
 	if (s->owner_portid == n->portid) {
 		pid = s->owner_pid;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sampler-set request parsing: the CPU list and the event lists arrive as
+ * Request parsing. sampler-set: the CPU list and the event lists arrive as
  * repeated attributes, which the genetlink core validates one by one but
  * only hands over as the last of each type, so walk the whole payload.
+ * ddio-set: the same for the repeated socket nests, each resolved against
+ * the DDIO geometry.
  */
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
@@ -10,7 +12,9 @@
 #include <linux/slab.h>
 #include <net/netlink.h>
 #include "compat.h"
+#include "ddio.h"
 #include "emul_counters.h"
+#include "extack.h"
 #include "ioca_nl_gen.h"
 #include "parse.h"
 
@@ -227,3 +231,90 @@ out_free:
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_parse_sampler_config);
+
+/* One IOCA_A_DDIO_SOCKET nest into a resolved request. */
+static int ioca_ddio_parse_socket(const struct ioca_ddio *d,
+				  const struct nlattr *nest,
+				  struct ioca_ddio_req *req,
+				  struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[IOCA_A_SOCKET_DDIO_WAYS + 1];
+	const struct nlattr *what;
+	const char *why = NULL;
+	int err;
+
+	err = nla_parse_nested(tb, IOCA_A_SOCKET_DDIO_WAYS, nest,
+			       ioca_ddio_socket_nl_policy, extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, IOCA_A_SOCKET_ID)) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "socket id missing");
+		return -EINVAL;
+	}
+	if (!tb[IOCA_A_SOCKET_DDIO_MASK] == !tb[IOCA_A_SOCKET_DDIO_WAYS]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "give exactly one of ddio-mask and ddio-ways");
+		return -EINVAL;
+	}
+	req->socket = nla_get_u32(tb[IOCA_A_SOCKET_ID]);
+	what = tb[IOCA_A_SOCKET_DDIO_MASK];
+	if (what) {
+		req->mask = nla_get_u32(what);
+		req->ways = 0;
+	} else {
+		what = tb[IOCA_A_SOCKET_DDIO_WAYS];
+		req->mask = 0;
+		req->ways = nla_get_u32(what);
+		/* 0 ways would mean "use the mask": refuse it here. */
+		if (!req->ways) {
+			NL_SET_ERR_MSG_ATTR(extack, what, "DDIO mask is empty");
+			return -EINVAL;
+		}
+	}
+	err = ioca_ddio_resolve(d, req, &why);
+	if (err)
+		ioca_nl_set_err(extack, err == -ENODEV ?
+				tb[IOCA_A_SOCKET_ID] : what, why);
+	return err;
+}
+
+/**
+ * ioca_ddio_parse() - the sockets of a ddio-set request, each resolved
+ * @d: DDIO state (geometry, for the validation)
+ * @head: the request's attributes
+ * @len: their length
+ * @reqs: filled, IOCA_MAX_SOCKETS entries
+ * @n: set to the number of sockets
+ * @extack: each refusal's message, at the attribute
+ *
+ * Return: 0 or -errno (-EINVAL, -ENODEV, -ERANGE from the policy).
+ */
+int ioca_ddio_parse(const struct ioca_ddio *d, const struct nlattr *head,
+		    int len, struct ioca_ddio_req *reqs, unsigned int *n,
+		    struct netlink_ext_ack *extack)
+{
+	const struct nlattr *nla;
+	unsigned long seen = 0;
+	int rem, err;
+
+	*n = 0;
+	nla_for_each_attr(nla, head, len, rem) {
+		if (nla_type(nla) != IOCA_A_DDIO_SOCKET)
+			continue;
+		if (*n >= IOCA_MAX_SOCKETS) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "more sockets than IOCA_MAX_SOCKETS");
+			return -EINVAL;
+		}
+		err = ioca_ddio_parse_socket(d, nla, &reqs[*n], extack);
+		if (err)
+			return err;
+		if (__test_and_set_bit(reqs[*n].socket, &seen)) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "socket listed twice");
+			return -EINVAL;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_parse);

@@ -7,6 +7,8 @@
 
 struct nlattr;
 struct netlink_ext_ack;
+struct ioca_ddio;
+struct ioca_ddio_req;
 
 /**
  * struct ioca_event_spec - one event as configured
@@ -47,5 +49,8 @@ int ioca_parse_event(const struct nlattr *nest, bool uncore,
 int ioca_parse_sampler_config(const struct nlattr *head, int len,
 			      struct ioca_sampler_config *cfg,
 			      struct netlink_ext_ack *extack);
+int ioca_ddio_parse(const struct ioca_ddio *d, const struct nlattr *head,
+		    int len, struct ioca_ddio_req *reqs, unsigned int *n,
+		    struct netlink_ext_ack *extack);
 
 #endif /* _IOCA_PARSE_H */

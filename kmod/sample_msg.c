@@ -36,6 +36,7 @@ static size_t ioca_cpu_size(const struct ioca_sample *s, unsigned int i)
 static size_t ioca_socket_size(const struct ioca_sample *s, unsigned int i)
 {
 	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
+	       (s->sockets[i].ddio_mask ? nla_total_size(sizeof(u32)) : 0) +
 	       (s->sockets[i].present ?
 		s->nr_uncore * ioca_counter_size() : 0);
 }
@@ -68,6 +69,8 @@ EXPORT_SYMBOL_IF_KUNIT(ioca_sample_msg_size);
  *
  * CPUs fill messages in order, then sockets, so a part never mixes a CPU
  * run's middle with sockets out of order and reassembly is concatenation.
+ * A part is never empty, so there are at most nr_cpus + nr_sockets of them
+ * (IOCA_MAX_SAMPLE_PARTS at the ABI's limits), whatever @budget is.
  *
  * Return: the number of parts, at least 1 (0 when @max_parts is too small).
  */
@@ -259,6 +262,9 @@ static int ioca_put_socket(struct sk_buff *skb,
 	unsigned int i;
 
 	if (!nest || nla_put_u32(skb, IOCA_A_SOCKET_ID, so->id))
+		return -EMSGSIZE;
+	if (so->ddio_mask &&
+	    nla_put_u32(skb, IOCA_A_SOCKET_DDIO_MASK, so->ddio_mask))
 		return -EMSGSIZE;
 	for (i = 0; so->present && i < nr_uncore; i++)
 		if (ioca_put_counter(skb, IOCA_A_SOCKET_COUNTER, i, &so->c[i]))

@@ -40,11 +40,13 @@ struct ioca_sample_cpu {
  * struct ioca_sample_socket - uncore readings of one socket
  * @id: socket id
  * @present: counters exist (a CPU of the socket was online at start)
+ * @ddio_mask: its DDIO mask at collection; 0: none to report
  * @c: one reading per uncore event
  */
 struct ioca_sample_socket {
 	u32 id;
 	bool present;
+	u32 ddio_mask;
 	struct ioca_count *c;
 };
 
@@ -81,7 +83,7 @@ struct ioca_sample {
 };
 
 /* Payload budget of one message: with headers, well under 32 KiB. */
-#define IOCA_PART_BUDGET	(16 * 1024)
+#define IOCA_PART_BUDGET	IOCA_PART_BUDGET_MAX
 
 /**
  * struct ioca_sample_part - the CPUs and sockets one message carries

@@ -17,6 +17,7 @@
 #include <net/netlink.h>
 #include "compat.h"
 #include "collect.h"
+#include "ddio.h"
 #include "emul_counters.h"
 #include "sampler.h"
 #include "sampler_events.h"
@@ -49,8 +50,11 @@ static void ioca_sampler_release(struct ioca_sampler *s)
 static int ioca_sampler_alloc(struct ioca_sampler *s)
 {
 	unsigned int n = s->cfg->nr_cpus, u = s->cfg->nr_uncore;
+	/* Pairs with the release when a package appears (ddio_apply.c). */
+	unsigned int dn = s->ddio ? smp_load_acquire(&s->ddio->nr_sockets) : 0;
 
-	s->nr_sockets = min_t(unsigned int, ioca_nr_sockets_locked(),
+	/* Every DDIO socket too: emulated ones beyond the packages. */
+	s->nr_sockets = min_t(unsigned int, max(ioca_nr_sockets_locked(), dn),
 			      IOCA_MAX_SOCKETS);
 	s->slots = kcalloc(n, sizeof(*s->slots), GFP_KERNEL);
 	s->cpus = kcalloc(n, sizeof(*s->cpus), GFP_KERNEL);

@@ -9,11 +9,13 @@
 #include <linux/workqueue.h>
 #include "parse.h"
 #include "sample_msg.h"
+#include "subscribers.h"
 
 struct perf_event;
 struct sk_buff;
 struct genl_info;
 struct ioca_emul_counters;
+struct ioca_ddio;
 
 /**
  * struct ioca_sampler_slot - one sampled CPU
@@ -58,6 +60,10 @@ struct ioca_sampler_slot {
  * @part_budget: payload bytes per message (IOCA_PART_BUDGET unless a test
  *	asks for less)
  * @emul: emulated DDIO counters (emulate=1), NULL on real hardware
+ * @ddio: DDIO state whose masks every sample carries; NULL: none
+ * @subs: sockets the periodic samples are unicast to
+ * @mcast_overruns: multicast sends some listener of the (legacy) group
+ *	could not take
  * @start_ns: CLOCK_MONOTONIC at start, the emulated counters' enabled time
  * @generation: per CPU id, bumped each time its counters are created
  * @owner_portid: netlink socket owning the sampler, 0 when none
@@ -98,6 +104,9 @@ struct ioca_sampler {
 	u32 last_parts;
 	u32 part_budget;
 	struct ioca_emul_counters *emul;
+	const struct ioca_ddio *ddio;
+	struct ioca_subscribers subs;
+	u64 mcast_overruns;
 	u64 start_ns;
 	u32 *generation;
 	u32 owner_portid;

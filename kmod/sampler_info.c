@@ -71,6 +71,29 @@ static int ioca_put_figures(struct sk_buff *skb, const struct ioca_sampler *s)
 	return 0;
 }
 
+static int ioca_put_subscribers(struct sk_buff *skb,
+				const struct ioca_subscribers *subs)
+{
+	unsigned int i;
+
+	for (i = 0; i < subs->nr; i++) {
+		const struct ioca_subscriber *sub = &subs->sub[i];
+		struct nlattr *nest;
+
+		nest = nla_nest_start(skb, IOCA_A_SAMPLER_SUBSCRIBER);
+		if (!nest ||
+		    nla_put_u32(skb, IOCA_A_SUBSCRIBER_PORTID, sub->portid) ||
+		    nla_put_u32(skb, IOCA_A_SUBSCRIBER_PID, sub->pid) ||
+		    nla_put_u64_64bit(skb, IOCA_A_SUBSCRIBER_SAMPLES,
+				      sub->samples, IOCA_A_SUBSCRIBER_PAD) ||
+		    nla_put_u64_64bit(skb, IOCA_A_SUBSCRIBER_DROPPED,
+				      sub->dropped, IOCA_A_SUBSCRIBER_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
 /**
  * ioca_sampler_fill_info() - add the IOCA_A_INFO_SAMPLER nest
  * @s: sampler
@@ -89,7 +112,7 @@ int ioca_sampler_fill_info(struct ioca_sampler *s, struct sk_buff *skb)
 		goto out_unlock;
 	if (s->cfg && ioca_put_config(skb, s))
 		goto out_unlock;
-	if (ioca_put_figures(skb, s))
+	if (ioca_put_figures(skb, s) || ioca_put_subscribers(skb, &s->subs))
 		goto out_unlock;
 	nla_nest_end(skb, nest);
 	err = 0;

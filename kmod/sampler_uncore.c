@@ -21,7 +21,8 @@
 #include <net/netlink.h>
 #include "compat.h"
 #include "emul_counters.h"
-#include "netlink.h"
+#include "extack.h"
+#include "pmu_type.h"
 #include "sampler_events.h"
 #include "sampler_uncore.h"
 
@@ -89,10 +90,20 @@ static int ioca_uncore_open(struct ioca_sampler *s, unsigned int so, int cpu,
 int ioca_sampler_create_uncore(struct ioca_sampler *s,
 			       struct netlink_ext_ack *extack)
 {
-	unsigned int so, u = s->cfg->nr_uncore;
+	unsigned int so, k, u = s->cfg->nr_uncore;
 	const char *why = NULL;
 	int err;
 
+	/* Nothing is made of a type until its PMU is known to be uncore. */
+	for (k = 0; k < u; k++) {
+		if (ioca_emul_kind(s->cfg->uncore[k].kind))
+			continue;
+		err = ioca_pmu_type_check_uncore(s->cfg->uncore[k].type, &why);
+		if (err) {
+			ioca_nl_set_err(extack, NULL, why);
+			return err;
+		}
+	}
 	for (so = 0; so < s->nr_sockets; so++) {
 		int cpu = ioca_socket_cpu(so);
 

@@ -273,6 +273,97 @@ static void ddio_apply_test_new_package_becomes_a_socket(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, flaky_reg[2], HIGH_BITS | 0x300);
 }
 
+/* As the MSR: no CPU of socket 1 online, nothing to read or write through. */
+static int msrlike_read(struct ioca_ddio *d, unsigned int s, u64 *raw)
+{
+	if (s == 1 && socket1_offline)
+		return -ENODEV;
+	return flaky_read(d, s, raw);
+}
+
+static int msrlike_write(struct ioca_ddio *d, unsigned int s, u64 raw)
+{
+	if (s == 1 && socket1_offline)
+		return -ENODEV;
+	return flaky_write(d, s, raw);
+}
+
+static bool msrlike_online(struct ioca_ddio *d, unsigned int s)
+{
+	return s != 1 || !socket1_offline;
+}
+
+static const struct ioca_ddio_backend msrlike_backend = {
+	.id = IOCA_BACKEND_MSR,
+	.name = "msrlike",
+	.read = msrlike_read,
+	.write = msrlike_write,
+	.online = msrlike_online,
+};
+
+static void ddio_apply_test_offline_middle_package_at_load(struct kunit *test)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio_req req = { .socket = 1, .mask = 0x780 };
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	flaky_fail = false;
+	socket1_offline = true;
+	flaky_reg[0] = HIGH_BITS;
+	flaky_reg[1] = HIGH_BITS | 0x300;
+	flaky_reg[2] = HIGH_BITS;
+	/* Act: three packages, the middle one without an online CPU */
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &msrlike_backend, 3, 11, 0x600,
+					     2), 0);
+	/* Assert: loaded, the middle register not read, sets refused */
+	KUNIT_EXPECT_EQ(test, d->nr_sockets, 3u);
+	KUNIT_EXPECT_TRUE(test, d->sock[1].unread);
+	KUNIT_EXPECT_FALSE(test, d->sock[0].unread);
+	KUNIT_EXPECT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), -ENODEV);
+	/* Its first CPU online: the register is read then, as at load */
+	socket1_offline = false;
+	KUNIT_EXPECT_EQ(test, ioca_ddio_socket_online(d, 1), 0);
+	KUNIT_EXPECT_FALSE(test, d->sock[1].unread);
+	KUNIT_EXPECT_EQ(test, d->sock[1].boot_raw, HIGH_BITS | 0x300);
+	KUNIT_EXPECT_EQ(test, d->sock[1].mask, 0x300u);
+	KUNIT_EXPECT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), 0);
+	ioca_ddio_exit(d);
+	KUNIT_EXPECT_EQ(test, flaky_reg[1], HIGH_BITS | 0x300);
+}
+
+static void ddio_apply_test_dead_owner_offline_mask_never_returns(struct kunit *test)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio_req before = { .socket = 1, .mask = 0x700 };
+	struct ioca_ddio_req req = { .socket = 1, .mask = 0x780 };
+	struct ioca_ddio_owner o = { .portid = 7, .pid = 70, .own = true };
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	flaky_fail = false;
+	socket1_offline = false;
+	flaky_reg[0] = HIGH_BITS;
+	flaky_reg[1] = HIGH_BITS;
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &msrlike_backend, 2, 11, 0x600,
+					     2), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &before, 1, NULL, &why), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, &o, &why), 0);
+	/* Arrange: the package goes offline, then the owner dies */
+	socket1_offline = true;
+	flaky_reg[1] = HIGH_BITS;
+	/* Act */
+	ioca_ddio_release_owner(d, 7);
+	/* Assert: the mask on record is the one before the owner */
+	KUNIT_EXPECT_EQ(test, d->sock[1].mask, 0x700u);
+	KUNIT_EXPECT_EQ(test, d->sock[1].owner_portid, 0u);
+	/* ...and that, not the dead owner's, is what comes back */
+	socket1_offline = false;
+	KUNIT_EXPECT_EQ(test, ioca_ddio_socket_online(d, 1), 0);
+	KUNIT_EXPECT_EQ(test, flaky_reg[1], HIGH_BITS | 0x700);
+	ioca_ddio_exit(d);
+}
+
 static struct kunit_case ddio_apply_test_cases[] = {
 	KUNIT_CASE(ddio_apply_test_failed_write_puts_back_previous),
 	KUNIT_CASE(ddio_apply_test_writes_only_ddio_bits),
@@ -282,6 +373,8 @@ static struct kunit_case ddio_apply_test_cases[] = {
 	KUNIT_CASE(ddio_apply_test_package_back_online_gets_its_mask),
 	KUNIT_CASE(ddio_apply_test_restore_reports_offline_socket),
 	KUNIT_CASE(ddio_apply_test_new_package_becomes_a_socket),
+	KUNIT_CASE(ddio_apply_test_offline_middle_package_at_load),
+	KUNIT_CASE(ddio_apply_test_dead_owner_offline_mask_never_returns),
 	{}
 };
 

@@ -33,6 +33,7 @@ static void parts_full_sample(struct parts_fixture *f, struct ioca_sample *s)
 	for (i = 0; i < IOCA_MAX_SOCKETS; i++) {
 		f->sockets[i].id = i;
 		f->sockets[i].present = true;
+		f->sockets[i].ddio_mask = 0x600 >> i;
 		f->sockets[i].c = &f->counts[i * IOCA_MAX_UNCORE_EVENTS];
 	}
 	memset(s, 0, sizeof(*s));
@@ -91,6 +92,47 @@ static void parts_test_split_at_abi_limits(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, next_cpu, (unsigned int)IOCA_MAX_CPUS);
 	KUNIT_EXPECT_EQ(test, next_sock, (unsigned int)IOCA_MAX_SOCKETS);
+}
+
+/*
+ * At the smallest budget the module accepts, every CPU (and socket) of a
+ * sample at the ABI's limits goes in a part of its own: the most parts a
+ * sample can take, which is what IOCA_MAX_SAMPLE_PARTS says (libioca
+ * refuses more), and each part fits the size planned for it.
+ */
+static void parts_test_smallest_budget_stays_within_max_parts(struct kunit *test)
+{
+	struct parts_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	unsigned int n, i, cpus = 0, socks = 0;
+	struct ioca_sample whole, part;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	parts_full_sample(f, &whole);
+	/* Act */
+	n = ioca_sample_plan(&whole, IOCA_PART_BUDGET_MIN, f->parts,
+			     ARRAY_SIZE(f->parts));
+	/* Assert */
+	KUNIT_EXPECT_EQ(test, n, (unsigned int)IOCA_MAX_SAMPLE_PARTS);
+	KUNIT_EXPECT_EQ(test, IOCA_MAX_SAMPLE_PARTS,
+			IOCA_MAX_CPUS + IOCA_MAX_SOCKETS);
+	for (i = 0; i < n; i++) {
+		struct nlattr *collect;
+		struct sk_buff *skb;
+
+		KUNIT_EXPECT_EQ(test, f->parts[i].nr_cpus + f->parts[i].nr_sockets,
+				1u);
+		cpus += f->parts[i].nr_cpus;
+		socks += f->parts[i].nr_sockets;
+		ioca_sample_select(&whole, &f->parts[i], i, n, &part);
+		skb = alloc_skb(f->parts[i].size, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		KUNIT_EXPECT_EQ(test, ioca_sample_fill(skb, &part, &collect), 0);
+		/* The plan is an upper bound (ON_DEMAND is sized, not sent) */
+		KUNIT_EXPECT_LE(test, (size_t)skb->len, (size_t)f->parts[i].size);
+		kfree_skb(skb);
+	}
+	KUNIT_EXPECT_EQ(test, cpus, (unsigned int)IOCA_MAX_CPUS);
+	KUNIT_EXPECT_EQ(test, socks, (unsigned int)IOCA_MAX_SOCKETS);
 }
 
 static void parts_test_small_sample_is_one_message(struct kunit *test)
@@ -165,6 +207,7 @@ static void parts_test_emulated_rate_integrates(struct kunit *test)
 
 static struct kunit_case parts_test_cases[] = {
 	KUNIT_CASE(parts_test_split_at_abi_limits),
+	KUNIT_CASE(parts_test_smallest_budget_stays_within_max_parts),
 	KUNIT_CASE(parts_test_small_sample_is_one_message),
 	KUNIT_CASE(parts_test_too_few_slots),
 	KUNIT_CASE(parts_test_emulated_rate_integrates),

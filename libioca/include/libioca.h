@@ -20,7 +20,9 @@
  *   global state); the default prints warnings to stderr, and a callback
  *   that does nothing silences the library.
  * - Decoded structs (struct ioca_info, struct ioca_sample) are sized by the
- *   ABI's maxima (IOCA_MAX_*); they are part of the LIBIOCA_0.1 ABI.
+ *   ABI's maxima (IOCA_MAX_*). LIBIOCA_0.2 appended fields to the ends of
+ *   struct ioca_sampler_info and struct ioca_socket_sample (nothing before
+ *   them moved): rebuild callers against this header.
  *
  * Thread safety: an object is used by one thread at a time (one handle per
  * thread, or a lock of the caller's). Distinct objects are independent: the
@@ -151,6 +153,14 @@ struct ioca_event_info {
 	uint64_t config, config1;
 };
 
+/* A socket subscribed to the samples (LIBIOCA_0.2). */
+struct ioca_subscriber_info {
+	uint32_t portid;  /* its netlink port id (ioca_subscription__portid()) */
+	uint32_t pid;	  /* the process that subscribed it */
+	uint64_t samples; /* periodic samples delivered to it whole */
+	uint64_t dropped; /* samples it missed: its receive buffer was full */
+};
+
 struct ioca_sampler_info {
 	uint32_t state; /* enum ioca_sampler_state */
 	uint32_t interval_us;
@@ -165,6 +175,9 @@ struct ioca_sampler_info {
 	struct ioca_event_info events[IOCA_MAX_CPU_EVENTS];
 	uint32_t nuncore;
 	struct ioca_event_info uncore[IOCA_MAX_UNCORE_EVENTS];
+	/* LIBIOCA_0.2: every subscribed socket (0 from an older module). */
+	uint32_t nsubscribers;
+	struct ioca_subscriber_info subscribers[IOCA_MAX_SUBSCRIBERS];
 };
 
 struct ioca_info {
@@ -302,6 +315,14 @@ struct ioca_socket_sample {
 	uint32_t id;
 	uint32_t ncounters;
 	struct ioca_counter counters[IOCA_MAX_UNCORE_EVENTS];
+	/* LIBIOCA_0.2: the socket's DDIO way mask when the sample was
+	 * collected; 0 when the sample did not carry one (a module older than
+	 * IOCA_CMD_SAMPLES_SUBSCRIBE, or a package whose register was never
+	 * read because none of its CPUs has been online). Every sample of
+	 * such a module has one socket entry per socket, with or without
+	 * uncore counters (ncounters 0).
+	 */
+	uint32_t ddio_mask;
 };
 
 /*
@@ -362,10 +383,16 @@ struct ioca_subscription_stats {
 };
 
 /**
- * @brief Open a socket of its own joined to IOCA_MCGRP_SAMPLES.
+ * @brief Open a socket of its own subscribed to the periodic samples
+ *        (IOCA_CMD_SAMPLES_SUBSCRIBE: the module unicasts each sample to
+ *        it; a subscriber that stops reading loses only its own samples,
+ *        reported as lost when it reads again). With a module older than
+ *        that op, the socket joins IOCA_MCGRP_SAMPLES instead.
  * @param opts NULL or options
  * @return the subscription, or NULL with errno set (ENOENT: ioca.ko not
- *         loaded; EPERM: joining needs CAP_NET_ADMIN)
+ *         loaded; EPERM: subscribing needs CAP_PERFMON or CAP_SYS_ADMIN
+ *         (an older module's group: CAP_NET_ADMIN and CAP_SYS_ADMIN);
+ *         ENOSPC: IOCA_MAX_SUBSCRIBERS sockets are subscribed)
  */
 LIBIOCA_API struct ioca_subscription *
 ioca_subscription__open(const struct ioca_subscription_opts *opts);
@@ -394,6 +421,14 @@ LIBIOCA_API int ioca_subscription__fd(const struct ioca_subscription *sub);
  */
 LIBIOCA_API int ioca_subscription__recv(struct ioca_subscription *sub, struct ioca_sample *s,
 					int timeout_ms);
+
+/**
+ * @brief The netlink port id of the subscription's socket, as info's
+ *        struct ioca_subscriber_info names it (LIBIOCA_0.2).
+ * @param sub the subscription
+ * @return the port id
+ */
+LIBIOCA_API uint32_t ioca_subscription__portid(const struct ioca_subscription *sub);
 
 /**
  * @brief Totals since the subscription was opened.

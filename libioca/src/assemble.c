@@ -74,10 +74,12 @@ static void copy_out(const struct ioca_sample *s, struct ioca_sample *out)
 		memcpy(&out->cpus[i], &s->cpus[i],
 		       offsetof(struct ioca_cpu_sample, counters) +
 			       s->cpus[i].ncounters * sizeof(s->cpus[i].counters[0]));
-	for (i = 0; i < s->nsockets; i++)
+	for (i = 0; i < s->nsockets; i++) {
 		memcpy(&out->sockets[i], &s->sockets[i],
 		       offsetof(struct ioca_socket_sample, counters) +
 			       s->sockets[i].ncounters * sizeof(s->sockets[i].counters[0]));
+		out->sockets[i].ddio_mask = s->sockets[i].ddio_mask;
+	}
 }
 
 static int complete(struct ioca_assembler *a, struct ioca_sample *out)

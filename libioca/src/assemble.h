@@ -20,7 +20,7 @@ struct ioca_assembler {
 	bool dead;     /* ...which was dropped: ignore its remaining parts */
 	uint64_t seq;
 	uint32_t parts, ngot;
-	uint64_t got[IOCA_MAX_SAMPLE_PARTS / 64];
+	uint64_t got[(IOCA_MAX_SAMPLE_PARTS + 63) / 64];
 	bool has_last; /* a sample was handed out before */
 	uint64_t last_seq;
 	struct ioca_subscription_stats stats;

@@ -51,6 +51,14 @@ static const struct nla_policy sampler_pol[IOCA_A_SAMPLER_MAX + 1] = {
 	[IOCA_A_SAMPLER_OWNER] = IOCA_POL_FLAG,
 	[IOCA_A_SAMPLER_OWNER_PID] = IOCA_POL_U32,
 	[IOCA_A_SAMPLER_PARTS] = IOCA_POL_U32,
+	[IOCA_A_SAMPLER_SUBSCRIBER] = IOCA_POL_NESTED,
+};
+
+static const struct nla_policy subscriber_pol[IOCA_A_SUBSCRIBER_MAX + 1] = {
+	[IOCA_A_SUBSCRIBER_PORTID] = IOCA_POL_U32,
+	[IOCA_A_SUBSCRIBER_PID] = IOCA_POL_U32,
+	[IOCA_A_SUBSCRIBER_SAMPLES] = IOCA_POL_U64,
+	[IOCA_A_SUBSCRIBER_DROPPED] = IOCA_POL_U64,
 };
 
 static const struct nla_policy event_pol[IOCA_A_EVENT_MAX + 1] = {
@@ -115,6 +123,27 @@ static int decode_socket(struct nlattr *nest, struct ioca_socket_info *s,
 	return 0;
 }
 
+static int decode_subscriber(struct nlattr *nest, struct ioca_subscriber_info *sub,
+			     const struct ioca_log *log)
+{
+	struct nlattr *tb[IOCA_A_SUBSCRIBER_MAX + 1];
+	int err;
+
+	err = ioca_nest_parse(tb, IOCA_A_SUBSCRIBER_MAX, nest, subscriber_pol, log,
+			      "info reply: subscriber nest");
+	if (err)
+		return err;
+	if (!tb[IOCA_A_SUBSCRIBER_PORTID]) {
+		pr_warn(log, "info reply: subscriber nest without IOCA_A_SUBSCRIBER_PORTID");
+		return -EBADMSG;
+	}
+	sub->portid = get_u32(tb[IOCA_A_SUBSCRIBER_PORTID]);
+	sub->pid = get_u32(tb[IOCA_A_SUBSCRIBER_PID]);
+	sub->samples = get_u64(tb[IOCA_A_SUBSCRIBER_SAMPLES]);
+	sub->dropped = get_u64(tb[IOCA_A_SUBSCRIBER_DROPPED]);
+	return 0;
+}
+
 /* The repeated attributes of the sampler nest, in order. */
 static int decode_sampler_lists(struct nlattr *nest, struct ioca_sampler_info *si,
 				const struct ioca_log *log)
@@ -146,6 +175,14 @@ static int decode_sampler_lists(struct nlattr *nest, struct ioca_sampler_info *s
 				return -EBADMSG;
 			}
 			err = ioca_decode_event(a, &si->uncore[si->nuncore++], log);
+			break;
+		case IOCA_A_SAMPLER_SUBSCRIBER:
+			if (si->nsubscribers >= IOCA_MAX_SUBSCRIBERS) {
+				pr_warn(log,
+					"info reply: more than IOCA_MAX_SUBSCRIBERS subscribers");
+				return -EBADMSG;
+			}
+			err = decode_subscriber(a, &si->subscribers[si->nsubscribers++], log);
 			break;
 		}
 		if (err)

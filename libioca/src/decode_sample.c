@@ -22,6 +22,7 @@ static const struct nla_policy cpu_pol[IOCA_A_CPU_MAX + 1] = {
 
 static const struct nla_policy sock_pol[IOCA_A_SOCKET_MAX + 1] = {
 	[IOCA_A_SOCKET_ID] = IOCA_POL_U32,
+	[IOCA_A_SOCKET_DDIO_MASK] = IOCA_POL_U32,
 	[IOCA_A_SOCKET_COUNTER] = IOCA_POL_NESTED,
 };
 
@@ -260,6 +261,7 @@ static int decode_socket(const struct nlattr *nest, struct ioca_socket_sample *s
 	int rem, err;
 
 	ss->ncounters = 0;
+	ss->ddio_mask = 0;
 	ioca_for_each_nested(a, nest, rem)
 	{
 		switch (ioca_nla_type(a)) {
@@ -267,6 +269,10 @@ static int decode_socket(const struct nlattr *nest, struct ioca_socket_sample *s
 			CHECK(a, sock_pol, IOCA_A_SOCKET_ID, what);
 			ss->id = ioca_u32(a);
 			id = true;
+			break;
+		case IOCA_A_SOCKET_DDIO_MASK:
+			CHECK(a, sock_pol, IOCA_A_SOCKET_DDIO_MASK, what);
+			ss->ddio_mask = ioca_u32(a);
 			break;
 		case IOCA_A_SOCKET_COUNTER:
 			err = add_counter(a, ss->counters, &ss->ncounters, IOCA_MAX_UNCORE_EVENTS,

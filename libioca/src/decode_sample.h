@@ -12,9 +12,6 @@
 #include "libioca.h"
 #include "log.h"
 
-/* Most parts one sample may come in (the module's are far fewer). */
-#define IOCA_MAX_SAMPLE_PARTS 256
-
 struct ioca_sample_head {
 	uint64_t seq;
 	uint32_t part;	/* 0 .. parts - 1 */

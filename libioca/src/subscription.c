@@ -17,7 +17,7 @@
 /*
  * SO_RCVBUF is capped at net.core.rmem_max (some 200 KiB by default, two
  * or three samples of 256 CPUs); SO_RCVBUFFORCE is not, and needs
- * CAP_NET_ADMIN, which joining the group needs anyway.
+ * CAP_NET_ADMIN (a CAP_PERFMON-only reader gets rmem_max).
  */
 static void set_rcvbuf(struct ioca_subscription *sub, size_t rcvbuf)
 {
@@ -34,7 +34,8 @@ static void set_rcvbuf(struct ioca_subscription *sub, size_t rcvbuf)
 			got, want);
 }
 
-static int join(struct ioca_subscription *sub, size_t rcvbuf)
+/* A module without IOCA_CMD_SAMPLES_SUBSCRIBE: its multicast group. */
+static int join_group(struct ioca_subscription *sub)
 {
 	int grp, err;
 
@@ -44,14 +45,49 @@ static int join(struct ioca_subscription *sub, size_t rcvbuf)
 			IOCA_FAMILY_NAME);
 		return -ENOENT;
 	}
-	set_rcvbuf(sub, rcvbuf);
 	err = nl_socket_add_membership(sub->t.sk, grp);
 	if (err < 0) {
 		err = ioca_nl_errno(err);
 		pr_warn(&sub->log, "joining \"%s\": %s%s", IOCA_MCGRP_SAMPLES, strerror(-err),
-			err == -EPERM ? " (needs CAP_NET_ADMIN)" : "");
-		return err;
+			err == -EPERM ? " (needs CAP_NET_ADMIN and CAP_SYS_ADMIN)" : "");
 	}
+	return err;
+}
+
+/*
+ * Registers this socket for unicast samples. Samples may arrive before the
+ * ack; the exchange skips them (another sequence number), which costs at
+ * most the first sample.
+ */
+static int subscribe(struct ioca_subscription *sub)
+{
+	struct nl_msg *msg = ioca_transport_msg(&sub->t, IOCA_CMD_SAMPLES_SUBSCRIBE, 64);
+	int err;
+
+	if (!msg)
+		return -ENOMEM;
+	err = ioca_transport_request(&sub->t, msg, NULL, NULL);
+	if (err == -EOPNOTSUPP) {
+		pr_info(&sub->log, "the module has no samples-subscribe: joining \"%s\"",
+			IOCA_MCGRP_SAMPLES);
+		return join_group(sub);
+	}
+	if (err)
+		pr_warn(&sub->log, "samples-subscribe: %s%s%s", strerror(-err),
+			sub->t.extack[0] ? ": " : "",
+			sub->t.extack[0] ? sub->t.extack
+					 : (err == -EPERM ? " (needs CAP_PERFMON)" : ""));
+	return err;
+}
+
+static int join(struct ioca_subscription *sub, size_t rcvbuf)
+{
+	int grp, err;
+
+	set_rcvbuf(sub, rcvbuf);
+	err = subscribe(sub);
+	if (err)
+		return err;
 	/* nlctrl's notifications say when the family is unregistered. */
 	grp = genl_ctrl_resolve_grp(sub->t.sk, "nlctrl", "notify");
 	if (grp < 0 || nl_socket_add_membership(sub->t.sk, grp) < 0)
@@ -119,6 +155,11 @@ LIBIOCA_API int ioca_subscription__fd(const struct ioca_subscription *sub)
 	return nl_socket_get_fd(sub->t.sk);
 }
 
+LIBIOCA_API uint32_t ioca_subscription__portid(const struct ioca_subscription *sub)
+{
+	return nl_socket_get_local_port(sub->t.sk);
+}
+
 LIBIOCA_API void ioca_subscription__stats(const struct ioca_subscription *sub,
 					  struct ioca_subscription_stats *st)
 {
@@ -145,7 +186,7 @@ static ssize_t recv_one(struct ioca_subscription *sub)
 		     (struct sockaddr *)&from, &fromlen);
 	if (n < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
-	/* Only the kernel speaks on this group. */
+	/* Only the kernel sends samples to this socket. */
 	if (fromlen != sizeof(from) || from.nl_family != AF_NETLINK || from.nl_pid != 0)
 		return -EAGAIN;
 	if ((size_t)n > sub->buf_size) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * struct ioca_subscription: a socket of its own in the "samples" group,
- * read with recvfrom() directly (one datagram per message, sized with
+ * struct ioca_subscription: a socket of its own subscribed to the samples
+ * (unicast; the "samples" group with an older module), read with
+ * recvfrom() directly (one datagram per message, sized with
  * MSG_PEEK | MSG_TRUNC) and fed to the assembler.
  */
 #ifndef LIBIOCA_SUBSCRIPTION_H

@@ -71,11 +71,18 @@ void t_put_cpu(struct nl_msg *msg, uint32_t id, uint32_t socket, uint32_t gen, i
 
 void t_put_socket(struct nl_msg *msg, uint32_t id, int n, uint64_t base)
 {
+	t_put_socket_ddio(msg, id, n, base, 0);
+}
+
+void t_put_socket_ddio(struct nl_msg *msg, uint32_t id, int n, uint64_t base, uint32_t mask)
+{
 	struct nlattr *nest = nla_nest_start(msg, IOCA_A_SAMPLE_SOCKET);
 	int i;
 
 	assert_non_null(nest);
 	assert_int_equal(nla_put_u32(msg, IOCA_A_SOCKET_ID, id), 0);
+	if (mask)
+		assert_int_equal(nla_put_u32(msg, IOCA_A_SOCKET_DDIO_MASK, mask), 0);
 	for (i = 0; i < n; i++)
 		put_counter(msg, IOCA_A_SOCKET_COUNTER, (uint32_t)i, base + (uint64_t)i);
 	nla_nest_end(msg, nest);

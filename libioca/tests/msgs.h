@@ -31,6 +31,9 @@ void t_put_cpu(struct nl_msg *msg, uint32_t id, uint32_t socket, uint32_t gen, i
 /* Socket @id with @n uncore counters valued base + index. */
 void t_put_socket(struct nl_msg *msg, uint32_t id, int n, uint64_t base);
 
+/* As t_put_socket(), with IOCA_A_SOCKET_DDIO_MASK @mask (0: left out). */
+void t_put_socket_ddio(struct nl_msg *msg, uint32_t id, int n, uint64_t base, uint32_t mask);
+
 /* A print callback that keeps the last message (ctx: struct t_log). */
 struct t_log {
 	char last[512];

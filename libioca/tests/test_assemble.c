@@ -278,6 +278,63 @@ static void test_asm_on_demand_mode_keeps_on_demand_samples(void **state)
 	ioca_asm_free(&a);
 }
 
+/*
+ * The most parts the module sends: at its smallest part budget
+ * (IOCA_PART_BUDGET_MIN) a sample of 256 CPUs x 8 events and 8 sockets x
+ * 128 uncore events takes one part per CPU and per socket (KUnit
+ * ioca-parts checks the module's side). Fed last part first, it is one
+ * whole sample with every socket's DDIO mask.
+ */
+static void test_asm_takes_the_most_parts_the_module_sends(void **state)
+{
+	struct fx *f = *state;
+	const uint32_t n = IOCA_MAX_CPUS + IOCA_MAX_SOCKETS;
+	uint32_t p, i;
+	int got = 0;
+
+	assert_int_equal(n, IOCA_MAX_SAMPLE_PARTS);
+	for (p = n; p-- > 0;) {
+		struct nl_msg *msg = t_sample_msg(9, p, n, false);
+
+		if (p < IOCA_MAX_CPUS)
+			t_put_cpu(msg, p, p / 32, 1, IOCA_MAX_CPU_EVENTS, 10 * p);
+		else
+			t_put_socket_ddio(msg, p - IOCA_MAX_CPUS, IOCA_MAX_UNCORE_EVENTS, 7,
+					  0x600u >> (p - IOCA_MAX_CPUS));
+		got = feed(f, msg);
+		if (p)
+			assert_int_equal(got, 0);
+	}
+	assert_int_equal(got, 1);
+	assert_int_equal(f->out->parts, n);
+	assert_int_equal(f->out->ncpus, IOCA_MAX_CPUS);
+	assert_int_equal(f->out->nsockets, IOCA_MAX_SOCKETS);
+	assert_int_equal(f->a.stats.malformed, 0);
+	for (i = 0; i < IOCA_MAX_SOCKETS; i++) {
+		/* Parts arrived last first: sockets in reverse. */
+		const struct ioca_socket_sample *so = &f->out->sockets[i];
+
+		assert_int_equal(so->ncounters, IOCA_MAX_UNCORE_EVENTS);
+		assert_int_equal(so->ddio_mask, 0x600u >> so->id);
+	}
+	/* One more part than that is refused. */
+	assert_int_equal(feed(f, t_sample_msg(10, 0, n + 1, false)), 0);
+	assert_non_null(strstr(f->tl.last, "out of range"));
+}
+
+static void test_asm_socket_without_ddio_mask_reads_zero(void **state)
+{
+	struct fx *f = *state;
+	struct nl_msg *msg = t_sample_msg(4, 0, 0, false);
+
+	t_put_socket_ddio(msg, 0, 1, 7, 0x780);
+	t_put_socket(msg, 1, 1, 7);
+	assert_int_equal(feed(f, msg), 1);
+	assert_int_equal(f->out->nsockets, 2);
+	assert_int_equal(f->out->sockets[0].ddio_mask, 0x780);
+	assert_int_equal(f->out->sockets[1].ddio_mask, 0);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -296,6 +353,8 @@ int main(void)
 		T(test_asm_holds_a_sample_of_the_abi_maxima),
 		T(test_asm_refuses_a_message_that_is_not_a_sample),
 		T(test_asm_on_demand_mode_keeps_on_demand_samples),
+		T(test_asm_takes_the_most_parts_the_module_sends),
+		T(test_asm_socket_without_ddio_mask_reads_zero),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

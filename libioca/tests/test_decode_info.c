@@ -42,6 +42,18 @@ static void put_event(struct nl_msg *msg, int type, uint32_t index, uint32_t kin
 }
 
 /* The reply of a module with @nsockets sockets and a configured sampler. */
+static void put_subscriber(struct nl_msg *msg, uint32_t portid, uint32_t pid, uint64_t samples,
+			   uint64_t dropped)
+{
+	struct nlattr *n = nla_nest_start(msg, IOCA_A_SAMPLER_SUBSCRIBER);
+
+	nla_put_u32(msg, IOCA_A_SUBSCRIBER_PORTID, portid);
+	nla_put_u32(msg, IOCA_A_SUBSCRIBER_PID, pid);
+	nla_put_u64(msg, IOCA_A_SUBSCRIBER_SAMPLES, samples);
+	nla_put_u64(msg, IOCA_A_SUBSCRIBER_DROPPED, dropped);
+	nla_nest_end(msg, n);
+}
+
 static struct nl_msg *info_msg(int nsockets, int ncpus)
 {
 	struct nl_msg *msg = t_msg(IOCA_CMD_INFO_GET);
@@ -76,6 +88,8 @@ static struct nl_msg *info_msg(int nsockets, int ncpus)
 	nla_put_u64(msg, IOCA_A_SAMPLER_SEND_ERRORS, 1);
 	nla_put_u32(msg, IOCA_A_SAMPLER_OWNER_PID, 999);
 	nla_put_u32(msg, IOCA_A_SAMPLER_PARTS, 3);
+	put_subscriber(msg, 4242, 101, 70, 0);
+	put_subscriber(msg, 4243, 102, 12, 58);
 	nla_nest_end(msg, s);
 	return msg;
 }
@@ -136,6 +150,13 @@ static void test_decode_info_reads_every_field(void **state)
 	assert_int_equal(info->sampler.send_errors, 1);
 	assert_int_equal(info->sampler.owner_pid, 999);
 	assert_int_equal(info->sampler.parts, 3);
+	assert_int_equal(info->sampler.nsubscribers, 2);
+	assert_int_equal(info->sampler.subscribers[0].portid, 4242);
+	assert_int_equal(info->sampler.subscribers[0].pid, 101);
+	assert_int_equal(info->sampler.subscribers[0].samples, 70);
+	assert_int_equal(info->sampler.subscribers[0].dropped, 0);
+	assert_int_equal(info->sampler.subscribers[1].portid, 4243);
+	assert_int_equal(info->sampler.subscribers[1].dropped, 58);
 	assert_int_equal(tl.count, 0);
 	free(info);
 }

@@ -126,7 +126,7 @@ class Tables(CFile):
             self.policies[p.name] = p
         self.ops = self._array('genl_ops')
         self.mcgrps = self._array('genl_multicast_group')
-        fam = re.search(r'struct\s+genl_family\s+\w+\s*=\s*\{(.*?)\}\s*;', self.text, re.S)
+        fam = re.search(r'struct\s+genl_family\s+\w+(?:\s+__ro_after_init)?\s*=\s*\{(.*?)\}\s*;', self.text, re.S)
         self.family = _fields(fam.group(1), fam.start(1), self) if fam else {}
         self.family_line = self.line(fam.start()) if fam else 1
 

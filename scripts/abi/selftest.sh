@@ -62,7 +62,7 @@ case_ "max naming an undefined constant" ioca.yaml \
 	's/max: llc-max-ways/max: llc-max-way/' \
 	"^ioca.yaml:[0-9]+: attribute socket.ddio-ways: checks max: 'llc-max-way' is neither"
 case_ "a property the schema does not allow" ioca.yaml \
-	's/(name: samples\n)/$1      doc: Joining needs CAP_NET_ADMIN.\n/' \
+	's/(\n      name: samples\n)/$1      doc: Joining needs CAP_NET_ADMIN.\n/' \
 	"^ioca.yaml:[0-9]+: mcast group samples: 'doc' is not a property"
 case_ "ddio-set nesting the whole socket set" ioca.yaml \
 	's/nested-attributes: ddio-socket/nested-attributes: socket/' \

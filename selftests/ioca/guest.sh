@@ -8,6 +8,8 @@
 #   guest.sh isolated  CPU 1 isolated (nohz_full, rcu_nocbs): a FIFO
 #                   spinner on a sampled CPU starves nothing
 #   guest.sh sockets   two packages of one CPU each: socket 1 offline
+#   guest.sh packages3 three packages of one CPU each, msr backend: the
+#                   middle one offline before insmod
 # Exits non-zero if any program did.
 mode=${1:-full}
 cd /ioca || exit 1
@@ -30,8 +32,8 @@ full)
 		echo "# ioca: insmod ioca.ko emulate=1 failed"
 	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
 	for t in family_test ddio_test perm_test caps_test sampler_test owner_test emul_test \
-		hotplug_test generation_test sample_parts_test concurrency_test fuzz_test unload_test \
-		kmsg_test; do
+		hotplug_test generation_test sample_parts_test subscribe_test concurrency_test fuzz_test \
+		unload_test kmsg_test; do
 		run "$t"
 	done
 	# The operator's client, last: it unloads and reloads the module.
@@ -60,10 +62,18 @@ sockets)
 	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
 	run uncore_hotplug_test
 	run socket_hotplug_test
+	run subscribe_test
+	run kmsg_test
+	;;
+packages3)
+	echo 0 >/sys/devices/system/cpu/cpu1/online || echo "# ioca: offlining CPU 1 failed"
+	insmod /ioca/ioca.ko || echo "# ioca: insmod ioca.ko with package 1 offline failed"
+	export IOCA_EXPECT_BACKEND=msr IOCA_KO_PARAMS=
+	run package_offline_test
 	run kmsg_test
 	;;
 *)
-	echo "guest.sh: unknown mode '$mode' (full, msr, isolated or sockets)"
+	echo "guest.sh: unknown mode '$mode' (full, msr, isolated, sockets or packages3)"
 	exit 2
 	;;
 esac

@@ -63,3 +63,14 @@ bool kmod_loaded(const char *name)
 	snprintf(path, sizeof(path), "/sys/module/%s", name);
 	return stat(path, &st) == 0;
 }
+
+int kmod_reload(const char *extra)
+{
+	char params[128];
+	int err = kmod_loaded("ioca") ? kmod_unload("ioca", 5000) : 0;
+
+	if (err)
+		return err;
+	snprintf(params, sizeof(params), "%s %s", kmod_default_params(), extra);
+	return kmod_load(kmod_path(), params);
+}

@@ -19,6 +19,12 @@ int kmod_load(const char *path, const char *params);
 /* delete_module("ioca"), retrying while it is busy for up to @ms. */
 int kmod_unload(const char *name, int ms);
 
+/*
+ * Unload ioca if loaded, then load it with the default parameters plus
+ * @extra ("" for none). 0 or -errno.
+ */
+int kmod_reload(const char *extra);
+
 /* Whether /sys/module/@name exists. */
 bool kmod_loaded(const char *name);
 

@@ -2,7 +2,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include "knobs.h"
 
@@ -35,4 +38,27 @@ int knob_socket_rate(unsigned int sock, const char *file, unsigned long long rat
 	if (fclose(f))
 		err = -errno;
 	return err;
+}
+
+int knob_read_int(const char *path, int *v)
+{
+	FILE *f = fopen(path, "re");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%d", v) != 1)
+		err = -EINVAL;
+	fclose(f);
+	return err;
+}
+
+int knob_keep_caps(unsigned long long caps)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2] = {0};
+
+	data[0].effective = data[0].permitted = (uint32_t)caps;
+	data[1].effective = data[1].permitted = (uint32_t)(caps >> 32);
+	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
 }

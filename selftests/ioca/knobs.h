@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The sysfs and debugfs files the hotplug and emulation tests turn. */
+/*
+ * The sysfs and debugfs files the hotplug and emulation tests turn, and the
+ * capability set the privilege tests drop to.
+ */
 #ifndef IOCA_SELFTEST_KNOBS_H
 #define IOCA_SELFTEST_KNOBS_H
 
@@ -10,5 +13,11 @@ int knob_cpu_online(int cpu, int on);
  * "ddio_miss_rate") of socket @sock in ioca's debugfs; 0 or -errno.
  */
 int knob_socket_rate(unsigned int sock, const char *file, unsigned long long rate);
+
+/* The integer in sysfs file @path (a CPU's online, a PMU's type); 0 or -errno. */
+int knob_read_int(const char *path, int *v);
+
+/* Keep exactly the capabilities in bit mask @caps (permitted and effective). */
+int knob_keep_caps(unsigned long long caps);
 
 #endif

@@ -15,17 +15,6 @@
 
 #define SMALL "part_budget=512"
 
-static int reload(const char *extra)
-{
-	char params[128];
-	int err = kmod_loaded("ioca") ? kmod_unload("ioca", 5000) : 0;
-
-	if (err)
-		return err;
-	snprintf(params, sizeof(params), "%s %s", kmod_default_params(), extra);
-	return kmod_load(kmod_path(), params);
-}
-
 /* Up to @max messages of one sample-get reply, each parsed into @s[i]. */
 struct multi {
 	struct iocx_sample *s;
@@ -74,7 +63,7 @@ TEST_F_TIMEOUT(ioca_nl, periodic_and_on_demand_samples_arrive_in_parts, 60)
 	uint64_t seq;
 
 	ASSERT_NE(NULL, s);
-	ASSERT_EQ(0, reload(SMALL)) TH_LOG("insmod %s %s", kmod_path(), SMALL);
+	ASSERT_EQ(0, kmod_reload(SMALL)) TH_LOG("insmod %s %s", kmod_path(), SMALL);
 	ASSERT_EQ(0, tnl_open(&nl, IOCA_FAMILY_NAME));
 	cfg_two_parts(&cfg);
 	ASSERT_EQ(0, ioca_sampler_set(&nl, &cfg, &r)) TH_LOG("%s", r.msg);
@@ -133,7 +122,7 @@ TEST_F_TIMEOUT(ioca_nl, periodic_and_on_demand_samples_arrive_in_parts, 60)
 	ioca_simple_cmd(&nl, IOCA_CMD_SAMPLER_STOP, &r);
 	tnl_close(&sub);
 	tnl_close(&nl);
-	EXPECT_EQ(0, reload(""));
+	EXPECT_EQ(0, kmod_reload(""));
 	free(s);
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ioca_fixture.h"
+#include "knobs.h"
 
 #define INTERVAL_US 10000
 #define NSAMPLES 30
@@ -400,6 +401,40 @@ TEST_F(ioca_nl, sampler_start_rejects_unknown_uncore_pmu)
 	EXPECT_STREQ("uncore event could not be created (no such PMU?)", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
 	EXPECT_EQ(IOCA_SAMPLER_STATE_CONFIGURED, after.sampler.state);
+}
+
+/* The type of the dynamic PMU @name from sysfs, or -1. */
+static int pmu_type(const char *name)
+{
+	char path[128];
+	int type = -1;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", name);
+	return knob_read_int(path, &type) ? -1 : type;
+}
+
+/*
+ * A dynamic PMU that is not uncore_* is refused by its name before any event
+ * is made of it: the kprobe PMU's event_init() would try to register a probe
+ * (and refuse this config with its own error, the "could not be created"
+ * message).
+ */
+TEST_F(ioca_nl, sampler_start_checks_the_pmu_name_before_any_event)
+{
+	struct ioca_sampler_cfg cfg;
+	int type = pmu_type("kprobe");
+
+	if (type < 0)
+		SKIP(return, "no kprobe PMU in this kernel");
+	stop(&self->nl);
+	default_cfg(&cfg);
+	cfg.nuncore = 1;
+	cfg.unc[0].kind = IOCA_EVENT_KIND_RAW;
+	cfg.unc[0].type = (uint32_t)type;
+	cfg.unc[0].config = 0x35;
+	ASSERT_EQ(0, ioca_sampler_set(&self->nl, &cfg, &self->r)) TH_LOG("%s", self->r.msg);
+	EXPECT_EQ(-EINVAL, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
+	EXPECT_STREQ("uncore event type is not an uncore PMU", self->r.msg);
 }
 
 /* A per-CPU raw event on a PMU other than the core's is refused up front. */

@@ -5,7 +5,9 @@
  * leaves socket 1 with no CPU. A set there is refused with a message and
  * changes nothing, socket 0 still works, the package's register (shown by
  * debugfs ioca/ddio_regs) gets the intended mask back when CPU 1 returns,
- * and an unload while socket 1 is offline says it could not restore it.
+ * and an unload while socket 1 is offline says it could not restore it. An
+ * owner whose socket closes while its package is offline never gets its
+ * mask back on that package: the mask before it does.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "ioca_fixture.h"
+#include "client_ext.h"
 #include "knobs.h"
 #include "kmod_load.h"
 #include "kmsg.h"
@@ -120,6 +123,34 @@ TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120
 	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 1));
 	ASSERT_EQ(0, kmod_load(kmod_path(), kmod_default_params()));
 	ASSERT_EQ(0, tnl_open(&self->nl, IOCA_FAMILY_NAME));
+}
+
+TEST_F_TIMEOUT(ioca_nl, dead_owner_mask_never_comes_back, 120)
+{
+	const struct ioca_socket_info *s1 = &self->before.sock[1];
+	uint32_t prev = ioca_top_ways(s1->llc_ways, 3), mine = ioca_top_ways(s1->llc_ways, 5);
+	struct ioca_info now;
+	struct tnl owner;
+	uint64_t raw;
+
+	ASSERT_EQ(2, self->before.nsockets) TH_LOG("one socket per package expected");
+	ASSERT_EQ(0, ioca_ddio_set(&self->nl, HOTSOCK, prev, -1, &self->r))
+	TH_LOG("%s", self->r.msg);
+	/* The owner changes socket 1, then the package goes offline... */
+	ASSERT_EQ(0, tnl_open(&owner, IOCA_FAMILY_NAME));
+	ASSERT_EQ(0, iocx_ddio_set(&owner, HOTSOCK, mine, true, &self->r))
+	TH_LOG("%s", self->r.msg);
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 0));
+	/* ...and the owner dies (its socket's last reference goes). */
+	tnl_close(&owner);
+	ASSERT_EQ(0, ioca_info_get(&self->nl, &now, &self->r));
+	EXPECT_EQ(prev, now.sock[HOTSOCK].mask) TH_LOG("the dead owner's mask is on record");
+
+	/* The package returns with the mask before the owner, not the owner's. */
+	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 1));
+	ASSERT_EQ(0, read_reg(HOTSOCK, &raw));
+	EXPECT_EQ(prev, ways_of(s1, raw)) TH_LOG("register 0x%" PRIx64, raw);
+	EXPECT_EQ(0, ioca_ddio_restore(&self->nl, &self->r));
 }
 
 TEST_HARNESS_MAIN

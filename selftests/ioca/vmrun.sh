@@ -11,7 +11,10 @@
 #           rcu_nocbs=1): starve_test, a FIFO spinner on a sampled CPU
 #   boot 4: -smp 2 over two packages (run.sh --sockets 2), emulate=1:
 #           socket_hotplug_test, DDIO and the sampler's sockets while
-#           socket 1's only CPU goes offline and comes back
+#           socket 1's only CPU goes offline and comes back; subscribe_test
+#           (one stream with both sockets' CPUs, counters and DDIO masks)
+#   boot 5: -cpu Skylake-Server, -smp 3 over three packages: the middle
+#           package's CPU offline before a plain insmod (msr backend)
 #
 # First the host-side unit tests of the client code (ASan/UBSan).
 # Prints the console of each boot and one closing line
@@ -25,7 +28,7 @@ root=$(cd "$here/../.." && pwd)
 run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
 tests="load_test family_test ddio_test perm_test sampler_test hotplug_test concurrency_test fuzz_test
 	unload_test kmsg_test caps_test owner_test emul_test starve_test generation_test sample_parts_test
-	socket_hotplug_test uncore_hotplug_test"
+	socket_hotplug_test uncore_hotplug_test subscribe_test package_offline_test"
 
 pass=0 fail=0 skip=0
 log=$(mktemp -d)
@@ -120,6 +123,7 @@ boot skylake-sp Skylake-Server 1 180 msr
 # RCU grace periods that module unload waits for, whatever ioca does.
 boot isolated Skylake-Client 2 240 isolated "nohz_full=1 rcu_nocbs=1"
 boot sockets Skylake-Client 2:2 240 sockets
+boot packages3 Skylake-Server 3:3 180 packages3
 
 [ "$skip" -gt 0 ] && echo "ioca: $skip skipped"
 echo "ioca: $pass passed, $fail failed"

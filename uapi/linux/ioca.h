@@ -18,6 +18,16 @@
 #define IOCA_SAMPLER_INTERVAL_MIN_US	1000
 #define IOCA_SAMPLER_INTERVAL_MAX_US	60000000
 #define IOCA_SAMPLER_INTERVAL_DEFAULT_US	1000000
+/* Sockets that may receive samples at once (IOCA_CMD_SAMPLES_SUBSCRIBE). */
+#define IOCA_MAX_SUBSCRIBERS		16
+/*
+ * Payload bytes of one sample message: the module's part_budget lies in
+ * this range. Every part carries at least one CPU or socket nest, so a
+ * sample takes at most IOCA_MAX_SAMPLE_PARTS messages whatever the budget.
+ */
+#define IOCA_PART_BUDGET_MIN		512
+#define IOCA_PART_BUDGET_MAX		16384
+#define IOCA_MAX_SAMPLE_PARTS		264	/* IOCA_MAX_CPUS + IOCA_MAX_SOCKETS */
 
 enum ioca_backend {
 	IOCA_BACKEND_MSR = 1,
@@ -133,9 +143,27 @@ enum {
 	IOCA_A_SAMPLER_OWNER,
 	IOCA_A_SAMPLER_OWNER_PID,	/* u32, info: 0 when not owned */
 	IOCA_A_SAMPLER_PARTS,		/* u32, info: parts per sample */
+	/* nest, info, one per subscribed socket: IOCA_A_SUBSCRIBER_* */
+	IOCA_A_SAMPLER_SUBSCRIBER,
 
 	__IOCA_A_SAMPLER_MAX,
 	IOCA_A_SAMPLER_MAX = (__IOCA_A_SAMPLER_MAX - 1)
+};
+
+/* One socket subscribed to the samples, in info. */
+enum {
+	IOCA_A_SUBSCRIBER_PORTID = 1,	/* u32: its netlink port id */
+	IOCA_A_SUBSCRIBER_PID,		/* u32: the process that subscribed */
+	IOCA_A_SUBSCRIBER_SAMPLES,	/* u64: samples delivered whole */
+	/*
+	 * u64: periodic samples it did not get whole because its receive
+	 * buffer was full (it stopped reading); others are not affected.
+	 */
+	IOCA_A_SUBSCRIBER_DROPPED,
+	IOCA_A_SUBSCRIBER_PAD,
+
+	__IOCA_A_SUBSCRIBER_MAX,
+	IOCA_A_SUBSCRIBER_MAX = (__IOCA_A_SUBSCRIBER_MAX - 1)
 };
 
 enum {
@@ -197,6 +225,14 @@ enum {
 	IOCA_CMD_SAMPLER_STOP,
 	IOCA_CMD_SAMPLE_GET,
 	IOCA_CMD_SAMPLE_NTF,
+	/*
+	 * The requesting socket gets every periodic sample by unicast until
+	 * it closes or unsubscribes. Needs CAP_PERFMON (or CAP_SYS_ADMIN).
+	 * A socket whose receive buffer is full misses the rest of that
+	 * sample (an ENOBUFS and a SEQ gap tell it); no one else does.
+	 */
+	IOCA_CMD_SAMPLES_SUBSCRIBE,
+	IOCA_CMD_SAMPLES_UNSUBSCRIBE,
 
 	__IOCA_CMD_MAX,
 	IOCA_CMD_MAX = (__IOCA_CMD_MAX - 1)
