@@ -14,8 +14,12 @@
 #include "event_queue.h"
 #include "log.h"
 
-void ev_dispatch(struct spec_event *ev, const int64_t *args, const struct spec_ev_ctx *parent,
-		 enum spec_ev_edge_kind kind)
+/*
+ * The arguments come in registers: merged code takes them so, and only the
+ * generic path builds the record its handlers read.
+ */
+static inline void dispatch4(struct spec_event *ev, int64_t a0, int64_t a1, int64_t a2, int64_t a3,
+			     const struct spec_ev_ctx *parent, enum spec_ev_edge_kind kind)
 {
 	struct spec_events *evs = ev->evs;
 	_Atomic uint64_t *ep = spec_rt_enter(&evs->rt->dom);
@@ -37,23 +41,47 @@ void ev_dispatch(struct spec_event *ev, const int64_t *args, const struct spec_e
 		if (__builtin_expect(
 			    m->version == atomic_load_explicit(&ev->version, memory_order_acquire),
 			    1)) {
-			m->fn(&ctx, args[0], args[1], args[2], args[3]);
+			m->fn(&ctx, a0, a1, a2, a3);
 			goto out;
 		}
 		atomic_fetch_add_explicit(&evs->guard_fails, 1, memory_order_relaxed);
 	}
 	b = atomic_load_explicit(&ev->bindings, memory_order_acquire);
-	for (i = 0; i < b->n; i++) {
-		ctx.handler = b->b[i].handler;
-		b->b[i].fn(&ctx, b->b[i].args, args);
+	if (b->n) {
+		const int64_t args[SPEC_EV_MAX_ARGS] = {a0, a1, a2, a3};
+
+		for (i = 0; i < b->n; i++) {
+			ctx.handler = b->b[i].handler;
+			b->b[i].fn(&ctx, b->b[i].args, args);
+		}
 	}
 out:
 	atomic_store_explicit(ep, 0, memory_order_release);
 }
 
+void ev_dispatch(struct spec_event *ev, const int64_t *args, const struct spec_ev_ctx *parent,
+		 enum spec_ev_edge_kind kind)
+{
+	dispatch4(ev, args[0], args[1], args[2], args[3], parent, kind);
+}
+
 void ev_raise_from(struct spec_ev_ctx *parent, struct spec_event *ev, const int64_t *args)
 {
-	ev_dispatch(ev, args, parent, SPEC_EV_SYNC);
+	dispatch4(ev, args[0], args[1], args[2], args[3], parent, SPEC_EV_SYNC);
+}
+
+void ev_raise_from4(struct spec_ev_ctx *parent, struct spec_event *ev, int64_t a0, int64_t a1,
+		    int64_t a2, int64_t a3)
+{
+	dispatch4(ev, a0, a1, a2, a3, parent, SPEC_EV_SYNC);
+}
+
+int spec_event__raise4(struct spec_event *ev, int64_t a0, int64_t a1, int64_t a2, int64_t a3)
+{
+	if (!ev)
+		return libspec_err(-EINVAL);
+	dispatch4(ev, a0, a1, a2, a3, NULL, SPEC_EV_SYNC);
+	return 0;
 }
 
 /* Copy the service's arguments into a full record. */

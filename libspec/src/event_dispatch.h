@@ -17,5 +17,10 @@ void ev_dispatch(struct spec_event *ev, const int64_t *args, const struct spec_e
  * __spec_ev_raise_ev).
  */
 void ev_raise_from(struct spec_ev_ctx *parent, struct spec_event *ev, const int64_t *args);
+/* The same with the arguments in registers (__spec_ev_raise_ev4): what a
+ * subsumed raise site falls back to.
+ */
+void ev_raise_from4(struct spec_ev_ctx *parent, struct spec_event *ev, int64_t a0, int64_t a1,
+		    int64_t a2, int64_t a3);
 
 #endif /* LIBSPEC_EVENT_DISPATCH_H */

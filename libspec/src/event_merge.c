@@ -88,32 +88,33 @@ static bool install(struct spec_events *evs, struct ev_code *c)
 	return stale;
 }
 
-static int build(struct spec_events *evs, struct jit_ev_req *req, struct ev_code *c, size_t *sites,
-		 char *msg, size_t msgsz)
+static int build(struct spec_events *evs, struct jit_ev_req *req, struct ev_code *c,
+		 struct jit_ev_out *out, char *msg, size_t msgsz)
 {
 	struct spec_runtime *rt = evs->rt;
-	uint64_t *addrs = calloc(req->n + 1, sizeof(*addrs));
 	size_t i;
 	int ret;
 
-	if (!addrs)
+	out->addrs = calloc(req->n + 1, sizeof(*out->addrs));
+	out->subsumed_into = c->subsumed_into;
+	if (!out->addrs)
 		return -ENOMEM;
 	pthread_mutex_lock(&rt->lock);
 	req->id = ++rt->next_id;
 	req->pipeline = rt->pipeline;
 	pthread_mutex_lock(&rt->jit_lock);
 	pthread_mutex_unlock(&rt->lock);
-	ret = jit_event_build(rt->jit, req, &c->code, addrs, c->subsumed_into, sites, msg, msgsz);
+	ret = jit_event_build(rt->jit, req, &c->code, out, msg, msgsz);
 	pthread_mutex_unlock(&rt->jit_lock);
 	for (i = 0; !ret && i < req->n; i++) {
-		c->entries[i].fn = (ev_merged_fn)(uintptr_t)addrs[i];
+		c->entries[i].fn = (ev_merged_fn)(uintptr_t)out->addrs[i];
 		c->entries[i].version = req->events[i].version;
 		if (c->subsumed_into[i] != UINT32_MAX)
 			c->subsumed_into[i] = req->events[c->subsumed_into[i]].idx;
 		else
 			c->subsumed_into[i] = SPEC_EV_ROOT;
 	}
-	free(addrs);
+	free(out->addrs);
 	return ret;
 }
 
@@ -121,11 +122,16 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 	     bool *stale)
 {
 	struct jit_ev_event *jev = calloc(n + 1, sizeof(*jev));
-	struct jit_ev_req req = {.events = jev, .n = n, .subsume = subsume};
+	struct jit_ev_req req = {.events = jev,
+				 .n = n,
+				 .subsume = subsume,
+				 .keep_ir = evs->keep_ir,
+				 .mutate = evs->test_mutate};
 	struct ev_code *c = code_new(n);
 	uint64_t t0 = clock_mono_ns();
+	struct jit_ev_out out = {0};
 	char msg[RT_MSG_MAX] = "";
-	size_t i, sites = 0;
+	size_t i;
 	int ret;
 
 	ret = !jev || !c ? -ENOMEM : spec_runtime__load(evs->rt);
@@ -136,7 +142,7 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 		pthread_mutex_unlock(&evs->lock);
 	}
 	if (!ret)
-		ret = build(evs, &req, c, &sites, msg, sizeof(msg));
+		ret = build(evs, &req, c, &out, msg, sizeof(msg));
 	pthread_mutex_lock(&evs->lock);
 	evs->stats.builds++;
 	if (ret) {
@@ -154,13 +160,20 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 
 		evs->stats.last_build_ns = clock_mono_ns() - t0;
 		evs->stats.merged_events = n;
-		evs->stats.subsumed = sites;
+		evs->stats.subsumed = out.inlined;
+		evs->stats.subsumed_calls = out.called;
+		if (out.ir) {
+			free(evs->last_ir);
+			evs->last_ir = out.ir;
+			out.ir = NULL;
+		}
 		evs->stats.stale_builds += st;
 		if (stale)
 			*stale = st;
 		pthread_mutex_unlock(&evs->lock);
 		ret = (int)n;
 	}
+	free(out.ir);
 	for (i = 0; jev && i < n; i++)
 		free((void *)jev[i].b);
 	free(jev);

@@ -47,6 +47,7 @@ static int define_helpers(struct spec_runtime *rt)
 		{"__spec_ev_raise_async", (void *)__spec_ev_raise_async},
 		{"__spec_ev_raise_delayed", (void *)__spec_ev_raise_delayed},
 		{"__spec_ev_raise_ev", (void *)ev_raise_from},
+		{"__spec_ev_raise_ev4", (void *)ev_raise_from4},
 	};
 	size_t i;
 
@@ -159,6 +160,7 @@ void spec_events__free(struct spec_events *evs)
 	free(evs->edges);
 	free(evs->handler_ok);
 	free(evs->hedges);
+	free(evs->last_ir);
 	free(evs);
 }
 

@@ -108,6 +108,13 @@ struct spec_events {
 
 	_Atomic uint64_t guard_fails;
 	struct spec_events_stats stats; /* the rest, under lock */
+
+	/* Tests only: keep the last build's optimized IR (last_ir, under
+	 * lock), and mutate the generated code (JIT_EV_MUT_*).
+	 */
+	bool keep_ir;
+	unsigned int test_mutate;
+	char *last_ir;
 };
 
 /* Event by name without creating it (lock-free), or NULL. */

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "ctp_stack.h"
+#include "event_registry.h"
 #include "testutil.h"
 
 #define NR_MSGS 120
@@ -227,12 +228,104 @@ static void test_ctp_same_under_random_rebinding_and_rebuilds(void **state)
 	free(got);
 }
 
+/* The text of @ir's function defining @name (a prefix up to the build id). */
+static char *entry_body(const char *ir, const char *prefix)
+{
+	char head[64];
+	const char *p, *end;
+	char *body;
+
+	snprintf(head, sizeof(head), "define void @%s", prefix);
+	p = strstr(ir, head);
+	if (!p)
+		return NULL;
+	p = strchr(p, '('); /* past the entry's own name */
+	end = strstr(p, "\n}\n");
+	assert_non_null(end);
+	body = strndup(p, (size_t)(end - p));
+	assert_non_null(body);
+	return body;
+}
+
+/*
+ * Every synchronous edge between merged events that the sampled graph
+ * keeps at 5 % of the heaviest is inlined into its raiser's entry under
+ * the raised event's guard, and no site is left a call.
+ */
+static void test_ctp_every_hot_chain_is_subsumed(void **state)
+{
+	struct ctp_opts o = {
+		.ir = tu_ir("ctp"), .frag = 96, .drop_mod = 6, .fec = true, .sample_every = 1};
+	int64_t sizes[NR_MSGS], total, i;
+	uint8_t *msgs = stream(&total, sizes), *p = msgs;
+	struct spec_events_stats st;
+	struct spec_ev_graph *g;
+	size_t e, checked = 0;
+	struct ctp_stack s;
+	char *ir;
+
+	(void)state;
+	tu_capture();
+	assert_int_equal(ctp_open(&s, &o), 0);
+	for (i = 0; i < 40; i++) {
+		assert_int_equal(ctp_send(&s, p, sizes[i]), 0);
+		p += sizes[i];
+		if (i % 8 == 7)
+			assert_int_equal(ctp_tick(&s), 0);
+	}
+	s.evs->keep_ir = true;
+	assert_true(spec_events__merge(s.evs, NULL) > 0);
+	assert_int_equal(spec_events__stats(s.evs, &st, sizeof(st)), 0);
+	assert_true(st.subsumed > 0);
+	assert_int_equal(st.subsumed_calls, 0);
+	pthread_mutex_lock(&s.evs->lock);
+	ir = s.evs->last_ir;
+	s.evs->last_ir = NULL;
+	pthread_mutex_unlock(&s.evs->lock);
+	assert_non_null(ir);
+	g = spec_events__graph(s.evs);
+	assert_non_null(g);
+	assert_int_equal(spec_ev_graph__reduce(g, 0.05), 0);
+	for (e = 0; e < spec_ev_graph__nr_edges(g); e++) {
+		const struct spec_ev_edge *ed = spec_ev_graph__edge(g, e);
+		struct spec_event *from, *to;
+		char prefix[32], guard[96], *body;
+
+		if (ed->kind != SPEC_EV_SYNC || ed->from == SPEC_EV_ROOT)
+			continue;
+		/* Node indices are the reduced graph's own: go by name. */
+		from = spec_events__find(s.evs, spec_ev_graph__node(g, ed->from)->name);
+		to = spec_events__find(s.evs, spec_ev_graph__node(g, ed->to)->name);
+		assert_non_null(from);
+		assert_non_null(to);
+		if (!spec_event__is_merged(from) || !spec_event__is_merged(to))
+			continue;
+		snprintf(prefix, sizeof(prefix), "__ev.%u.m", from->idx);
+		body = entry_body(ir, prefix);
+		assert_non_null(body);
+		snprintf(guard, sizeof(guard), "inttoptr (i64 %llu to ptr) acquire",
+			 (unsigned long long)(uintptr_t)&to->version);
+		if (!strstr(body, guard) || strstr(body, " @__ev."))
+			fail_msg("hot edge %s -> %s (%llu samples) is not inlined under its guard",
+				 from->name, to->name, (unsigned long long)ed->count);
+		free(body);
+		checked++;
+	}
+	/* SegFromUser -> Seg2Net and SegFromNet -> SegmentAcked at least. */
+	assert_true(checked >= 2);
+	spec_ev_graph__free(g);
+	free(ir);
+	ctp_close(&s);
+	free(msgs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ctp_generic_run_delivers_through_loss_and_recovery),
 		cmocka_unit_test(test_ctp_merged_handlers_do_the_same_as_generic),
 		cmocka_unit_test(test_ctp_same_under_random_rebinding_and_rebuilds),
+		cmocka_unit_test(test_ctp_every_hot_chain_is_subsumed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

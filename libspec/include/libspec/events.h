@@ -174,6 +174,25 @@ LIBSPEC_API size_t spec_event__nr_bindings(const struct spec_event *ev);
  */
 LIBSPEC_API int spec_event__raise(struct spec_event *ev, const int64_t *args, size_t nr_args);
 
+/**
+ * @brief Raise @p ev synchronously with its four arguments in registers:
+ * no record is built on the way into merged code (only generic dispatch
+ * builds the one its handlers read). spec_event__raise_args() pads the
+ * arguments given with zeros.
+ * @return 0, or -EINVAL (@p ev NULL)
+ */
+LIBSPEC_API int spec_event__raise4(struct spec_event *ev, int64_t a0, int64_t a1, int64_t a2,
+				   int64_t a3);
+
+/* Helpers of spec_event__raise_args(): at least one, at most four arguments;
+ * a fifth is a compile error.
+ */
+#define __SPEC_EV_ARG4(a0, a1, a2, a3, ...) (a0), (a1), (a2), (a3)
+#define __SPEC_EV_NARGS(...) (sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
+#define spec_event__raise_args(ev, ...)                                                 \
+	((void)sizeof(char[__SPEC_EV_NARGS(__VA_ARGS__) <= SPEC_EV_MAX_ARGS ? 1 : -1]), \
+	 spec_event__raise4((ev), __SPEC_EV_ARG4(__VA_ARGS__, 0, 0, 0, 0)))
+
 /** @brief Queue @p ev for the dispatcher. @return 0, -EINVAL, -ENOMEM */
 LIBSPEC_API int spec_event__raise_async(struct spec_event *ev, const int64_t *args, size_t nr_args);
 
@@ -313,6 +332,7 @@ struct spec_events_stats {
 	uint64_t last_build_ns;	 /* wall time of the last build */
 	uint64_t merged_events;	 /* events merged by the last build */
 	uint64_t subsumed;	 /* raise sites inlined by the last build */
+	uint64_t subsumed_calls; /* sites in a raise cycle: guarded direct calls */
 };
 
 /**
