@@ -92,6 +92,7 @@ static int build(struct spec_events *evs, struct jit_ev_req *req, struct ev_code
 		 struct jit_ev_out *out, char *msg, size_t msgsz)
 {
 	struct spec_runtime *rt = evs->rt;
+	char *pipeline;
 	size_t i;
 	int ret;
 
@@ -99,13 +100,20 @@ static int build(struct spec_events *evs, struct jit_ev_req *req, struct ev_code
 	out->subsumed_into = c->subsumed_into;
 	if (!out->addrs)
 		return -ENOMEM;
+	/* Not holding rt->lock while waiting for the JIT: a bind needs it. */
 	pthread_mutex_lock(&rt->lock);
 	req->id = ++rt->next_id;
-	req->pipeline = rt->pipeline;
-	pthread_mutex_lock(&rt->jit_lock);
+	pipeline = strdup(rt->pipeline);
 	pthread_mutex_unlock(&rt->lock);
+	if (!pipeline) {
+		free(out->addrs);
+		return -ENOMEM;
+	}
+	req->pipeline = pipeline;
+	pthread_mutex_lock(&rt->jit_lock);
 	ret = jit_event_build(rt->jit, req, &c->code, out, msg, msgsz);
 	pthread_mutex_unlock(&rt->jit_lock);
+	free(pipeline);
 	for (i = 0; !ret && i < req->n; i++) {
 		c->entries[i].fn = (ev_merged_fn)(uintptr_t)out->addrs[i];
 		c->entries[i].version = req->events[i].version;

@@ -13,6 +13,7 @@
 #include "event_queue.h"
 #include "event_registry.h"
 #include "jit.h"
+#include "jit_event.h"
 #include "log.h"
 
 static uint32_t name_hash(const char *s)
@@ -96,6 +97,36 @@ static int events_init(struct spec_events *evs, struct spec_runtime *rt,
 	return 0;
 }
 
+/*
+ * Which functions have the handler type, found once now (no compile can
+ * hold the JIT lock before the runtime loads): a bind must not wait for it.
+ */
+static void check_handlers(struct spec_events *evs)
+{
+	char msg[RT_MSG_MAX];
+	uint32_t i;
+
+	pthread_mutex_lock(&evs->rt->jit_lock);
+	for (i = 0; i < evs->nr_handlers; i++)
+		evs->handler_ok[i] =
+			jit_event_check_handler(evs->rt->jit, i, msg, sizeof(msg)) ?: 1;
+	pthread_mutex_unlock(&evs->rt->jit_lock);
+}
+
+/* The runtime's load hook: every handler's stub, built before any bind. */
+static void build_stubs(void *arg)
+{
+	struct spec_events *evs = arg;
+	uint32_t i;
+
+	for (i = 0; i < evs->nr_handlers; i++) {
+		if (atomic_load(&evs->handler_ok[i]) == 1 &&
+		    !spec_runtime__handler(evs->rt, jit_handler_name(evs->rt->jit, i)))
+			pr_warn("events: no stub for handler '%s': %s\n",
+				jit_handler_name(evs->rt->jit, i), strerror(errno));
+	}
+}
+
 struct spec_events *spec_events__new(struct spec_runtime *rt, const struct spec_events_opts *opts)
 {
 	struct spec_events *evs;
@@ -103,12 +134,21 @@ struct spec_events *spec_events__new(struct spec_runtime *rt, const struct spec_
 
 	if (!rt || !OPTS_VALID(opts, spec_events_opts))
 		return libspec_err_ptr(-EINVAL);
+	if (rt->load_hook) {
+		pr_warn("events: the runtime has an event system already (one per runtime)\n");
+		return libspec_err_ptr(-EBUSY);
+	}
 	evs = calloc(1, sizeof(*evs));
 	if (!evs)
 		return libspec_err_ptr(-ENOMEM);
 	ret = events_init(evs, rt, opts);
 	if (!ret)
 		ret = define_helpers(rt);
+	if (!ret) {
+		check_handlers(evs);
+		rt->load_hook_ctx = evs;
+		rt->load_hook = build_stubs;
+	}
 	if (!ret)
 		ret = ev_queue_start(evs, OPTS_GET(opts, dispatch_thread, false));
 	if (!ret && OPTS_GET(opts, optimize, false))
@@ -128,6 +168,10 @@ void spec_events__free(struct spec_events *evs)
 
 	if (!evs)
 		return;
+	if (evs->rt->load_hook_ctx == evs) {
+		evs->rt->load_hook = NULL;
+		evs->rt->load_hook_ctx = NULL;
+	}
 	ev_policy_stop(evs);
 	ev_queue_stop(evs);
 	if (evs->code) {
@@ -278,14 +322,14 @@ void ev_free_code(struct spec_events *evs, struct ev_code *c)
 	free(c);
 }
 
-void ev_reclaim(struct spec_events *evs)
+static void reclaim(struct spec_events *evs, bool code)
 {
 	struct ev_bindings **bp, *bdead = NULL;
 	struct ev_code **cp, *cdead = NULL;
 	uint64_t oldest;
 
 	pthread_mutex_lock(&evs->lock);
-	if (!evs->retired && !evs->retired_code) {
+	if (!evs->retired && (!code || !evs->retired_code)) {
 		pthread_mutex_unlock(&evs->lock);
 		return;
 	}
@@ -301,7 +345,7 @@ void ev_reclaim(struct spec_events *evs)
 			bp = &b->next;
 		}
 	}
-	for (cp = &evs->retired_code; *cp;) {
+	for (cp = &evs->retired_code; code && *cp;) {
 		struct ev_code *c = *cp;
 
 		if (c->retired_at < oldest) {
@@ -325,6 +369,16 @@ void ev_reclaim(struct spec_events *evs)
 		cdead = c->next;
 		ev_free_code(evs, c);
 	}
+}
+
+void ev_reclaim(struct spec_events *evs)
+{
+	reclaim(evs, true);
+}
+
+void ev_reclaim_bindings(struct spec_events *evs)
+{
+	reclaim(evs, false);
 }
 
 int spec_events__stats(struct spec_events *evs, struct spec_events_stats *stats, size_t sz)

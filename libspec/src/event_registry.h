@@ -121,6 +121,10 @@ struct spec_events {
 struct spec_event *ev_lookup(struct spec_events *evs, const char *name);
 /* Free retired snapshots and merged code no thread can still run. */
 void ev_reclaim(struct spec_events *evs);
+/* Only the snapshots: what bind and unbind do, never taking the JIT lock
+ * that freeing code needs (a build may hold it for a whole compile).
+ */
+void ev_reclaim_bindings(struct spec_events *evs);
 /* Retire @c's code (lock held); entries must already be unlinked. */
 void ev_retire_code(struct spec_events *evs, struct ev_code *c);
 void ev_free_code(struct spec_events *evs, struct ev_code *c);

@@ -173,6 +173,8 @@ int spec_runtime__load(struct spec_runtime *rt)
 	rt->loaded = true;
 	rt->load_err = ret;
 	pthread_mutex_unlock(&rt->lock);
+	if (!ret && rt->load_hook)
+		rt->load_hook(rt->load_hook_ctx);
 	return libspec_err(ret);
 }
 

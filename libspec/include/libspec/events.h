@@ -17,9 +17,10 @@
  * Threads: every function may be called from any thread, concurrently,
  * except spec_events__free() (no other call may run or follow). Raises take
  * no lock and allocate nothing (synchronous ones); asynchronous and delayed
- * raises take the queue's lock and allocate one entry. The first binding of
- * a handler builds its entry stub under the runtime's JIT lock, so it may
- * wait for a background compile; later bindings of it do not.
+ * raises take the queue's lock and allocate one entry. Bind and unbind
+ * never wait for a compile: handler types are checked when the system is
+ * created, every handler's stub is built when the runtime loads, and
+ * merged code is freed by builds and the optimizer, not by rebindings.
  */
 #ifndef LIBSPEC_EVENTS_H
 #define LIBSPEC_EVENTS_H
