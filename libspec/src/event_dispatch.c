@@ -7,11 +7,13 @@
  * one indirect call per handler, arguments in a record. No lock, no
  * allocation.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "event_dispatch.h"
 #include "event_graph.h"
 #include "event_queue.h"
+#include "jit.h"
 #include "log.h"
 
 /*
@@ -29,6 +31,7 @@ static inline void dispatch4(struct spec_event *ev, int64_t a0, int64_t a1, int6
 		.event = ev->idx,
 		.depth = parent && kind == SPEC_EV_SYNC ? parent->depth + 1 : 0,
 		.handler = UINT32_MAX,
+		.sz = sizeof(struct spec_ev_ctx),
 	};
 	struct ev_merged *m;
 	struct ev_bindings *b;
@@ -127,16 +130,39 @@ int64_t spec_event__raise_delayed(struct spec_event *ev, uint64_t delay_ns, cons
 	return ret;
 }
 
-/* An event raised by name from a handler; NULL (nothing bound, nothing to
- * do) when no event of that name exists.
+/*
+ * An event raised by name from a handler, or NULL: a name no event has is
+ * a mistake in the handler (a misspelling, an event never created), so it
+ * is counted, warned about (the first time and then at powers of two) and
+ * left in last_error; nothing runs.
  */
 static struct spec_event *by_name(struct spec_ev_ctx *ctx, const char *name)
 {
-	struct spec_event *ev = ev_lookup(ctx->evs, name);
+	struct spec_events *evs = ctx->evs;
+	struct spec_event *ev = ev_lookup(evs, name);
+	char msg[RT_MSG_MAX];
+	uint64_t n;
 
-	if (!ev)
-		pr_debug("raise of '%s': no such event, nothing bound\n", name);
-	return ev;
+	if (__builtin_expect(ev != NULL, 1))
+		return ev;
+	n = atomic_fetch_add_explicit(&evs->unknown_raises, 1, memory_order_relaxed) + 1;
+	if (n & (n - 1))
+		return NULL;
+	snprintf(msg, sizeof(msg),
+		 "raise of unknown event '%s' from handler '%s': no event of that name "
+		 "(%llu such raises)",
+		 name,
+		 ctx->handler < evs->nr_handlers ? jit_handler_name(evs->rt->jit, ctx->handler)
+						 : "?",
+		 (unsigned long long)n);
+	/* Never wait for the runtime's lock inside a handler. */
+	if (!pthread_mutex_trylock(&evs->rt->lock)) {
+		rt_set_error(evs->rt, -ENOENT, msg);
+		pthread_mutex_unlock(&evs->rt->lock);
+	} else {
+		pr_warn("%s\n", msg);
+	}
+	return NULL;
 }
 
 void __spec_ev_raise(struct spec_ev_ctx *ctx, const char *event, const int64_t *args)

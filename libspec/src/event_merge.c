@@ -179,6 +179,10 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 		if (stale)
 			*stale = st;
 		pthread_mutex_unlock(&evs->lock);
+		/* A build that worked leaves no earlier failure in last_error. */
+		pthread_mutex_lock(&evs->rt->lock);
+		rt_clear_error(evs->rt);
+		pthread_mutex_unlock(&evs->rt->lock);
 		ret = (int)n;
 	}
 	free(out.ir);

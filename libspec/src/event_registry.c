@@ -244,17 +244,15 @@ static struct spec_event *event_create(struct spec_events *evs, const char *name
 	return ev;
 }
 
-/* Names go into DOT and JSON text unescaped: printable ASCII, no quote or
- * backslash, at most 255 bytes.
- */
+/* Printable ASCII, at most 255 bytes (DOT and JSON escape quotes). */
 static bool name_ok(const char *name)
 {
 	const char *p;
 
 	for (p = name; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '"' || *p == '\\') {
-			pr_warn("events: bad event name \"%s\": character %d at %zu (printable, no "
-				"quote or backslash)\n",
+		if (*p < 0x20 || *p == 0x7f) {
+			pr_warn("events: bad event name \"%.64s\": byte %d at %zu (printable "
+				"ASCII only)\n",
 				name, *p, (size_t)(p - name));
 			return false;
 		}
@@ -391,6 +389,7 @@ int spec_events__stats(struct spec_events *evs, struct spec_events_stats *stats,
 	s = evs->stats;
 	pthread_mutex_unlock(&evs->lock);
 	s.guard_fails = atomic_load_explicit(&evs->guard_fails, memory_order_relaxed);
+	s.unknown_raises = atomic_load_explicit(&evs->unknown_raises, memory_order_relaxed);
 	memcpy(stats, &s, sz);
 	return 0;
 }

@@ -107,6 +107,7 @@ struct spec_events {
 	struct ev_optimizer *opt;
 
 	_Atomic uint64_t guard_fails;
+	_Atomic uint64_t unknown_raises;
 	struct spec_events_stats stats; /* the rest, under lock */
 
 	/* Tests only: keep the last build's optimized IR (last_ir, under

@@ -31,7 +31,7 @@ _Static_assert(offsetof(struct spec_ev_ctx, evs) == 0 && offsetof(struct spec_ev
 		       offsetof(struct spec_ev_ctx, event) == 16 &&
 		       offsetof(struct spec_ev_ctx, depth) == 20 &&
 		       offsetof(struct spec_ev_ctx, handler) == 24 &&
-		       sizeof(struct spec_ev_ctx) == 32,
+		       offsetof(struct spec_ev_ctx, sz) == 28 && sizeof(struct spec_ev_ctx) == 32,
 	       "the IR below builds struct spec_ev_ctx by these offsets");
 
 LLVMValueRef jit_event_handler_fn(struct jit *j, LLVMModuleRef m, unsigned int id, uint32_t h)
@@ -266,6 +266,18 @@ out:
 	free(dirty);
 	free(g.mfn);
 	return ret;
+}
+
+bool jit_event_any_handler(struct jit *j)
+{
+	char msg[256];
+	size_t h;
+
+	for (h = 0; h < j->nr_handlers; h++) {
+		if (!jit_event_check_handler(j, h, msg, sizeof(msg)))
+			return true;
+	}
+	return false;
 }
 
 int jit_event_check_handler(struct jit *j, size_t h, char *err, size_t errsz)

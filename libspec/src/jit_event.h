@@ -59,6 +59,9 @@ struct jit_ev_out {
 int jit_event_build(struct jit *j, const struct jit_ev_req *req, struct jit_code **code,
 		    struct jit_ev_out *out, char *err, size_t errsz);
 
+/* Whether any function of the IR has the event handler type. */
+bool jit_event_any_handler(struct jit *j);
+
 /* 0 if handler @h has the type spec_ev_handler_fn, else -EINVAL and why. */
 int jit_event_check_handler(struct jit *j, size_t h, char *err, size_t errsz);
 

@@ -39,8 +39,12 @@ extern "C" {
 #define SPEC_EV_MAX_ARGS 4
 
 /*
- * What a handler receives as its first argument. Handlers read @user and
- * pass the context on to spec_raise(); the other fields are the library's.
+ * What a handler receives as its first argument: sized, fields only ever
+ * appended (@sz says how many the library filled). Handlers read @user,
+ * @event and @depth, write nothing, and pass the context on to spec_raise();
+ * @evs and @handler are the library's. Merged code reuses a raiser's
+ * context for the events it inlines (saving and restoring these fields),
+ * so a handler must not keep the pointer past its return.
  */
 struct spec_ev_ctx {
 	struct spec_events *evs;
@@ -48,7 +52,7 @@ struct spec_ev_ctx {
 	uint32_t event;	  /* index of the event being dispatched */
 	uint32_t depth;	  /* synchronous nesting depth */
 	uint32_t handler; /* the running handler (for the graph) */
-	uint32_t reserved;
+	uint32_t sz;	  /* sizeof(struct spec_ev_ctx) of the library */
 };
 
 /*
@@ -104,10 +108,6 @@ struct spec_events_opts {
 	 * the sampled raises; 0: 0.05
 	 */
 	double hot_share;
-	/* policy: a synchronous edge is subsumed when it has at least this
-	 * share of its target's raises; 0: 0.5
-	 */
-	double chain_share;
 	/* policy period in ms; 0: 50 */
 	uint32_t period_ms;
 	/* optional live metric (higher is better): a merge set that lowered
@@ -334,6 +334,7 @@ struct spec_events_stats {
 	uint64_t merged_events;	 /* events merged by the last build */
 	uint64_t subsumed;	 /* raise sites inlined by the last build */
 	uint64_t subsumed_calls; /* sites in a raise cycle: guarded direct calls */
+	uint64_t unknown_raises; /* raises by handlers of names no event has */
 };
 
 /**
