@@ -33,7 +33,8 @@ static void publish(struct spec_events *evs, struct spec_event *ev, struct ev_bi
 	old->retired_at = epoch_retire(&evs->rt->dom);
 	old->next = evs->retired;
 	evs->retired = old;
-	ev_changed(evs, ev);
+	if (evs->on_rebind)
+		evs->on_rebind(evs, ev);
 }
 
 /*

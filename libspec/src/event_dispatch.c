@@ -12,7 +12,6 @@
 
 #include "event_dispatch.h"
 #include "event_graph.h"
-#include "event_queue.h"
 #include "jit.h"
 #include "log.h"
 
@@ -88,7 +87,7 @@ int spec_event__raise4(struct spec_event *ev, int64_t a0, int64_t a1, int64_t a2
 }
 
 /* Copy the service's arguments into a full record. */
-static int args_of(int64_t out[SPEC_EV_MAX_ARGS], const int64_t *args, size_t nr)
+int ev_args_of(int64_t out[SPEC_EV_MAX_ARGS], const int64_t *args, size_t nr)
 {
 	if (nr > SPEC_EV_MAX_ARGS || (nr && !args))
 		return -EINVAL;
@@ -102,32 +101,10 @@ int spec_event__raise(struct spec_event *ev, const int64_t *args, size_t nr_args
 {
 	int64_t a[SPEC_EV_MAX_ARGS];
 
-	if (!ev || args_of(a, args, nr_args))
+	if (!ev || ev_args_of(a, args, nr_args))
 		return libspec_err(-EINVAL);
 	ev_dispatch(ev, a, NULL, SPEC_EV_SYNC);
 	return 0;
-}
-
-int spec_event__raise_async(struct spec_event *ev, const int64_t *args, size_t nr_args)
-{
-	int64_t a[SPEC_EV_MAX_ARGS];
-
-	if (!ev || args_of(a, args, nr_args))
-		return libspec_err(-EINVAL);
-	return libspec_err((int)ev_queue_push(ev, a, SPEC_EV_ROOT, UINT32_MAX, 0));
-}
-
-int64_t spec_event__raise_delayed(struct spec_event *ev, uint64_t delay_ns, const int64_t *args,
-				  size_t nr_args)
-{
-	int64_t a[SPEC_EV_MAX_ARGS], ret;
-
-	if (!ev || args_of(a, args, nr_args))
-		return libspec_err(-EINVAL);
-	ret = ev_queue_push(ev, a, SPEC_EV_ROOT, UINT32_MAX, delay_ns ? delay_ns : 1);
-	if (ret < 0)
-		errno = (int)-ret;
-	return ret;
 }
 
 /*
@@ -136,7 +113,7 @@ int64_t spec_event__raise_delayed(struct spec_event *ev, uint64_t delay_ns, cons
  * is counted, warned about (the first time and then at powers of two) and
  * left in last_error; nothing runs.
  */
-static struct spec_event *by_name(struct spec_ev_ctx *ctx, const char *name)
+struct spec_event *ev_by_name(struct spec_ev_ctx *ctx, const char *name)
 {
 	struct spec_events *evs = ctx->evs;
 	struct spec_event *ev = ev_lookup(evs, name);
@@ -167,25 +144,8 @@ static struct spec_event *by_name(struct spec_ev_ctx *ctx, const char *name)
 
 void __spec_ev_raise(struct spec_ev_ctx *ctx, const char *event, const int64_t *args)
 {
-	struct spec_event *ev = by_name(ctx, event);
+	struct spec_event *ev = ev_by_name(ctx, event);
 
 	if (ev)
 		ev_dispatch(ev, args, ctx, SPEC_EV_SYNC);
-}
-
-void __spec_ev_raise_async(struct spec_ev_ctx *ctx, const char *event, const int64_t *args)
-{
-	struct spec_event *ev = by_name(ctx, event);
-
-	if (ev && ev_queue_push(ev, args, ctx->event, ctx->handler, 0) < 0)
-		pr_warn("async raise of '%s' dropped: out of memory\n", event);
-}
-
-void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *event, uint64_t delay_ns,
-			     const int64_t *args)
-{
-	struct spec_event *ev = by_name(ctx, event);
-
-	if (ev && ev_queue_push(ev, args, ctx->event, ctx->handler, delay_ns ? delay_ns : 1) < 0)
-		pr_warn("delayed raise of '%s' dropped: out of memory\n", event);
 }

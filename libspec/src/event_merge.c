@@ -11,7 +11,6 @@
 
 #include "clock.h"
 #include "event_merge.h"
-#include "event_policy.h"
 #include "jit_event.h"
 #include "log.h"
 
@@ -202,32 +201,6 @@ size_t ev_merged_set(struct spec_events *evs, uint32_t *idx, uint32_t *into, siz
 		into[i] = evs->code->subsumed_into[i];
 	}
 	return n < max ? n : max;
-}
-
-int spec_events__merge(struct spec_events *evs, const struct spec_merge_opts *opts)
-{
-	struct spec_event *const *set = OPTS_GET(opts, events, NULL);
-	size_t n = OPTS_GET(opts, nr_events, 0);
-	struct spec_event **mine = NULL;
-	int ret;
-
-	if (!evs || !OPTS_VALID(opts, spec_merge_opts) || (n && !set))
-		return libspec_err(-EINVAL);
-	if (!set) {
-		mine = ev_policy_choose(evs, &n);
-		if (!mine)
-			return libspec_err(-ENOMEM);
-		set = mine;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (!set[i] || set[i]->evs != evs) {
-			free(mine);
-			return libspec_err(-EINVAL);
-		}
-	}
-	ret = ev_build(evs, set, n, !OPTS_GET(opts, no_subsume, false), NULL);
-	free(mine);
-	return libspec_err(ret);
 }
 
 int spec_events__unmerge(struct spec_events *evs)

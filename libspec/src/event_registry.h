@@ -105,6 +105,10 @@ struct spec_events {
 
 	struct ev_queue *queue;
 	struct ev_optimizer *opt;
+	/* Hook: a rebinding of an event happened (lock held). The optimizer
+	 * sets it; the registry only calls it.
+	 */
+	void (*on_rebind)(struct spec_events *evs, struct spec_event *ev);
 
 	_Atomic uint64_t guard_fails;
 	_Atomic uint64_t unknown_raises;
@@ -129,7 +133,5 @@ void ev_reclaim_bindings(struct spec_events *evs);
 /* Retire @c's code (lock held); entries must already be unlinked. */
 void ev_retire_code(struct spec_events *evs, struct ev_code *c);
 void ev_free_code(struct spec_events *evs, struct ev_code *c);
-/* A rebinding of @ev happened (lock held): tell the optimizer. */
-void ev_changed(struct spec_events *evs, struct spec_event *ev);
 
 #endif /* LIBSPEC_EVENT_REGISTRY_H */
