@@ -21,6 +21,7 @@
 
 #include "ctp_stack.h"
 #include "event_registry.h"
+#include "jit_event.h"
 #include "testutil.h"
 
 #define NR_MSGS 120
@@ -50,7 +51,31 @@ static uint8_t *stream(int64_t *total, int64_t *sizes)
 	return buf;
 }
 
-enum mode { GENERIC, MERGED, REBINDING };
+/* GENERIC_TOGGLED: REBINDING's audit toggles, generic dispatch only. */
+enum mode { GENERIC, MERGED, REBINDING, GENERIC_TOGGLED };
+
+/*
+ * Bind ctp_audit (effects the comparison sees) to the next event of a fixed
+ * cycle, tagged @k, after unbinding the previous one: the same in the
+ * reference and the rebinding run, while the optimizer rebuilds.
+ */
+static int64_t toggle_audit(struct ctp_stack *s, int64_t k, int64_t prev_id,
+			    struct spec_event **prev_ev)
+{
+	/* From k = 2 (message 25) on: Seg2Net first, inlined into SegFromUser. */
+	static const enum ctp_event cycle[] = {CTP_SEGMENT_ACKED, CTP_ADAPT,	    CTP_SEG2NET,
+					       CTP_SEG_FROM_USER, CTP_SEG_FROM_NET, CTP_SEG2NET};
+	LIBSPEC_OPTS(spec_bind_opts, o, .order = 10, .args = {k});
+	struct spec_event *ev = s->ev[cycle[k % (int64_t)(sizeof(cycle) / sizeof(cycle[0]))]];
+	int64_t id;
+
+	if (*prev_ev)
+		assert_int_equal(spec_event__unbind(*prev_ev, prev_id), 0);
+	id = spec_event__bind(ev, "ctp_audit", &o);
+	assert_true(id > 0);
+	*prev_ev = ev;
+	return id;
+}
 
 struct rebinder {
 	struct ctp_stack *s;
@@ -102,8 +127,10 @@ static void wait_for_a_build(struct ctp_stack *s)
 	}
 }
 
-static void run(enum mode mode, struct outcome *out)
+static void run(enum mode mode, unsigned int mutate, struct outcome *out)
 {
+	struct spec_event *audit_ev = NULL;
+	int64_t audit_id = 0;
 	struct ctp_opts o = {.ir = tu_ir("ctp"),
 			     .frag = 96,
 			     .drop_mod = 6,
@@ -118,6 +145,7 @@ static void run(enum mode mode, struct outcome *out)
 
 	tu_capture();
 	assert_int_equal(ctp_open(&s, &o), 0);
+	s.evs->test_mutate = mutate;
 	if (mode == MERGED)
 		assert_int_equal(spec_events__merge(s.evs, NULL), CTP_NR_EVENTS);
 	if (mode == REBINDING) {
@@ -131,6 +159,8 @@ static void run(enum mode mode, struct outcome *out)
 			assert_int_equal(ctp_tick(&s), 0);
 		if (mode == REBINDING && i % 20 == 19)
 			wait_for_a_build(&s);
+		if ((mode == REBINDING || mode == GENERIC_TOGGLED) && i >= 20 && i % 10 == 5)
+			audit_id = toggle_audit(&s, i / 10, audit_id, &audit_ev);
 	}
 	if (mode == REBINDING) {
 		struct spec_events_stats st;
@@ -187,10 +217,29 @@ static struct outcome *reference(void)
 	static bool done;
 
 	if (!done) {
-		run(GENERIC, &ref);
+		run(GENERIC, 0, &ref);
 		done = true;
 	}
 	return &ref;
+}
+
+static struct outcome *reference_toggled(void)
+{
+	static struct outcome ref;
+	static bool done;
+
+	if (!done) {
+		run(GENERIC_TOGGLED, 0, &ref);
+		done = true;
+	}
+	return &ref;
+}
+
+static bool same(const struct outcome *a, const struct outcome *b)
+{
+	return a->effects == b->effects && a->effect_hash == b->effect_hash &&
+	       !memcmp(a->log, b->log,
+		       sizeof(a->log[0]) * (a->effects < CTP_LOG ? a->effects : CTP_LOG));
 }
 
 static void test_ctp_generic_run_delivers_through_loss_and_recovery(void **state)
@@ -211,20 +260,47 @@ static void test_ctp_merged_handlers_do_the_same_as_generic(void **state)
 
 	(void)state;
 	assert_non_null(got);
-	run(MERGED, got);
+	run(MERGED, 0, got);
 	assert_same(reference(), got);
 	free(got);
 }
 
+/*
+ * The optimizer rebuilding while a thread binds and unbinds a no-op handler
+ * at random and the main thread moves an effectful one (ctp_audit) from
+ * event to event: the effects are those of generic dispatch with the same
+ * audit moves, so every raise after a move, inlined ones included, saw it.
+ */
 static void test_ctp_same_under_random_rebinding_and_rebuilds(void **state)
+{
+	struct outcome *got = malloc(sizeof(*got));
+	const struct outcome *ref = reference_toggled();
+	uint64_t i, audits = 0;
+
+	(void)state;
+	assert_non_null(got);
+	for (i = 0; i < ref->effects && i < CTP_LOG; i++)
+		audits += ref->log[i].handler == 17; /* H_AUDIT */
+	assert_true(audits > 10);
+	assert_false(same(reference(), ref));
+	run(REBINDING, 0, got);
+	assert_same(ref, got);
+	assert_true(got->stats_calls > 0);
+	free(got);
+}
+
+/* The same run with the inner guards switched off must differ: the test
+ * above would notice merged code that ignores a rebinding of an inlined
+ * event.
+ */
+static void test_ctp_rebinding_test_fails_without_inner_guards(void **state)
 {
 	struct outcome *got = malloc(sizeof(*got));
 
 	(void)state;
 	assert_non_null(got);
-	run(REBINDING, got);
-	assert_same(reference(), got);
-	assert_true(got->stats_calls > 0);
+	run(REBINDING, JIT_EV_MUT_NO_GUARD, got);
+	assert_false(same(reference_toggled(), got));
 	free(got);
 }
 
@@ -325,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_ctp_generic_run_delivers_through_loss_and_recovery),
 		cmocka_unit_test(test_ctp_merged_handlers_do_the_same_as_generic),
 		cmocka_unit_test(test_ctp_same_under_random_rebinding_and_rebuilds),
+		cmocka_unit_test(test_ctp_rebinding_test_fails_without_inner_guards),
 		cmocka_unit_test(test_ctp_every_hot_chain_is_subsumed),
 	};
 
