@@ -40,7 +40,7 @@ static int observe(struct spec_policy_fastpath *fp, bool take, uint64_t *all, ui
 	if (take)
 		fp->nr_compiled = 0;
 	for (i = 0; i < pi->nr_observed; i++) {
-		const struct spec_observed *o = &pi->observed[i];
+		const struct spec_observed *o = spec_point_info__observed(pi, i);
 
 		*all += o->count;
 		if (take && fp->nr_compiled < fp->hot) {

@@ -108,16 +108,20 @@ static int gen_masked(struct spec_gen *g)
 static int gen_hot(struct spec_gen *g, long offset)
 {
 	size_t n, i;
-	const struct spec_observed *hot = spec_gen__hot(g, &n);
-	struct spec_gen_exact *c = calloc(n + 1, sizeof(*c));
+	struct spec_gen_exact *c;
 	int ret;
 
+	spec_gen__hot(g, &n);
+	c = calloc(n + 1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		c[i].key = (struct spec_u128){(uint64_t)hot[i].value, (uint64_t)hot[i].value_hi};
-		c[i].out = hot[i].out + offset;
+		const struct spec_observed *h = spec_gen__hot_at(g, i);
+
+		c[i].key = (struct spec_u128){(uint64_t)h->value, (uint64_t)h->value_hi};
+		c[i].out = h->out + offset;
 	}
+	assert_null(spec_gen__hot_at(g, n));
 	ret = spec_gen__exact(g, 0, c, n);
 	free(c);
 	return ret; /* misses: the generic function */
@@ -457,8 +461,14 @@ static void test_gen_hot_inputs_come_with_their_answers(void **state)
 	pi = spec_space__find(sp, "m32");
 	assert_non_null(pi);
 	assert_true(pi->nr_observed >= 4);
-	for (i = 0; i < pi->nr_observed; i++)
-		assert_int_equal(pi->observed[i].out, gen_h32(&t, (uint32_t)pi->observed[i].value));
+	for (i = 0; i < pi->nr_observed; i++) {
+		const struct spec_observed *o = spec_point_info__observed(pi, i);
+
+		assert_ptr_equal(o, &pi->observed[i]);
+		assert_int_equal(o->out, gen_h32(&t, (uint32_t)o->value));
+	}
+	assert_null(spec_point_info__observed(pi, pi->nr_observed));
+	assert_int_equal(errno, ERANGE);
 	spec_space__free(sp);
 
 	/* The fast path answers from the samples: offset answers show it ran. */
