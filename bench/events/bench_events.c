@@ -16,6 +16,7 @@
 #include <libspec/events.h>
 
 #include "bench_events.h"
+#include "bench_fused.h"
 #include "bench_rebind.h"
 #include "bench_size.h"
 #include "bench_util.h"
@@ -37,11 +38,16 @@ double bench_raise_ev_ns(struct spec_event *e, const int64_t *args, int nargs, i
 	double *v = calloc((size_t)reps, sizeof(*v)), best;
 	int r, i;
 
+	int64_t a[SPEC_EV_MAX_ARGS] = {0};
+
+	if (nargs)
+		memcpy(a, args, (size_t)nargs * sizeof(*a));
+	/* The typed raise: the arguments in registers, as merged code takes them. */
 	for (r = 0; r < reps; r++) {
 		uint64_t t0 = bench_ns();
 
 		for (i = 0; i < n; i++)
-			spec_event__raise(e, args, (size_t)nargs);
+			spec_event__raise4(e, a[0], a[1], a[2], a[3]);
 		v[r] = (double)(bench_ns() - t0) / n;
 	}
 	best = bench_min(v, (size_t)reps);
@@ -49,7 +55,32 @@ double bench_raise_ev_ns(struct spec_event *e, const int64_t *args, int nargs, i
 	return best;
 }
 
-enum variant { GENERIC, MERGED_FLAT, MERGED, NR_VARIANTS };
+/* The hand-fused chain, on a generic stack's connection (async and delayed
+ * raises still reach that stack's library queue).
+ */
+static double fused_ns(struct ctp_stack *s, bench_fused_fn fn, uint32_t ev, const int64_t *args,
+		       int nargs, int n, int reps)
+{
+	struct spec_ev_ctx ctx = {.evs = s->evs, .user = s->c, .event = ev, .handler = UINT32_MAX};
+	double *v = calloc((size_t)reps, sizeof(*v)), best;
+	int64_t a[SPEC_EV_MAX_ARGS] = {0};
+	int r, i;
+
+	if (nargs)
+		memcpy(a, args, (size_t)nargs * sizeof(*a));
+	for (r = 0; r < reps; r++) {
+		uint64_t t0 = bench_ns();
+
+		for (i = 0; i < n; i++)
+			fn(&ctx, a);
+		v[r] = (double)(bench_ns() - t0) / n;
+	}
+	best = bench_min(v, (size_t)reps);
+	free(v);
+	return best;
+}
+
+enum variant { GENERIC, MERGED_FLAT, MERGED, FUSED, NR_VARIANTS };
 
 /*
  * CTP as a variant; also an event "Stats4" with four ctp_stats bindings
@@ -70,7 +101,7 @@ static int open_variant(struct ctp_stack *s, enum variant v, struct spec_event *
 	}
 	if (!*stats4)
 		return -errno;
-	if (v == GENERIC)
+	if (v == GENERIC || v == FUSED)
 		return 0;
 	for (i = 0; i < CTP_NR_EVENTS; i++)
 		set[i] = s->ev[i];
@@ -98,6 +129,14 @@ static const struct {
 	{CTP_MSG_FROM_USER, {1000}, 1, "-"},
 };
 
+static void print_row(const char *name, const double *ns, const char *paper)
+{
+	printf("%-16s %8.1f %8.1f %8.1f %8.1f %6.1f%% %6.1f%% %7.1f%% %9.3f   %s\n", name,
+	       ns[GENERIC], ns[MERGED_FLAT], ns[MERGED], ns[FUSED],
+	       100.0 * (1 - ns[MERGED_FLAT] / ns[GENERIC]), 100.0 * (1 - ns[MERGED] / ns[GENERIC]),
+	       100.0 * (1 - ns[FUSED] / ns[GENERIC]), ns[MERGED] / ns[FUSED], paper);
+}
+
 static int bench_per_event(void)
 {
 	struct spec_event *stats4[NR_VARIANTS];
@@ -115,26 +154,35 @@ static int bench_per_event(void)
 		s[v].c->msg = payload;
 	}
 	printf("\nevent processing time: one synchronous raise from the fixed code, all the\n"
-	       "handlers it reaches included (ns, best of 30 batches of 2000)\n");
-	printf("%-16s %9s %9s %9s %8s %8s   %s\n", "event", "generic", "merged", "+subsume",
-	       "reduct.", "+subs.", "paper (orig / opt, reduction)");
+	       "handlers it reaches included (ns, best of 30 batches of 2000); fused: the\n"
+	       "handlers called directly in C (bench_fused.c), the limit; dispatch: the share\n"
+	       "of the generic time that fusing removes\n");
+	printf("%-16s %8s %8s %8s %8s %7s %7s %7s %9s   %s\n", "event", "generic", "merged",
+	       "+subsume", "fused", "reduct.", "+subs.", "dispatch", "+subs/fused",
+	       "paper (orig / opt, reduction)");
 	for (r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		for (v = 0; v < NR_VARIANTS; v++) {
+			int n = rows[r].ev == CTP_MSG_FROM_USER ? 200 : 2000;
+
 			s[v].c->msg_off = 0;
-			ns[v] = bench_raise_ns(&s[v], rows[r].ev, rows[r].args, rows[r].nargs,
-					       rows[r].ev == CTP_MSG_FROM_USER ? 200 : 2000, 30);
+			if (v == FUSED)
+				ns[v] = fused_ns(&s[v], bench_fused(rows[r].ev), rows[r].ev,
+						 rows[r].args, rows[r].nargs, n, 30);
+			else
+				ns[v] = bench_raise_ns(&s[v], rows[r].ev, rows[r].args,
+						       rows[r].nargs, n, 30);
 			s[v].c->msg_off = 0;
 		}
-		printf("%-16s %9.1f %9.1f %9.1f %7.1f%% %7.1f%%   %s\n",
-		       ctp_event_names[rows[r].ev], ns[GENERIC], ns[MERGED_FLAT], ns[MERGED],
-		       100.0 * (1 - ns[MERGED_FLAT] / ns[GENERIC]),
-		       100.0 * (1 - ns[MERGED] / ns[GENERIC]), rows[r].paper);
+		print_row(ctp_event_names[rows[r].ev], ns, rows[r].paper);
 	}
-	for (v = 0; v < NR_VARIANTS; v++)
-		ns[v] = bench_raise_ev_ns(stats4[v], NULL, 0, 2000, 30);
-	printf("%-16s %9.1f %9.1f %9.1f %7.1f%% %7.1f%%   %s\n", "Stats4 (no work)", ns[GENERIC],
-	       ns[MERGED_FLAT], ns[MERGED], 100.0 * (1 - ns[MERGED_FLAT] / ns[GENERIC]),
-	       100.0 * (1 - ns[MERGED] / ns[GENERIC]), "-");
+	for (v = 0; v < NR_VARIANTS; v++) {
+		if (v == FUSED)
+			ns[v] = fused_ns(&s[v], bench_fused_stats4, CTP_NR_EVENTS, NULL, 0, 2000,
+					 30);
+		else
+			ns[v] = bench_raise_ev_ns(stats4[v], NULL, 0, 2000, 30);
+	}
+	print_row("Stats4 (no work)", ns, "-");
 	printf("(SegFromUser: Seq, Checksum of 96 B, Window, TDriver -> Seg2Net (PAU, Net), "
 	       "FEC; MsgFromUser: 1000 B in 11 fragments)\n");
 	for (v = 0; v < NR_VARIANTS; v++)
@@ -168,20 +216,20 @@ static int bench_e2e(void)
 	printf("\nend to end: 1000-byte messages sent, fragmented, checked, FEC'd, delivered and\n"
 	       "acknowledged over the in-memory link (msgs/s, best of 10 interleaved runs of "
 	       "400)\n");
-	for (v = 0; v < NR_VARIANTS; v++) {
+	for (v = 0; v < FUSED; v++) {
 		ret = open_variant(&s[v], v, &stats4[v]);
 		if (ret)
 			return ret;
 	}
 	/* Round-robin, so load from elsewhere hits every variant alike. */
 	for (rep = 0; rep < 10; rep++) {
-		for (v = 0; v < NR_VARIANTS; v++) {
+		for (v = 0; v < FUSED; v++) {
 			double r = e2e_rate(&s[v], 400);
 
 			rate[v] = r > rate[v] ? r : rate[v];
 		}
 	}
-	for (v = 0; v < NR_VARIANTS; v++)
+	for (v = 0; v < FUSED; v++)
 		ctp_close(&s[v]);
 	printf("generic %.0f, merged %.0f (%+.1f%%), merged+subsumed %.0f (%+.1f%%)   paper: "
 	       "overall time -2..-13%%\n",

@@ -28,6 +28,7 @@ enum {
 	H_CONTROLLER,
 	H_ADAPT_FEC,
 	H_ADAPT_WINDOW,
+	H_AUDIT,
 };
 
 static void effect(struct ctp_conn *c, int64_t h, int64_t seq, int64_t value)
@@ -346,4 +347,13 @@ void ctp_stats(struct spec_ev_ctx *ctx, const int64_t *bind, const int64_t *args
 	(void)bind;
 	(void)args;
 	__atomic_fetch_add(&conn(ctx)->stats_calls, 1, __ATOMIC_RELAXED);
+}
+
+/* Audit: records that it ran (tag bind[0], the raise's first argument) and
+ * for which event; the tests bind and unbind it to check that every raise
+ * after a rebinding, merged and inlined ones included, sees the change.
+ */
+void ctp_audit(struct spec_ev_ctx *ctx, const int64_t *bind, const int64_t *args)
+{
+	effect(conn(ctx), H_AUDIT, bind[0] * 64 + ctx->event, args[0]);
 }

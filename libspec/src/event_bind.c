@@ -10,7 +10,6 @@
 
 #include "event_bind.h"
 #include "jit.h"
-#include "jit_event.h"
 #include "log.h"
 
 size_t spec_event__nr_bindings(const struct spec_event *ev)
@@ -34,31 +33,35 @@ static void publish(struct spec_events *evs, struct spec_event *ev, struct ev_bi
 	old->retired_at = epoch_retire(&evs->rt->dom);
 	old->next = evs->retired;
 	evs->retired = old;
-	ev_changed(evs, ev);
+	if (evs->on_rebind)
+		evs->on_rebind(evs, ev);
 }
 
+/*
+ * The handler's stub and index. Its type was checked when the event system
+ * was created and its stub built when the runtime loaded: no JIT lock here.
+ */
 static int handler_stub(struct spec_events *evs, const char *handler, uint32_t *idx, void **fn)
 {
-	char msg[RT_MSG_MAX];
 	int ret;
 
-	*fn = spec_runtime__handler(evs->rt, handler);
-	if (!*fn)
-		return -errno;
 	ret = jit_handler_index(evs->rt->jit, handler);
-	if (ret < 0)
-		return ret;
+	if (ret < 0) {
+		pr_warn("bind '%s': no such handler (no external function of that name in the "
+			"IR)\n",
+			handler);
+		return -ENOENT;
+	}
 	*idx = (uint32_t)ret;
 	ret = atomic_load(&evs->handler_ok[*idx]);
-	if (ret)
-		return ret < 0 ? ret : 0;
-	pthread_mutex_lock(&evs->rt->jit_lock);
-	ret = jit_event_check_handler(evs->rt->jit, *idx, msg, sizeof(msg));
-	pthread_mutex_unlock(&evs->rt->jit_lock);
-	atomic_store(&evs->handler_ok[*idx], ret ? ret : 1);
-	if (ret)
-		pr_warn("bind '%s': %s\n", handler, msg);
-	return ret;
+	if (ret < 0) {
+		pr_warn("bind '%s': not void (struct spec_ev_ctx *, const int64_t *, const int64_t "
+			"*)\n",
+			handler);
+		return ret;
+	}
+	*fn = spec_runtime__handler(evs->rt, handler);
+	return *fn ? 0 : -errno;
 }
 
 int64_t spec_event__bind(struct spec_event *ev, const char *handler,
@@ -101,7 +104,7 @@ int64_t spec_event__bind(struct spec_event *ev, const char *handler,
 		nb->b[i + 1] = old->b[i];
 	publish(evs, ev, nb);
 	pthread_mutex_unlock(&evs->lock);
-	ev_reclaim(evs);
+	ev_reclaim_bindings(evs);
 	return nbind.id;
 }
 
@@ -134,6 +137,6 @@ int spec_event__unbind(struct spec_event *ev, int64_t id)
 	}
 	publish(evs, ev, nb);
 	pthread_mutex_unlock(&evs->lock);
-	ev_reclaim(evs);
+	ev_reclaim_bindings(evs);
 	return 0;
 }

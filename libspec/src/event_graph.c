@@ -274,6 +274,35 @@ static void put(struct out *o, const char *fmt, ...)
 		o->len += (size_t)n;
 }
 
+/*
+ * @s inside a DOT or JSON string: quote and backslash escaped, newline as
+ * \n, other control bytes as \u00XX (JSON) or '?' (DOT has no such
+ * escape). Handler names come from the IR, which may name a function
+ * anything.
+ */
+static void put_escaped(struct out *o, const char *s, bool json)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			put(o, "\\%c", c);
+		else if (c == '\n')
+			put(o, "\\n");
+		else if (c < 0x20 || c == 0x7f)
+			json ? put(o, "\\u%04x", c) : put(o, "?");
+		else
+			put(o, "%c", c);
+	}
+}
+
+static void put_quoted(struct out *o, const char *s, bool json)
+{
+	put(o, "\"");
+	put_escaped(o, s, json);
+	put(o, "\"");
+}
+
 static const char *from_name(const struct spec_ev_graph *g, uint32_t from)
 {
 	return from == SPEC_EV_ROOT ? "(service)" : g->nodes[from].name;
@@ -290,15 +319,23 @@ int spec_ev_graph__dot(const struct spec_ev_graph *g, char *buf, size_t size)
 		buf[0] = '\0';
 	put(&o, "digraph events {\n");
 	for (i = 0; i < g->nr_nodes; i++) {
-		if (g->keep[i])
-			put(&o, "\t\"%s\" [label=\"%s\\n%llu\"];\n", g->nodes[i].name,
-			    g->nodes[i].name, (unsigned long long)g->nodes[i].count);
+		if (!g->keep[i])
+			continue;
+		/* The label is the name and the count on a second line. */
+		put(&o, "\t");
+		put_quoted(&o, g->nodes[i].name, false);
+		put(&o, " [label=\"");
+		put_escaped(&o, g->nodes[i].name, false);
+		put(&o, "\\n%llu\"];\n", (unsigned long long)g->nodes[i].count);
 	}
 	for (i = 0; i < g->nr_edges; i++) {
 		const struct spec_ev_edge *e = &g->edges[i];
 
-		put(&o, "\t\"%s\" -> \"%s\" [label=\"%llu\"%s];\n", from_name(g, e->from),
-		    g->nodes[e->to].name, (unsigned long long)e->count,
+		put(&o, "\t");
+		put_quoted(&o, from_name(g, e->from), false);
+		put(&o, " -> ");
+		put_quoted(&o, g->nodes[e->to].name, false);
+		put(&o, " [label=\"%llu\"%s];\n", (unsigned long long)e->count,
 		    e->kind == SPEC_EV_ASYNC ? ", style=dashed" : "");
 	}
 	put(&o, "}\n");
@@ -319,26 +356,34 @@ int spec_ev_graph__json(const struct spec_ev_graph *g, char *buf, size_t size)
 	for (i = 0; i < g->nr_nodes; i++) {
 		if (!g->keep[i])
 			continue;
-		put(&o, "%s{\"id\":%zu,\"name\":\"%s\",\"count\":%llu}", sep, i, g->nodes[i].name,
-		    (unsigned long long)g->nodes[i].count);
+		put(&o, "%s{\"id\":%zu,\"name\":", sep, i);
+		put_quoted(&o, g->nodes[i].name, true);
+		put(&o, ",\"count\":%llu}", (unsigned long long)g->nodes[i].count);
 		sep = ",";
 	}
 	put(&o, "],\"edges\":[");
 	for (i = 0; i < g->nr_edges; i++) {
 		const struct spec_ev_edge *e = &g->edges[i];
 
-		put(&o, "%s{\"from\":%s%s%s,\"to\":\"%s\",\"kind\":\"%s\",\"count\":%llu}",
-		    i ? "," : "", e->from == SPEC_EV_ROOT ? "null" : "\"",
-		    e->from == SPEC_EV_ROOT ? "" : g->nodes[e->from].name,
-		    e->from == SPEC_EV_ROOT ? "" : "\"", g->nodes[e->to].name,
+		put(&o, "%s{\"from\":", i ? "," : "");
+		if (e->from == SPEC_EV_ROOT)
+			put(&o, "null");
+		else
+			put_quoted(&o, g->nodes[e->from].name, true);
+		put(&o, ",\"to\":");
+		put_quoted(&o, g->nodes[e->to].name, true);
+		put(&o, ",\"kind\":\"%s\",\"count\":%llu}",
 		    e->kind == SPEC_EV_ASYNC ? "async" : "sync", (unsigned long long)e->count);
 	}
 	put(&o, "],\"handlers\":[");
 	for (i = 0; i < g->nr_hedges; i++) {
 		const struct spec_ev_handler_edge *h = &g->hedges[i];
 
-		put(&o, "%s{\"handler\":\"%s\",\"to\":\"%s\",\"kind\":\"%s\",\"count\":%llu}",
-		    i ? "," : "", h->handler, g->nodes[h->to].name,
+		put(&o, "%s{\"handler\":", i ? "," : "");
+		put_quoted(&o, h->handler, true);
+		put(&o, ",\"to\":");
+		put_quoted(&o, g->nodes[h->to].name, true);
+		put(&o, ",\"kind\":\"%s\",\"count\":%llu}",
 		    h->kind == SPEC_EV_ASYNC ? "async" : "sync", (unsigned long long)h->count);
 	}
 	put(&o, "]}\n");

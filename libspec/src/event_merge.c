@@ -11,7 +11,6 @@
 
 #include "clock.h"
 #include "event_merge.h"
-#include "event_policy.h"
 #include "jit_event.h"
 #include "log.h"
 
@@ -88,32 +87,41 @@ static bool install(struct spec_events *evs, struct ev_code *c)
 	return stale;
 }
 
-static int build(struct spec_events *evs, struct jit_ev_req *req, struct ev_code *c, size_t *sites,
-		 char *msg, size_t msgsz)
+static int build(struct spec_events *evs, struct jit_ev_req *req, struct ev_code *c,
+		 struct jit_ev_out *out, char *msg, size_t msgsz)
 {
 	struct spec_runtime *rt = evs->rt;
-	uint64_t *addrs = calloc(req->n + 1, sizeof(*addrs));
+	char *pipeline;
 	size_t i;
 	int ret;
 
-	if (!addrs)
+	out->addrs = calloc(req->n + 1, sizeof(*out->addrs));
+	out->subsumed_into = c->subsumed_into;
+	if (!out->addrs)
 		return -ENOMEM;
+	/* Not holding rt->lock while waiting for the JIT: a bind needs it. */
 	pthread_mutex_lock(&rt->lock);
 	req->id = ++rt->next_id;
-	req->pipeline = rt->pipeline;
-	pthread_mutex_lock(&rt->jit_lock);
+	pipeline = strdup(rt->pipeline);
 	pthread_mutex_unlock(&rt->lock);
-	ret = jit_event_build(rt->jit, req, &c->code, addrs, c->subsumed_into, sites, msg, msgsz);
+	if (!pipeline) {
+		free(out->addrs);
+		return -ENOMEM;
+	}
+	req->pipeline = pipeline;
+	pthread_mutex_lock(&rt->jit_lock);
+	ret = jit_event_build(rt->jit, req, &c->code, out, msg, msgsz);
 	pthread_mutex_unlock(&rt->jit_lock);
+	free(pipeline);
 	for (i = 0; !ret && i < req->n; i++) {
-		c->entries[i].fn = (ev_merged_fn)(uintptr_t)addrs[i];
+		c->entries[i].fn = (ev_merged_fn)(uintptr_t)out->addrs[i];
 		c->entries[i].version = req->events[i].version;
 		if (c->subsumed_into[i] != UINT32_MAX)
 			c->subsumed_into[i] = req->events[c->subsumed_into[i]].idx;
 		else
 			c->subsumed_into[i] = SPEC_EV_ROOT;
 	}
-	free(addrs);
+	free(out->addrs);
 	return ret;
 }
 
@@ -121,11 +129,16 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 	     bool *stale)
 {
 	struct jit_ev_event *jev = calloc(n + 1, sizeof(*jev));
-	struct jit_ev_req req = {.events = jev, .n = n, .subsume = subsume};
+	struct jit_ev_req req = {.events = jev,
+				 .n = n,
+				 .subsume = subsume,
+				 .keep_ir = evs->keep_ir,
+				 .mutate = evs->test_mutate};
 	struct ev_code *c = code_new(n);
 	uint64_t t0 = clock_mono_ns();
+	struct jit_ev_out out = {0};
 	char msg[RT_MSG_MAX] = "";
-	size_t i, sites = 0;
+	size_t i;
 	int ret;
 
 	ret = !jev || !c ? -ENOMEM : spec_runtime__load(evs->rt);
@@ -136,7 +149,7 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 		pthread_mutex_unlock(&evs->lock);
 	}
 	if (!ret)
-		ret = build(evs, &req, c, &sites, msg, sizeof(msg));
+		ret = build(evs, &req, c, &out, msg, sizeof(msg));
 	pthread_mutex_lock(&evs->lock);
 	evs->stats.builds++;
 	if (ret) {
@@ -154,13 +167,24 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 
 		evs->stats.last_build_ns = clock_mono_ns() - t0;
 		evs->stats.merged_events = n;
-		evs->stats.subsumed = sites;
+		evs->stats.subsumed = out.inlined;
+		evs->stats.subsumed_calls = out.called;
+		if (out.ir) {
+			free(evs->last_ir);
+			evs->last_ir = out.ir;
+			out.ir = NULL;
+		}
 		evs->stats.stale_builds += st;
 		if (stale)
 			*stale = st;
 		pthread_mutex_unlock(&evs->lock);
+		/* A build that worked leaves no earlier failure in last_error. */
+		pthread_mutex_lock(&evs->rt->lock);
+		rt_clear_error(evs->rt);
+		pthread_mutex_unlock(&evs->rt->lock);
 		ret = (int)n;
 	}
+	free(out.ir);
 	for (i = 0; jev && i < n; i++)
 		free((void *)jev[i].b);
 	free(jev);
@@ -177,32 +201,6 @@ size_t ev_merged_set(struct spec_events *evs, uint32_t *idx, uint32_t *into, siz
 		into[i] = evs->code->subsumed_into[i];
 	}
 	return n < max ? n : max;
-}
-
-int spec_events__merge(struct spec_events *evs, const struct spec_merge_opts *opts)
-{
-	struct spec_event *const *set = OPTS_GET(opts, events, NULL);
-	size_t n = OPTS_GET(opts, nr_events, 0);
-	struct spec_event **mine = NULL;
-	int ret;
-
-	if (!evs || !OPTS_VALID(opts, spec_merge_opts) || (n && !set))
-		return libspec_err(-EINVAL);
-	if (!set) {
-		mine = ev_policy_choose(evs, &n);
-		if (!mine)
-			return libspec_err(-ENOMEM);
-		set = mine;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (!set[i] || set[i]->evs != evs) {
-			free(mine);
-			return libspec_err(-EINVAL);
-		}
-	}
-	ret = ev_build(evs, set, n, !OPTS_GET(opts, no_subsume, false), NULL);
-	free(mine);
-	return libspec_err(ret);
 }
 
 int spec_events__unmerge(struct spec_events *evs)

@@ -59,7 +59,8 @@ struct spec_event **ev_policy_choose(struct spec_events *evs, size_t *n)
 	return set;
 }
 
-void ev_changed(struct spec_events *evs, struct spec_event *ev)
+/* The registry's on_rebind hook: a merged event changed, rebuild now. */
+static void rebound(struct spec_events *evs, struct spec_event *ev)
 {
 	struct ev_optimizer *o = evs->opt;
 
@@ -255,8 +256,10 @@ int ev_policy_start(struct spec_events *evs)
 	pthread_cond_init(&o->cond, &ca);
 	pthread_condattr_destroy(&ca);
 	evs->opt = o;
+	evs->on_rebind = rebound;
 	if (pthread_create(&o->thread, NULL, optimizer, evs)) {
 		evs->opt = NULL;
+		evs->on_rebind = NULL;
 		pthread_cond_destroy(&o->cond);
 		pthread_mutex_destroy(&o->lock);
 		free(o->prev);
@@ -272,6 +275,10 @@ void ev_policy_stop(struct spec_events *evs)
 
 	if (!o)
 		return;
+	/* Rebindings (under evs->lock) stop calling in before o goes. */
+	pthread_mutex_lock(&evs->lock);
+	evs->on_rebind = NULL;
+	pthread_mutex_unlock(&evs->lock);
 	pthread_mutex_lock(&o->lock);
 	o->stop = true;
 	pthread_cond_signal(&o->cond);

@@ -330,3 +330,43 @@ void ev_queue_stop(struct spec_events *evs)
 	free(q);
 	evs->queue = NULL;
 }
+
+/* Queued raises: by the service (arguments copied) and by handlers. */
+int spec_event__raise_async(struct spec_event *ev, const int64_t *args, size_t nr_args)
+{
+	int64_t a[SPEC_EV_MAX_ARGS];
+
+	if (!ev || ev_args_of(a, args, nr_args))
+		return libspec_err(-EINVAL);
+	return libspec_err((int)ev_queue_push(ev, a, SPEC_EV_ROOT, UINT32_MAX, 0));
+}
+
+int64_t spec_event__raise_delayed(struct spec_event *ev, uint64_t delay_ns, const int64_t *args,
+				  size_t nr_args)
+{
+	int64_t a[SPEC_EV_MAX_ARGS], ret;
+
+	if (!ev || ev_args_of(a, args, nr_args))
+		return libspec_err(-EINVAL);
+	ret = ev_queue_push(ev, a, SPEC_EV_ROOT, UINT32_MAX, delay_ns ? delay_ns : 1);
+	if (ret < 0)
+		errno = (int)-ret;
+	return ret;
+}
+
+void __spec_ev_raise_async(struct spec_ev_ctx *ctx, const char *event, const int64_t *args)
+{
+	struct spec_event *ev = ev_by_name(ctx, event);
+
+	if (ev && ev_queue_push(ev, args, ctx->event, ctx->handler, 0) < 0)
+		pr_warn("async raise of '%s' dropped: out of memory\n", event);
+}
+
+void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *event, uint64_t delay_ns,
+			     const int64_t *args)
+{
+	struct spec_event *ev = ev_by_name(ctx, event);
+
+	if (ev && ev_queue_push(ev, args, ctx->event, ctx->handler, delay_ns ? delay_ns : 1) < 0)
+		pr_warn("delayed raise of '%s' dropped: out of memory\n", event);
+}

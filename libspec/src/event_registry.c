@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Event systems, events by name, and bindings. Writers (create, bind,
+ * Events by name, reclamation of what rebindings and builds replaced, and
+ * the counters (the system's life is event_system.c). Writers (create, bind,
  * unbind) serialize on evs->lock; raisers read the published snapshots
  * without locks inside the runtime's epoch, which is what lets a replaced
  * snapshot (or merged code) be freed once no raise can still see it.
@@ -8,9 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event_dispatch.h"
-#include "event_policy.h"
-#include "event_queue.h"
 #include "event_registry.h"
 #include "jit.h"
 #include "log.h"
@@ -35,131 +33,6 @@ struct spec_event *ev_lookup(struct spec_events *evs, const char *name)
 		i = (i + 1) & mask;
 	}
 	return NULL;
-}
-
-static int define_helpers(struct spec_runtime *rt)
-{
-	static const struct {
-		const char *name;
-		void *addr;
-	} helpers[] = {
-		{"__spec_ev_raise", (void *)__spec_ev_raise},
-		{"__spec_ev_raise_async", (void *)__spec_ev_raise_async},
-		{"__spec_ev_raise_delayed", (void *)__spec_ev_raise_delayed},
-		{"__spec_ev_raise_ev", (void *)ev_raise_from},
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++) {
-		int ret = spec_runtime__define_symbol(rt, helpers[i].name, helpers[i].addr);
-
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int events_init(struct spec_events *evs, struct spec_runtime *rt,
-		       const struct spec_events_opts *opts)
-{
-	size_t nedges;
-
-	pthread_mutex_init(&evs->lock, NULL);
-	evs->rt = rt;
-	evs->user = OPTS_GET(opts, user, NULL);
-	evs->max_events = OPTS_GET(opts, max_events, 0) ?: 64;
-	evs->sample_every = OPTS_GET(opts, sample_every, 0) ?: 64;
-	evs->hot_share = OPTS_GET(opts, hot_share, 0) ?: 0.05;
-	evs->period_ms = OPTS_GET(opts, period_ms, 0) ?: 50;
-	evs->metric = OPTS_GET(opts, metric, NULL);
-	evs->metric_ctx = OPTS_GET(opts, metric_ctx, NULL);
-	if (evs->max_events > 1024 || evs->hot_share < 0 || evs->hot_share > 1) {
-		pr_warn("events: max_events %u (at most 1024) or hot_share %g (0..1) out of "
-			"range\n",
-			evs->max_events, evs->hot_share);
-		return -EINVAL;
-	}
-	for (evs->name_slots = 4; evs->name_slots < 2 * evs->max_events; evs->name_slots *= 2)
-		;
-	nedges = (size_t)(evs->max_events + 1) * evs->max_events * 2;
-	evs->events = calloc(evs->max_events, sizeof(*evs->events));
-	evs->names = calloc(evs->name_slots, sizeof(*evs->names));
-	evs->edges = calloc(nedges, sizeof(*evs->edges));
-	evs->nr_handlers = (uint32_t)jit_nr_handlers(rt->jit);
-	evs->handler_ok = calloc(evs->nr_handlers + 1, sizeof(*evs->handler_ok));
-	evs->hedges =
-		calloc((size_t)evs->nr_handlers * evs->max_events * 2 + 1, sizeof(*evs->hedges));
-	if (!evs->events || !evs->names || !evs->edges || !evs->handler_ok || !evs->hedges)
-		return -ENOMEM;
-	evs->next_binding = 1;
-	return 0;
-}
-
-struct spec_events *spec_events__new(struct spec_runtime *rt, const struct spec_events_opts *opts)
-{
-	struct spec_events *evs;
-	int ret;
-
-	if (!rt || !OPTS_VALID(opts, spec_events_opts))
-		return libspec_err_ptr(-EINVAL);
-	evs = calloc(1, sizeof(*evs));
-	if (!evs)
-		return libspec_err_ptr(-ENOMEM);
-	ret = events_init(evs, rt, opts);
-	if (!ret)
-		ret = define_helpers(rt);
-	if (!ret)
-		ret = ev_queue_start(evs, OPTS_GET(opts, dispatch_thread, false));
-	if (!ret && OPTS_GET(opts, optimize, false))
-		ret = ev_policy_start(evs);
-	if (ret) {
-		if (ret == -EBUSY)
-			pr_warn("events: create the event system before spec_runtime__load()\n");
-		spec_events__free(evs);
-		return libspec_err_ptr(ret);
-	}
-	return evs;
-}
-
-void spec_events__free(struct spec_events *evs)
-{
-	uint32_t i;
-
-	if (!evs)
-		return;
-	ev_policy_stop(evs);
-	ev_queue_stop(evs);
-	if (evs->code) {
-		for (i = 0; i < evs->code->n; i++)
-			atomic_store(&evs->code->events[i]->merged, NULL);
-		ev_retire_code(evs, evs->code);
-		evs->code = NULL;
-	}
-	/* No raise may run any more: everything retired can go. */
-	while (evs->retired_code) {
-		struct ev_code *c = evs->retired_code;
-
-		evs->retired_code = c->next;
-		ev_free_code(evs, c);
-	}
-	while (evs->retired) {
-		struct ev_bindings *b = evs->retired;
-
-		evs->retired = b->next;
-		free(b);
-	}
-	for (i = 0; evs->events && i < atomic_load(&evs->nr_events); i++) {
-		free(atomic_load(&evs->events[i]->bindings));
-		free(evs->events[i]->name);
-		free(evs->events[i]);
-	}
-	pthread_mutex_destroy(&evs->lock);
-	free(evs->events);
-	free(evs->names);
-	free(evs->edges);
-	free(evs->handler_ok);
-	free(evs->hedges);
-	free(evs);
 }
 
 static struct spec_event *event_create(struct spec_events *evs, const char *name, int *err)
@@ -198,17 +71,15 @@ static struct spec_event *event_create(struct spec_events *evs, const char *name
 	return ev;
 }
 
-/* Names go into DOT and JSON text unescaped: printable ASCII, no quote or
- * backslash, at most 255 bytes.
- */
+/* Printable ASCII, at most 255 bytes (DOT and JSON escape quotes). */
 static bool name_ok(const char *name)
 {
 	const char *p;
 
 	for (p = name; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '"' || *p == '\\') {
-			pr_warn("events: bad event name \"%s\": character %d at %zu (printable, no "
-				"quote or backslash)\n",
+		if (*p < 0x20 || *p == 0x7f) {
+			pr_warn("events: bad event name \"%.64s\": byte %d at %zu (printable "
+				"ASCII only)\n",
 				name, *p, (size_t)(p - name));
 			return false;
 		}
@@ -276,14 +147,14 @@ void ev_free_code(struct spec_events *evs, struct ev_code *c)
 	free(c);
 }
 
-void ev_reclaim(struct spec_events *evs)
+static void reclaim(struct spec_events *evs, bool code)
 {
 	struct ev_bindings **bp, *bdead = NULL;
 	struct ev_code **cp, *cdead = NULL;
 	uint64_t oldest;
 
 	pthread_mutex_lock(&evs->lock);
-	if (!evs->retired && !evs->retired_code) {
+	if (!evs->retired && (!code || !evs->retired_code)) {
 		pthread_mutex_unlock(&evs->lock);
 		return;
 	}
@@ -299,7 +170,7 @@ void ev_reclaim(struct spec_events *evs)
 			bp = &b->next;
 		}
 	}
-	for (cp = &evs->retired_code; *cp;) {
+	for (cp = &evs->retired_code; code && *cp;) {
 		struct ev_code *c = *cp;
 
 		if (c->retired_at < oldest) {
@@ -325,6 +196,16 @@ void ev_reclaim(struct spec_events *evs)
 	}
 }
 
+void ev_reclaim(struct spec_events *evs)
+{
+	reclaim(evs, true);
+}
+
+void ev_reclaim_bindings(struct spec_events *evs)
+{
+	reclaim(evs, false);
+}
+
 int spec_events__stats(struct spec_events *evs, struct spec_events_stats *stats, size_t sz)
 {
 	struct spec_events_stats s;
@@ -335,6 +216,7 @@ int spec_events__stats(struct spec_events *evs, struct spec_events_stats *stats,
 	s = evs->stats;
 	pthread_mutex_unlock(&evs->lock);
 	s.guard_fails = atomic_load_explicit(&evs->guard_fails, memory_order_relaxed);
+	s.unknown_raises = atomic_load_explicit(&evs->unknown_raises, memory_order_relaxed);
 	memcpy(stats, &s, sz);
 	return 0;
 }

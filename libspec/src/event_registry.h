@@ -105,19 +105,33 @@ struct spec_events {
 
 	struct ev_queue *queue;
 	struct ev_optimizer *opt;
+	/* Hook: a rebinding of an event happened (lock held). The optimizer
+	 * sets it; the registry only calls it.
+	 */
+	void (*on_rebind)(struct spec_events *evs, struct spec_event *ev);
 
 	_Atomic uint64_t guard_fails;
+	_Atomic uint64_t unknown_raises;
 	struct spec_events_stats stats; /* the rest, under lock */
+
+	/* Tests only: keep the last build's optimized IR (last_ir, under
+	 * lock), and mutate the generated code (JIT_EV_MUT_*).
+	 */
+	bool keep_ir;
+	unsigned int test_mutate;
+	char *last_ir;
 };
 
 /* Event by name without creating it (lock-free), or NULL. */
 struct spec_event *ev_lookup(struct spec_events *evs, const char *name);
 /* Free retired snapshots and merged code no thread can still run. */
 void ev_reclaim(struct spec_events *evs);
+/* Only the snapshots: what bind and unbind do, never taking the JIT lock
+ * that freeing code needs (a build may hold it for a whole compile).
+ */
+void ev_reclaim_bindings(struct spec_events *evs);
 /* Retire @c's code (lock held); entries must already be unlinked. */
 void ev_retire_code(struct spec_events *evs, struct ev_code *c);
 void ev_free_code(struct spec_events *evs, struct ev_code *c);
-/* A rebinding of @ev happened (lock held): tell the optimizer. */
-void ev_changed(struct spec_events *evs, struct spec_event *ev);
 
 #endif /* LIBSPEC_EVENT_REGISTRY_H */

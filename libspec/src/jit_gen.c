@@ -7,6 +7,7 @@
  * at the split, and what is still unmatched after the generator gets the
  * default (the call, or the generator's value).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +190,15 @@ const struct spec_observed *spec_gen__hot(const struct spec_gen *g, size_t *n)
 {
 	*n = g->s->nr_hot;
 	return g->s->nr_hot ? g->s->hot : NULL;
+}
+
+const struct spec_observed *spec_gen__hot_at(const struct spec_gen *g, size_t i)
+{
+	if (!g || i >= g->s->nr_hot) {
+		errno = ERANGE;
+		return NULL;
+	}
+	return &g->s->hot[i];
 }
 
 int spec_gen__default_value(struct spec_gen *g, int64_t v)

@@ -7,6 +7,7 @@
 
 #include "log.h"
 #include "compiler.h"
+#include "jit_event.h"
 #include "runtime.h"
 #include "variant.h"
 #include "sampler.h"
@@ -99,7 +100,8 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 		rt->pts.p[i]->dom = &rt->dom;
 	if (!rt->nr_handlers)
 		pr_warn("%s: defines no function, so there is no handler to call\n", path);
-	else if (!rt->pts.n)
+	else if (!rt->pts.n && !jit_event_any_handler(rt->jit))
+		/* Event handlers need no points: merging is their specialization. */
 		pr_warn("%s: no specialization points: compile the handlers with spec-cc from "
 			"sources that use <libspec/annotate.h>; they run generic only\n",
 			path);
@@ -173,6 +175,8 @@ int spec_runtime__load(struct spec_runtime *rt)
 	rt->loaded = true;
 	rt->load_err = ret;
 	pthread_mutex_unlock(&rt->lock);
+	if (!ret && rt->load_hook)
+		rt->load_hook(rt->load_hook_ctx);
 	return libspec_err(ret);
 }
 

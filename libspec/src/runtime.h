@@ -79,6 +79,13 @@ struct spec_runtime {
 	int last_err;
 	char last_msg[RT_MSG_MAX];
 	struct spec_runtime_stats stats;
+
+	/* Called once, without locks, by the thread that loaded the runtime
+	 * (the event system builds its handlers' stubs there, so binds never
+	 * wait for the JIT lock).
+	 */
+	void (*load_hook)(void *ctx);
+	void *load_hook_ctx;
 };
 
 /* Record an error of @rt (lock held) and log it; returns @err. */

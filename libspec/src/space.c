@@ -78,6 +78,13 @@ const struct spec_point_info *spec_space__find(const struct spec_space *space, c
 	return libspec_err_ptr(-ENOENT);
 }
 
+const struct spec_observed *spec_point_info__observed(const struct spec_point_info *p, size_t i)
+{
+	if (!p || i >= p->nr_observed)
+		return libspec_err_ptr(-ERANGE);
+	return &p->observed[i];
+}
+
 void spec_space__free(struct spec_space *space)
 {
 	if (!space)

@@ -20,6 +20,8 @@
 #include <cmocka.h>
 
 #include "ctp_stack.h"
+#include "event_registry.h"
+#include "jit_event.h"
 #include "testutil.h"
 
 #define NR_MSGS 120
@@ -49,7 +51,35 @@ static uint8_t *stream(int64_t *total, int64_t *sizes)
 	return buf;
 }
 
-enum mode { GENERIC, MERGED, REBINDING };
+/*
+ * GENERIC_TOGGLED: REBINDING's audit moves, generic dispatch only;
+ * MERGED_TOGGLED: the same moves on code merged once, no optimizer (every
+ * move leaves stale merged code that only its guards keep out).
+ */
+enum mode { GENERIC, MERGED, REBINDING, GENERIC_TOGGLED, MERGED_TOGGLED };
+
+/*
+ * Bind ctp_audit (effects the comparison sees) to the next event of a fixed
+ * cycle, tagged @k, after unbinding the previous one: the same in the
+ * reference and the rebinding run, while the optimizer rebuilds.
+ */
+static int64_t toggle_audit(struct ctp_stack *s, int64_t k, int64_t prev_id,
+			    struct spec_event **prev_ev)
+{
+	/* From k = 2 (message 25) on: Seg2Net first, inlined into SegFromUser. */
+	static const enum ctp_event cycle[] = {CTP_SEGMENT_ACKED, CTP_ADAPT,	    CTP_SEG2NET,
+					       CTP_SEG_FROM_USER, CTP_SEG_FROM_NET, CTP_SEG2NET};
+	LIBSPEC_OPTS(spec_bind_opts, o, .order = 10, .args = {k});
+	struct spec_event *ev = s->ev[cycle[k % (int64_t)(sizeof(cycle) / sizeof(cycle[0]))]];
+	int64_t id;
+
+	if (*prev_ev)
+		assert_int_equal(spec_event__unbind(*prev_ev, prev_id), 0);
+	id = spec_event__bind(ev, "ctp_audit", &o);
+	assert_true(id > 0);
+	*prev_ev = ev;
+	return id;
+}
 
 struct rebinder {
 	struct ctp_stack *s;
@@ -101,8 +131,10 @@ static void wait_for_a_build(struct ctp_stack *s)
 	}
 }
 
-static void run(enum mode mode, struct outcome *out)
+static void run(enum mode mode, unsigned int mutate, struct outcome *out)
 {
+	struct spec_event *audit_ev = NULL;
+	int64_t audit_id = 0;
 	struct ctp_opts o = {.ir = tu_ir("ctp"),
 			     .frag = 96,
 			     .drop_mod = 6,
@@ -117,7 +149,8 @@ static void run(enum mode mode, struct outcome *out)
 
 	tu_capture();
 	assert_int_equal(ctp_open(&s, &o), 0);
-	if (mode == MERGED)
+	s.evs->test_mutate = mutate;
+	if (mode == MERGED || mode == MERGED_TOGGLED)
 		assert_int_equal(spec_events__merge(s.evs, NULL), CTP_NR_EVENTS);
 	if (mode == REBINDING) {
 		r.s = &s;
@@ -130,6 +163,8 @@ static void run(enum mode mode, struct outcome *out)
 			assert_int_equal(ctp_tick(&s), 0);
 		if (mode == REBINDING && i % 20 == 19)
 			wait_for_a_build(&s);
+		if (mode >= REBINDING && i >= 20 && i % 10 == 5)
+			audit_id = toggle_audit(&s, i / 10, audit_id, &audit_ev);
 	}
 	if (mode == REBINDING) {
 		struct spec_events_stats st;
@@ -186,10 +221,29 @@ static struct outcome *reference(void)
 	static bool done;
 
 	if (!done) {
-		run(GENERIC, &ref);
+		run(GENERIC, 0, &ref);
 		done = true;
 	}
 	return &ref;
+}
+
+static struct outcome *reference_toggled(void)
+{
+	static struct outcome ref;
+	static bool done;
+
+	if (!done) {
+		run(GENERIC_TOGGLED, 0, &ref);
+		done = true;
+	}
+	return &ref;
+}
+
+static bool same(const struct outcome *a, const struct outcome *b)
+{
+	return a->effects == b->effects && a->effect_hash == b->effect_hash &&
+	       !memcmp(a->log, b->log,
+		       sizeof(a->log[0]) * (a->effects < CTP_LOG ? a->effects : CTP_LOG));
 }
 
 static void test_ctp_generic_run_delivers_through_loss_and_recovery(void **state)
@@ -210,21 +264,144 @@ static void test_ctp_merged_handlers_do_the_same_as_generic(void **state)
 
 	(void)state;
 	assert_non_null(got);
-	run(MERGED, got);
+	run(MERGED, 0, got);
 	assert_same(reference(), got);
 	free(got);
 }
 
+/*
+ * The optimizer rebuilding while a thread binds and unbinds a no-op handler
+ * at random and the main thread moves an effectful one (ctp_audit) from
+ * event to event: the effects are those of generic dispatch with the same
+ * audit moves, so every raise after a move, inlined ones included, saw it.
+ */
 static void test_ctp_same_under_random_rebinding_and_rebuilds(void **state)
 {
 	struct outcome *got = malloc(sizeof(*got));
+	const struct outcome *ref = reference_toggled();
+	uint64_t i, audits = 0;
 
 	(void)state;
 	assert_non_null(got);
-	run(REBINDING, got);
-	assert_same(reference(), got);
+	for (i = 0; i < ref->effects && i < CTP_LOG; i++)
+		audits += ref->log[i].handler == 17; /* H_AUDIT */
+	assert_true(audits > 10);
+	assert_false(same(reference(), ref));
+	run(REBINDING, 0, got);
+	assert_same(ref, got);
 	assert_true(got->stats_calls > 0);
 	free(got);
+}
+
+/*
+ * Code merged once, then the audit moves with no rebuild: the guards alone
+ * send every raise of a moved-to event (SegFromUser's inlined Seg2Net too)
+ * to generic dispatch. With the inner guards switched off the effects
+ * differ: the comparison notices code that ignores a rebinding.
+ */
+static void test_ctp_guards_alone_keep_stale_merged_code_out(void **state)
+{
+	struct outcome *got = malloc(sizeof(*got));
+	const struct outcome *ref = reference_toggled();
+
+	(void)state;
+	assert_non_null(got);
+	run(MERGED_TOGGLED, 0, got);
+	assert_true(same(ref, got));
+	run(MERGED_TOGGLED, JIT_EV_MUT_NO_GUARD, got);
+	assert_false(same(ref, got));
+	free(got);
+}
+
+/* The text of @ir's function defining @name (a prefix up to the build id). */
+static char *entry_body(const char *ir, const char *prefix)
+{
+	char head[64];
+	const char *p, *end;
+	char *body;
+
+	snprintf(head, sizeof(head), "define void @%s", prefix);
+	p = strstr(ir, head);
+	if (!p)
+		return NULL;
+	p = strchr(p, '('); /* past the entry's own name */
+	end = strstr(p, "\n}\n");
+	assert_non_null(end);
+	body = strndup(p, (size_t)(end - p));
+	assert_non_null(body);
+	return body;
+}
+
+/*
+ * Every synchronous edge between merged events that the sampled graph
+ * keeps at 5 % of the heaviest is inlined into its raiser's entry under
+ * the raised event's guard, and no site is left a call.
+ */
+static void test_ctp_every_hot_chain_is_subsumed(void **state)
+{
+	struct ctp_opts o = {
+		.ir = tu_ir("ctp"), .frag = 96, .drop_mod = 6, .fec = true, .sample_every = 1};
+	int64_t sizes[NR_MSGS], total, i;
+	uint8_t *msgs = stream(&total, sizes), *p = msgs;
+	struct spec_events_stats st;
+	struct spec_ev_graph *g;
+	size_t e, checked = 0;
+	struct ctp_stack s;
+	char *ir;
+
+	(void)state;
+	tu_capture();
+	assert_int_equal(ctp_open(&s, &o), 0);
+	for (i = 0; i < 40; i++) {
+		assert_int_equal(ctp_send(&s, p, sizes[i]), 0);
+		p += sizes[i];
+		if (i % 8 == 7)
+			assert_int_equal(ctp_tick(&s), 0);
+	}
+	s.evs->keep_ir = true;
+	assert_true(spec_events__merge(s.evs, NULL) > 0);
+	assert_int_equal(spec_events__stats(s.evs, &st, sizeof(st)), 0);
+	assert_true(st.subsumed > 0);
+	assert_int_equal(st.subsumed_calls, 0);
+	pthread_mutex_lock(&s.evs->lock);
+	ir = s.evs->last_ir;
+	s.evs->last_ir = NULL;
+	pthread_mutex_unlock(&s.evs->lock);
+	assert_non_null(ir);
+	g = spec_events__graph(s.evs);
+	assert_non_null(g);
+	assert_int_equal(spec_ev_graph__reduce(g, 0.05), 0);
+	for (e = 0; e < spec_ev_graph__nr_edges(g); e++) {
+		const struct spec_ev_edge *ed = spec_ev_graph__edge(g, e);
+		struct spec_event *from, *to;
+		char prefix[32], guard[96], *body;
+
+		if (ed->kind != SPEC_EV_SYNC || ed->from == SPEC_EV_ROOT)
+			continue;
+		/* Node indices are the reduced graph's own: go by name. */
+		from = spec_events__find(s.evs, spec_ev_graph__node(g, ed->from)->name);
+		to = spec_events__find(s.evs, spec_ev_graph__node(g, ed->to)->name);
+		assert_non_null(from);
+		assert_non_null(to);
+		if (!spec_event__is_merged(from) || !spec_event__is_merged(to))
+			continue;
+		snprintf(prefix, sizeof(prefix), "__ev.%u.m", from->idx);
+		body = entry_body(ir, prefix);
+		assert_non_null(body);
+		snprintf(guard, sizeof(guard), "inttoptr (i64 %llu to ptr) acquire",
+			 (unsigned long long)(uintptr_t)&to->version);
+		if (!strstr(body, guard) || strstr(body, " @__ev."))
+			fail_msg("hot edge %s -> %s (%llu samples) is not inlined under its guard",
+				 from->name, to->name, (unsigned long long)ed->count);
+		free(body);
+		checked++;
+	}
+	/* SegFromUser -> Seg2Net and SegFromNet -> SegmentAcked at least. */
+	assert_true(checked >= 2);
+	spec_ev_graph__free(g);
+	free(ir);
+	ctp_close(&s);
+	free(msgs);
 }
 
 int main(void)
@@ -233,6 +410,8 @@ int main(void)
 		cmocka_unit_test(test_ctp_generic_run_delivers_through_loss_and_recovery),
 		cmocka_unit_test(test_ctp_merged_handlers_do_the_same_as_generic),
 		cmocka_unit_test(test_ctp_same_under_random_rebinding_and_rebuilds),
+		cmocka_unit_test(test_ctp_guards_alone_keep_stale_merged_code_out),
+		cmocka_unit_test(test_ctp_every_hot_chain_is_subsumed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -223,19 +223,37 @@ static void test_event_rebinding_during_a_raise_applies_to_the_next(void **state
 	evfix_close(&f);
 }
 
-static void test_event_raise_of_unknown_name_does_nothing(void **state)
+/* A misspelled name runs nothing and says so: counted, warned, last_error. */
+static void test_event_raise_of_unknown_name_is_an_error(void **state)
 {
-	struct fix f;
+	struct spec_events_stats st;
 	struct spec_event *a;
+	char msg[256];
+	struct fix f;
 
 	(void)state;
 	evfix_open_bare(&f, NULL);
+	/* Handlers need no points: an event-only IR is not warned about. */
+	assert_null(strstr(tu_last_msg(), "no specialization points"));
 	a = spec_events__event(f.evs, "A");
 	evfix_bind(a, "ev_to_nowhere", 0, 1, 0);
 	raise2(a, 0, 0);
 	assert_string_equal(tags(f.t), "1");
 	assert_null(spec_events__find(f.evs, "NoSuchEvent"));
 	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(tu_last_msg(), "'NoSuchEvent' from handler 'ev_to_nowhere'"));
+	assert_int_equal(spec_runtime__last_error(f.rt, msg, sizeof(msg)), -ENOENT);
+	assert_non_null(strstr(msg, "unknown event 'NoSuchEvent' from handler 'ev_to_nowhere'"));
+	raise2(a, 0, 0);
+	assert_int_equal(spec_events__stats(f.evs, &st, sizeof(st)), 0);
+	assert_int_equal(st.unknown_raises, 2);
+	/* A merge that works clears it. */
+	{
+		LIBSPEC_OPTS(spec_merge_opts, mo, .events = &a, .nr_events = 1);
+
+		assert_int_equal(spec_events__merge(f.evs, &mo), 1);
+	}
+	assert_int_equal(spec_runtime__last_error(f.rt, msg, sizeof(msg)), 0);
 	evfix_close(&f);
 }
 
@@ -252,9 +270,9 @@ static void test_event_bad_input_is_refused_and_named(void **state)
 	assert_non_null(spec_events__event(f.evs, "B"));
 	assert_null(spec_events__event(f.evs, "C"));
 	assert_int_equal(errno, ENOSPC);
-	assert_null(spec_events__event(f.evs, "bad\"name"));
+	assert_null(spec_events__event(f.evs, "bad\tname"));
 	assert_int_equal(errno, EINVAL);
-	assert_non_null(strstr(tu_last_msg(), "bad\"name"));
+	assert_non_null(strstr(tu_last_msg(), "bad\tname"));
 	{
 		char longname[300];
 
@@ -364,9 +382,36 @@ static void test_event_graph_counts_edges_and_exports(void **state)
 	evfix_close(&f_graph);
 }
 
+/* Quotes and backslashes in names come out escaped in DOT and JSON. */
+static void test_event_graph_export_escapes_names(void **state)
+{
+	LIBSPEC_OPTS(spec_events_opts, o, .sample_every = 1);
+	struct spec_ev_graph *g;
+	struct spec_event *ev;
+	char buf[1024];
+	struct fix f;
+
+	(void)state;
+	evfix_open_bare(&f, &o);
+	ev = spec_events__event(f.evs, "say \"hi\" \\o/");
+	assert_non_null(ev);
+	evfix_bind(ev, "ev_rec", 0, 1, 0);
+	assert_int_equal(spec_event__raise(ev, NULL, 0), 0);
+	g = spec_events__graph(f.evs);
+	assert_non_null(g);
+	assert_true(spec_ev_graph__dot(g, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "\"(service)\" -> \"say \\\"hi\\\" \\\\o/\" [label=\"1\"];"));
+	assert_true(spec_ev_graph__json(g, buf, sizeof(buf)) > 0);
+	assert_non_null(
+		strstr(buf, "{\"from\":null,\"to\":\"say \\\"hi\\\" \\\\o/\",\"kind\":\"sync\""));
+	spec_ev_graph__free(g);
+	evfix_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_event_graph_export_escapes_names),
 		cmocka_unit_test(test_event_handlers_run_by_order_then_binding_time),
 		cmocka_unit_test(test_event_unbind_removes_one_binding),
 		cmocka_unit_test(test_event_nested_sync_raise_completes_before_raiser_resumes),
@@ -374,7 +419,7 @@ int main(void)
 		cmocka_unit_test(test_event_delayed_raises_run_by_deadline_and_cancel),
 		cmocka_unit_test(test_event_dispatch_thread_runs_async_and_delayed),
 		cmocka_unit_test(test_event_rebinding_during_a_raise_applies_to_the_next),
-		cmocka_unit_test(test_event_raise_of_unknown_name_does_nothing),
+		cmocka_unit_test(test_event_raise_of_unknown_name_is_an_error),
 		cmocka_unit_test(test_event_bad_input_is_refused_and_named),
 		cmocka_unit_test(test_event_system_must_precede_load),
 		cmocka_unit_test(test_event_graph_counts_edges_and_exports),

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "libspec/gen.h"
+#include "libspec/policy.h"
 #include "testutil.h"
 #include "handlers/gen.h"
 
@@ -107,16 +108,20 @@ static int gen_masked(struct spec_gen *g)
 static int gen_hot(struct spec_gen *g, long offset)
 {
 	size_t n, i;
-	const struct spec_observed *hot = spec_gen__hot(g, &n);
-	struct spec_gen_exact *c = calloc(n + 1, sizeof(*c));
+	struct spec_gen_exact *c;
 	int ret;
 
+	spec_gen__hot(g, &n);
+	c = calloc(n + 1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		c[i].key = (struct spec_u128){(uint64_t)hot[i].value, (uint64_t)hot[i].value_hi};
-		c[i].out = hot[i].out + offset;
+		const struct spec_observed *h = spec_gen__hot_at(g, i);
+
+		c[i].key = (struct spec_u128){(uint64_t)h->value, (uint64_t)h->value_hi};
+		c[i].out = h->out + offset;
 	}
+	assert_null(spec_gen__hot_at(g, n));
 	ret = spec_gen__exact(g, 0, c, n);
 	free(c);
 	return ret; /* misses: the generic function */
@@ -456,8 +461,14 @@ static void test_gen_hot_inputs_come_with_their_answers(void **state)
 	pi = spec_space__find(sp, "m32");
 	assert_non_null(pi);
 	assert_true(pi->nr_observed >= 4);
-	for (i = 0; i < pi->nr_observed; i++)
-		assert_int_equal(pi->observed[i].out, gen_h32(&t, (uint32_t)pi->observed[i].value));
+	for (i = 0; i < pi->nr_observed; i++) {
+		const struct spec_observed *o = spec_point_info__observed(pi, i);
+
+		assert_ptr_equal(o, &pi->observed[i]);
+		assert_int_equal(o->out, gen_h32(&t, (uint32_t)o->value));
+	}
+	assert_null(spec_point_info__observed(pi, pi->nr_observed));
+	assert_int_equal(errno, ERANGE);
 	spec_space__free(sp);
 
 	/* The fast path answers from the samples: offset answers show it ran. */
@@ -628,6 +639,84 @@ static void test_gen_point_without_generator_is_refused(void **state)
 	spec_runtime__close(r2);
 }
 
+/* @n inputs of @t's rules, none of @avoid[navoid]. */
+static void distinct_inputs(const struct gen_table *t, uint64_t *s, uint32_t *out, size_t n,
+			    const uint32_t *avoid, size_t navoid)
+{
+	size_t i = 0, k;
+
+	while (i < n) {
+		uint32_t x = (uint32_t)input_for(t, 32, s);
+		bool dup = false;
+
+		for (k = 0; k < navoid; k++)
+			dup |= avoid[k] == x;
+		for (k = 0; k < i; k++)
+			dup |= out[k] == x;
+		if (!dup)
+			out[i++] = x;
+	}
+}
+
+/*
+ * The fast-path policy: a fast path built for hot set A; the lookups move
+ * to B; the policy sees the coverage fall, re-instruments, and rebuilds the
+ * installed configuration from fresh samples. B is then answered by the
+ * fast path (offset answers) and A by the generic function: a cache hit on
+ * the old configuration text would have served A's fast path again.
+ */
+static void test_gen_fastpath_policy_rebuilds_after_a_hot_set_shift(void **state)
+{
+	long (*f)(const struct gen_table *, uint32_t) =
+		(long (*)(const struct gen_table *, uint32_t))spec_runtime__handler(rt, "gen_h32");
+	LIBSPEC_OPTS(spec_invalidate_opts, keep, .keep_current = true);
+	LIBSPEC_OPTS(spec_policy_fastpath_opts, po, .hot = 4, .min_samples = 256);
+	struct spec_runtime_stats st0, st1;
+	struct spec_policy_fastpath *fp;
+	uint32_t a[4], b[4];
+	struct gen_table t;
+	uint64_t s = 21;
+	int i;
+
+	(void)state;
+	random_table(&t, 200, 32, &s);
+	distinct_inputs(&t, &s, a, 4, NULL, 0);
+	distinct_inputs(&t, &s, b, 4, a, 4);
+	ctx = (struct gen_ctx){.mode = HOT_FAST_PATH, .hot_offset = 1000000};
+	assert_int_equal(spec_runtime__reset_counters(rt), 0);
+	assert_int_equal(specialize_data("m32", &t, 1, true), 0);
+	for (i = 0; i < 4000; i++)
+		f(&t, a[i % 4]);
+	assert_int_equal(spec_runtime__invalidate(rt, "m32", &keep), 0);
+	assert_int_equal(specialize_data("m32", &t, 1, false), 0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(f(&t, a[i]), gen_h32(&t, a[i]) + 1000000);
+
+	fp = spec_policy_fastpath__new(rt, "m32", &po);
+	assert_non_null(fp);
+	assert_int_equal(spec_policy_fastpath__step(fp), 0);
+	assert_true(spec_policy_fastpath__coverage(fp) > 0.9);
+	for (i = 0; i < 20000; i++)
+		f(&t, b[i % 4]);
+	assert_int_equal(spec_policy_fastpath__step(fp), 0);
+	assert_true(spec_policy_fastpath__coverage(fp) < 0.5);
+	/* Re-instrumented: too few fresh samples yet, nothing rebuilt. */
+	assert_int_equal(spec_policy_fastpath__step(fp), 0);
+	for (i = 0; i < 4000; i++)
+		f(&t, b[i % 4]);
+	assert_int_equal(spec_runtime__stats(rt, &st0, sizeof(st0)), 0);
+	assert_int_equal(spec_policy_fastpath__step(fp), 1);
+	assert_int_equal(spec_runtime__stats(rt, &st1, sizeof(st1)), 0);
+	assert_true(st1.compiles > st0.compiles);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(f(&t, b[i]), gen_h32(&t, b[i]) + 1000000);
+		assert_int_equal(f(&t, a[i]), gen_h32(&t, a[i]));
+	}
+	assert_int_equal(spec_policy_fastpath__step(fp), 0);
+	spec_policy_fastpath__free(fp);
+	free_table(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -644,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_gen_two_tables_in_two_threads),
 		cmocka_unit_test(test_gen_errors_are_reported),
 		cmocka_unit_test(test_gen_point_without_generator_is_refused),
+		cmocka_unit_test(test_gen_fastpath_policy_rebuilds_after_a_hot_set_shift),
 	};
 
 	return cmocka_run_group_tests_name("gen", tests, setup, teardown);

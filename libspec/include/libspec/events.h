@@ -17,9 +17,10 @@
  * Threads: every function may be called from any thread, concurrently,
  * except spec_events__free() (no other call may run or follow). Raises take
  * no lock and allocate nothing (synchronous ones); asynchronous and delayed
- * raises take the queue's lock and allocate one entry. The first binding of
- * a handler builds its entry stub under the runtime's JIT lock, so it may
- * wait for a background compile; later bindings of it do not.
+ * raises take the queue's lock and allocate one entry. Bind and unbind
+ * never wait for a compile: handler types are checked when the system is
+ * created, every handler's stub is built when the runtime loads, and
+ * merged code is freed by builds and the optimizer, not by rebindings.
  */
 #ifndef LIBSPEC_EVENTS_H
 #define LIBSPEC_EVENTS_H
@@ -38,8 +39,12 @@ extern "C" {
 #define SPEC_EV_MAX_ARGS 4
 
 /*
- * What a handler receives as its first argument. Handlers read @user and
- * pass the context on to spec_raise(); the other fields are the library's.
+ * What a handler receives as its first argument: sized, fields only ever
+ * appended (@sz says how many the library filled). Handlers read @user,
+ * @event and @depth, write nothing, and pass the context on to spec_raise();
+ * @evs and @handler are the library's. Merged code reuses a raiser's
+ * context for the events it inlines (saving and restoring these fields),
+ * so a handler must not keep the pointer past its return.
  */
 struct spec_ev_ctx {
 	struct spec_events *evs;
@@ -47,7 +52,7 @@ struct spec_ev_ctx {
 	uint32_t event;	  /* index of the event being dispatched */
 	uint32_t depth;	  /* synchronous nesting depth */
 	uint32_t handler; /* the running handler (for the graph) */
-	uint32_t reserved;
+	uint32_t sz;	  /* sizeof(struct spec_ev_ctx) of the library */
 };
 
 /*
@@ -103,10 +108,6 @@ struct spec_events_opts {
 	 * the sampled raises; 0: 0.05
 	 */
 	double hot_share;
-	/* policy: a synchronous edge is subsumed when it has at least this
-	 * share of its target's raises; 0: 0.5
-	 */
-	double chain_share;
 	/* policy period in ms; 0: 50 */
 	uint32_t period_ms;
 	/* optional live metric (higher is better): a merge set that lowered
@@ -173,6 +174,25 @@ LIBSPEC_API size_t spec_event__nr_bindings(const struct spec_event *ev);
  * @return 0, or -EINVAL (@p nr_args too large)
  */
 LIBSPEC_API int spec_event__raise(struct spec_event *ev, const int64_t *args, size_t nr_args);
+
+/**
+ * @brief Raise @p ev synchronously with its four arguments in registers:
+ * no record is built on the way into merged code (only generic dispatch
+ * builds the one its handlers read). spec_event__raise_args() pads the
+ * arguments given with zeros.
+ * @return 0, or -EINVAL (@p ev NULL)
+ */
+LIBSPEC_API int spec_event__raise4(struct spec_event *ev, int64_t a0, int64_t a1, int64_t a2,
+				   int64_t a3);
+
+/* Helpers of spec_event__raise_args(): at least one, at most four arguments;
+ * a fifth is a compile error.
+ */
+#define __SPEC_EV_ARG4(a0, a1, a2, a3, ...) (a0), (a1), (a2), (a3)
+#define __SPEC_EV_NARGS(...) (sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
+#define spec_event__raise_args(ev, ...)                                                 \
+	((void)sizeof(char[__SPEC_EV_NARGS(__VA_ARGS__) <= SPEC_EV_MAX_ARGS ? 1 : -1]), \
+	 spec_event__raise4((ev), __SPEC_EV_ARG4(__VA_ARGS__, 0, 0, 0, 0)))
 
 /** @brief Queue @p ev for the dispatcher. @return 0, -EINVAL, -ENOMEM */
 LIBSPEC_API int spec_event__raise_async(struct spec_event *ev, const int64_t *args, size_t nr_args);
@@ -313,6 +333,8 @@ struct spec_events_stats {
 	uint64_t last_build_ns;	 /* wall time of the last build */
 	uint64_t merged_events;	 /* events merged by the last build */
 	uint64_t subsumed;	 /* raise sites inlined by the last build */
+	uint64_t subsumed_calls; /* sites in a raise cycle: guarded direct calls */
+	uint64_t unknown_raises; /* raises by handlers of names no event has */
 };
 
 /**

@@ -107,6 +107,13 @@ LIBSPEC_API LLVMBuilderRef spec_gen__builder(const struct spec_gen *g);
 LIBSPEC_API const struct spec_observed *spec_gen__hot(const struct spec_gen *g, size_t *n);
 
 /**
+ * @brief Hot input @p i (as spec_gen__hot(), indexed by the library's record
+ * size: the way to read them from code built against another header).
+ * @return entry, or NULL and errno = ERANGE
+ */
+LIBSPEC_API const struct spec_observed *spec_gen__hot_at(const struct spec_gen *g, size_t i);
+
+/**
  * @brief Answer @p v (an integer IR value) from the builder's block, which
  * this terminates; the builder is then left in a new, unreachable open
  * block (emit the next stage after positioning it where misses go).

@@ -86,7 +86,12 @@ enum spec_point_kind {
 	SPEC_POINT_PTR,	     /* spec_ptr(): a pointer, specialized by identity */
 };
 
-/* One observed value of a point and how many samples saw it. */
+/*
+ * One observed value of a point and how many samples saw it. The record
+ * grows by appending fields: index arrays of it through
+ * spec_point_info__observed() and spec_gen__hot_at(), which step by the
+ * library's size, never with [] compiled against an older header.
+ */
 struct spec_observed {
 	int64_t value;
 	uint64_t count;
@@ -140,6 +145,13 @@ LIBSPEC_API const struct spec_point_info *spec_space__point(const struct spec_sp
 /** @brief Point by label. @return point, or NULL and errno = ENOENT */
 LIBSPEC_API const struct spec_point_info *spec_space__find(const struct spec_space *space,
 							   const char *label);
+
+/**
+ * @brief Observed value @p i of @p p (by count descending).
+ * @return entry, or NULL and errno = ERANGE
+ */
+LIBSPEC_API const struct spec_observed *spec_point_info__observed(const struct spec_point_info *p,
+								  size_t i);
 
 /** @brief Free a snapshot (NULL is fine). */
 LIBSPEC_API void spec_space__free(struct spec_space *space);

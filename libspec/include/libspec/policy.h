@@ -210,6 +210,56 @@ LIBSPEC_API int spec_policy_exhaustive__best(struct spec_policy_exhaustive *p,
 /** @brief Free the policy (NULL is fine); the installed variant stays. */
 LIBSPEC_API void spec_policy_exhaustive__free(struct spec_policy_exhaustive *p);
 
+/*
+ * A fast path built from samples (a spec_gen() or spec_custom() point whose
+ * generator reads spec_gen__hot(), sampled with label~N) is right only while
+ * the hot set stays: the fast-path policy watches what share of the sampled
+ * inputs the compiled hot set covers and, when it falls, re-instruments
+ * (forgets the old samples, the installed variant goes on sampling), then
+ * rebuilds the installed configuration from the fresh samples. The rebuild
+ * invalidates the point's data version first (keeping the installed
+ * variant), so the variant cache cannot hand back the stale fast path.
+ */
+struct spec_policy_fastpath;
+
+struct spec_policy_fastpath_opts {
+	size_t sz; /* sizeof(struct spec_policy_fastpath_opts) */
+	/* re-instrument when the compiled hot set covers less than this share
+	 * of the sampled inputs; 0: 0.5
+	 */
+	double min_coverage;
+	/* samples needed to judge, and to rebuild from; 0: 64 */
+	uint64_t min_samples;
+	/* hot values the fast path holds (the generator's size); 0: 8 */
+	uint32_t hot;
+	size_t : 0;
+};
+#define spec_policy_fastpath_opts__last_field hot
+
+/**
+ * @brief Watch the fast path of point @p label, whose installed variant was
+ * just built from the samples observed now (those are taken as its hot
+ * set).
+ * @return policy, or NULL and errno (ENOENT: unknown label, EINVAL)
+ */
+LIBSPEC_API struct spec_policy_fastpath *
+spec_policy_fastpath__new(struct spec_runtime *rt, const char *label,
+			  const struct spec_policy_fastpath_opts *opts);
+
+/**
+ * @brief One check, from the service's loop or a timer (never sleeps).
+ * Re-instrumenting resets every point's counters
+ * (spec_runtime__reset_counters()).
+ * @return 1 when it rebuilt the fast path, 0 when nothing was due, or
+ *         -errno (the rebuild's error; the installed variant stays)
+ */
+LIBSPEC_API int spec_policy_fastpath__step(struct spec_policy_fastpath *fp);
+
+/** @brief Coverage seen by the last step that judged it (NaN before). */
+LIBSPEC_API double spec_policy_fastpath__coverage(const struct spec_policy_fastpath *fp);
+
+LIBSPEC_API void spec_policy_fastpath__free(struct spec_policy_fastpath *fp);
+
 #ifdef __cplusplus
 }
 #endif

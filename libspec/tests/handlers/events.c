@@ -91,3 +91,22 @@ long ev_not_a_handler(long x)
 {
 	return x + 1;
 }
+
+/* The IR tests' chain IrX -> IrY -> IrZ: sum += bind[0] * args[0], then the
+ * raise with arguments the merged code must carry in registers.
+ */
+void ev_fwd_y(struct spec_ev_ctx *ctx, const int64_t *bind, const int64_t *args)
+{
+	struct ev_trace *t = ctx->user;
+
+	atomic_fetch_add_explicit(&t->sum, bind[0] * args[0], memory_order_relaxed);
+	spec_raise(ctx, "IrY", args[0] + bind[1], args[1] ^ (int64_t)ctx->depth);
+}
+
+void ev_fwd_z(struct spec_ev_ctx *ctx, const int64_t *bind, const int64_t *args)
+{
+	struct ev_trace *t = ctx->user;
+
+	atomic_fetch_add_explicit(&t->sum, bind[0] * args[1], memory_order_relaxed);
+	spec_raise(ctx, "IrZ", args[0] * bind[1], args[1] + (int64_t)ctx->event);
+}
