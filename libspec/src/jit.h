@@ -66,7 +66,7 @@ enum jit_cache_result {
 	JIT_CACHE_HIT,	    /* loaded from a file */
 	JIT_CACHE_STORED,   /* compiled and stored */
 	JIT_CACHE_UNSTORED, /* compiled, the store failed (logged) */
-	JIT_CACHE_BYPASS,   /* compiled as without a cache: not rebindable */
+	JIT_CACHE_BYPASS,   /* not rebindable, or a live variant's twin: not stored */
 };
 
 struct jit_phases {

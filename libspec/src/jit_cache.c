@@ -310,7 +310,7 @@ static int compile(struct jit *j, LLVMModuleRef m, const struct jit_variant_req 
 		jit_errmsg(e, "code generation", err, errsz);
 		return -EINVAL;
 	}
-	ph->cache = JIT_CACHE_UNSTORED;
+	ph->cache = key ? JIT_CACHE_UNSTORED : JIT_CACHE_BYPASS;
 	if (key) {
 		ret = code_cache_store(j->cache, key, strlen(key), LLVMGetBufferStart(obj),
 				       LLVMGetBufferSize(obj));

@@ -295,6 +295,36 @@ static void test_cache_restart_gets_code_rebound_to_its_addresses(void **state)
 	free(tab_b);
 }
 
+/*
+ * Two configurations whose code differs only in an address (the pointer
+ * point's data) share a key: the second, while the first is live, gets
+ * its own copy with its own address.
+ */
+static void test_cache_twin_of_a_live_variant_gets_its_own_code(void **state)
+{
+	long data_b[8] = {-9, 8, -7, 6, -5, 4, -3, 2};
+	struct spec_runtime *rt;
+	struct spec_runtime_stats s;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		rt = cct_open(tu_ir("code_cache"), dir, 0);
+		assert_non_null(rt);
+		assert_int_equal(cct_specialize(rt, 8, data_a, &tab_a), 0);
+		assert_int_equal(cct_specialize(rt, 8, data_b, &tab_a), 0);
+		assert_int_equal(cct_mismatches(rt, 8, data_b, &tab_a), 0);
+		assert_int_equal(cct_specialize(rt, 8, data_a, &tab_a), 0);
+		assert_int_equal(cct_mismatches(rt, 8, data_a, &tab_a), 0);
+		s = cct_stats(rt);
+		/* the generic and the first from disk after a restart */
+		assert_int_equal(s.disk_hits, round ? 2 : 0);
+		assert_int_equal(s.disk_stores, round ? 0 : 2);
+		assert_int_equal(s.disk_bypassed, 1);
+		spec_runtime__close(rt);
+	}
+}
+
 static void test_cache_config_change_is_a_miss(void **state)
 {
 	(void)state;
@@ -511,6 +541,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_cache_restart_gets_code_rebound_to_its_addresses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cache_twin_of_a_live_variant_gets_its_own_code,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache_config_change_is_a_miss, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_cache_data_change_is_a_miss, setup, teardown),

@@ -552,8 +552,10 @@ struct spec_runtime_stats {
 	/* The code cache (spec_runtime_opts.code_cache_dir): variants loaded
 	 * from it (no optimization, no code generation), compiled and stored,
 	 * compiled but not stored (a full disk: logged), compiled without it
-	 * (code whose process addresses cannot be rebound), and files found
-	 * unusable (corrupt, truncated, another key) and compiled again.
+	 * (code whose process addresses cannot be rebound, or the twin of a
+	 * live variant that differs from it only in those addresses), and
+	 * files found unusable (corrupt, truncated, another key) and compiled
+	 * again.
 	 */
 	uint64_t disk_hits;
 	uint64_t disk_stores;
