@@ -398,7 +398,7 @@ static char **variant_names(struct jit *j, unsigned int id, const bool *dirty)
 	return names;
 }
 
-static void free_names(char **names)
+void jit_free_names(char **names)
 {
 	size_t i;
 
@@ -492,7 +492,7 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 	/* Code is generated when the lookup materializes the module. */
 	ret = add_and_lookup(j, m, NULL, req->fast_codegen, names, j->nr_handlers, addrs, code, err,
 			     errsz);
-	free_names(names);
+	jit_free_names(names);
 	free(dirty);
 	ph->codegen_ns = clock_mono_ns() - t2;
 	return ret;

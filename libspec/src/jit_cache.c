@@ -238,9 +238,7 @@ static char **entry_names(struct jit *j, const bool *dirty, bool generic, const 
 		}
 	}
 	if (names && i <= j->nr_handlers) {
-		while (i--)
-			free(names[i]);
-		free(names);
+		jit_free_names(names);
 		names = NULL;
 	}
 	return names;
@@ -393,11 +391,7 @@ int jit_cache_build(struct jit *j, LLVMModuleRef m, const struct jit_variant_req
 out_module:
 	LLVMDisposeModule(m);
 out:
-	if (names) {
-		for (len = 0; len <= j->nr_handlers; len++)
-			free(names[len]);
-		free(names);
-	}
+	jit_free_names(names);
 	free(key);
 	free(r.uses);
 	free(r.addrs);

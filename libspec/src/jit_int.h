@@ -62,6 +62,8 @@ int jit_check_unresolved(struct jit *j, LLVMModuleRef m, char *err, size_t errsz
 LLVMTargetMachineRef jit_codegen_tm(struct jit *j, bool fast, char *err, size_t errsz);
 /* @m's object code by @tm into *@obj; consumes @m. */
 LLVMErrorRef jit_emit_object(LLVMTargetMachineRef tm, LLVMModuleRef m, LLVMMemoryBufferRef *obj);
+/* Free a NULL-terminated array of names and the array. */
+void jit_free_names(char **names);
 /* Add object @obj (consumed) under a new tracker and resolve @names. */
 int jit_add_object(struct jit *j, LLVMMemoryBufferRef obj, char **names, size_t n, uint64_t *addrs,
 		   struct jit_code **code, char *err, size_t errsz);
