@@ -38,16 +38,38 @@ long cc_lookup(const struct cc_table *t, uint32_t x)
 	return -1;
 }
 
+/*
+ * Misses answer -1, like cc_lookup, after reading t->n through an address
+ * nested in a constant expression: code the cache cannot rebind.
+ */
+static int emit_nested_miss(struct spec_gen *g, const struct cc_table *t)
+{
+	LLVMBuilderRef b = spec_gen__builder(g);
+	LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(spec_gen__input(g, 0)));
+	LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i32 = LLVMInt32TypeInContext(c);
+	LLVMValueRef off = LLVMConstInt(i64, 8, 0), base, n, same;
+
+	base = LLVMConstIntToPtr(LLVMConstInt(i64, (uintptr_t)&t->n - 8, 0),
+				 LLVMPointerTypeInContext(c, 0));
+	n = LLVMBuildLoad2(b, i32, LLVMConstInBoundsGEP2(LLVMInt8TypeInContext(c), base, &off, 1),
+			   "n");
+	same = LLVMBuildICmp(b, LLVMIntEQ, n, LLVMConstInt(i32, t->n, 0), "");
+	return spec_gen__yield(g, LLVMBuildSelect(b, same, LLVMConstInt(i64, (uint64_t)-1, 1),
+						  LLVMConstInt(i64, (uint64_t)-2, 1), ""));
+}
+
+/* @ctx non-NULL: misses through emit_nested_miss(). */
 static int gen_find(void *ctx, struct spec_gen *g)
 {
 	const struct cc_table *t = spec_gen__data(g);
 	struct spec_gen_exact c[CC_TABLE_MAX];
 	uint32_t i;
+	int ret;
 
-	(void)ctx;
 	for (i = 0; i < t->n; i++)
 		c[i] = (struct spec_gen_exact){.key = {t->keys[i], 0}, .out = t->vals[i]};
-	return spec_gen__exact(g, 0, c, t->n);
+	ret = spec_gen__exact(g, 0, c, t->n);
+	return ret || !ctx ? ret : emit_nested_miss(g, t);
 }
 
 static void cct_table(struct cc_table *t, long seed)
@@ -325,6 +347,28 @@ static void test_cache_twin_of_a_live_variant_gets_its_own_code(void **state)
 	}
 }
 
+static void test_cache_unrebindable_code_is_compiled_without_it(void **state)
+{
+	static int nested = 1;
+	struct spec_runtime *rt;
+	struct spec_runtime_stats s;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		rt = cct_open(tu_ir("code_cache"), dir, 0);
+		assert_non_null(rt);
+		assert_int_equal(spec_runtime__add_gen(rt, "find", gen_find, &nested), 0);
+		assert_int_equal(cct_specialize(rt, 8, data_a, &tab_a), 0);
+		assert_int_equal(cct_mismatches(rt, 8, data_a, &tab_a), 0);
+		s = cct_stats(rt);
+		assert_int_equal(s.disk_bypassed, 1);
+		assert_int_equal(s.disk_hits, round ? 1 : 0); /* the generic variant */
+		assert_int_equal(s.disk_stores, round ? 0 : 1);
+		spec_runtime__close(rt);
+	}
+}
+
 static void test_cache_config_change_is_a_miss(void **state)
 {
 	(void)state;
@@ -542,6 +586,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_cache_restart_gets_code_rebound_to_its_addresses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache_twin_of_a_live_variant_gets_its_own_code,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cache_unrebindable_code_is_compiled_without_it,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache_config_change_is_a_miss, setup,
 						teardown),
