@@ -507,7 +507,7 @@ LIBSPEC_API int spec_runtime__guard_failures(struct spec_runtime *rt, const char
 LIBSPEC_API int spec_runtime__reset_counters(struct spec_runtime *rt);
 
 struct spec_runtime_stats {
-	uint64_t compiles;	   /* variants compiled (generic included) */
+	uint64_t compiles;	   /* variants built (generic included; also disk_hits) */
 	uint64_t compile_failures; /* compiles that failed */
 	uint64_t cache_hits;	   /* specializations served from the cache */
 	uint64_t swaps;		   /* variant installations */
