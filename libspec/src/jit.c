@@ -413,7 +413,7 @@ void jit_free_names(char **names)
  * LIBSPEC_DUMP_IR_PRE=1 also the module before the pipeline (@pre), so
  * `opt -passes=... -time-passes` can replay where the pipeline's time goes.
  */
-static void dump_ir(LLVMModuleRef m, unsigned int id, bool pre)
+void jit_dump_ir(LLVMModuleRef m, unsigned int id, bool pre)
 {
 	const char *dir = getenv("LIBSPEC_DUMP_IR"), *want_pre = getenv("LIBSPEC_DUMP_IR_PRE");
 	char path[512], *msg = NULL;
@@ -474,13 +474,13 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 			return ret;
 		}
 	}
-	dump_ir(m, req->id, true);
+	jit_dump_ir(m, req->id, true);
 	ret = jit_optimize(j, m, req, err, errsz);
 	if (ret)
 		goto out_module;
 	t2 = clock_mono_ns();
 	ph->optimize_ns = t2 - t1;
-	dump_ir(m, req->id, false);
+	jit_dump_ir(m, req->id, false);
 	ret = jit_check_unresolved(j, m, err, errsz);
 	if (ret)
 		goto out_module;

@@ -292,8 +292,12 @@ static int compile(struct jit *j, LLVMModuleRef m, const struct jit_variant_req 
 		ret = -EINVAL;
 	}
 	LLVMDisposeMessage(msg);
-	if (!ret)
+	if (!ret) {
+		jit_dump_ir(m, req->id, true);
 		ret = jit_optimize(j, m, req, err, errsz);
+	}
+	if (!ret)
+		jit_dump_ir(m, req->id, false);
 	if (!ret)
 		ret = jit_check_unresolved(j, m, err, errsz);
 	tm = ret ? NULL : jit_codegen_tm(j, req->fast_codegen, err, errsz);

@@ -62,6 +62,10 @@ int jit_check_unresolved(struct jit *j, LLVMModuleRef m, char *err, size_t errsz
 LLVMTargetMachineRef jit_codegen_tm(struct jit *j, bool fast, char *err, size_t errsz);
 /* @m's object code by @tm into *@obj; consumes @m. */
 LLVMErrorRef jit_emit_object(LLVMTargetMachineRef tm, LLVMModuleRef m, LLVMMemoryBufferRef *obj);
+/* Under LIBSPEC_DUMP_IR=<dir>, write @m as variant @id's IR (@pre: before
+ * the pipeline, with LIBSPEC_DUMP_IR_PRE=1).
+ */
+void jit_dump_ir(LLVMModuleRef m, unsigned int id, bool pre);
 /* Free a NULL-terminated array of names and the array. */
 void jit_free_names(char **names);
 /* Add object @obj (consumed) under a new tracker and resolve @names. */
