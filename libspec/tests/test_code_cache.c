@@ -99,8 +99,9 @@ static struct spec_runtime *cct_open(const char *ir, const char *dir, uint64_t m
 	return rt;
 }
 
-static int cct_specialize(struct spec_runtime *rt, long k, const long *tab,
-			  const struct cc_table *t)
+/* k, guarded, sampled every @every calls (0: not), tab, find. */
+static int cct_specialize_every(struct spec_runtime *rt, long k, const long *tab,
+				const struct cc_table *t, uint32_t every)
 {
 	struct spec_config *c = spec_config__new();
 	int ret;
@@ -108,6 +109,8 @@ static int cct_specialize(struct spec_runtime *rt, long k, const long *tab,
 	if (!c)
 		return -ENOMEM;
 	ret = spec_config__set_value(c, "k", k);
+	if (!ret && every)
+		ret = spec_config__set_sampling(c, "k", every);
 	if (!ret)
 		ret = spec_config__set_guard(c, "k", true);
 	if (!ret)
@@ -120,6 +123,12 @@ static int cct_specialize(struct spec_runtime *rt, long k, const long *tab,
 		ret = spec_runtime__specialize_sync(rt, c, NULL);
 	spec_config__free(c);
 	return ret;
+}
+
+static int cct_specialize(struct spec_runtime *rt, long k, const long *tab,
+			  const struct cc_table *t)
+{
+	return cct_specialize_every(rt, k, tab, t, 0);
 }
 
 /* Mismatches of the JIT handlers against the native build (0: none). */
@@ -369,6 +378,48 @@ static void test_cache_unrebindable_code_is_compiled_without_it(void **state)
 	}
 }
 
+static uint64_t samples_of_k(struct spec_runtime *rt)
+{
+	struct spec_space *sp = spec_runtime__space(rt);
+	const struct spec_point_info *p = sp ? spec_space__find(sp, "k") : NULL;
+	uint64_t n = p ? p->samples : UINT64_MAX;
+
+	spec_space__free(sp);
+	return n;
+}
+
+/*
+ * Sampling code checks the thread's record against its runtime's epoch
+ * domain, whose number differs between runtimes: another runtime still
+ * gets the variant from disk, and the samples are its own.
+ */
+static void test_cache_sampling_variant_serves_another_runtime(void **state)
+{
+	struct spec_runtime *rt1 = cct_open(tu_ir("code_cache"), dir, 0), *rt2;
+	long (*scale)(long, long);
+	struct spec_runtime_stats s;
+	int i;
+
+	(void)state;
+	assert_non_null(rt1);
+	assert_int_equal(cct_specialize_every(rt1, 8, data_a, &tab_a, 1), 0);
+	rt2 = cct_open(tu_ir("code_cache"), dir, 0);
+	assert_non_null(rt2);
+	assert_int_equal(cct_specialize_every(rt2, 8, data_a, &tab_a, 1), 0);
+	s = cct_stats(rt2);
+	assert_int_equal(s.disk_hits, 2);
+	assert_int_equal(cct_mismatches(rt2, 8, data_a, &tab_a), 0);
+	spec_runtime__reset_counters(rt1);
+	spec_runtime__reset_counters(rt2);
+	scale = (long (*)(long, long))spec_runtime__handler(rt2, "cc_scale");
+	for (i = 0; i < 100; i++)
+		assert_int_equal(scale(i, 8), cc_scale(i, 8));
+	assert_true(samples_of_k(rt2) >= 100);
+	assert_int_equal(samples_of_k(rt1), 0);
+	spec_runtime__close(rt2);
+	spec_runtime__close(rt1);
+}
+
 static void test_cache_config_change_is_a_miss(void **state)
 {
 	(void)state;
@@ -588,6 +639,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cache_twin_of_a_live_variant_gets_its_own_code,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache_unrebindable_code_is_compiled_without_it,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cache_sampling_variant_serves_another_runtime,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache_config_change_is_a_miss, setup,
 						teardown),
