@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libspec benchmarks: MMul (B variable vs JIT-constant vs AOT-constant),
- * JIT compile and swap latency, SimpleBench. Prints figures next to the
+ * JIT compile and swap latency, SimpleBench, the persistent code cache
+ * (warm-cache time to specialized code). Prints figures next to the
  * Iridescent paper's and ratios against baselines measured in the same run;
  * never passes or fails on time (the exit status only says whether it ran).
- *   libspec-bench [mmul] [jit] [levels] [tiered] [measured] [simple] [hash]
+ *   libspec-bench [mmul] [jit] [levels] [tiered] [measured] [simple] [hash] [cache]
  * (default: all; simple includes hash)
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <libspec/libspec.h>
 
+#include "bench_cache.h"
 #include "bench_hash.h"
 #include "bench_jit.h"
 #include "bench_levels.h"
@@ -67,14 +70,20 @@ int main(int argc, char **argv)
 	struct spec_runtime *mm = NULL, *simple = NULL;
 	int ret = 1, i;
 
+	/* bench_cache's restarted process */
+	if (argc == 5 && !strcmp(argv[1], "cache-warm")) {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		libspec_set_print(print_warn);
+		return bench_cache_warm(MMUL_IR, argv[2], atof(argv[3]), atof(argv[4])) ? 1 : 0;
+	}
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "mmul") && strcmp(argv[i], "jit") &&
 		    strcmp(argv[i], "levels") && strcmp(argv[i], "tiered") &&
 		    strcmp(argv[i], "measured") && strcmp(argv[i], "simple") &&
-		    strcmp(argv[i], "hash")) {
+		    strcmp(argv[i], "hash") && strcmp(argv[i], "cache")) {
 			fprintf(stderr,
 				"usage: %s [mmul] [jit] [levels] [tiered] [measured] [simple] "
-				"[hash]\n",
+				"[hash] [cache]\n",
 				argv[0]);
 			return 2;
 		}
@@ -100,6 +109,8 @@ int main(int argc, char **argv)
 		goto out;
 	if (!wanted(argc, argv, "simple") && wanted(argc, argv, "hash") &&
 	    (printf("\n"), bench_hash(simple)))
+		goto out;
+	if (wanted(argc, argv, "cache") && (printf("\n"), bench_cache(MMUL_IR, argv[0])))
 		goto out;
 	ret = 0;
 out:

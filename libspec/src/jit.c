@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "code_cache.h"
+#include "jit_cache.h"
 #include "jit_ir.h"
 #include "jit_spec.h"
 #include "jit_stub.h"
@@ -188,6 +190,8 @@ void jit_close(struct jit *j)
 	if (j->tm_fast)
 		LLVMDisposeTargetMachine(j->tm_fast);
 	jit_perf_close(j);
+	code_cache_close(j->cache);
+	free(j->cache_key);
 	for (i = 0; i < j->nr_handlers; i++)
 		free(j->handlers[i]);
 	free(j->handlers);
@@ -255,7 +259,7 @@ static bool resolvable(struct jit *j, const char *name)
 /* Name the first symbol the JIT could not resolve, before linking fails
  * with a less specific message.
  */
-static int check_unresolved(struct jit *j, LLVMModuleRef m, char *err, size_t errsz)
+int jit_check_unresolved(struct jit *j, LLVMModuleRef m, char *err, size_t errsz)
 {
 	LLVMValueRef v;
 
@@ -280,7 +284,33 @@ unresolved:
 	return -ENOENT;
 }
 
-/* Add @m (consumed) under a new tracker and resolve @names into @addrs. */
+/* @m's machine code by @tm into *@obj (m is consumed). */
+LLVMErrorRef jit_emit_object(LLVMTargetMachineRef tm, LLVMModuleRef m, LLVMMemoryBufferRef *obj)
+{
+	char *msg = NULL;
+	int failed;
+
+	*obj = NULL;
+	failed = LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, obj);
+	LLVMDisposeModule(m);
+	if (failed) {
+		LLVMErrorRef e = LLVMCreateStringError(msg ? msg : "object emission failed");
+
+		LLVMDisposeMessage(msg);
+		return e;
+	}
+	return NULL;
+}
+
+LLVMTargetMachineRef jit_codegen_tm(struct jit *j, bool fast, char *err, size_t errsz)
+{
+	if (!fast)
+		return j->tm;
+	if (!j->tm_fast)
+		j->tm_fast = host_tm(j, LLVMCodeGenLevelNone, err, errsz);
+	return j->tm_fast;
+}
+
 /*
  * Fast codegen (LLVM's -O0: FastISel, the fast register allocator) for a
  * first tier: the module is compiled here with a target machine of that
@@ -290,37 +320,32 @@ unresolved:
 static LLVMErrorRef add_fast_object(struct jit *j, LLVMOrcResourceTrackerRef rt, LLVMModuleRef m,
 				    char *err, size_t errsz)
 {
-	LLVMMemoryBufferRef obj = NULL;
-	char *msg = NULL;
-	int failed;
+	LLVMTargetMachineRef tm = jit_codegen_tm(j, true, err, errsz);
+	LLVMMemoryBufferRef obj;
+	LLVMErrorRef e;
 
-	if (!j->tm_fast)
-		j->tm_fast = host_tm(j, LLVMCodeGenLevelNone, err, errsz);
-	if (!j->tm_fast) {
+	if (!tm) {
 		LLVMDisposeModule(m);
 		return LLVMCreateStringError(err);
 	}
-	failed = LLVMTargetMachineEmitToMemoryBuffer(j->tm_fast, m, LLVMObjectFile, &msg, &obj);
-	LLVMDisposeModule(m);
-	if (failed) {
-		LLVMErrorRef e = LLVMCreateStringError(msg ? msg : "object emission failed");
-
-		LLVMDisposeMessage(msg);
-		return e;
-	}
+	e = jit_emit_object(tm, m, &obj);
 	/* The JIT owns obj from here on. */
-	return LLVMOrcLLJITAddObjectFileWithRT(j->lljit, rt, obj);
+	return e ? e : LLVMOrcLLJITAddObjectFileWithRT(j->lljit, rt, obj);
 }
 
-static int add_and_lookup(struct jit *j, LLVMModuleRef m, bool fast, char **names, size_t n,
-			  uint64_t *addrs, struct jit_code **code, char *err, size_t errsz)
+/* Add @m or else @obj (consumed) under a new tracker, resolve @names. */
+static int add_and_lookup(struct jit *j, LLVMModuleRef m, LLVMMemoryBufferRef obj, bool fast,
+			  char **names, size_t n, uint64_t *addrs, struct jit_code **code,
+			  char *err, size_t errsz)
 {
 	LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(j->jd);
 	LLVMErrorRef e;
 	size_t i;
 
 	/* LLJIT owns m from here on, even on failure. */
-	if (fast)
+	if (obj)
+		e = LLVMOrcLLJITAddObjectFileWithRT(j->lljit, rt, obj);
+	else if (fast)
 		e = add_fast_object(j, rt, m, err, errsz);
 	else
 		e = LLVMOrcLLJITAddLLVMIRModuleWithRT(
@@ -373,7 +398,7 @@ static char **variant_names(struct jit *j, unsigned int id, const bool *dirty)
 	return names;
 }
 
-static void free_names(char **names)
+void jit_free_names(char **names)
 {
 	size_t i;
 
@@ -388,7 +413,7 @@ static void free_names(char **names)
  * LIBSPEC_DUMP_IR_PRE=1 also the module before the pipeline (@pre), so
  * `opt -passes=... -time-passes` can replay where the pipeline's time goes.
  */
-static void dump_ir(LLVMModuleRef m, unsigned int id, bool pre)
+void jit_dump_ir(LLVMModuleRef m, unsigned int id, bool pre)
 {
 	const char *dir = getenv("LIBSPEC_DUMP_IR"), *want_pre = getenv("LIBSPEC_DUMP_IR_PRE");
 	char path[512], *msg = NULL;
@@ -401,15 +426,34 @@ static void dump_ir(LLVMModuleRef m, unsigned int id, bool pre)
 		LLVMDisposeMessage(msg);
 }
 
+int jit_optimize(struct jit *j, LLVMModuleRef m, const struct jit_variant_req *req, char *err,
+		 size_t errsz)
+{
+	LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef e;
+
+	/* Unchanged code nothing compiled here calls: not optimized again. */
+	e = req->id ? LLVMRunPasses(m, "globaldce", j->tm, pbo) : NULL;
+	if (!e)
+		e = LLVMRunPasses(m, req->pipeline, j->tm, pbo);
+	LLVMDisposePassBuilderOptions(pbo);
+	if (e) {
+		char what[300];
+
+		snprintf(what, sizeof(what), "pipeline \"%s\"", req->pipeline);
+		jit_errmsg(e, what, err, errsz);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct jit_code **code,
 		      uint64_t *addrs, struct jit_phases *ph, char *err, size_t errsz)
 {
 	uint64_t t0 = clock_mono_ns(), t1, t2;
 	LLVMModuleRef m = LLVMCloneModule(j->master);
 	bool *dirty = calloc(j->nr_handlers ? j->nr_handlers : 1, sizeof(*dirty));
-	LLVMPassBuilderOptionsRef pbo;
 	char *msg = NULL, **names;
-	LLVMErrorRef e;
 	int ret;
 
 	ret = dirty ? jit_spec_apply(j, m, req, dirty, err, errsz) : -ENOMEM;
@@ -422,25 +466,22 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 		goto out_module;
 	t1 = clock_mono_ns();
 	ph->specialize_ns = t1 - t0;
-	dump_ir(m, req->id, true);
-	pbo = LLVMCreatePassBuilderOptions();
-	/* Unchanged code nothing compiled here calls: not optimized again. */
-	e = req->id ? LLVMRunPasses(m, "globaldce", j->tm, pbo) : NULL;
-	if (!e)
-		e = LLVMRunPasses(m, req->pipeline, j->tm, pbo);
-	LLVMDisposePassBuilderOptions(pbo);
-	if (e) {
-		char what[300];
-
-		snprintf(what, sizeof(what), "pipeline \"%s\"", req->pipeline);
-		jit_errmsg(e, what, err, errsz);
-		ret = -EINVAL;
-		goto out_module;
+	if (j->cache) {
+		/* Served from or stored into the disk cache, unless it passes. */
+		ret = jit_cache_build(j, m, req, dirty, code, addrs, ph, err, errsz);
+		if (ret != JIT_CACHE_PASS) {
+			free(dirty);
+			return ret;
+		}
 	}
+	jit_dump_ir(m, req->id, true);
+	ret = jit_optimize(j, m, req, err, errsz);
+	if (ret)
+		goto out_module;
 	t2 = clock_mono_ns();
 	ph->optimize_ns = t2 - t1;
-	dump_ir(m, req->id, false);
-	ret = check_unresolved(j, m, err, errsz);
+	jit_dump_ir(m, req->id, false);
+	ret = jit_check_unresolved(j, m, err, errsz);
 	if (ret)
 		goto out_module;
 	names = variant_names(j, req->id, dirty);
@@ -449,9 +490,9 @@ int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct j
 		goto out_module;
 	}
 	/* Code is generated when the lookup materializes the module. */
-	ret = add_and_lookup(j, m, req->fast_codegen, names, j->nr_handlers, addrs, code, err,
+	ret = add_and_lookup(j, m, NULL, req->fast_codegen, names, j->nr_handlers, addrs, code, err,
 			     errsz);
-	free_names(names);
+	jit_free_names(names);
 	free(dirty);
 	ph->codegen_ns = clock_mono_ns() - t2;
 	return ret;
@@ -476,7 +517,7 @@ int jit_build_stub(struct jit *j, size_t h, void *const *slot, struct epoch_doma
 					: "not found");
 		return ret;
 	}
-	ret = add_and_lookup(j, m, false, names, 1, addr, &code, err, errsz);
+	ret = add_and_lookup(j, m, NULL, false, names, 1, addr, &code, err, errsz);
 	if (!ret) {
 		/* Stubs live as long as the JIT: dropping our reference hands
 		 * the code to the JITDylib's default tracker.
@@ -505,5 +546,12 @@ void jit_free_code(struct jit *j, struct jit_code *code)
 int jit_add_and_lookup(struct jit *j, LLVMModuleRef m, char **names, size_t n, uint64_t *addrs,
 		       struct jit_code **code, char *err, size_t errsz)
 {
-	return add_and_lookup(j, m, false, names, n, addrs, code, err, errsz);
+	return add_and_lookup(j, m, NULL, false, names, n, addrs, code, err, errsz);
+}
+
+/* For cached variants (jit_cache.c): an object instead of a module. */
+int jit_add_object(struct jit *j, LLVMMemoryBufferRef obj, char **names, size_t n, uint64_t *addrs,
+		   struct jit_code **code, char *err, size_t errsz)
+{
+	return add_and_lookup(j, NULL, obj, false, names, n, addrs, code, err, errsz);
 }

@@ -60,8 +60,19 @@ int jit_define_symbol(struct jit *j, const char *name, uint64_t addr, char *err,
  * to the JIT and resolve every handler into @addrs[nr_handlers]. Nothing is
  * left behind on failure.
  */
+/* What the disk cache (jit_set_cache()) did for one variant. */
+enum jit_cache_result {
+	JIT_CACHE_OFF,	    /* no cache */
+	JIT_CACHE_HIT,	    /* loaded from a file */
+	JIT_CACHE_STORED,   /* compiled and stored */
+	JIT_CACHE_UNSTORED, /* compiled, the store failed (logged) */
+	JIT_CACHE_BYPASS,   /* not rebindable, or a live variant's twin: not stored */
+};
+
 struct jit_phases {
 	uint64_t specialize_ns, optimize_ns, codegen_ns;
+	enum jit_cache_result cache;
+	bool cache_rejected; /* a file was there but unusable (corrupt, other key) */
 };
 
 int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct jit_code **code,
@@ -79,6 +90,13 @@ int jit_build_stub(struct jit *j, size_t h, void *const *slot, struct epoch_doma
  * one entry per handler); the others run the generic code in it.
  */
 int jit_changed_handlers(struct jit *j, const struct jit_setting *settings, bool *changed);
+
+struct code_cache;
+/*
+ * Serve and store variants through @cc (owned by the JIT from now on, even
+ * on failure). Only before the first variant. 0 or -errno with a message.
+ */
+int jit_set_cache(struct jit *j, struct code_cache *cc, char *err, size_t errsz);
 
 /* Release a variant's code; callers guarantee no thread runs it. */
 void jit_free_code(struct jit *j, struct jit_code *code);

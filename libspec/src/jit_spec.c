@@ -111,7 +111,7 @@ void jit_emit_sample(struct jit *j, LLVMBuilderRef b, LLVMValueRef at, LLVMValue
 	slow = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.slow");
 	dec = LLVMInsertBasicBlockInContext(j->ctx, cont, "sample.skip");
 	LLVMPositionBuilderAtEnd(b, head);
-	rec = jit_tls_rec(j, b, fn, j->dom, slow);
+	rec = jit_tls_rec(j, b, fn, j->dom, j->cache != NULL, slow);
 	cd = LLVMBuildLoad2(b, ptr, jit_tls_field(j, b, rec, j->tls.off_countdown), "cd");
 	idx = LLVMConstInt(i64, p->idx, 0);
 	slot = LLVMBuildGEP2(b, i32, cd, &idx, 1, "");

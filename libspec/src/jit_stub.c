@@ -46,7 +46,7 @@ static LLVMValueRef inline_enter(struct jit *j, LLVMBuilderRef b, LLVMModuleRef 
 	LLVMBasicBlockRef hit, blocks[3];
 	LLVMValueRef rec, local, lp, np, g, st, slow_e, vals[3], e;
 
-	rec = jit_tls_rec(j, b, stub, dom, slow);
+	rec = jit_tls_rec(j, b, stub, dom, false, slow);
 	hit = LLVMGetInsertBlock(b);
 	lp = jit_tls_field(j, b, rec, j->tls.off_local);
 	np = jit_tls_field(j, b, rec, j->tls.off_nested);

@@ -6,6 +6,7 @@
  * thread (static TLS), so JIT code reads it directly through LLVM's address
  * space 257 (%fs-relative) and calls C only on a miss.
  */
+#include "jit_guard.h"
 #include "jit_tls.h"
 
 #define X86_FS_ADDRSPACE 257
@@ -40,15 +41,22 @@ LLVMValueRef jit_tls_field(struct jit *j, LLVMBuilderRef b, LLVMValueRef base, s
 }
 
 LLVMValueRef jit_tls_rec(struct jit *j, LLVMBuilderRef b, LLVMValueRef fn,
-			 const struct epoch_domain *dom, LLVMBasicBlockRef slow)
+			 const struct epoch_domain *dom, bool rebindable, LLVMBasicBlockRef slow)
 {
 	LLVMTypeRef i64 = LLVMInt64TypeInContext(j->ctx);
 	LLVMTypeRef ptr = LLVMPointerTypeInContext(j->ctx, 0);
 	LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(j->ctx, fn, "tls.hit");
-	LLVMValueRef id, same;
+	LLVMValueRef id, want, same;
 
 	id = LLVMBuildLoad2(b, i64, fs_ptr(j, j->tls.off_id), "tls.id");
-	same = LLVMBuildICmp(b, LLVMIntEQ, id, LLVMConstInt(i64, dom->id, 0), "");
+	want = LLVMConstInt(i64, dom->id, 0);
+	if (rebindable) {
+		/* Set once when the domain is made: invariant for the code. */
+		want = LLVMBuildLoad2(b, i64, jit_host_ptr(j, &dom->id), "dom.id");
+		LLVMSetMetadata(want, LLVMGetMDKindIDInContext(j->ctx, "invariant.load", 14),
+				LLVMMetadataAsValue(j->ctx, LLVMMDNodeInContext2(j->ctx, NULL, 0)));
+	}
+	same = LLVMBuildICmp(b, LLVMIntEQ, id, want, "");
 	jit_mark_likely(j, LLVMBuildCondBr(b, same, fast, slow));
 	LLVMPositionBuilderAtEnd(b, fast);
 	return LLVMBuildLoad2(b, ptr, fs_ptr(j, j->tls.off_rec), "tls.rec");

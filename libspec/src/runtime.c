@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "code_cache.h"
 #include "log.h"
 #include "compiler.h"
 #include "jit_event.h"
@@ -44,6 +45,17 @@ static void open_error(const struct spec_runtime_opts *opts, const char *msg)
 		snprintf(buf, sz, "%s", msg);
 }
 
+static int runtime_open_cache(struct spec_runtime *rt, const struct spec_runtime_opts *opts,
+			      char *msg, size_t msgsz)
+{
+	struct code_cache *cc;
+	int ret;
+
+	ret = code_cache_open(&cc, opts->code_cache_dir, OPTS_GET(opts, code_cache_max_bytes, 0),
+			      msg, msgsz);
+	return ret ? ret : jit_set_cache(rt->jit, cc, msg, msgsz);
+}
+
 struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runtime_opts *opts)
 {
 	const char *env = getenv("LIBSPEC_PERF_MAP");
@@ -81,6 +93,8 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 	ret = jit_open(&rt->jit, path, &rt->pts, &rt->dom,
 		       OPTS_GET(opts, perf_map, false) || (env && !strcmp(env, "1")), msg,
 		       sizeof(msg));
+	if (!ret && OPTS_GET(opts, code_cache_dir, NULL))
+		ret = runtime_open_cache(rt, opts, msg, sizeof(msg));
 	if (!ret) {
 		rt->nr_handlers = jit_nr_handlers(rt->jit);
 		rt->slots = calloc(rt->nr_handlers ? rt->nr_handlers : 1, sizeof(*rt->slots));

@@ -140,6 +140,28 @@ void variant_reclaim(struct spec_runtime *rt)
 	pthread_mutex_unlock(&rt->jit_lock);
 }
 
+static void variant_count_cache(struct spec_runtime_stats *st, const struct jit_phases *ph)
+{
+	st->disk_rejected += ph->cache_rejected;
+	switch (ph->cache) {
+	case JIT_CACHE_HIT:
+		st->disk_hits++;
+		st->last_disk_load_ns = ph->codegen_ns;
+		break;
+	case JIT_CACHE_STORED:
+		st->disk_stores++;
+		break;
+	case JIT_CACHE_UNSTORED:
+		st->disk_store_failures++;
+		break;
+	case JIT_CACHE_BYPASS:
+		st->disk_bypassed++;
+		break;
+	case JIT_CACHE_OFF:
+		break;
+	}
+}
+
 int variant_build(struct spec_runtime *rt, const struct jit_setting *settings, const char *pipeline,
 		  bool fast_codegen, bool lock_stats, struct variant **out, char *err, size_t errsz)
 {
@@ -174,6 +196,8 @@ int variant_build(struct spec_runtime *rt, const struct jit_setting *settings, c
 	rt->stats.last_codegen_ns = ph.codegen_ns;
 	if (ret)
 		rt->stats.compile_failures++;
+	else
+		variant_count_cache(&rt->stats, &ph);
 	if (lock_stats)
 		pthread_mutex_unlock(&rt->lock);
 	if (ret) {

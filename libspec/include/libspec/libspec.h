@@ -301,9 +301,25 @@ struct spec_runtime_opts {
 	 * synchronous specialization returns before it).
 	 */
 	bool measure_tiers;
+	/* persistent code cache: if not NULL, compiled variants (generic
+	 * included) are stored in this directory (created if missing) and a
+	 * later runtime - this process or another, also after a restart -
+	 * that builds the same variant loads it from there instead of
+	 * optimizing and generating code again. A file serves only a variant
+	 * whose key matches in full: the handler IR, the variant's
+	 * specialized IR (configuration values, generator output, hence the
+	 * data a generator read), pipeline, target, CPU and features, LLVM
+	 * and libspec versions; corrupt or truncated files are removed.
+	 * Processes may share a directory.
+	 */
+	const char *code_cache_dir;
+	/* bytes of cache files the directory keeps (the least recently used
+	 * are removed beyond it); 0: 64 MiB
+	 */
+	uint64_t code_cache_max_bytes;
 	size_t : 0;
 };
-#define spec_runtime_opts__last_field measure_tiers
+#define spec_runtime_opts__last_field code_cache_max_bytes
 
 /**
  * @brief Open a runtime from a handler IR (.ll) or bitcode (.bc) file made by
@@ -503,7 +519,7 @@ LIBSPEC_API int spec_runtime__guard_failures(struct spec_runtime *rt, const char
 LIBSPEC_API int spec_runtime__reset_counters(struct spec_runtime *rt);
 
 struct spec_runtime_stats {
-	uint64_t compiles;	   /* variants compiled (generic included) */
+	uint64_t compiles;	   /* variants built (generic included; also disk_hits) */
 	uint64_t compile_failures; /* compiles that failed */
 	uint64_t cache_hits;	   /* specializations served from the cache */
 	uint64_t swaps;		   /* variant installations */
@@ -545,6 +561,25 @@ struct spec_runtime_stats {
 	uint64_t last_final_cycles;
 	/* Variants compiled by spec_runtime__prepare() (not installed then). */
 	uint64_t prepared;
+	/* The code cache (spec_runtime_opts.code_cache_dir): variants loaded
+	 * from it (no optimization, no code generation), compiled and stored,
+	 * compiled but not stored (a full disk: logged), compiled without it
+	 * (code whose process addresses cannot be rebound, or the twin of a
+	 * live variant that differs from it only in those addresses), and
+	 * files found unusable (corrupt, truncated, another key) and compiled
+	 * again.
+	 */
+	uint64_t disk_hits;
+	uint64_t disk_stores;
+	uint64_t disk_store_failures;
+	uint64_t disk_bypassed;
+	uint64_t disk_rejected;
+	/* Wall time of the last variant loaded from the code cache, from the
+	 * specialized module to callable code (rebinding, key digest, reading,
+	 * checking, linking; cloning and specializing come on top and are
+	 * last_specialize_ns).
+	 */
+	uint64_t last_disk_load_ns;
 };
 
 /**
