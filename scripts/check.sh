@@ -39,6 +39,8 @@ run_group lint mk lint
 for d in libspec libioca iocad; do
 	run_group "$d" mk -C "$d" check
 done
+# iocad's systemd unit, host side (its VM test is in vmtest)
+run_group iocad-unit selftests/systemd/verify.sh
 run_group kunit mk kunit
 run_group vmtest mk vmtest
 
