@@ -41,6 +41,8 @@ for d in libspec libioca iocad; do
 done
 run_group fuzz mk -C fuzz check
 run_group metrics mk -C iocad check-metrics
+# iocad's systemd unit, host side (its VM test is in vmtest)
+run_group iocad-unit selftests/systemd/verify.sh
 run_group kunit mk kunit
 run_group vmtest mk vmtest
 # The Debian packages: built, installed with DKMS, booted, purged (5.5-9 min).

@@ -24,6 +24,8 @@ pkgs=(
 	linux-source-6.1 bc flex bison libelf-dev libssl-dev xz-utils cpio
 	# VM runner
 	qemu-system-x86 busybox-static
+	# systemd unit tests: systemd-analyze here, PID 1 of scripts/vm/sysrun.sh
+	systemd
 	# plots and repeatable benchmark counts
 	gnuplot-nox valgrind
 	# libFuzzer's runtime for clang (make fuzz)

@@ -5,7 +5,7 @@
 #
 #   run.sh [--kernel IMG] [--modules-dir DIR] [--kmod NAME]... [--cpu MODEL]
 #          [--smp N] [--sockets S] [--mem MB] [--timeout SEC] [--file HOST[:GUEST]]...
-#          [--append ARGS] [--accel tcg|kvm|auto] -- CMD [ARGS...]
+#          [--append ARGS] [--accel tcg|kvm|auto] [--share DIR:TAG]... -- CMD [ARGS...]
 #
 #   --kernel IMG       bzImage to boot (default: the Debian vmlinuz whose
 #                      release matches the headers scripts/kdir.sh picks)
@@ -28,6 +28,10 @@
 #                      loglevel=7 to see every printk on the console)
 #   --accel MODE       tcg (default), kvm, or auto: kvm only if a bounded
 #                      probe boot succeeded once on this host (cached)
+#   --share DIR:TAG    export host directory DIR read-only to the guest over
+#                      9p (virtio) as mount tag TAG; the guest mounts it with
+#                      `mount -t 9p -o trans=virtio,version=9p2000.L TAG PATH`
+#                      after loading 9pnet_virtio and 9p (--kmod)
 #
 # The guest runs CMD with cwd /ioca, as a child of /bin/sh under init, with
 # proc, sysfs, devtmpfs, debugfs and a tmpfs /tmp mounted and loopback up.
@@ -58,11 +62,11 @@ die() { # status message
 
 kernel=${IOCA_VM_KERNEL:-} moddir=${IOCA_VM_MODULES_DIR:-} cpu=max smp=2 sockets=1 mem=512 timeout=300 append=''
 accel=${IOCA_VM_ACCEL:-tcg}
-files=() kmods=()
+files=() kmods=() shares=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel | --modules-dir | --kmod | --cpu | --smp | --sockets | --mem | \
-		--timeout | --file | --append | --accel)
+		--timeout | --file | --append | --accel | --share)
 		[ $# -ge 2 ] || die 2 "$1 needs a value"
 		case $1 in
 		--kernel) kernel=$2 ;;
@@ -76,6 +80,7 @@ while [ $# -gt 0 ]; do
 		--file) files+=("$2") ;;
 		--append) append="$append $2" ;;
 		--accel) accel=$2 ;;
+		--share) shares+=("$2") ;;
 		esac
 		shift 2
 		;;
@@ -92,6 +97,14 @@ done
 smp_arg=$smp
 [ "$sockets" -eq 1 ] || smp_arg="$smp,sockets=$sockets,cores=$((smp / sockets)),threads=1"
 case $accel in tcg | kvm | auto) ;; *) die 2 "--accel '$accel': want tcg, kvm or auto" ;; esac
+qemu_shares=()
+for s in "${shares[@]}"; do
+	[[ $s =~ ^([^:,]+):([A-Za-z0-9_-]+)$ ]] || die 2 "--share '$s': want DIR:TAG (no commas in DIR)"
+	[ -d "${BASH_REMATCH[1]}" ] || die 2 "--share '$s': '${BASH_REMATCH[1]}' is not a directory"
+	# multidevs=remap: DIR may span several host filesystems, whose inode
+	# numbers would otherwise collide in the guest.
+	qemu_shares+=(-virtfs "local,path=${BASH_REMATCH[1]},mount_tag=${BASH_REMATCH[2]},security_model=none,readonly=on,multidevs=remap")
+done
 slowdown=${IOCA_VM_SLOWDOWN:-1}
 [[ $slowdown =~ ^[1-9][0-9]*$ ]] || die 2 "IOCA_VM_SLOWDOWN '$slowdown' is not a positive integer"
 timeout=$((timeout * slowdown))
@@ -301,7 +314,7 @@ boot_once() {
 		timeout -k 5 "$timeout" qemu-system-x86_64 -accel "$accel" -M pc -cpu "$cpu" \
 			-smp "$smp_arg" -m "$mem" -nodefaults -display none -no-reboot \
 			-serial stdio -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-			-pidfile "$work/qemu.pid" -kernel "$kernel" -initrd "$work/initrd" \
+			-pidfile "$work/qemu.pid" -kernel "$kernel" -initrd "$work/initrd" "${qemu_shares[@]}" \
 			-append "$cmdline" </dev/null 2>"$work/qemu.err" |
 			sed -u 's/\r$//' | tee "$work/console"
 		echo "${PIPESTATUS[0]}" >"$work/qstatus"

@@ -1,0 +1,172 @@
+#!/bin/sh
+# shellcheck disable=SC2317,SC2016,SC2034,SC2012,SC2154 # checks are strings run through eval
+# The shipped iocad.service under a real systemd, inside the VM of
+# scripts/vm/sysrun.sh (systemd is PID 1 over the host's root; this script
+# is the oneshot ioca-vm.service, as root, cwd /ioca). vmrun.sh copies in a
+# `make install` tree (dest/), ioca.ko with a modules.dep naming it
+# (mods/), resctrl_emu.ko, iocad-vm.ini and scripts/vm/tap.sh. The unit
+# loads ioca.ko (emulate=1 from modprobe.d) and mounts resctrl_emu.ko's
+# resctrl. One TAP line per check; exits with the number of failures.
+cd /ioca || exit 1
+R=/sys/fs/resctrl
+G=iocad-s0-
+DBG=/sys/kernel/debug/ioca/socket0
+INI=/etc/ioca/iocad.ini
+# the highest exposure `systemd-analyze security` may give the unit
+# (README.md, "On a real host"; verify.sh checks the same offline)
+exposure_max=$(cat exposure_max)
+TAP_NAME=iocad.service
+# shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
+. ./tap.sh
+echo "1..27"
+
+tap_diag() {
+	echo "# ddio $(ddio), $(systemctl show -p ActiveState -p SubState -p MainPID -p NRestarts iocad | tr '\n' ' ')"
+	echo "# groups: $(ls "$R" 2>/dev/null | tr '\n' ' ')"
+	journalctl -b -u iocad -o cat --no-pager 2>/dev/null | tail -n 12 | sed 's/^/#   journal: /'
+}
+prop() { systemctl show -p "$1" --value iocad; }
+ddio() { iocactl info 2>/dev/null | sed -n 's/.*ddio-mask \(0x[0-9a-f]*\) ways.*/\1/p' | head -n 1; }
+sampler() { iocactl info 2>/dev/null | sed -n 's/^sampler: //p' | head -n 1; }
+gmask() { # mask of iocad's group NAME as a number ("" if absent)
+	v=$(sed -n 's/^ *L3:0=\([0-9a-f]*\).*/\1/p' "$R/$G$1/schemata" 2>/dev/null)
+	[ -n "$v" ] && echo $((0x$v))
+}
+gcpus() { cat "$R/$G$1/cpus_list" 2>/dev/null; }
+ngroups() { ls -d "$R/$G"* 2>/dev/null | wc -l; }
+journal() { journalctl -b -u iocad -o cat --no-pager 2>/dev/null | grep -q "$1"; }
+snapshot() {
+	echo "ddio $(ddio)"
+	for g in "$R/$G"*; do
+		[ -d "$g" ] && echo "$g $(cat "$g/schemata") $(cat "$g/cpus_list")"
+	done
+}
+ps_off_ddio() { # web and db share no way with DDIO
+	d=$(ddio)
+	[ -n "$d" ] && [ -n "$(gmask web)" ] && [ -n "$(gmask db)" ] &&
+		[ $(((d & $(gmask web)) | (d & $(gmask db)))) -eq 0 ]
+}
+# capabilities iocad may hold (ioca.ko's rules), and those it must
+cap() { echo $((1 << $1)); }
+CAP_NET_ADMIN=$(cap 12) CAP_SYS_RAWIO=$(cap 17) CAP_SYS_ADMIN=$(cap 21) CAP_PERFMON=$(cap 38)
+CAPS_MUST=$((CAP_NET_ADMIN | CAP_SYS_RAWIO | CAP_PERFMON))
+CAPS_MAY=$((CAPS_MUST | CAP_SYS_ADMIN))
+caps_ok() { # PID: bounding set within CAPS_MAY, effective set holds CAPS_MUST
+	b=$((0x$(sed -n 's/^CapBnd:\t//p' "/proc/$1/status")))
+	e=$((0x$(sed -n 's/^CapEff:\t//p' "/proc/$1/status")))
+	echo "# CapBnd 0x$(printf %x "$b") CapEff 0x$(printf %x "$e")"
+	[ $((b & ~CAPS_MAY)) -eq 0 ] && [ $((e & CAPS_MUST)) -eq "$CAPS_MUST" ]
+}
+
+# --- install, as an operator would -----------------------------------------
+cp -a dest/. / || echo "# copying the make install tree failed"
+# ioca.ko for the unit's `modprobe ioca`: the module and the modules.dep
+# vmrun.sh made, and emulate=1 (this CPU has no DDIO way control).
+cp -a mods/. "/lib/modules/$(uname -r)/" || echo "# copying modules.dep and ioca.ko failed"
+echo "options ioca emulate=1" >/etc/modprobe.d/ioca-vm.conf
+insmod ./resctrl_emu.ko cbm_mask=0x7ff min_cbm_bits=1 num_closids=8 cache_ids=0 ||
+	echo "# insmod resctrl_emu.ko failed"
+systemctl daemon-reload
+
+check "systemd is PID 1" '[ "$(cat /proc/1/comm)" = systemd ]'
+out=$(systemd-analyze verify iocad.service sys-fs-resctrl.mount 2>&1)
+echo "$out" | sed 's/^/#   verify: /'
+check "systemd-analyze verify iocad.service sys-fs-resctrl.mount: no complaint" '[ -z "$out" ]'
+systemd-analyze security --no-pager iocad.service >/tmp/security 2>&1
+rc=$?
+grep -v '✓' /tmp/security | sed 's/^/#   security: /'
+exposure=$(sed -n 's/.*Overall exposure level for iocad.service: \([0-9.]*\).*/\1/p' /tmp/security)
+check "systemd-analyze security: exposure ${exposure:-unknown}, at most $exposure_max" \
+	'[ "$rc" -eq 0 ] && [ -n "$exposure" ] && awk -v e="$exposure" -v m="$exposure_max" "BEGIN { exit !(e <= m) }"'
+
+# --- a bad config fails the start and changes nothing -----------------------
+cp iocad-vm.ini $INI
+printf '\n[tenant bogus]\ncpus = 9\nways = 1\n' >>$INI
+systemctl start iocad 2>/dev/null
+rc=$?
+check "a bad config: systemctl start fails" '[ "$rc" -ne 0 ]'
+bogus="$INI:[0-9]*: \[tenant bogus\] cpus: CPU 9 does not exist"
+wait_for 10 'journal "$bogus"'
+check "... naming file:line and the problem in the journal" 'journal "$bogus"'
+check "... after the unit loaded ioca.ko (emulate=1 from modprobe.d) and mounted resctrl" \
+	'iocactl info | grep -q "^backend: emulated" && mountpoint -q $R'
+check "... with DDIO, resctrl and the sampler untouched" \
+	'[ "$(ddio)" = 0x600 ] && [ "$(ngroups)" -eq 0 ] && [ "$(sampler)" = unconfigured ]'
+wait_for 60 'journal "Start request repeated too quickly"'
+check "... and restarts stop at the unit's start limit (failed, at most 3 restarts)" \
+	'journal "Start request repeated too quickly" && [ "$(prop ActiveState)" = failed ] && [ "$(prop NRestarts)" -le 3 ]'
+systemctl reset-failed iocad
+
+# --- start -------------------------------------------------------------------
+cp iocad-vm.ini $INI
+systemctl start iocad
+rc=$?
+pid=$(prop MainPID)
+check "systemctl start iocad: active" '[ "$rc" -eq 0 ] && [ "$(prop ActiveState)" = active ]'
+wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ "$(ddio)" = 0x780 ]'
+check "start writes DDIO from the sandbox (ddio_ways = 4: 0x600 -> 0x780)" '[ "$(ddio)" = 0x780 ]'
+check "start creates one group per tenant with its CPUs" \
+	'[ "$(gcpus batch)" = 2 ] && [ "$(gcpus web)" = 0 ] && [ "$(gcpus db)" = 1 ]'
+check "PS tenants off DDIO's ways" 'ps_off_ddio'
+check "iocad owns a running sampler (it joined samples)" '[ "$(sampler)" = running ]'
+check "iocad holds only the unit's capabilities, with no new privileges and seccomp" \
+	'caps_ok "$pid" && grep -q "^NoNewPrivs:.*1" /proc/$pid/status && grep -q "^Seccomp:.*2" /proc/$pid/status'
+echo 100000000000 >$DBG/ddio_miss_rate
+wait_for 40 '[ "$(ddio)" = 0x7e0 ]'
+check "samples reach iocad and it acts: DDIO misses up, DDIO grows to ddio_ways_max (0x7e0)" \
+	'[ "$(ddio)" = 0x7e0 ] && ps_off_ddio'
+
+# --- reload ------------------------------------------------------------------
+cp iocad-vm.ini $INI
+printf '\n[tenant cache]\ncpus = 3\nways = 1\n' >>$INI
+cp $INI /tmp/good.ini
+systemctl reload iocad
+rc=$?
+wait_for 20 '[ "$(gcpus cache)" = 3 ]'
+check "systemctl reload, good config: the new tenant's group with its CPU, same PID" \
+	'[ "$rc" -eq 0 ] && [ "$(gcpus cache)" = 3 ] && [ "$(prop MainPID)" = "$pid" ]'
+before=$(snapshot)
+printf '\n[tenant bogus]\ncpus = 9\nways = 1\n' >>$INI
+systemctl reload iocad 2>/dev/null
+rc=$?
+sleep 2
+check "systemctl reload, bad config: the reload fails, iocad keeps running (same PID)" \
+	'[ "$rc" -ne 0 ] && [ "$(prop ActiveState)" = active ] && [ "$(prop MainPID)" = "$pid" ]'
+check "... the journal names file:line" '[ "$(journalctl -b -u iocad -o cat --no-pager | grep -c "$bogus")" -ge 2 ]'
+check "... DDIO and every group unchanged" '[ "$(snapshot)" = "$before" ]'
+# past the unit's check: iocad's own refusal of the same file
+systemctl kill -s HUP --kill-whom=main iocad
+wait_for 10 'journal "reload rejected, keeping the running config"'
+sleep 1
+check "SIGHUP with the bad config: iocad rejects it, keeps running, changes nothing" \
+	'journal "reload rejected, keeping the running config" && [ "$(prop MainPID)" = "$pid" ] && [ "$(snapshot)" = "$before" ]'
+cp /tmp/good.ini $INI
+
+# --- kill -9 -----------------------------------------------------------------
+mkdir $R/operator && echo "L3:0=00f" >$R/operator/schemata
+kill -9 "$pid"
+wait_for 10 'dmesg | grep -q "owner pid $pid closed, DDIO mask 0x600 put back"'
+check "kill -9: ioca.ko puts DDIO back (0x600) as the owner's socket closes" \
+	'dmesg | grep -q "owner pid $pid closed, DDIO mask 0x600 put back"'
+wait_for 40 '[ "$(prop ActiveState)" = active ] && [ "$(prop MainPID)" != "$pid" ] && [ "$(prop MainPID)" != 0 ]'
+check "systemd restarts iocad (NRestarts=1, a new PID)" \
+	'[ "$(prop NRestarts)" = 1 ] && [ "$(prop MainPID)" != "$pid" ] && [ "$(prop ActiveState)" = active ]'
+wait_for 20 'journal "cleaned up 4 group(s) left by an iocad" && [ "$(ngroups)" -eq 4 ]'
+check "the new iocad cleans up the 4 groups the dead one left, and says so" \
+	'journal "cleaned up 4 group(s) left by an iocad" && [ "$(ngroups)" -eq 4 ] && [ "$(sampler)" = running ]'
+check "... and leaves the operator's group alone" \
+	'[ -d $R/operator ] && grep -q "L3:0=00f" $R/operator/schemata'
+
+# --- stop --------------------------------------------------------------------
+echo 0 >$DBG/ddio_miss_rate
+systemctl stop iocad
+rc=$?
+check "systemctl stop: inactive, a clean exit" \
+	'[ "$rc" -eq 0 ] && [ "$(prop ActiveState)" = inactive ] && [ "$(prop Result)" = success ]'
+check "stop restores DDIO to 0x600 and removes every iocad group" \
+	'[ "$(ddio)" = 0x600 ] && [ "$(ngroups)" -eq 0 ]'
+check "... the sampler is no longer iocad's, the operator's group is untouched" \
+	'[ "$(sampler)" != running ] && grep -q "L3:0=00f" $R/operator/schemata'
+
+echo "# iocad-systemd: $((n - failed)) passed, $failed failed"
+exit "$failed"
