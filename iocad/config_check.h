@@ -20,4 +20,8 @@ int config_check(struct config *cfg, char *err, size_t errlen);
 int config_check_ways(const struct config *cfg, unsigned int llc_ways, unsigned int ddio_ways,
 		      char *err, size_t errlen);
 
+/* "file:line: " (or "file: " when @line is 0) and the message into @err; -EINVAL. */
+int config_err_at(const struct config *cfg, unsigned int line, char *err, size_t len,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 #endif /* IOCAD_CONFIG_CHECK_H */

@@ -44,6 +44,8 @@ struct sim_ctx {
 	struct sim_cpu_acc acc[PLATFORM_MAX_CPUS];
 	double ddio_hits, ddio_misses;
 	volatile sig_atomic_t *reload;
+	void (*reload_cb)(void *arg, const char *path);
+	void *reload_arg;
 	struct sim_figures fig; /* the interval's, for the trace */
 	char reload_path[2 * SCENARIO_PATH_LEN];
 	char err[2 * SCENARIO_PATH_LEN]; /* what the last failing call was about */
@@ -56,17 +58,22 @@ static int sim_info(void *c, struct platform_info *out)
 	struct sim_ctx *x = c;
 
 	memset(out, 0, sizeof(*out));
-	out->llc_ways = x->params.ways;
 	out->ncpus = x->bind.ncpus;
-	out->ddio_mask = x->ddio_mask;
-	out->ddio_boot_mask = x->ddio_open;
-	out->ddio_counters = true;
+	for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
+		out->cpu_socket[c] = c < x->bind.ncpus ? 0 : PLATFORM_CPU_ABSENT;
+	out->socket[0].present = true;
+	out->socket[0].llc_ways = x->params.ways;
+	out->socket[0].ddio_mask = x->ddio_mask;
+	out->socket[0].ddio_boot_mask = x->ddio_open;
+	out->socket[0].ddio_counters = true;
 	return 0;
 }
 
 static void reload_event(struct sim_ctx *x, const struct scenario_event *ev)
 {
 	sim_plan_path(x->scn, ev->path, x->reload_path, sizeof(x->reload_path));
+	if (x->reload_cb)
+		x->reload_cb(x->reload_arg, x->reload_path);
 	if (x->reload)
 		*x->reload = 1;
 }
@@ -208,33 +215,39 @@ static int sim_poll(void *c, struct platform_sample *out)
 	}
 	x->ddio_hits += hits * jitter(x);
 	x->ddio_misses += misses * jitter(x);
-	out->ddio_hits = (uint64_t)x->ddio_hits;
-	out->ddio_misses = (uint64_t)x->ddio_misses;
-	out->ddio_mask = x->ddio_mask;
+	out->socket[0].ddio_hits = (uint64_t)x->ddio_hits;
+	out->socket[0].ddio_misses = (uint64_t)x->ddio_misses;
+	out->socket[0].ddio_mask = x->ddio_mask;
 	return 0;
+}
+
+static int sim_check(void *c, const struct platform_plan *plan)
+{
+	struct sim_ctx *x = c;
+	uint32_t mask[PLATFORM_MAX_TENANTS], ddio = x->ddio_open;
+
+	return sim_plan_check(x->scn, &x->bind, x->params.ways, plan, x->all_ways, mask, &ddio,
+			      x->err, sizeof(x->err));
 }
 
 static int sim_apply(void *c, const struct platform_plan *plan)
 {
 	struct sim_ctx *x = c;
-	int idx[PLATFORM_MAX_TENANTS];
-	bool named[PLATFORM_MAX_TENANTS] = {false};
-	unsigned int i;
+	uint32_t mask[PLATFORM_MAX_TENANTS], ddio = x->ddio_open;
+	int r;
 
-	int r = sim_plan_check(x->scn, x->params.ways, plan, idx, x->err, sizeof(x->err));
-
+	/* the simulator always samples every tenant's CPUs */
+	if (plan && plan->sample_only)
+		return 0;
+	r = sim_plan_check(x->scn, &x->bind, x->params.ways, plan, x->all_ways, mask, &ddio, x->err,
+			   sizeof(x->err));
 	if (r)
 		return r;
-	/* Everything checked: now change it all. */
-	x->ddio_mask = plan->ddio_mask;
-	for (i = 0; i < plan->ntenants; i++) {
-		x->t[idx[i]].mask = plan->tenant[i].mask;
-		named[idx[i]] = true;
-	}
-	/* a tenant iocad no longer manages is back in CAT's default class */
-	for (i = 0; i < x->scn->ntenants; i++)
-		if (!named[i])
-			x->t[i].mask = x->all_ways;
+	/* Everything checked: now change it all. A tenant in no group is in
+	 * CAT's default class, all ways. */
+	x->ddio_mask = ddio;
+	for (unsigned int i = 0; i < x->scn->ntenants; i++)
+		x->t[i].mask = mask[i];
 	x->dirty = true;
 	x->replanned = true;
 	return 0;
@@ -287,6 +300,7 @@ static const struct platform_ops sim_ops = {
 	.name = "sim",
 	.info = sim_info,
 	.poll = sim_poll,
+	.check = sim_check,
 	.apply = sim_apply,
 	.wait = sim_wait,
 	.restore = sim_restore,
@@ -379,6 +393,8 @@ int sim_platform_open(const char *scenario_path, const struct sim_platform_opts 
 	}
 	x->params = x->scn->params;
 	x->reload = opts ? opts->reload : NULL;
+	x->reload_cb = opts ? opts->reload_cb : NULL;
+	x->reload_arg = opts ? opts->reload_arg : NULL;
 	x->all_ways = x->params.ways == 32 ? 0xffffffffu : (1u << x->params.ways) - 1;
 	x->ddio_mask = x->ddio_open = x->scn->ddio_mask;
 	for (i = 0; i < x->scn->ntenants; i++) {

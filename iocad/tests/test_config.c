@@ -267,10 +267,12 @@ static void test_config_file_errors_name_the_file(void **u)
 static void test_config_resolve_checks_platform(void **u)
 {
 	struct config *c = cfg_new(), *d = cfg_new();
-	struct platform_info pi = {.llc_ways = 11, .ncpus = 16, .ddio_mask = 0x600};
+	struct platform_info pi = {.ncpus = 16};
 	char err[256] = "";
 
 	(void)u;
+	pi.socket[0] =
+		(struct platform_socket_info){.present = true, .llc_ways = 11, .ddio_mask = 0x600};
 	assert_int_equal(config_parse_string(good, "g.ini", c, err, sizeof(err)), 0);
 	memcpy(d, c, sizeof(*c));
 	assert_int_equal(config_resolve(d, &pi, err, sizeof(err)), 0);
@@ -282,9 +284,10 @@ static void test_config_resolve_checks_platform(void **u)
 	assert_non_null(strstr(err, "g.ini:21: [tenant batch] cpus: CPU 8 does not exist"));
 
 	pi.ncpus = 16;
-	pi.llc_ways = 20;
+	pi.socket[0].llc_ways = 20;
 	assert_int_equal(config_resolve(d, &pi, err, sizeof(err)), -22);
-	assert_non_null(strstr(err, "g.ini:3: llc_ways: 11, but the platform's LLC has 20"));
+	assert_non_null(strstr(
+		err, "g.ini:3: llc_ways: 11, but the platform's LLC has 20 ways (socket 0)"));
 
 	/* "detect": the way checks run against the platform's count */
 	assert_int_equal(config_parse_string("[platform]\nllc_ways = detect\n[tenant a]\ncpus=0\n"
@@ -292,11 +295,11 @@ static void test_config_resolve_checks_platform(void **u)
 					     "d.ini", c, err, sizeof(err)),
 			 0);
 	assert_int_equal(c->llc_ways, 0);
-	pi.llc_ways = 8;
+	pi.socket[0].llc_ways = 8;
 	assert_int_equal(config_resolve(c, &pi, err, sizeof(err)), -22);
 	assert_non_null(strstr(err, "d.ini:6: [tenant a] priority: PS tenant cannot be isolated"));
 	assert_int_equal(c->llc_ways, 0); /* unchanged on error */
-	pi.llc_ways = 11;
+	pi.socket[0].llc_ways = 11;
 	assert_int_equal(config_resolve(c, &pi, err, sizeof(err)), 0);
 	assert_int_equal(c->llc_ways, 11);
 	free(c);
