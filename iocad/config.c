@@ -151,6 +151,13 @@ static int socket_key(struct parse_ctx *c, const char *key, const char *val, uns
 	} else if (!strcmp(key, "ddio_ways_max")) {
 		*bit = CONFIG_SOCK_DDIO_MAX;
 		r = config_value_uint(val, 1, 32, &s->ddio_ways_max, why, sizeof(why));
+	} else if (!strcmp(key, "model")) {
+		*bit = CONFIG_SOCK_MODEL;
+		s->model_line = line;
+		if (!strcmp(val, "aggregation") || !strcmp(val, "slicing"))
+			s->model = val[0] == 'a' ? CONFIG_MODEL_AGGREGATION : CONFIG_MODEL_SLICING;
+		else
+			r = snprintf(why, sizeof(why), "expected aggregation or slicing");
 	} else if (!strcmp(key, "ddio")) {
 		*bit = CONFIG_SOCK_DDIO_MODE;
 		if (!strcmp(val, "manage") || !strcmp(val, "observe"))
@@ -159,8 +166,8 @@ static int socket_key(struct parse_ctx *c, const char *key, const char *val, uns
 			r = snprintf(why, sizeof(why), "expected manage or observe");
 	} else {
 		ctx_error(c, line,
-			  "[socket %d] %s: unknown key (llc_ways, ddio_ways, ddio_ways_min, "
-			  "ddio_ways_max, ddio)",
+			  "[socket %d] %s: unknown key (model, llc_ways, ddio_ways, "
+			  "ddio_ways_min, ddio_ways_max, ddio)",
 			  c->sock, key);
 		return -1;
 	}

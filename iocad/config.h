@@ -57,6 +57,7 @@ struct config_tenant {
 #define CONFIG_SOCK_DDIO_MIN (1u << 2)
 #define CONFIG_SOCK_DDIO_MAX (1u << 3)
 #define CONFIG_SOCK_DDIO_MODE (1u << 4)
+#define CONFIG_SOCK_MODEL (1u << 5)
 
 struct config_socket {
 	unsigned int line; /* of the section header; 0: no section */
@@ -66,8 +67,10 @@ struct config_socket {
 	unsigned int ddio_ways_min;
 	unsigned int ddio_ways_max;
 	bool ddio_observe;
+	enum config_model model;
 	unsigned int llc_ways_line;
 	unsigned int ddio_line;
+	unsigned int model_line;
 };
 
 struct config {

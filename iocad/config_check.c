@@ -66,7 +66,7 @@ static int check_cpu_overlap(const struct config *cfg, char *err, size_t len)
 	return 0;
 }
 
-static int check_vswitch(struct config *cfg, char *err, size_t len)
+int config_check_vswitch(struct config *cfg, char *err, size_t len)
 {
 	int first = -1;
 
@@ -213,7 +213,7 @@ int config_check(struct config *cfg, char *err, size_t len)
 	}
 	r = check_cpu_overlap(cfg, err, len);
 	if (!r)
-		r = check_vswitch(cfg, err, len);
+		r = config_has_socket_sections(cfg) ? 0 : config_check_vswitch(cfg, err, len);
 	if (!r)
 		r = check_groups(cfg, err, len);
 	if (!r)

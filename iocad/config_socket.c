@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config_check.h"
@@ -121,6 +122,10 @@ static void overlay(struct config *c, const struct config_socket *s)
 		c->ddio_ways_max = s->ddio_ways_max;
 	if (s->keys & CONFIG_SOCK_DDIO_MODE)
 		c->ddio_observe = s->ddio_observe;
+	if (s->keys & CONFIG_SOCK_MODEL) {
+		c->model = s->model;
+		c->model_line = s->model_line;
+	}
 	if (s->ddio_line)
 		c->ddio_line = s->ddio_line;
 }
@@ -156,5 +161,43 @@ int config_for_socket(const struct config *cfg, const struct platform_info *info
 			t->group_leader = map[t->group_leader - 1] + 1;
 	}
 	out->ntenants = n;
+	/* with [socket N] sections the vswitch rules hold per socket */
+	if (config_has_socket_sections(cfg)) {
+		int r = config_check_vswitch(out, err, len);
+
+		if (r)
+			return r;
+	}
 	return config_resolve(out, info, err, len);
+}
+
+/* Where things were written does not change what they say. */
+static void strip(struct config *c)
+{
+	memset(c->path, 0, sizeof(c->path));
+	c->model_line = c->llc_ways_line = c->ddio_line = c->socket_line = 0;
+	memset(c->sock, 0, sizeof(c->sock));
+	for (unsigned int i = 0; i < c->ntenants; i++) {
+		struct config_tenant *t = &c->tenant[i];
+
+		t->line = t->cpus_line = t->ways_line = t->prio_line = 0;
+		t->vswitch_line = t->group_line = 0;
+	}
+}
+
+int config_same(const struct config *a, const struct config *b)
+{
+	struct config *x = malloc(sizeof(*x)), *y = malloc(sizeof(*y));
+	int r = -ENOMEM;
+
+	if (x && y) {
+		memcpy(x, a, sizeof(*x));
+		memcpy(y, b, sizeof(*y));
+		strip(x);
+		strip(y);
+		r = !memcmp(x, y, sizeof(*x));
+	}
+	free(x);
+	free(y);
+	return r;
 }

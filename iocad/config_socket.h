@@ -38,4 +38,11 @@ unsigned int config_sockets(const struct config *cfg, unsigned int *ids);
 int config_for_socket(const struct config *cfg, const struct platform_info *info, unsigned int id,
 		      struct config *out, char *err, size_t errlen);
 
+/*
+ * 1 if @a and @b say the same (file names and line numbers aside; for
+ * per-socket configs, whose [socket N] settings are already applied), 0
+ * if not, -ENOMEM.
+ */
+int config_same(const struct config *a, const struct config *b);
+
 #endif /* IOCAD_CONFIG_SOCKET_H */

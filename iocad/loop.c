@@ -184,6 +184,9 @@ static int interval(struct loop *l, struct pending *pend)
 	r = l->pf->ops->poll(l->pf->ctx, &l->cur);
 	if (r == PLATFORM_END)
 		return 1;
+	/* a stop woke a waiting poll: the loop's top sees the flag */
+	if (r == -EINTR && l->o->stop && *l->o->stop)
+		return 0;
 	if (r < 0) {
 		loop_say(l, LOOP_LOG_ERROR, "%s: poll failed: %s", l->pf->ops->name, strerror(-r));
 		return r;
@@ -234,7 +237,7 @@ static void record(struct loop *l, struct pending *pend, uint64_t idx, struct lo
 
 static int check_opts(const struct loop_opts *o, struct platform *pf)
 {
-	if (!o || o->sz < offsetofend(struct loop_opts, loop_opts__last_field) || !o->cfg || !pf ||
+	if (!o || o->sz < offsetofend(struct loop_opts, quiet) || !o->cfg || !pf ||
 	    !pf->ops)
 		return -EINVAL;
 	if (o->sz > sizeof(*o)) {
@@ -331,10 +334,15 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 	if (!r && o->trace)
 		r = loop_trace_header(o->trace, &l->cfg,
 				      loop_trace_platform(pf, true, l->extra, sizeof(l->extra)));
+	if (o->sz >= offsetofend(struct loop_opts, started) && o->started)
+		*o->started = false;
 	if (!r)
 		r = loop_plan_start(l);
-	if (!r)
+	if (!r) {
+		if (o->sz >= offsetofend(struct loop_opts, started) && o->started)
+			*o->started = true;
 		say_start(l);
+	}
 	if (!r)
 		r = run(l, out, max, nout);
 	if (l->changed_platform) {

@@ -102,9 +102,15 @@ struct loop_opts {
 	void *reload_arg;
 	/* No LOOP_LOG_INTERVAL lines: the loop does not even format them. */
 	bool quiet;
+	/*
+	 * Set to true once the starting plan is in force (NULL: not said).
+	 * A run that fails with it false was refused before it changed
+	 * anything: the config does not fit the platform.
+	 */
+	bool *started;
 	size_t : 0;
 };
-#define loop_opts__last_field quiet
+#define loop_opts__last_field started
 
 /*
  * Run the loop on @pf (opened, not destroyed here). Records, if @out is

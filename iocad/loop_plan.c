@@ -124,7 +124,7 @@ static int split(struct loop *l, char *err, size_t len)
 		if (r)
 			return r;
 		s->next_used = true;
-		s->next_changed = !s->used || memcmp(&s->next, &s->cfg, sizeof(s->cfg));
+		s->next_changed = !s->used || config_same(&s->next, &s->cfg) != 1;
 	}
 	return 0;
 }

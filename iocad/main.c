@@ -382,6 +382,7 @@ int main(int argc, char **argv)
 		}
 	}
 
+	bool started = false;
 	struct loop_opts lo = {
 		.sz = sizeof(lo),
 		.cfg = cfg,
@@ -396,6 +397,7 @@ int main(int argc, char **argv)
 		.reload_fn = reload_cb,
 		.reload_arg = &a,
 		.quiet = a.quiet,
+		.started = &started,
 	};
 	r = loop_run(&lo, &pf, NULL, 0, NULL);
 	pf.ops->destroy(pf.ctx);
@@ -404,5 +406,6 @@ int main(int argc, char **argv)
 		r = r ? r : -EIO;
 	}
 	free(cfg);
-	return r ? 1 : 0;
+	/* a start the platform refused is a config that does not fit it */
+	return r ? (started ? 1 : 2) : 0;
 }

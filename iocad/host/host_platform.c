@@ -198,8 +198,8 @@ static int open_resctrl(struct host *h, const struct host_platform_opts *o,
 		return n;
 	if (n > 0)
 		host_say(h,
-			 "resctrl: cleaned up %d group(s) on socket %u left by an iocad that did "
-			 "not exit cleanly",
+			 "resctrl: cleaned up %d group(s) left by an iocad that did not exit "
+			 "cleanly (socket %u)",
 			 n, id);
 	return 0;
 }

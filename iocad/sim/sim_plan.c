@@ -25,32 +25,15 @@ static const struct platform_group *group_of(const struct sim_bind *b, unsigned 
 	return NULL;
 }
 
-int sim_plan_check(const struct scenario *s, const struct sim_bind *b, unsigned int ways,
-		   const struct platform_plan *plan, uint32_t all, uint32_t *mask, uint32_t *ddio,
-		   char *err, size_t len)
+/* One socket's part of the plan into @mask and *@ddio. */
+static int check_socket(const struct scenario *s, const struct sim_bind *b,
+			const struct sim_sockets *ss, unsigned int ways,
+			const struct platform_socket_plan *sp, uint32_t *mask, uint32_t *ddio,
+			char *err, size_t len)
 {
-	const struct platform_socket_plan *sp = NULL;
-
-	err[0] = '\0';
-	if (!plan || plan->nsockets > PLATFORM_MAX_SOCKETS) {
-		snprintf(err, len, "plan of %u sockets", plan ? plan->nsockets : 0);
-		return -EINVAL;
-	}
-	for (unsigned int k = 0; k < plan->nsockets; k++) {
-		if (plan->socket[k].id != 0) {
-			snprintf(err, len, "socket %u: scenario %s simulates socket 0 only",
-				 plan->socket[k].id, s->path);
-			return -ENOENT;
-		}
-		sp = &plan->socket[k];
-	}
-	for (unsigned int i = 0; i < s->ntenants; i++)
-		mask[i] = all;
-	if (!sp)
-		return 0;
 	if (!fits(sp->ddio_mask, ways)) {
-		snprintf(err, len, "DDIO mask 0x%x is not contiguous within %u ways", sp->ddio_mask,
-			 ways);
+		snprintf(err, len, "socket %u: DDIO mask 0x%x is not contiguous within %u ways",
+			 sp->id, sp->ddio_mask, ways);
 		return -EINVAL;
 	}
 	*ddio = sp->ddio_mask;
@@ -59,21 +42,48 @@ int sim_plan_check(const struct scenario *s, const struct sim_bind *b, unsigned 
 		bool runs = false;
 
 		if (!fits(grp->mask, ways)) {
-			snprintf(err, len,
-				 "group '%.*s': mask 0x%x is not contiguous within %u ways",
+			snprintf(err, len, "group '%.*s': mask 0x%x is not contiguous within %u ways",
 				 PLATFORM_NAME_LEN, grp->name, grp->mask, ways);
 			return -EINVAL;
 		}
 		for (unsigned int i = 0; i < s->ntenants; i++)
-			if (group_of(b, i, sp) == grp) {
+			if (ss->of[i] == sp->id && group_of(b, i, sp) == grp) {
 				mask[i] = grp->mask;
 				runs = true;
 			}
 		if (!runs) {
-			snprintf(err, len, "group '%.*s': its CPUs run no tenant of scenario %s",
-				 PLATFORM_NAME_LEN, grp->name, s->path);
+			snprintf(err, len,
+				 "group '%.*s': its CPUs run no tenant of scenario %s on socket %u",
+				 PLATFORM_NAME_LEN, grp->name, s->path, sp->id);
 			return -ENOENT;
 		}
+	}
+	return 0;
+}
+
+int sim_plan_check(const struct scenario *s, const struct sim_bind *b, const struct sim_sockets *ss,
+		   unsigned int ways, const struct platform_plan *plan, uint32_t all,
+		   uint32_t *mask, uint32_t *ddio, char *err, size_t len)
+{
+	err[0] = '\0';
+	if (!plan || plan->nsockets > PLATFORM_MAX_SOCKETS) {
+		snprintf(err, len, "plan of %u sockets", plan ? plan->nsockets : 0);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < s->ntenants; i++)
+		mask[i] = all;
+	for (unsigned int k = 0; k < plan->nsockets; k++) {
+		const struct platform_socket_plan *sp = &plan->socket[k];
+		int r;
+
+		if (sp->id >= ss->n) {
+			snprintf(err, len, "socket %u: scenario %s simulates %u socket(s)", sp->id,
+				 s->path, ss->n);
+			return -ENOENT;
+		}
+		r = check_socket(s, b, ss, ways, sp, mask, &ddio[sp->id], err, len);
+		if (r)
+			return r;
 	}
 	return 0;
 }

@@ -15,16 +15,18 @@
 #include "platform.h"
 #include "scenario.h"
 #include "sim_bind.h"
+#include "sim_socket.h"
 
 /*
- * Check @plan for scenario @s (its tenants bound to CPUs by @b) with
- * @ways LLC ways. On success @mask[i] is scenario tenant i's CAT mask
- * (@all when no group holds its CPUs) and *@ddio the DDIO mask. Returns
- * 0, -EINVAL or -ENOENT with @err saying what and whose.
+ * Check @plan for scenario @s (its tenants bound to CPUs by @b, on the
+ * sockets of @ss) with @ways LLC ways per socket. On success @mask[i] is
+ * scenario tenant i's CAT mask (@all when no group holds its CPUs) and
+ * @ddio[socket] each planned socket's DDIO mask (the others' left as
+ * given). Returns 0, -EINVAL or -ENOENT with @err saying what and whose.
  */
-int sim_plan_check(const struct scenario *s, const struct sim_bind *b, unsigned int ways,
-		   const struct platform_plan *plan, uint32_t all, uint32_t *mask, uint32_t *ddio,
-		   char *err, size_t len);
+int sim_plan_check(const struct scenario *s, const struct sim_bind *b, const struct sim_sockets *ss,
+		   unsigned int ways, const struct platform_plan *plan, uint32_t all,
+		   uint32_t *mask, uint32_t *ddio, char *err, size_t len);
 
 /* A path from a scenario event, relative to the scenario's directory. */
 void sim_plan_path(const struct scenario *s, const char *rel, char *out, size_t len);

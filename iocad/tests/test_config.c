@@ -2,6 +2,7 @@
 /* Config parsing: defaults, every error with file:line:key, no half updates. */
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -306,6 +307,40 @@ static void test_config_resolve_checks_platform(void **u)
 	free(d);
 }
 
+/* [socket N]: a socket's own settings; bad ones name file:line and the key. */
+static void test_config_socket_sections(void **u)
+{
+	struct config *c = cfg_new();
+	char err[256] = "";
+
+	(void)u;
+	assert_int_equal(config_parse_string("[platform]\nddio_ways_max = 5\n[socket 1]\n"
+					     "llc_ways = 20\nddio = observe\n[tenant a]\ncpus = 0\n"
+					     "ways = 1\n",
+					     "s.ini", c, err, sizeof(err)),
+			 0);
+	assert_int_equal(c->sock[1].line, 3);
+	assert_int_equal(c->sock[1].llc_ways, 20);
+	assert_true(c->sock[1].ddio_observe);
+	assert_int_equal(c->sock[1].keys, CONFIG_SOCK_LLC | CONFIG_SOCK_DDIO_MODE);
+	assert_false(c->socket_set);
+	assert_int_equal(config_parse_string("[socket 9]\n", "s.ini", c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "s.ini:1: [socket 9]: bad socket id"));
+	assert_int_equal(config_parse_string("[socket 1]\nways = 3\n", "s.ini", c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "s.ini:2: [socket 1] ways: unknown key"));
+	assert_int_equal(config_parse_string("[socket 1]\n[socket 1]\n", "s.ini", c, err,
+					     sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "s.ini:2: [socket 1] given twice (first at line 1)"));
+	assert_int_equal(config_parse_string("[platform]\nsocket = 1\n[tenant a]\ncpus = 0\n"
+					     "ways = 1\n",
+					     "s.ini", c, err, sizeof(err)),
+			 0);
+	assert_true(c->socket_set);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_config_rejects_empty_and_long_input),
 		cmocka_unit_test(test_config_file_errors_name_the_file),
 		cmocka_unit_test(test_config_resolve_checks_platform),
+		cmocka_unit_test(test_config_socket_sections),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

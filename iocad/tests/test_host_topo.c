@@ -157,7 +157,7 @@ static void test_host_topo_check_refuses_offline_and_absent(void **state)
 	      "h.ini:2: [tenant a] cpus: CPU 9 does not exist on this host");
 }
 
-/* The example installed as /etc/ioca/iocad.ini parses as shipped. */
+/* The example installed as /etc/ioca/iocad.ini (two sockets) parses as shipped. */
 static void test_host_example_config_parses(void **state)
 {
 	struct config *c = malloc(sizeof(*c));
@@ -167,8 +167,10 @@ static void test_host_example_config_parses(void **state)
 	assert_non_null(c);
 	if (config_parse_file("dist/iocad.ini", c, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(c->ntenants, 4);
-	assert_int_equal(c->socket, 0);
+	assert_int_equal(c->ntenants, 6);
+	assert_false(c->socket_set);
+	assert_int_equal(c->sock[1].model, CONFIG_MODEL_SLICING);
+	assert_int_equal(c->sock[1].ddio_ways_max, 4);
 	assert_false(c->ddio_counters_optional);
 	free(c);
 }
