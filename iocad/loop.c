@@ -172,11 +172,61 @@ struct pending {
 	struct loop_record rec;
 };
 
+/* Undo the decisions of this interval that were to be applied. */
+static void revert(struct loop *l, struct pending *pend)
+{
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
+		struct pending *p = &pend[id];
+
+		if (!p->has || !p->dec.changed)
+			continue;
+		l->s[id].ctx = p->before;
+		p->dec.changed = false;
+		p->dec.state = l->s[id].ctx.state;
+	}
+}
+
+/* An apply failed at interval @idx: retry later, not every interval. */
+static void back_off(struct loop *l, uint64_t idx)
+{
+	unsigned int n;
+
+	l->apply_failures++;
+	n = 1u << (l->apply_failures - 1 < 6 ? l->apply_failures - 1 : 6);
+	l->retry_at = idx + n;
+	l->must_apply = true;
+	loop_say(l, LOOP_LOG_ERROR,
+		 "apply failed %u time(s) in a row; the platform's state was read back, the plan "
+		 "is retried at interval #%" PRIu64 " (in %u interval(s))",
+		 l->apply_failures, l->retry_at, n);
+}
+
+/* Apply what this interval changed (or what a failure left pending), backing off. */
+static void apply_changes(struct loop *l, struct pending *pend, uint64_t idx, bool change)
+{
+	if (l->o->dry_run || !(change || l->must_apply))
+		return;
+	if (idx < l->retry_at) {
+		revert(l, pend); /* backing off: decide again when the retry is due */
+		return;
+	}
+	if (loop_plan_apply(l)) {
+		revert(l, pend);
+		back_off(l, idx);
+		return;
+	}
+	if (l->apply_failures)
+		loop_say(l, LOOP_LOG_INFO, "apply succeeded again after %u failure(s)",
+			 l->apply_failures);
+	l->apply_failures = 0;
+	l->must_apply = false;
+}
+
 /*
  * One interval on every socket, then one apply of whatever changed.
  * 1 at the end, 2 with records in @pend, 0 for the baseline, or -errno.
  */
-static int interval(struct loop *l, struct pending *pend)
+static int interval(struct loop *l, struct pending *pend, uint64_t idx)
 {
 	bool change = false;
 	int r, any = 0;
@@ -199,18 +249,8 @@ static int interval(struct loop *l, struct pending *pend)
 		any |= p->has;
 		change |= p->has && p->dec.changed;
 	}
-	if (change && !l->o->dry_run && loop_plan_apply(l)) {
-		/* nothing half-applied: every socket decides again next time */
-		for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
-			struct pending *p = &pend[id];
-
-			if (!p->has || !p->dec.changed)
-				continue;
-			l->s[id].ctx = p->before;
-			p->dec.changed = false;
-			p->dec.state = l->s[id].ctx.state;
-		}
-	}
+	/* nothing half-applied: every socket decides again next time */
+	apply_changes(l, pend, idx, change);
 	return any ? 2 : 0;
 }
 
@@ -237,8 +277,7 @@ static void record(struct loop *l, struct pending *pend, uint64_t idx, struct lo
 
 static int check_opts(const struct loop_opts *o, struct platform *pf)
 {
-	if (!o || o->sz < offsetofend(struct loop_opts, quiet) || !o->cfg || !pf ||
-	    !pf->ops)
+	if (!o || o->sz < offsetofend(struct loop_opts, quiet) || !o->cfg || !pf || !pf->ops)
 		return -EINVAL;
 	if (o->sz > sizeof(*o)) {
 		/* a newer caller: its extra fields must be zero */
@@ -270,7 +309,7 @@ static int run(struct loop *l, struct loop_record *out, size_t max, size_t *nout
 		}
 		if (o->max_intervals && idx >= o->max_intervals)
 			break;
-		r = interval(l, pend);
+		r = interval(l, pend, idx);
 		if (r == 1) {
 			r = 0;
 			break;

@@ -42,6 +42,14 @@ struct loop {
 	bool have_seq;
 	struct platform_plan plan; /* scratch */
 	bool trace_failed;	   /* a write failed: tracing stopped, the loop goes on */
+	/*
+	 * Apply failures in a row, and the interval the plan is tried again:
+	 * 1, 2, 4 ... 64 intervals after each failure. Until then the
+	 * sockets decide again each interval, but nothing is applied.
+	 */
+	unsigned int apply_failures;
+	uint64_t retry_at;
+	bool must_apply; /* the plan in force may not be the platform's: apply it */
 	bool changed_platform;
 	char extra[4096]; /* the platform's trace columns */
 };

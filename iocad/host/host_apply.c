@@ -236,6 +236,25 @@ static size_t ddio_reqs(struct host *h, const struct platform_plan *p, struct io
 	return n;
 }
 
+/*
+ * After a failed write or rollback iocad acts on nothing it has not
+ * verified: resctrl's groups and every DDIO mask are read back, so the
+ * next apply compares with what is there.
+ */
+static int reread(struct host *h, int r)
+{
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
+		if (h->sock[id].rdt && rdt_reread(h->sock[id].rdt))
+			host_say(h, "socket %u: re-reading resctrl after a failed apply failed too",
+				 id);
+	if (!ioca_client__info(h->client, h->info))
+		for (uint32_t i = 0; i < h->info->nsockets; i++)
+			if (h->info->sockets[i].id < PLATFORM_MAX_SOCKETS)
+				h->sock[h->info->sockets[i].id].ddio_cur =
+					h->info->sockets[i].ddio_mask;
+	return r;
+}
+
 int host_apply(void *ctx, const struct platform_plan *p)
 {
 	struct host *h = ctx;
@@ -248,7 +267,7 @@ int host_apply(void *ctx, const struct platform_plan *p)
 	if (!p->sample_only) {
 		r = apply_cat(h, p);
 		if (r)
-			return r;
+			return reread(h, r);
 		n = ddio_reqs(h, p, req);
 		for (size_t k = 0; k < n; k++)
 			back[k] = (struct ioca_ddio_req){.socket = req[k].socket,
@@ -256,7 +275,7 @@ int host_apply(void *ctx, const struct platform_plan *p)
 		r = set_ddio(h, req, n, true);
 		if (r) {
 			undo_cat(h);
-			return r;
+			return reread(h, r);
 		}
 	}
 	if (sampling) {
@@ -273,7 +292,7 @@ int host_apply(void *ctx, const struct platform_plan *p)
 				undo_cat(h);
 			}
 			memcpy(h->last_err, why, sizeof(why));
-			return r;
+			return reread(h, r);
 		}
 	}
 	h->plan = *p;

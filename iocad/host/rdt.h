@@ -107,6 +107,15 @@ int rdt_check_closids(struct rdt *r, unsigned int ngroups, char *err, size_t err
 int rdt_apply(struct rdt *r, const struct rdt_group *groups, unsigned int n, char *err,
 	      size_t errlen);
 
+/*
+ * Forget what was applied and read our groups back from resctrl (masks on
+ * our domain, CPU lists): after a failed write or rollback, the next
+ * rdt_apply() compares with what is there, not with what was meant.
+ * 0, or the first -errno (a group that could not be read is left off the
+ * record, so the next apply writes it whole).
+ */
+int rdt_reread(struct rdt *r);
+
 /* Remove every group of ours. 0 or the first -errno (the rest still tried). */
 int rdt_remove_all(struct rdt *r);
 

@@ -111,7 +111,9 @@ static int verb(struct out *o, struct scenario_event *ev, char **tok, int ntok)
 
 		ev->kind = SCN_EV_DDIO;
 		if ((ntok != 4 && ntok != 6) || sim_parse_mask(tok[3], &ev->mask))
-			return say(o, "expected 'at TIME ddio MASK [socket N]' with a mask like 0x780");
+			return say(
+				o,
+				"expected 'at TIME ddio MASK [socket N]' with a mask like 0x780");
 		if (ntok == 6) {
 			ev->socket = (unsigned int)strtoul(tok[5], &end, 10);
 			if (strcmp(tok[4], "socket") || *end || end == tok[5] ||

@@ -203,12 +203,12 @@ static int other_platform_key(struct scenario *s, const char *key, const char *v
 	return 0;
 bad:
 	snprintf(msg, len, "%s: bad value '%s' (expected %s)", key, val,
-		 !strcmp(key, "noise")	    ? "a relative sd in [0, 0.5]"
-		 : !strcmp(key, "seed")	    ? "an unsigned number"
-		 : !strcmp(key, "duration") ? "a time like 60s"
-		 : !strcmp(key, "sockets")  ? "a socket count in [1, 8]"
+		 !strcmp(key, "noise")		   ? "a relative sd in [0, 0.5]"
+		 : !strcmp(key, "seed")		   ? "an unsigned number"
+		 : !strcmp(key, "duration")	   ? "a time like 60s"
+		 : !strcmp(key, "sockets")	   ? "a socket count in [1, 8]"
 		 : !strcmp(key, "cpus_per_socket") ? "a CPU count in [1, 256]"
-						    : "a mask like 0x600");
+						   : "a mask like 0x600");
 	return -EINVAL;
 }
 

@@ -42,7 +42,8 @@ static int check_socket(const struct scenario *s, const struct sim_bind *b,
 		bool runs = false;
 
 		if (!fits(grp->mask, ways)) {
-			snprintf(err, len, "group '%.*s': mask 0x%x is not contiguous within %u ways",
+			snprintf(err, len,
+				 "group '%.*s': mask 0x%x is not contiguous within %u ways",
 				 PLATFORM_NAME_LEN, grp->name, grp->mask, ways);
 			return -EINVAL;
 		}

@@ -62,8 +62,8 @@ static int sim_info(void *c, struct platform_info *out)
 	memset(out, 0, sizeof(*out));
 	out->ncpus = x->bind.ncpus;
 	for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
-		out->cpu_socket[c] = c < x->bind.ncpus ? (int)sim_socket_of_cpu(x->scn, c)
-						       : PLATFORM_CPU_ABSENT;
+		out->cpu_socket[c] =
+			c < x->bind.ncpus ? (int)sim_socket_of_cpu(x->scn, c) : PLATFORM_CPU_ABSENT;
 	for (unsigned int k = 0; k < x->sock.n; k++) {
 		out->socket[k].present = true;
 		out->socket[k].llc_ways = x->params.ways;

@@ -17,9 +17,9 @@ void sim_sockets_bind(struct sim_sockets *ss, const struct scenario *s, const st
 		ss->of[i] = b->tenant_ncpus[i] ? sim_socket_of_cpu(s, b->cpu[i][0]) : 0;
 }
 
-int sim_sockets_solve(struct sim_sockets *ss, const struct sim_params *p, const struct sim_tenant *t,
-		      unsigned int n, const uint32_t *ddio, struct sim_model_ws *ws,
-		      struct sim_rates *out)
+int sim_sockets_solve(struct sim_sockets *ss, const struct sim_params *p,
+		      const struct sim_tenant *t, unsigned int n, const uint32_t *ddio,
+		      struct sim_model_ws *ws, struct sim_rates *out)
 {
 	int err;
 

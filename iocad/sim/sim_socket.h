@@ -14,7 +14,7 @@
 
 struct sim_sockets {
 	unsigned int n;
-	unsigned int of[PLATFORM_MAX_TENANTS];	    /* each scenario tenant's socket */
+	unsigned int of[PLATFORM_MAX_TENANTS];	      /* each scenario tenant's socket */
 	struct sim_rates rates[PLATFORM_MAX_SOCKETS]; /* the last solve, per socket */
 	struct sim_tenant sub[PLATFORM_MAX_TENANTS];  /* scratch: one socket's tenants */
 	unsigned int map[PLATFORM_MAX_TENANTS];
@@ -31,8 +31,8 @@ void sim_sockets_bind(struct sim_sockets *ss, const struct scenario *s, const st
  * DDIO mask @ddio[socket]. @out gets every tenant's rates and the sockets'
  * sums; ss->rates each socket's own. 0 or -EINVAL.
  */
-int sim_sockets_solve(struct sim_sockets *ss, const struct sim_params *p, const struct sim_tenant *t,
-		      unsigned int n, const uint32_t *ddio, struct sim_model_ws *ws,
-		      struct sim_rates *out);
+int sim_sockets_solve(struct sim_sockets *ss, const struct sim_params *p,
+		      const struct sim_tenant *t, unsigned int n, const uint32_t *ddio,
+		      struct sim_model_ws *ws, struct sim_rates *out);
 
 #endif /* IOCAD_SIM_SOCKET_H */

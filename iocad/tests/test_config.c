@@ -324,14 +324,16 @@ static void test_config_socket_sections(void **u)
 	assert_true(c->sock[1].ddio_observe);
 	assert_int_equal(c->sock[1].keys, CONFIG_SOCK_LLC | CONFIG_SOCK_DDIO_MODE);
 	assert_false(c->socket_set);
-	assert_int_equal(config_parse_string("[socket 9]\n", "s.ini", c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(config_parse_string("[socket 9]\n", "s.ini", c, err, sizeof(err)),
+			 -EINVAL);
 	assert_non_null(strstr(err, "s.ini:1: [socket 9]: bad socket id"));
-	assert_int_equal(config_parse_string("[socket 1]\nways = 3\n", "s.ini", c, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+		config_parse_string("[socket 1]\nways = 3\n", "s.ini", c, err, sizeof(err)),
+		-EINVAL);
 	assert_non_null(strstr(err, "s.ini:2: [socket 1] ways: unknown key"));
-	assert_int_equal(config_parse_string("[socket 1]\n[socket 1]\n", "s.ini", c, err,
-					     sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+		config_parse_string("[socket 1]\n[socket 1]\n", "s.ini", c, err, sizeof(err)),
+		-EINVAL);
 	assert_non_null(strstr(err, "s.ini:2: [socket 1] given twice (first at line 1)"));
 	assert_int_equal(config_parse_string("[platform]\nsocket = 1\n[tenant a]\ncpus = 0\n"
 					     "ways = 1\n",

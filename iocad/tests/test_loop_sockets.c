@@ -36,8 +36,8 @@ struct fx {
 	size_t n;
 	volatile sig_atomic_t reload;
 	const char *reload_text;
-	unsigned int reload_at; /* poll that raises the reload */
-	unsigned int miss_from; /* poll from which socket 1 misses DDIO a lot */
+	unsigned int reload_at;		       /* poll that raises the reload */
+	unsigned int miss_from;		       /* poll from which socket 1 misses DDIO a lot */
 	unsigned int missing_from, missing_to; /* polls without socket 1's DDIO counts */
 	char log[16384];
 };
@@ -140,7 +140,8 @@ static void test_two_sockets_one_plan(void **state)
 	assert_false(platform_cpuset_has(&s0->sample_cpus, 2));
 	assert_true(platform_cpuset_has(&s1->sample_cpus, 3));
 	assert_int_equal(f->fp.applies, 1);
-	assert_non_null(strstr(f->log, "fake: socket 1: 2 tenants, 20 LLC ways, DDIO 2 ways (2..8)"));
+	assert_non_null(
+		strstr(f->log, "fake: socket 1: 2 tenants, 20 LLC ways, DDIO 2 ways (2..8)"));
 	assert_non_null(strstr(f->log, "#0 s1 t="));
 }
 
@@ -270,8 +271,9 @@ static void test_tenant_spanning_sockets_is_refused(void **state)
 					     err, sizeof(err)),
 			 0);
 	assert_int_equal(loop_run(&o, &f->pf, f->rec, 64, &f->n), -EINVAL);
-	assert_non_null(strstr(f->log, "x.ini:2: [tenant x] cpus: CPU 1 is on socket 0 but CPU 2 on "
-				       "socket 1: a tenant's CPUs must be on one socket"));
+	assert_non_null(strstr(f->log,
+			       "x.ini:2: [tenant x] cpus: CPU 1 is on socket 0 but CPU 2 on "
+			       "socket 1: a tenant's CPUs must be on one socket"));
 	assert_int_equal(f->fp.applies, 0);
 }
 
@@ -280,9 +282,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_two_sockets_one_plan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sockets_decide_independently, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_interval_without_ddio_counts_skips_ddio_decisions,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_refused_start_changes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_interval_without_ddio_counts_skips_ddio_decisions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_start_changes_nothing, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_reload_leaves_unchanged_sockets_alone, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_rejected_reload_keeps_running_state, setup,
