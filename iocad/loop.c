@@ -152,15 +152,27 @@ static void emit(struct loop *l, struct loop_record *rec, bool dry_changed)
 	}
 }
 
+/* Lost samples are said at most once a minute of platform time, summed. */
+#define LOST_SAY_NS (60ULL * 1000000000ULL)
+
 static void note_seq(struct loop *l)
 {
 	/* counters are cumulative: a lost sample only lengthens this interval */
-	if (l->have_seq && l->cur.seq > l->last_seq + 1)
-		loop_say(l, LOOP_LOG_INFO, "lost %" PRIu64 " sample(s) before seq %" PRIu64,
-			 l->cur.seq - l->last_seq - 1, l->cur.seq);
-	else if (l->have_seq && l->cur.seq <= l->last_seq)
+	if (l->have_seq && l->cur.seq > l->last_seq + 1) {
+		l->lost_unsaid += l->cur.seq - l->last_seq - 1;
+		if (!l->lost_said_ns || l->cur.t_ns >= l->lost_said_ns + LOST_SAY_NS) {
+			loop_say(l, LOOP_LOG_INFO,
+				 "lost %" PRIu64 " sample(s) before seq %" PRIu64
+				 " (since the last time said); those intervals are "
+				 "lengthened, not lost. Said again at most once a minute",
+				 l->lost_unsaid, l->cur.seq);
+			l->lost_unsaid = 0;
+			l->lost_said_ns = l->cur.t_ns ? l->cur.t_ns : 1;
+		}
+	} else if (l->have_seq && l->cur.seq <= l->last_seq) {
 		loop_say(l, LOOP_LOG_INFO, "sample seq went back from %" PRIu64 " to %" PRIu64,
 			 l->last_seq, l->cur.seq);
+	}
 	l->last_seq = l->cur.seq;
 	l->have_seq = true;
 }

@@ -40,6 +40,8 @@ struct loop {
 	struct platform_sample cur;
 	uint64_t last_seq;
 	bool have_seq;
+	uint64_t lost_unsaid;	   /* samples lost since the last time it was said */
+	uint64_t lost_said_ns;	   /* platform time it was said, 0: never */
 	struct platform_plan plan; /* scratch */
 	bool trace_failed;	   /* a write failed: tracing stopped, the loop goes on */
 	/*

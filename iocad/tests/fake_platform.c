@@ -59,6 +59,7 @@ static int f_apply(void *ctx, const struct platform_plan *plan)
 {
 	struct fake_platform *f = ctx;
 
+	f->apply_calls++;
 	if (f->apply_error)
 		return f->apply_error;
 	f->plan = *plan;

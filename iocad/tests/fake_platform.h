@@ -26,6 +26,7 @@ struct fake_platform {
 	struct fake_socket sock[PLATFORM_MAX_SOCKETS];
 	uint64_t interval_ns;
 	unsigned int polls, applies, restores, waits, checks, sample_applies;
+	unsigned int apply_calls;  /* failed ones too */
 	unsigned int end_after;	   /* PLATFORM_END from this poll on; 0: never */
 	int apply_error;	   /* apply() returns this if non-zero */
 	int check_error;	   /* check() returns this if non-zero */

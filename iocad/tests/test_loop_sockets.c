@@ -39,6 +39,8 @@ struct fx {
 	unsigned int reload_at;		       /* poll that raises the reload */
 	unsigned int miss_from;		       /* poll from which socket 1 misses DDIO a lot */
 	unsigned int missing_from, missing_to; /* polls without socket 1's DDIO counts */
+	unsigned int fail_from, fail_to;       /* polls from which applies fail, and until */
+	bool gaps;			       /* from poll 3, one sample lost before each */
 	char log[16384];
 };
 
@@ -66,6 +68,10 @@ static void on_poll(struct fake_platform *fp, void *arg)
 	fp->sock[1].ddio_missing = fp->polls >= f->missing_from && fp->polls < f->missing_to;
 	if (f->reload_at && fp->polls == f->reload_at)
 		f->reload = 1;
+	if (f->gaps && fp->polls >= 3)
+		fp->s.seq++;
+	if (f->fail_from)
+		fp->apply_error = fp->polls >= f->fail_from && fp->polls < f->fail_to ? -EIO : 0;
 }
 
 static int setup(void **state)
@@ -260,6 +266,60 @@ static int refuse_second(void *ctx, const struct platform_plan *p)
 	return ++f->checks == 2 ? -EBUSY : 0;
 }
 
+/*
+ * Applies failing from poll 3 to 16 under steady I/O pressure: tried after
+ * 1, 2, 4, 8 intervals, not every interval, each retry said; once the
+ * platform takes plans again the pending one lands and decisions go on.
+ */
+static void test_apply_failures_back_off(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f, 30);
+	const struct loop_record *r;
+
+	f->miss_from = 2;
+	f->fail_from = 3;
+	f->fail_to = 17;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 64, &f->n), 0);
+	/* polls 3..16 are intervals 1..14: attempts at 1, 2, 4, 8 only */
+	assert_int_equal(f->fp.apply_calls - f->fp.applies, 4);
+	assert_non_null(strstr(f->log, "apply failed 1 time(s) in a row; the platform's state was "
+				       "read back, the plan is retried at interval #2 (in 1 "
+				       "interval(s))"));
+	assert_non_null(strstr(f->log, "retried at interval #16 (in 8 interval(s))"));
+	assert_non_null(strstr(f->log, "apply succeeded again after 4 failure(s)"));
+	/* the failures held socket 1 where it was; afterwards it grows again */
+	r = rec_of(f, 12, 1);
+	assert_false(r->applied);
+	assert_int_equal(r->ddio_ways, rec_of(f, 0, 1)->ddio_ways);
+	assert_true(rec_of(f, 29, 1)->ddio_ways > r->ddio_ways);
+}
+
+static unsigned int count(const char *log, const char *what)
+{
+	unsigned int n = 0;
+
+	for (const char *p = strstr(log, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+/* A sample lost before every one: said once, then at most once a minute, summed. */
+static void test_lost_samples_are_said_rate_limited(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f, 80);
+
+	o.quiet = true;
+	f->gaps = true;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 64, &f->n), 0);
+	assert_int_equal(count(f->log, "sample(s) before seq"), 2);
+	assert_non_null(strstr(f->log, "lost 1 sample(s) before seq"));
+	assert_non_null(strstr(f->log, "lost 60 sample(s) before seq"));
+	/* the lengthened intervals are still decided: one record per socket each */
+	assert_int_equal(f->n, 64);
+}
+
 /* A tenant whose CPUs are on two sockets is refused at start, naming it and the CPUs. */
 static void test_tenant_spanning_sockets_is_refused(void **state)
 {
@@ -289,6 +349,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reload_leaves_unchanged_sockets_alone, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_rejected_reload_keeps_running_state, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_apply_failures_back_off, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lost_samples_are_said_rate_limited, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_tenant_spanning_sockets_is_refused, setup,
 						teardown),
