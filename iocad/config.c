@@ -29,6 +29,7 @@ struct parse_ctx {
 	int tenant; /* index of the current [tenant], -1 otherwise */
 	bool in_platform;
 	bool in_metrics;
+	int sock; /* id of the current [socket N], -1 otherwise */
 	unsigned int platform_line;
 	unsigned int seen; /* bitmask of keys seen in the current section */
 	char *err;
@@ -107,6 +108,81 @@ enum key_bit {
 	K_DDIO_COUNTERS = 1u << 20,
 };
 
+/* [socket N]: settings of socket N that differ from [platform]'s. */
+static int enter_socket(struct parse_ctx *c, const char *id)
+{
+	unsigned int line = c->lineno, n;
+	char why[128] = "";
+
+	while (*id == ' ')
+		id++;
+	if (config_value_uint(id, 0, PLATFORM_MAX_SOCKETS - 1, &n, why, sizeof(why))) {
+		ctx_error(c, line, "[socket %s]: bad socket id: %s", id, why);
+		return -1;
+	}
+	if (c->cfg->sock[n].line) {
+		ctx_error(c, line, "[socket %u] given twice (first at line %u)", n,
+			  c->cfg->sock[n].line);
+		return -1;
+	}
+	c->cfg->sock[n].line = line;
+	c->sock = (int)n;
+	return 0;
+}
+
+static int socket_key(struct parse_ctx *c, const char *key, const char *val, unsigned int *bit)
+{
+	struct config_socket *s = &c->cfg->sock[c->sock];
+	unsigned int line = c->lineno;
+	char why[128] = "";
+	int r = 0;
+
+	if (!strcmp(key, "llc_ways")) {
+		*bit = CONFIG_SOCK_LLC;
+		s->llc_ways_line = line;
+		if (strcmp(val, "detect"))
+			r = config_value_uint(val, 2, 32, &s->llc_ways, why, sizeof(why));
+	} else if (!strcmp(key, "ddio_ways")) {
+		*bit = CONFIG_SOCK_DDIO;
+		if (strcmp(val, "keep"))
+			r = config_value_uint(val, 1, 32, &s->ddio_ways, why, sizeof(why));
+	} else if (!strcmp(key, "ddio_ways_min")) {
+		*bit = CONFIG_SOCK_DDIO_MIN;
+		r = config_value_uint(val, 1, 32, &s->ddio_ways_min, why, sizeof(why));
+	} else if (!strcmp(key, "ddio_ways_max")) {
+		*bit = CONFIG_SOCK_DDIO_MAX;
+		r = config_value_uint(val, 1, 32, &s->ddio_ways_max, why, sizeof(why));
+	} else if (!strcmp(key, "model")) {
+		*bit = CONFIG_SOCK_MODEL;
+		s->model_line = line;
+		if (!strcmp(val, "aggregation") || !strcmp(val, "slicing"))
+			s->model = val[0] == 'a' ? CONFIG_MODEL_AGGREGATION : CONFIG_MODEL_SLICING;
+		else
+			r = snprintf(why, sizeof(why), "expected aggregation or slicing");
+	} else if (!strcmp(key, "ddio")) {
+		*bit = CONFIG_SOCK_DDIO_MODE;
+		if (!strcmp(val, "manage") || !strcmp(val, "observe"))
+			s->ddio_observe = val[0] == 'o';
+		else
+			r = snprintf(why, sizeof(why), "expected manage or observe");
+	} else {
+		ctx_error(c, line,
+			  "[socket %d] %s: unknown key (model, llc_ways, ddio_ways, "
+			  "ddio_ways_min, ddio_ways_max, ddio)",
+			  c->sock, key);
+		return -1;
+	}
+	if (*bit & (CONFIG_SOCK_DDIO | CONFIG_SOCK_DDIO_MIN | CONFIG_SOCK_DDIO_MAX) &&
+	    !s->ddio_line)
+		s->ddio_line = line;
+	if (r) {
+		ctx_error(c, line, "[socket %d] %s: bad value '%s': %s", c->sock, key, val, why);
+		return -1;
+	}
+	s->keys |= *bit;
+	return 0;
+}
+
 /* Start a section on a new "[...]" header; inih gives us its name. */
 static int enter_section(struct parse_ctx *c, const char *section)
 {
@@ -118,7 +194,10 @@ static int enter_section(struct parse_ctx *c, const char *section)
 
 	c->seen = 0;
 	c->tenant = -1;
+	c->sock = -1;
 	c->in_platform = false;
+	if (!strncmp(section, "socket ", 7))
+		return enter_socket(c, section + 7);
 	c->in_metrics = !strcmp(section, "metrics");
 	if (c->in_metrics) {
 		char msg[128];
@@ -139,7 +218,8 @@ static int enter_section(struct parse_ctx *c, const char *section)
 	}
 	if (strncmp(section, "tenant ", 7)) {
 		ctx_error(c, line,
-			  "unknown section [%s] (expected [platform], [tenant NAME] or [metrics])",
+			  "unknown section [%s] (expected [platform], [socket N], [tenant NAME] or "
+			  "[metrics])",
 			  section);
 		return -1;
 	}
@@ -195,7 +275,10 @@ static int platform_key(struct parse_ctx *c, const char *key, const char *val, u
 		cfg->interval_ns = (uint64_t)ms * 1000000u;
 	} else if (!strcmp(key, "socket")) {
 		*bit = K_SOCKET;
-		r = config_value_uint(val, 0, 255, &cfg->socket, why, sizeof(why));
+		cfg->socket_set = true;
+		cfg->socket_line = line;
+		r = config_value_uint(val, 0, PLATFORM_MAX_SOCKETS - 1, &cfg->socket, why,
+				      sizeof(why));
 	} else if (!strcmp(key, "llc_ways")) {
 		*bit = K_LLC;
 		cfg->llc_ways_line = line;
@@ -316,7 +399,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 	(void)section; /* tracked by section_reader, which sees empty ones too */
 	if (c->rc)
 		return 1; /* keep only the first error */
-	if (c->tenant < 0 && !c->in_platform && !c->in_metrics) {
+	if (c->tenant < 0 && !c->in_platform && !c->in_metrics && c->sock < 0) {
 		ctx_error(c, c->lineno, "%s: key outside of a known section", key);
 		return 1;
 	}
@@ -327,6 +410,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 				       sizeof(msg));
 		if (r)
 			ctx_error(c, c->lineno, "%s", msg);
+	} else if (c->sock >= 0) {
+		r = socket_key(c, key, val, &bit);
 	} else {
 		r = c->in_platform ? platform_key(c, key, val, &bit)
 				   : tenant_key(c, key, val, &bit);
@@ -381,6 +466,7 @@ static int parse(struct parse_ctx *c, struct config *out)
 	config_defaults(c->cfg);
 	snprintf(c->cfg->path, sizeof(c->cfg->path), "%s", c->name);
 	c->tenant = -1;
+	c->sock = -1;
 	r = ini_parse_stream(section_reader, c, handler, c);
 	if (r > 0 && !c->rc)
 		ctx_error(c, (unsigned int)r, "syntax error (expected [section] or key = value)");

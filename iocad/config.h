@@ -38,6 +38,8 @@ struct config_tenant {
 	/* Tenants of one group share one CAT mask (one class of service). */
 	char group[PLATFORM_NAME_LEN]; /* "" : not in a group */
 	unsigned int group_leader;     /* 1 + index of its group's first tenant, 0: none */
+	/* The socket its CPUs are on; set by config_place(). */
+	unsigned int socket;
 	/* Where each setting came from, for errors found after parsing. */
 	unsigned int line;
 	unsigned int cpus_line;
@@ -47,11 +49,43 @@ struct config_tenant {
 	unsigned int group_line;
 };
 
+/*
+ * A [socket N] section: settings of one socket that differ from
+ * [platform]'s. Only the keys in @keys (CONFIG_SOCK_*) were given.
+ */
+#define CONFIG_SOCK_LLC (1u << 0)
+#define CONFIG_SOCK_DDIO (1u << 1)
+#define CONFIG_SOCK_DDIO_MIN (1u << 2)
+#define CONFIG_SOCK_DDIO_MAX (1u << 3)
+#define CONFIG_SOCK_DDIO_MODE (1u << 4)
+#define CONFIG_SOCK_MODEL (1u << 5)
+
+struct config_socket {
+	unsigned int line; /* of the section header; 0: no section */
+	unsigned int keys;
+	unsigned int llc_ways; /* 0: detect */
+	unsigned int ddio_ways;
+	unsigned int ddio_ways_min;
+	unsigned int ddio_ways_max;
+	bool ddio_observe;
+	enum config_model model;
+	unsigned int llc_ways_line;
+	unsigned int ddio_line;
+	unsigned int model_line;
+};
+
 struct config {
 	char path[CONFIG_PATH_LEN]; /* file name used in messages */
 	enum config_model model;
 	uint64_t interval_ns;
+	/*
+	 * Deprecated [platform] socket = N: every tenant must be on socket N.
+	 * Without it a tenant's socket is the one its CPUs are on. In a
+	 * per-socket config (config_for_socket) the socket it describes.
+	 */
 	unsigned int socket;
+	bool socket_set;
+	unsigned int socket_line;
 	unsigned int llc_ways;	    /* 0: detect from the platform */
 	unsigned int ddio_ways;	    /* initial DDIO ways; 0: the platform's */
 	unsigned int ddio_ways_min; /* DDIO_WAYS_MIN */
@@ -70,6 +104,7 @@ struct config {
 	unsigned int model_line;
 	unsigned int llc_ways_line;
 	unsigned int ddio_line; /* first ddio_* key seen, else the section */
+	struct config_socket sock[PLATFORM_MAX_SOCKETS];
 	unsigned int ntenants;
 	struct config_tenant tenant[PLATFORM_MAX_TENANTS];
 	struct config_metrics metrics; /* [metrics]: read at start only */
@@ -89,9 +124,11 @@ int config_parse_string(const char *text, const char *name, struct config *out, 
 			size_t errlen);
 
 /*
- * Checks that need the platform: "detect" resolved, CPU ids exist, ways
- * fit. On success @cfg->llc_ways and @cfg->ddio_ways are resolved.
- * Returns 0 or -EINVAL with @err set; @cfg is unchanged on error.
+ * Checks that need the platform, for the tenants of one socket
+ * (@cfg->socket, a config_for_socket() result): "detect" resolved against
+ * that socket's LLC, CPU ids exist, ways fit. On success @cfg->llc_ways
+ * and @cfg->ddio_ways are resolved. Returns 0 or -EINVAL with @err set;
+ * @cfg is unchanged on error.
  */
 int config_resolve(struct config *cfg, const struct platform_info *info, char *err, size_t errlen);
 

@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "config_check.h"
+#include "config_socket.h"
 
-static int err_at(const struct config *cfg, unsigned int line, char *err, size_t len,
+int config_err_at(const struct config *cfg, unsigned int line, char *err, size_t len,
 		  const char *fmt, ...)
 {
 	va_list ap;
@@ -50,10 +51,11 @@ static int check_cpu_overlap(const struct config *cfg, char *err, size_t len)
 			/* both lists ascending: merge walk */
 			while (x < a->ncpus && y < b->ncpus) {
 				if (a->cpus[x] == b->cpus[y])
-					return err_at(cfg, b->cpus_line, err, len,
-						      "[tenant %s] cpus: CPU %u is also in tenant "
-						      "%s (line %u)",
-						      b->name, b->cpus[y], a->name, a->cpus_line);
+					return config_err_at(
+						cfg, b->cpus_line, err, len,
+						"[tenant %s] cpus: CPU %u is also in tenant "
+						"%s (line %u)",
+						b->name, b->cpus[y], a->name, a->cpus_line);
 				if (a->cpus[x] < b->cpus[y])
 					x++;
 				else
@@ -64,7 +66,7 @@ static int check_cpu_overlap(const struct config *cfg, char *err, size_t len)
 	return 0;
 }
 
-static int check_vswitch(struct config *cfg, char *err, size_t len)
+int config_check_vswitch(struct config *cfg, char *err, size_t len)
 {
 	int first = -1;
 
@@ -74,23 +76,23 @@ static int check_vswitch(struct config *cfg, char *err, size_t len)
 		if (!t->vswitch)
 			continue;
 		if (cfg->model != CONFIG_MODEL_AGGREGATION)
-			return err_at(cfg, t->vswitch_line, err, len,
-				      "[tenant %s] vswitch: a virtual switch needs model = "
-				      "aggregation in [platform]",
-				      t->name);
+			return config_err_at(cfg, t->vswitch_line, err, len,
+					     "[tenant %s] vswitch: a virtual switch needs model = "
+					     "aggregation in [platform]",
+					     t->name);
 		if (first >= 0)
-			return err_at(cfg, t->vswitch_line, err, len,
-				      "[tenant %s] vswitch: tenant %s (line %u) is already the "
-				      "virtual switch",
-				      t->name, cfg->tenant[first].name,
-				      cfg->tenant[first].vswitch_line);
+			return config_err_at(
+				cfg, t->vswitch_line, err, len,
+				"[tenant %s] vswitch: tenant %s (line %u) is already the "
+				"virtual switch",
+				t->name, cfg->tenant[first].name, cfg->tenant[first].vswitch_line);
 		first = (int)i;
 		/* all traffic goes through it */
 		t->networking = true;
 	}
 	if (cfg->model == CONFIG_MODEL_AGGREGATION && first < 0)
-		return err_at(cfg, cfg->model_line, err, len,
-			      "model: aggregation needs one tenant with vswitch = yes");
+		return config_err_at(cfg, cfg->model_line, err, len,
+				     "model: aggregation needs one tenant with vswitch = yes");
 	return 0;
 }
 
@@ -104,20 +106,29 @@ static int check_groups(struct config *cfg, char *err, size_t len)
 		if (!t->group[0])
 			continue;
 		if (t->vswitch)
-			return err_at(cfg, t->group_line, err, len,
-				      "[tenant %s] group: the virtual switch cannot share a group",
-				      t->name);
+			return config_err_at(
+				cfg, t->group_line, err, len,
+				"[tenant %s] group: the virtual switch cannot share a group",
+				t->name);
+		/* a group and a tenant would both be resctrl group <prefix>NAME */
+		for (unsigned int j = 0; j < cfg->ntenants; j++)
+			if (!strcmp(cfg->tenant[j].name, t->group) &&
+			    strcmp(cfg->tenant[j].group, t->group))
+				return config_err_at(cfg, t->group_line, err, len,
+						     "[tenant %s] group: %s is also a tenant's "
+						     "name (line %u); rename one",
+						     t->name, t->group, cfg->tenant[j].line);
 		for (unsigned int j = 0; j < i; j++) {
 			const struct config_tenant *l = &cfg->tenant[j];
 
 			if (strcmp(l->group, t->group))
 				continue;
 			if (l->ways != t->ways)
-				return err_at(cfg, t->ways_line, err, len,
-					      "[tenant %s] ways: %u, but group %s has %u (tenant "
-					      "%s, line %u): a group shares one mask",
-					      t->name, t->ways, t->group, l->ways, l->name,
-					      l->ways_line);
+				return config_err_at(
+					cfg, t->ways_line, err, len,
+					"[tenant %s] ways: %u, but group %s has %u (tenant "
+					"%s, line %u): a group shares one mask",
+					t->name, t->ways, t->group, l->ways, l->name, l->ways_line);
 			t->group_leader = j + 1;
 			break;
 		}
@@ -133,14 +144,15 @@ static bool protected_tenant(const struct config_tenant *t)
 static int check_ddio(const struct config *cfg, char *err, size_t len)
 {
 	if (cfg->ddio_ways_min > cfg->ddio_ways_max)
-		return err_at(cfg, cfg->ddio_line, err, len,
-			      "ddio_ways_min: %u is above ddio_ways_max %u", cfg->ddio_ways_min,
-			      cfg->ddio_ways_max);
+		return config_err_at(cfg, cfg->ddio_line, err, len,
+				     "ddio_ways_min: %u is above ddio_ways_max %u",
+				     cfg->ddio_ways_min, cfg->ddio_ways_max);
 	if (cfg->ddio_ways &&
 	    (cfg->ddio_ways < cfg->ddio_ways_min || cfg->ddio_ways > cfg->ddio_ways_max))
-		return err_at(cfg, cfg->ddio_line, err, len,
-			      "ddio_ways: %u is outside ddio_ways_min..ddio_ways_max (%u..%u)",
-			      cfg->ddio_ways, cfg->ddio_ways_min, cfg->ddio_ways_max);
+		return config_err_at(
+			cfg, cfg->ddio_line, err, len,
+			"ddio_ways: %u is outside ddio_ways_min..ddio_ways_max (%u..%u)",
+			cfg->ddio_ways, cfg->ddio_ways_min, cfg->ddio_ways_max);
 	return 0;
 }
 
@@ -151,9 +163,9 @@ int config_check_ways(const struct config *cfg, unsigned int llc, unsigned int d
 	unsigned int sum = 0, prot = 0;
 
 	if (cfg->ddio_ways_max > llc)
-		return err_at(cfg, cfg->ddio_line, err, len,
-			      "ddio_ways_max: %u is more than the LLC's %u ways",
-			      cfg->ddio_ways_max, llc);
+		return config_err_at(cfg, cfg->ddio_line, err, len,
+				     "ddio_ways_max: %u is more than the LLC's %u ways",
+				     cfg->ddio_ways_max, llc);
 	if (ddio < cfg->ddio_ways_min)
 		ddio = cfg->ddio_ways_min;
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
@@ -163,7 +175,7 @@ int config_check_ways(const struct config *cfg, unsigned int llc, unsigned int d
 		if (l == i)
 			sum += t->ways; /* a group's ways count once */
 		if (sum > llc)
-			return err_at(
+			return config_err_at(
 				cfg, t->ways_line, err, len,
 				"[tenant %s] ways: too many initial ways: tenants so far need "
 				"%u, the LLC has %u",
@@ -173,10 +185,11 @@ int config_check_ways(const struct config *cfg, unsigned int llc, unsigned int d
 		counted[l] = true;
 		prot += t->ways;
 		if (prot + ddio > llc)
-			return err_at(cfg, t->prio_line ? t->prio_line : t->ways_line, err, len,
-				      "[tenant %s] %s: PS tenant cannot be isolated from DDIO: "
-				      "PS and vswitch ways %u + DDIO ways %u > LLC ways %u",
-				      t->name, t->prio_line ? "priority" : "ways", prot, ddio, llc);
+			return config_err_at(
+				cfg, t->prio_line ? t->prio_line : t->ways_line, err, len,
+				"[tenant %s] %s: PS tenant cannot be isolated from DDIO: "
+				"PS and vswitch ways %u + DDIO ways %u > LLC ways %u",
+				t->name, t->prio_line ? "priority" : "ways", prot, ddio, llc);
 	}
 	return 0;
 }
@@ -186,44 +199,52 @@ int config_check(struct config *cfg, char *err, size_t len)
 	int r;
 
 	if (!cfg->ntenants)
-		return err_at(cfg, 0, err, len, "no [tenant NAME] section: nothing to manage");
+		return config_err_at(cfg, 0, err, len,
+				     "no [tenant NAME] section: nothing to manage");
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		const struct config_tenant *t = &cfg->tenant[i];
 
 		if (!t->ncpus)
-			return err_at(cfg, t->line, err, len,
-				      "[tenant %s] cpus: missing (required)", t->name);
+			return config_err_at(cfg, t->line, err, len,
+					     "[tenant %s] cpus: missing (required)", t->name);
 		if (!t->ways)
-			return err_at(cfg, t->line, err, len,
-				      "[tenant %s] ways: missing (required)", t->name);
+			return config_err_at(cfg, t->line, err, len,
+					     "[tenant %s] ways: missing (required)", t->name);
 	}
 	r = check_cpu_overlap(cfg, err, len);
 	if (!r)
-		r = check_vswitch(cfg, err, len);
+		r = config_has_socket_sections(cfg) ? 0 : config_check_vswitch(cfg, err, len);
 	if (!r)
 		r = check_groups(cfg, err, len);
 	if (!r)
 		r = check_ddio(cfg, err, len);
-	if (!r && cfg->llc_ways)
+	/*
+	 * Which socket a tenant is on is known only against the platform;
+	 * a config with [socket N] sections has its ways checked per socket
+	 * there (config_for_socket), a single-socket one already here.
+	 */
+	if (!r && cfg->llc_ways && !config_has_socket_sections(cfg))
 		r = config_check_ways(cfg, cfg->llc_ways, cfg->ddio_ways, err, len);
 	return r;
 }
 
 int config_resolve(struct config *cfg, const struct platform_info *info, char *err, size_t len)
 {
+	const struct platform_socket_info *si = &info->socket[cfg->socket % PLATFORM_MAX_SOCKETS];
 	unsigned int llc = cfg->llc_ways, ddio = cfg->ddio_ways;
 	int r;
 
-	if (info->llc_ways < 2 || info->llc_ways > 32)
-		return err_at(cfg, 0, err, len, "platform reports %u LLC ways (supported: 2..32)",
-			      info->llc_ways);
-	if (llc && llc != info->llc_ways)
-		return err_at(cfg, cfg->llc_ways_line, err, len,
-			      "llc_ways: %u, but the platform's LLC has %u ways", llc,
-			      info->llc_ways);
-	llc = info->llc_ways;
+	if (si->llc_ways < 2 || si->llc_ways > 32)
+		return config_err_at(cfg, 0, err, len,
+				     "socket %u: platform reports %u LLC ways (supported: 2..32)",
+				     cfg->socket, si->llc_ways);
+	if (llc && llc != si->llc_ways)
+		return config_err_at(cfg, cfg->llc_ways_line, err, len,
+				     "llc_ways: %u, but the platform's LLC has %u ways (socket %u)",
+				     llc, si->llc_ways, cfg->socket);
+	llc = si->llc_ways;
 	if (!ddio) {
-		ddio = (unsigned int)__builtin_popcount(info->ddio_mask);
+		ddio = (unsigned int)__builtin_popcount(si->ddio_mask);
 		if (ddio < cfg->ddio_ways_min)
 			ddio = cfg->ddio_ways_min;
 		if (ddio > cfg->ddio_ways_max)
@@ -233,9 +254,10 @@ int config_resolve(struct config *cfg, const struct platform_info *info, char *e
 		const struct config_tenant *t = &cfg->tenant[i];
 
 		if (t->cpus[t->ncpus - 1] >= info->ncpus)
-			return err_at(cfg, t->cpus_line, err, len,
-				      "[tenant %s] cpus: CPU %u does not exist (platform has %u)",
-				      t->name, t->cpus[t->ncpus - 1], info->ncpus);
+			return config_err_at(
+				cfg, t->cpus_line, err, len,
+				"[tenant %s] cpus: CPU %u does not exist (platform has %u)",
+				t->name, t->cpus[t->ncpus - 1], info->ncpus);
 	}
 	r = config_check_ways(cfg, llc, ddio, err, len);
 	if (r)

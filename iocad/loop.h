@@ -7,16 +7,24 @@
  * per interval through a callback, optionally writes a CSV trace, and can
  * collect per-interval records in memory (what the scenario tests read).
  *
- * Trace CSV (one header line, then one row per interval):
- *   interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses,
+ * Every socket with tenants is managed on its own (its own LLC, DDIO
+ * mask, FSM state, history and plan) from one sample stream; the plan
+ * handed to the platform covers them all. One record, log line and trace
+ * row per socket per interval.
+ *
+ * Trace CSV (one header line, then one row per socket per interval):
+ *   interval,socket,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses,
  *   ddio_outside, then per tenant of the starting config, in config order:
  *   <tenant>_ways,<tenant>_mask,<tenant>_ipc,<tenant>_llc_refs,<tenant>_llc_misses
- * interval counts from 0; t_s is platform time in seconds; state and reason
+ * interval counts from 0; socket is the socket's id; t_s is platform time
+ * in seconds; state and reason
  * are fsm_state_name()/decide_reason_name(); masks are 0x-hex; hits, misses,
  * refs are counts within the interval; ipc = instructions/cycles;
  * ddio_outside is the mask iocad believed (0x-hex) when the platform's
  * turned out to have been changed by someone else this interval, else empty. A tenant
- * removed by a reload leaves its cells empty; one added later is not traced.
+ * on another socket, or removed by a reload, leaves its cells empty; one
+ * added later is not traced. ddio_hits and ddio_misses are empty in an
+ * interval without DDIO counts (no DDIO decision was made).
  * Then the platform's own columns, if it has any (platform_ops.trace_columns;
  * the simulator's are listed in SIMULATOR.md).
  */
@@ -42,10 +50,12 @@ struct loop_tenant_record {
 	enum config_prio prio;
 };
 
-/* Everything one interval decided and saw, after its decision. */
+/* Everything one interval decided and saw on one socket, after its decision. */
 struct loop_record {
-	uint64_t index; /* 0, 1, ... */
-	uint64_t t_ns;	/* platform time at the end of the interval */
+	uint64_t index;	       /* 0, 1, ... */
+	unsigned int socket;   /* the socket's id */
+	unsigned int llc_ways; /* of the socket's LLC */
+	uint64_t t_ns;	       /* platform time at the end of the interval */
 	enum fsm_state_id prev_state;
 	enum fsm_state_id state;
 	struct decide_out decision; /* reason, action, stability verdict */
@@ -57,8 +67,10 @@ struct loop_record {
 	/* The platform's DDIO mask was changed outside iocad (read back at poll). */
 	bool ddio_outside;
 	uint32_t ddio_outside_from; /* what iocad believed before adopting it */
-	uint64_t lost_samples;	    /* samples lost before this interval's poll */
-	bool apply_failed;	    /* the platform refused this interval's plan */
+	/* The sample had no DDIO counts for the socket: no decision was made. */
+	bool ddio_missing;
+	uint64_t lost_samples; /* samples lost before this interval's poll */
+	bool apply_failed;     /* the platform refused this interval's plan */
 	unsigned int ntenants;
 	struct loop_tenant_record tenant[PLATFORM_MAX_TENANTS];
 };
@@ -94,7 +106,13 @@ struct loop_opts {
 	void *reload_arg;
 	/* No LOOP_LOG_INTERVAL lines: the loop does not even format them. */
 	bool quiet;
-	/* Called once per interval with its record (metrics); NULL: none. */
+	/*
+	 * Set to true once the starting plan is in force (NULL: not said).
+	 * A run that fails with it false was refused before it changed
+	 * anything: the config does not fit the platform.
+	 */
+	bool *started;
+	/* Called once per socket per interval with its record (metrics); NULL: none. */
 	void (*record_fn)(void *arg, const struct loop_record *r);
 	void *record_arg;
 	size_t : 0;
@@ -103,12 +121,11 @@ struct loop_opts {
 
 /*
  * Run the loop on @pf (opened, not destroyed here). Records, if @out is
- * not NULL, the first @max intervals into @out and their number into
- * @nout. The platform is restored before return in every case except
- * dry-run (which never changed it).
- * Returns 0 when the run ended (max_intervals, PLATFORM_END, stop), or
- * -errno (-EINVAL bad opts or config that does not fit the platform,
- * or the platform's error); failures are also logged.
+ * not NULL, the first @max records (one per socket per interval, sockets
+ * ascending within an interval) into @out and their number into @nout. The platform is restored
+ * before return in every case except dry-run (which never changed it). Returns 0 when the run ended
+ * (max_intervals, PLATFORM_END, stop), or -errno (-EINVAL bad opts or config that does not fit the
+ * platform, or the platform's error); failures are also logged.
  */
 int loop_run(const struct loop_opts *opts, struct platform *pf, struct loop_record *out, size_t max,
 	     size_t *nout);

@@ -7,7 +7,8 @@
 
 int loop_trace_header(FILE *f, const struct config *cfg, const char *extra)
 {
-	fputs("interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses,ddio_outside",
+	fputs("interval,socket,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,ddio_misses,ddio_"
+	      "outside",
 	      f);
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		const char *n = cfg->tenant[i].name;
@@ -36,9 +37,13 @@ static const struct loop_tenant_record *find(const struct loop_record *r, const 
 int loop_trace_row(FILE *f, const struct config *traced, const struct loop_record *r,
 		   const char *extra)
 {
-	fprintf(f, "%" PRIu64 ",%.6f,%s,%s,%u,0x%x,%" PRIu64 ",%" PRIu64, r->index,
-		(double)r->t_ns / 1e9, fsm_state_name(r->state), decide_reason_name(&r->decision),
-		r->ddio_ways, r->ddio_mask, r->ddio_hits, r->ddio_misses);
+	fprintf(f, "%" PRIu64 ",%u,%.6f,%s,%s,%u,0x%x", r->index, r->socket, (double)r->t_ns / 1e9,
+		fsm_state_name(r->state), decide_reason_name(&r->decision), r->ddio_ways,
+		r->ddio_mask);
+	if (r->ddio_missing)
+		fputs(",,", f);
+	else
+		fprintf(f, ",%" PRIu64 ",%" PRIu64, r->ddio_hits, r->ddio_misses);
 	if (r->ddio_outside)
 		fprintf(f, ",0x%x", r->ddio_outside_from);
 	else
@@ -93,16 +98,16 @@ static void action_text(const struct loop_record *r, char *buf, size_t len)
 void loop_format_line(const struct loop_record *r, char *buf, size_t len)
 {
 	const struct decide_out *d = &r->decision;
-	char act[PLATFORM_NAME_LEN + 16];
+	char act[PLATFORM_NAME_LEN + 48];
 	size_t n;
 	int k;
 
 	if (r->prev_state != r->state)
-		k = snprintf(buf, len, "#%" PRIu64 " t=%.3fs %s -> %s (%s)", r->index,
-			     (double)r->t_ns / 1e9, fsm_state_name(r->prev_state),
+		k = snprintf(buf, len, "#%" PRIu64 " s%u t=%.3fs %s -> %s (%s)", r->index,
+			     r->socket, (double)r->t_ns / 1e9, fsm_state_name(r->prev_state),
 			     fsm_state_name(r->state), decide_reason_name(d));
 	else
-		k = snprintf(buf, len, "#%" PRIu64 " t=%.3fs %s (%s)", r->index,
+		k = snprintf(buf, len, "#%" PRIu64 " s%u t=%.3fs %s (%s)", r->index, r->socket,
 			     (double)r->t_ns / 1e9, fsm_state_name(r->state),
 			     decide_reason_name(d));
 	if (k < 0 || (size_t)k >= len)
@@ -118,6 +123,8 @@ void loop_format_line(const struct loop_record *r, char *buf, size_t len)
 		k = snprintf(buf + n, len - n, " %s=0x%x", r->tenant[i].name, r->tenant[i].mask);
 	}
 	action_text(r, act, sizeof(act));
+	if (r->ddio_missing)
+		snprintf(act, sizeof(act), "no DDIO counts: DDIO decisions skipped");
 	if (k >= 0 && (size_t)k < len - n && act[0]) {
 		n += (size_t)k;
 		snprintf(buf + n, len - n, " [%s]", act);

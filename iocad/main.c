@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "config.h"
+#include "config_socket.h"
 #include "host_platform.h"
-#include "host_topo.h"
 #include "loop.h"
 #include "metrics_exporter.h"
 #include "pace.h"
@@ -40,8 +40,8 @@ static void on_hup(int sig)
 }
 
 struct args {
-	struct platform *pf; /* once open: a scenario may name the config to reload */
 	const char *sim;
+	char reload_path[512]; /* a scenario's reload event names the config to read */
 	const char *trace;
 	const char *config;
 	enum iocad_mode mode;
@@ -59,9 +59,9 @@ static void usage(FILE *f)
 	      "             [--trace FILE] [--seed N] [--intervals N] [--quiet] [--pace] CONFIG\n"
 	      "       iocad --check-config CONFIG\n"
 	      "\n"
-	      "I/O-aware LLC management (the IOCA FSM) for one socket.\n"
+	      "I/O-aware LLC management (the IOCA FSM) for every socket with tenants.\n"
 	      "Without --sim it runs on this host: ioca.ko and /sys/fs/resctrl.\n"
-	      "  --check-config  validate CONFIG (syntax, CPUs online and on the socket)\n"
+	      "  --check-config  validate CONFIG (syntax, CPUs online, each tenant on one socket)\n"
 	      "                  and exit, touching nothing\n"
 	      "  --sim SCENARIO  run on the simulated platform driven by SCENARIO\n"
 	      "  --mode M        ioca (default), core-only (no I/O Demand, no shuffling),\n"
@@ -182,22 +182,21 @@ static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
 static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 {
 	const struct args *a = arg;
-	const char *path = a->config;
 
-	if (!a->sim && a->pf) {
-		int r = config_parse_file(path, out, err, len);
-
-		/* the host must know the new tenants' CPUs before the loop plans */
-		return r ? r : host_platform_set_tenants(a->pf, out, err, len);
-	}
-#if HAVE_SIM
-	if (a->pf && sim_platform_reload_path(a->pf))
-		path = sim_platform_reload_path(a->pf);
-#endif
-	return config_parse_file(path, out, err, len);
+	/* only parsed here: the loop checks it against the platform and applies it */
+	return config_parse_file(a->reload_path[0] ? a->reload_path : a->config, out, err, len);
 }
 
-static int open_platform(const struct args *a, const struct config *cfg, struct platform *pf)
+#if HAVE_SIM
+static void sim_reload(void *arg, const char *path)
+{
+	struct args *a = arg;
+
+	snprintf(a->reload_path, sizeof(a->reload_path), "%s", path);
+}
+#endif
+
+static int open_platform(struct args *a, const struct config *cfg, struct platform *pf)
 {
 	char err[512] = "";
 	int r = -ENOSYS;
@@ -205,7 +204,6 @@ static int open_platform(const struct args *a, const struct config *cfg, struct 
 	if (!a->sim) {
 		struct host_platform_opts o = {
 			.sz = sizeof(o),
-			.cfg = cfg,
 			.stop = &stop_flag,
 		};
 
@@ -226,6 +224,8 @@ static int open_platform(const struct args *a, const struct config *cfg, struct 
 			.tenants = t,
 			.ntenants = cfg->ntenants,
 			.reload = &reload_flag,
+			.reload_cb = sim_reload,
+			.reload_arg = a,
 		};
 
 		for (unsigned int i = 0; i < cfg->ntenants; i++)
@@ -255,60 +255,87 @@ static int open_platform(const struct args *a, const struct config *cfg, struct 
 static int check_ddio_counters(const struct args *a, struct platform *pf, const struct config *cfg)
 {
 	struct platform_info info;
+	unsigned int ids[PLATFORM_MAX_SOCKETS], n;
+	int r = 0;
 
-	if (a->sim || pf->ops->info(pf->ctx, &info) || info.ddio_counters)
+	if (pf->ops->info(pf->ctx, &info))
 		return 0;
-	fprintf(stderr, "iocad: socket %u has no DDIO hit/miss counters: %s\n", cfg->socket,
-		host_platform_ddio_counters_reason(pf));
-	if (a->mode != IOCAD_MODE_IOCA || cfg->ddio_counters_optional) {
+	n = config_sockets(cfg, ids);
+	for (unsigned int k = 0; k < n; k++) {
+		const struct platform_socket_info *si = &info.socket[ids[k]];
+
+		if (si->ddio_counters)
+			continue;
+		fprintf(stderr, "iocad: socket %u has no DDIO hit/miss counters: %s\n", ids[k],
+			si->ddio_counters_why);
+		if (a->mode != IOCAD_MODE_IOCA || cfg->ddio_counters_optional) {
+			fprintf(stderr,
+				"iocad: degraded mode on socket %u: DDIO keeps its starting ways "
+				"and the FSM stays in Low Keep; only the core-side allocator and "
+				"shuffling act\n",
+				ids[k]);
+			continue;
+		}
 		fprintf(stderr,
-			"iocad: degraded mode: DDIO keeps its starting ways and the FSM stays in "
-			"Low Keep; only the core-side allocator and shuffling act\n");
-		return 0;
+			"iocad: --mode ioca needs them; set 'ddio_counters = optional' in "
+			"[platform] of %s to run degraded (CONFIG.md), or use --mode core-only\n",
+			cfg->path);
+		r = -ENODEV;
 	}
-	fprintf(stderr,
-		"iocad: --mode ioca needs them; set 'ddio_counters = optional' in "
-		"[platform] of %s to run degraded (CONFIG.md), or use --mode core-only\n",
-		cfg->path);
-	return -ENODEV;
+	return r;
 }
 
 /* --check-config: the file alone, then its CPUs against this host's sysfs. */
-static int check_config_only(const struct args *a, const struct config *cfg)
+static int check_config_only(const struct args *a, struct config *cfg)
 {
-	struct host_topo *topo;
+	struct platform_info *info;
+	unsigned int ids[PLATFORM_MAX_SOCKETS], n;
 	char err[512] = "";
 	int r = 0;
 
 	if (!a->sim) {
-		topo = malloc(sizeof(*topo));
-		if (!topo)
+		info = malloc(sizeof(*info));
+		if (!info)
 			return -ENOMEM;
-		r = host_topo_read(HOST_TOPO_SYSFS, topo, err, sizeof(err));
+		r = host_platform_probe(NULL, info, err, sizeof(err));
 		if (!r)
-			r = host_topo_check(cfg, topo, err, sizeof(err));
-		free(topo);
+			r = config_place(cfg, info, err, sizeof(err));
+		free(info);
 	}
 	if (r) {
 		fprintf(stderr, "iocad: %s\n", err);
 		return r;
 	}
-	printf("%s: ok: %u tenant(s) on socket %u\n", cfg->path, cfg->ntenants, cfg->socket);
+	n = config_sockets(cfg, ids);
+	printf("%s: ok: %u tenant(s)", cfg->path, cfg->ntenants);
+	for (unsigned int k = 0; k < n && !a->sim; k++)
+		printf("%s socket %u", k ? "," : " on", ids[k]);
+	printf("\n");
 	return 0;
 }
 
-/* Config errors that need the platform (llc_ways = detect, CPU ids) exit 2 like the others. */
+/* Config errors that need the platform (CPU placement, llc_ways = detect) exit 2 like the others.
+ */
 static int resolve_config(struct platform *pf, struct config *cfg)
 {
-	struct platform_info info;
+	struct platform_info *info = malloc(sizeof(*info));
+	unsigned int ids[PLATFORM_MAX_SOCKETS], n;
+	struct config *one = malloc(sizeof(*one));
 	char err[512] = "";
-	int r;
+	int r = -ENOMEM;
 
-	r = pf->ops->info(pf->ctx, &info);
-	if (!r)
-		r = config_resolve(cfg, &info, err, sizeof(err));
+	if (info && one) {
+		r = pf->ops->info(pf->ctx, info);
+		if (!r)
+			r = config_place(cfg, info, err, sizeof(err));
+		n = r ? 0 : config_sockets(cfg, ids);
+		for (unsigned int k = 0; k < n && !r; k++)
+			r = config_for_socket(cfg, info, ids[k], one, err, sizeof(err));
+	}
 	if (r)
 		fprintf(stderr, "iocad: %s\n", err[0] ? err : strerror(-r));
+	free(info);
+	free(one);
 	return r;
 }
 
@@ -357,7 +384,6 @@ int main(int argc, char **argv)
 		free(cfg);
 		return r ? 2 : 0;
 	}
-	a.pf = &pf;
 	if (open_platform(&a, cfg, &pf) || resolve_config(&pf, cfg) ||
 	    check_ddio_counters(&a, &pf, cfg)) {
 		if (pf.ops)
@@ -389,6 +415,7 @@ int main(int argc, char **argv)
 		free(cfg);
 		return 2;
 	}
+	bool started = false;
 	struct loop_opts lo = {
 		.sz = sizeof(lo),
 		.cfg = cfg,
@@ -405,6 +432,7 @@ int main(int argc, char **argv)
 		.quiet = a.quiet,
 		.record_fn = mx ? metrics_exporter_record : NULL,
 		.record_arg = mx,
+		.started = &started,
 	};
 	r = loop_run(&lo, &pf, NULL, 0, NULL);
 	metrics_exporter_stop(mx);
@@ -414,5 +442,6 @@ int main(int argc, char **argv)
 		r = r ? r : -EIO;
 	}
 	free(cfg);
-	return r ? 1 : 0;
+	/* a start the platform refused is a config that does not fit it */
+	return r ? (started ? 1 : 2) : 0;
 }

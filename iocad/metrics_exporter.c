@@ -12,7 +12,10 @@
 
 struct metrics_exporter {
 	struct metrics m;
-	int slot;
+	/* slot of each socket id, -1 until its first record */
+	int slot[PLATFORM_MAX_SOCKETS];
+	struct config sock_cfg; /* scratch: what metrics_add_socket reads */
+	struct platform *pf;
 	struct metrics_http *http;
 	char textfile[CONFIG_METRICS_PATH_LEN];
 	bool textfile_failing; /* logged once until it works again */
@@ -78,7 +81,15 @@ struct metrics_exporter *metrics_exporter_start(const struct metrics_exporter_op
 	}
 	e->log = o->log;
 	e->log_arg = o->log_arg;
-	e->slot = metrics_add_socket(&e->m, o->cfg, o->pf);
+	/*
+	 * Sockets are registered at their first record: which ones have
+	 * tenants is known only once the loop placed them (and a reload
+	 * may add one).
+	 */
+	for (unsigned int i = 0; i < PLATFORM_MAX_SOCKETS; i++)
+		e->slot[i] = -1;
+	e->sock_cfg.interval_ns = o->cfg->interval_ns;
+	e->pf = o->pf;
 	memcpy(e->textfile, mc->textfile, sizeof(e->textfile));
 	/* an unwritable textfile is found now, not an interval later */
 	r = e->textfile[0] ? write_textfile(e, err, len) : 0;
@@ -105,7 +116,16 @@ void metrics_exporter_record(void *arg, const struct loop_record *r)
 	struct metrics_exporter *e = arg;
 	char err[512];
 
-	metrics_record(&e->m, (unsigned int)e->slot, r);
+	if (r->socket >= PLATFORM_MAX_SOCKETS)
+		return;
+	if (e->slot[r->socket] < 0) {
+		e->sock_cfg.socket = r->socket;
+		e->sock_cfg.llc_ways = r->llc_ways;
+		e->slot[r->socket] = metrics_add_socket(&e->m, &e->sock_cfg, e->pf);
+		if (e->slot[r->socket] < 0)
+			return;
+	}
+	metrics_record(&e->m, (unsigned int)e->slot[r->socket], r);
 	if (!e->textfile[0])
 		return;
 	if (write_textfile(e, err, sizeof(err))) {

@@ -226,13 +226,29 @@ bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *
 	return prot + ddio <= a->llc_ways;
 }
 
-void planner_to_plan(const struct config *cfg, const struct alloc *a, struct platform_plan *out)
+void planner_socket_plan(const struct config *cfg, const struct alloc *a,
+			 struct platform_socket_plan *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->id = cfg->socket;
 	out->ddio_mask = a->ddio_mask;
-	out->ntenants = a->ntenants;
 	for (unsigned int i = 0; i < a->ntenants; i++) {
-		memcpy(out->tenant[i].name, cfg->tenant[i].name, PLATFORM_NAME_LEN);
-		out->tenant[i].mask = a->mask[i];
+		const struct config_tenant *t = &cfg->tenant[i];
+		const char *name = t->group[0] ? t->group : t->name;
+		struct platform_group *g = NULL;
+
+		for (unsigned int k = 0; k < out->ngroups && !g; k++)
+			if (!strcmp(out->group[k].name, name))
+				g = &out->group[k];
+		if (!g) {
+			g = &out->group[out->ngroups++];
+			memcpy(g->name, name, strlen(name) + 1);
+			/* a group has one mask: its leader's */
+			g->mask = a->mask[planner_leader(a, i)];
+		}
+		for (unsigned int k = 0; k < t->ncpus; k++) {
+			platform_cpuset_add(&g->cpus, t->cpus[k]);
+			platform_cpuset_add(&out->sample_cpus, t->cpus[k]);
+		}
 	}
 }

@@ -98,7 +98,12 @@ unsigned int planner_tenant_ways(const struct alloc *a);
  */
 bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *a, int i);
 
-/* Fill a platform plan (names from @cfg) from @a. */
-void planner_to_plan(const struct config *cfg, const struct alloc *a, struct platform_plan *out);
+/*
+ * @a as what socket cfg->socket should hold: DDIO's mask, one resctrl
+ * group per tenant or config group (named after it, its members' CPUs),
+ * and the CPUs to sample.
+ */
+void planner_socket_plan(const struct config *cfg, const struct alloc *a,
+			 struct platform_socket_plan *out);
 
 #endif /* IOCAD_PLANNER_H */

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The one interface between iocad's loop and a platform: the simulator
- * (sim_platform.c, the default) or the real host (kmod + resctrl). The loop
- * is the only caller; everything behind it does the I/O.
+ * (sim/) or the real host (host/: ioca.ko + resctrl). The loop is the only
+ * caller; everything behind it does the I/O. Platforms include this
+ * header and nothing else of the core: what they apply comes whole in a
+ * struct platform_plan, never from a config they keep themselves.
  *
  * Counters are cumulative since the platform was opened, like the module's
  * samples, so the loop takes deltas and a lost poll loses nothing.
+ * Sockets are named by their id (the physical package id), 0 ..
+ * PLATFORM_MAX_SOCKETS-1, and every per-socket array is indexed by it.
  */
 #ifndef IOCAD_PLATFORM_H
 #define IOCAD_PLATFORM_H
@@ -16,17 +20,55 @@
 
 #define PLATFORM_MAX_CPUS 256
 #define PLATFORM_MAX_TENANTS 64
+#define PLATFORM_MAX_SOCKETS 8
 #define PLATFORM_NAME_LEN 32
+#define PLATFORM_WHY_LEN 160
 
 /* poll() returns this (positive) when a finite run, e.g. a scenario, is over. */
 #define PLATFORM_END 1
 
-struct platform_info {
-	unsigned int llc_ways;	 /* ways of the managed socket's LLC */
-	unsigned int ncpus;	 /* cpu ids are 0 .. ncpus-1 */
+/* platform_info.cpu_socket[] of a CPU that is on no socket now. */
+#define PLATFORM_CPU_ABSENT (-1)
+#define PLATFORM_CPU_OFFLINE (-2)
+
+struct platform_cpuset {
+	uint64_t w[PLATFORM_MAX_CPUS / 64];
+};
+
+static inline void platform_cpuset_add(struct platform_cpuset *s, unsigned int cpu)
+{
+	if (cpu < PLATFORM_MAX_CPUS)
+		s->w[cpu / 64] |= 1ull << (cpu % 64);
+}
+
+static inline bool platform_cpuset_has(const struct platform_cpuset *s, unsigned int cpu)
+{
+	return cpu < PLATFORM_MAX_CPUS && (s->w[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+static inline unsigned int platform_cpuset_count(const struct platform_cpuset *s)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < PLATFORM_MAX_CPUS / 64; i++)
+		n += (unsigned int)__builtin_popcountll(s->w[i]);
+	return n;
+}
+
+struct platform_socket_info {
+	bool present;		 /* the platform manages a socket with this id */
+	unsigned int llc_ways;	 /* ways of this socket's LLC */
 	uint32_t ddio_mask;	 /* DDIO way mask found at open (restored on exit) */
 	uint32_t ddio_boot_mask; /* the platform's default mask */
-	bool ddio_counters;	 /* false: ddio_hits/misses are not measured */
+	bool ddio_counters;	 /* false: DDIO hits/misses are not measured */
+	char ddio_counters_why[PLATFORM_WHY_LEN]; /* why not, for the operator */
+};
+
+struct platform_info {
+	unsigned int ncpus; /* cpu ids are 0 .. ncpus-1 */
+	/* The socket id of each CPU, or PLATFORM_CPU_ABSENT / _OFFLINE. */
+	int cpu_socket[PLATFORM_MAX_CPUS];
+	struct platform_socket_info socket[PLATFORM_MAX_SOCKETS];
 };
 
 struct platform_cpu_counters {
@@ -37,13 +79,15 @@ struct platform_cpu_counters {
 	uint64_t llc_misses;
 };
 
-struct platform_sample {
-	uint64_t seq;  /* consecutive; a gap means a lost sample */
-	uint64_t t_ns; /* platform time at the end of the interval */
-	unsigned int ncpus;
-	struct platform_cpu_counters cpu[PLATFORM_MAX_CPUS];
-	uint64_t ddio_hits;   /* socket-wide, cumulative */
-	uint64_t ddio_misses; /* socket-wide, cumulative */
+struct platform_socket_sample {
+	/*
+	 * This sample has no DDIO counts for the socket (the counters were
+	 * not readable this time): ddio_hits/misses are the last ones and the
+	 * loop makes no DDIO decision on this interval.
+	 */
+	bool ddio_missing;
+	uint64_t ddio_hits;   /* cumulative */
+	uint64_t ddio_misses; /* cumulative */
 	/*
 	 * The DDIO mask read back from the platform at the end of the
 	 * interval. It differs from the last applied one when someone else
@@ -54,16 +98,50 @@ struct platform_sample {
 	uint32_t ddio_mask;
 };
 
-/* One tenant's CAT assignment; the platform finds the tenant by name. */
-struct platform_tenant_mask {
-	char name[PLATFORM_NAME_LEN];
-	uint32_t mask;
+struct platform_sample {
+	uint64_t seq;  /* consecutive; a gap means a lost sample */
+	uint64_t t_ns; /* platform time at the end of the interval */
+	unsigned int ncpus;
+	struct platform_cpu_counters cpu[PLATFORM_MAX_CPUS];
+	struct platform_socket_sample socket[PLATFORM_MAX_SOCKETS];
 };
 
+/* One CAT class of service: a resctrl group on one socket's cache. */
+struct platform_group {
+	char name[PLATFORM_NAME_LEN]; /* a tenant's or a config group's name */
+	uint32_t mask;		      /* contiguous, within the socket's ways */
+	struct platform_cpuset cpus;  /* the CPUs whose fills it confines */
+};
+
+/* Everything iocad wants on one socket. */
+struct platform_socket_plan {
+	unsigned int id;
+	uint32_t ddio_mask; /* the DDIO mask to have (unchanged: nothing written) */
+	unsigned int ngroups;
+	struct platform_group group[PLATFORM_MAX_TENANTS];
+	struct platform_cpuset sample_cpus; /* CPUs whose counters samples carry */
+};
+
+/* What each sample carries, beside the time. */
+#define PLATFORM_EV_INSTRUCTIONS (1u << 0)
+#define PLATFORM_EV_CYCLES (1u << 1)
+#define PLATFORM_EV_LLC_REFS (1u << 2)
+#define PLATFORM_EV_LLC_MISSES (1u << 3)
+#define PLATFORM_EV_DDIO (1u << 4) /* each socket's DDIO hits and misses */
+#define PLATFORM_EV_ALL 0x1fu
+
+/*
+ * The whole state iocad wants on the platform. A socket not in the plan
+ * has none of iocad's groups and its DDIO mask as found at open; a
+ * group not in its socket's list is removed.
+ */
 struct platform_plan {
-	uint32_t ddio_mask;
-	unsigned int ntenants;
-	struct platform_tenant_mask tenant[PLATFORM_MAX_TENANTS];
+	uint64_t interval_ns; /* sampling period */
+	unsigned int events;  /* PLATFORM_EV_* */
+	/* dry-run: configure sampling only; write neither CAT nor DDIO */
+	bool sample_only;
+	unsigned int nsockets;
+	struct platform_socket_plan socket[PLATFORM_MAX_SOCKETS];
 };
 
 struct platform_ops {
@@ -76,17 +154,28 @@ struct platform_ops {
 	 * module published. 0, PLATFORM_END, or -errno.
 	 */
 	int (*poll)(void *ctx, struct platform_sample *out);
-	/* Apply a validated plan whole, or change nothing and return -errno. */
+	/*
+	 * Would @plan apply? Everything that can be known without writing
+	 * (CPUs online and on the socket, masks, CLOSIDs, CPUs held by groups
+	 * iocad did not create). Changes nothing. 0 or -errno (last_error says
+	 * what). A reload's plan is checked before the loop takes it.
+	 */
+	int (*check)(void *ctx, const struct platform_plan *plan);
+	/*
+	 * Make the platform hold @plan whole, or change nothing and return
+	 * -errno. Sampling is reconfigured only when its CPUs, events or
+	 * interval differ from the last applied plan's.
+	 */
 	int (*apply)(void *ctx, const struct platform_plan *plan);
 	/* Wait out the rest of the interval (the simulator returns at once). */
 	int (*wait)(void *ctx, uint64_t interval_ns);
-	/* Put back what open found (DDIO mask, CAT groups). */
+	/* Put back what open found (DDIO masks, CAT groups). */
 	int (*restore)(void *ctx);
 	void (*destroy)(void *ctx);
 	/*
 	 * Optional (may be NULL): what the last failing call was about, naming
-	 * the tenant, group or file, e.g. "tenant 'web' is not in the
-	 * scenario"; "" if nothing to add. Valid until the next call.
+	 * the group, socket or file, e.g. "group 'web' on socket 0: ..."; ""
+	 * if nothing to add. Valid until the next call.
 	 */
 	const char *(*last_error)(void *ctx);
 	/*

@@ -17,6 +17,7 @@ static double per_s(uint64_t n, uint64_t dt_ns)
 int tenant_interval(const struct config *cfg, const struct platform_sample *before,
 		    const struct platform_sample *now, struct ioca_interval *out)
 {
+	const struct platform_socket_sample *sa, *sb;
 	uint64_t dt;
 
 	if (now->t_ns <= before->t_ns)
@@ -57,8 +58,11 @@ int tenant_interval(const struct config *cfg, const struct platform_sample *befo
 		out->llc_refs += r->llc_refs;
 		out->llc_misses += r->llc_misses;
 	}
-	out->ddio_hits_n = diff(now->ddio_hits, before->ddio_hits);
-	out->ddio_misses_n = diff(now->ddio_misses, before->ddio_misses);
+	/* the DDIO counters of the config's socket */
+	sa = &before->socket[cfg->socket % PLATFORM_MAX_SOCKETS];
+	sb = &now->socket[cfg->socket % PLATFORM_MAX_SOCKETS];
+	out->ddio_hits_n = diff(sb->ddio_hits, sa->ddio_hits);
+	out->ddio_misses_n = diff(sb->ddio_misses, sa->ddio_misses);
 	out->ddio_hits = per_s(out->ddio_hits_n, dt);
 	out->ddio_misses = per_s(out->ddio_misses_n, dt);
 	return 0;

@@ -23,7 +23,7 @@ struct tenant_rates {
 	double miss_rate; /* llc_misses / llc_refs, 0 when idle */
 };
 
-/* One interval of the whole socket, as rates. */
+/* One interval of one socket (the config's), as rates. */
 struct ioca_interval {
 	uint64_t t_ns;
 	uint64_t dt_ns;

@@ -17,8 +17,9 @@ if [ ! -x "$iocad" ]; then
 fi
 mkdir -p "$out"
 
-# Every state change ("t=11s low_keep -> core_demand (core_contention)") and
-# every other interval that moved a mask ("t=11s low_keep: core_alloc").
+# Every state change ("s0 t=11s low_keep -> core_demand (core_contention)")
+# and every other interval that moved a mask ("s0 t=11s low_keep:
+# core_alloc"), each socket followed on its own.
 transitions() {
 	awk -F, 'NR == 1 {
 		for (i = 1; i <= NF; i++) {
@@ -29,40 +30,66 @@ transitions() {
 		next
 	}
 	{
+		k = $c["socket"]
 		s = $c["state"]
 		masks = ""
 		for (i = 1; i <= nm; i++)
 			masks = masks " " $m[i]
-		if (NR > 2 && s != prev)
-			printf "    t=%gs  %s -> %s (%s)\n", $c["t_s"], prev, s, $c["reason"]
-		else if (NR > 2 && masks != pmasks)
-			printf "    t=%gs  %s: %s\n", $c["t_s"], s, $c["reason"]
-		prev = s
-		pmasks = masks
+		if ((k in prev) && s != prev[k])
+			printf "    s%s t=%gs  %s -> %s (%s)\n", k, $c["t_s"], prev[k], s, $c["reason"]
+		else if ((k in prev) && masks != pmasks[k])
+			printf "    s%s t=%gs  %s: %s\n", k, $c["t_s"], s, $c["reason"]
+		prev[k] = s
+		pmasks[k] = masks
 	}' "$1"
 }
 
-# "DDIO 0x600, vswitch 0x3 (2 ways), ..." from the last row.
+# "socket 0: DDIO 0x600, vswitch 0x3 (2 ways), ..." from each socket's last row.
 final_alloc() {
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; n = NF; next }
-	{ for (i = 1; i <= n; i++) v[i] = $i }
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { h[i] = $i; c[$i] = i }; n = NF; next }
+	{ k = $c["socket"]; last[k] = $0 }
 	END {
-		line = "    final: DDIO " v[6] " (" v[5] " ways)"
-		for (i = 1; i <= n; i++)
-			if (h[i] ~ /_mask$/ && h[i] != "ddio_mask") {
-				t = h[i]
-				sub(/_mask$/, "", t)
-				line = line ", " t " " v[i] " (" v[i - 1] " ways)"
-			}
-		print line
-	}' "$1"
+		for (k in last) {
+			split(last[k], v, ",")
+			line = "    final: socket " k ": DDIO " v[c["ddio_mask"]] " (" v[c["ddio_ways"]] " ways)"
+			for (i = 1; i <= n; i++)
+				if (h[i] ~ /_mask$/ && h[i] != "ddio_mask" && v[i] != "") {
+					t = h[i]
+					sub(/_mask$/, "", t)
+					line = line ", " t " " v[i] " (" v[i - 1] " ways)"
+				}
+			print line
+		}
+	}' "$1" | sort
+}
+
+# The sockets of trace $1 ("0 1").
+sockets() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "socket") c = i; next }
+	{ print $c }' "$1" | sort -un | tr '\n' ' '
+}
+
+# Draw trace $1 as $2 with title $3; a trace of several sockets as one picture each.
+plot() {
+	local csv=$1 png=$2 title=$3 k ks
+	ks=$(sockets "$csv")
+	if [ "$(echo $ks | wc -w)" -le 1 ]; then
+		scripts/plot_trace.sh "$csv" "$png" "$title"
+		return
+	fi
+	for k in $ks; do
+		awk -F, -v k="$k" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "socket") c = i; print; next }
+		$c == k' "$csv" >"${csv%.csv}-s$k.csv"
+		scripts/plot_trace.sh "${csv%.csv}-s$k.csv" "${png%.png}-s$k.png" "$title (socket $k)" ||
+			return 1
+	done
 }
 
 # Mean of column $2 of trace $1 over the intervals ending in ($3, $4] s.
 phase_mean() {
 	awk -F, -v col="$2" -v t0="$3" -v t1="$4" '
 	NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
-	c && $2 > t0 && $2 <= t1 { s += $c; k++ }
+	c && $3 > t0 && $3 <= t1 { s += $c; k++ }
 	END { if (!c || !k) print "nan"; else printf "%.6g", s / k }' "$1"
 }
 
@@ -99,11 +126,11 @@ for ini in examples/iocad/*.ini; do
 	[ -f "examples/iocad/$name.scn" ] || continue
 	run "$name" ioca
 	title="$name: $(sed -n 's/^# \{0,1\}//p;/^[^#]/q' "examples/iocad/$name.scn" | head -n 1)"
-	scripts/plot_trace.sh "$out/$name.csv" "$out/$name.png" "$title" || status=1
-	echo "$name  ($(($(wc -l <"$out/$name.csv") - 1)) intervals, mode ioca)"
+	plot "$out/$name.csv" "$out/$name.png" "$title" || status=1
+	echo "$name  ($(($(wc -l <"$out/$name.csv") - 1)) rows, sockets $(sockets "$out/$name.csv")mode ioca)"
 	transitions "$out/$name.csv"
 	final_alloc "$out/$name.csv"
-	echo "    picture: $out/$name.png"
+	echo "    picture(s): $(ls "$out/$name".png "$out/$name"-s[0-9].png 2>/dev/null | tr '\n' ' ')"
 done
 
 # The comparison of the latent-contender story: the PS tenant xmem4.

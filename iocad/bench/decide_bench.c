@@ -64,8 +64,8 @@ static void advance(struct platform_sample *s, unsigned int ncores, unsigned int
 		p->llc_refs += scale * (1000000u + rnd(100000u));
 		p->llc_misses += scale * (100000u + rnd(50000u));
 	}
-	s->ddio_hits += 1000000u + rnd(100000u);
-	s->ddio_misses += scale * (50000u + rnd(100000u));
+	s->socket[0].ddio_hits += 1000000u + rnd(100000u);
+	s->socket[0].ddio_misses += scale * (50000u + rnd(100000u));
 }
 
 /* One pass of INTERVALS; mean us of aggregation and decision. */

@@ -137,6 +137,7 @@ struct state {
 	struct ioca_assembler a;
 	struct ioca_sample sample;
 	struct host_counters hc;
+	struct host_ddio_counts ddio[PLATFORM_MAX_SOCKETS];
 	struct platform_sample ps[2];
 	struct ioca_interval iv;
 	struct ioca_delta d;
@@ -212,8 +213,12 @@ static void run_once(unsigned int ncpus, struct stage *out)
 		if (take(s, sv[0], parts, &t) != 1)
 			die("sample not whole after its last part");
 		t0 = now_us();
-		host_counters_fold(&s->hc, &s->sample, true, s->sample.sockets[0].counters[0].value,
-				   s->sample.sockets[0].counters[1].value, &s->ps[1]);
+		s->ddio[0] = (struct host_ddio_counts){
+			.have = true,
+			.hit = s->sample.sockets[0].counters[0].value,
+			.miss = s->sample.sockets[0].counters[1].value,
+		};
+		host_counters_fold(&s->hc, &s->sample, s->ddio, &s->ps[1]);
 		if (k)
 			tenant_interval(&s->cfg, &s->ps[0], &s->ps[1], &s->iv);
 		t.aggr += now_us() - t0;

@@ -1,119 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Plan to resctrl groups. */
-#include <errno.h>
-#include <stdbool.h>
-#include <stdio.h>
+/* Plan to resctrl groups and sampled CPUs. */
 #include <string.h>
 
 #include "host_cat.h"
 
-void host_cat_table_set(struct host_cat_table *tab, const struct config *cfg)
-{
-	memset(tab, 0, sizeof(*tab));
-	for (unsigned int i = 0; i < cfg->ntenants; i++) {
-		struct host_cat_tenant *t = &tab->t[i];
-
-		memcpy(t->name, cfg->tenant[i].name, sizeof(t->name));
-		memcpy(t->group, cfg->tenant[i].group, sizeof(t->group));
-		memcpy(t->cpus, cfg->tenant[i].cpus, cfg->tenant[i].ncpus * sizeof(t->cpus[0]));
-		t->ncpus = cfg->tenant[i].ncpus;
-	}
-	tab->n = cfg->ntenants;
-}
-
-unsigned int host_cat_ngroups(const struct config *cfg)
+unsigned int host_cat_groups(const struct platform_socket_plan *sp, struct rdt_group *out)
 {
 	unsigned int n = 0;
 
-	for (unsigned int i = 0; i < cfg->ntenants; i++)
-		if (config_leader(cfg, i) == i)
-			n++;
+	for (unsigned int k = 0; k < sp->ngroups && n < RDT_MAX_GROUPS; k++) {
+		const struct platform_group *g = &sp->group[k];
+		struct rdt_group *o = &out[n++];
+
+		memset(o, 0, sizeof(*o));
+		memcpy(o->name, g->name, sizeof(o->name));
+		o->name[sizeof(o->name) - 1] = '\0';
+		o->mask = g->mask;
+		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
+			if (platform_cpuset_has(&g->cpus, c))
+				o->cpus[o->ncpus++] = c;
+	}
 	return n;
 }
 
-static const struct host_cat_tenant *lookup(const struct host_cat_table *tab, const char *name)
+static void union_of(const struct platform_plan *p, struct platform_cpuset *u)
 {
-	for (unsigned int i = 0; i < tab->n; i++)
-		if (!strcmp(tab->t[i].name, name))
-			return &tab->t[i];
-	return NULL;
+	memset(u, 0, sizeof(*u));
+	for (unsigned int k = 0; k < p->nsockets; k++)
+		for (unsigned int w = 0; w < PLATFORM_MAX_CPUS / 64; w++)
+			u->w[w] |= p->socket[k].sample_cpus.w[w];
 }
 
-/* Merge @cpus into the ascending list of @g. */
-static void add_cpus(struct rdt_group *g, const unsigned int *cpus, unsigned int n)
+unsigned int host_cat_cpus(const struct platform_plan *p, uint32_t *cpus)
 {
-	bool in[PLATFORM_MAX_CPUS] = {false};
-
-	for (unsigned int i = 0; i < g->ncpus; i++)
-		in[g->cpus[i]] = true;
-	for (unsigned int i = 0; i < n; i++)
-		if (cpus[i] < PLATFORM_MAX_CPUS)
-			in[cpus[i]] = true;
-	g->ncpus = 0;
-	for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
-		if (in[c])
-			g->cpus[g->ncpus++] = c;
-}
-
-int host_cat_groups(const struct host_cat_table *tab, const struct platform_plan *plan,
-		    struct rdt_group *out, unsigned int *nout, char *err, size_t errlen)
-{
-	bool from_group[RDT_MAX_GROUPS] = {false};
+	struct platform_cpuset u;
 	unsigned int n = 0;
 
-	for (unsigned int i = 0; i < plan->ntenants; i++) {
-		const struct host_cat_tenant *t = lookup(tab, plan->tenant[i].name);
-		const char *gname;
-		unsigned int k;
-
-		if (!t) {
-			snprintf(err, errlen, "plan names tenant %s, which has no CPUs on record",
-				 plan->tenant[i].name);
-			return -EINVAL;
-		}
-		gname = t->group[0] ? t->group : t->name;
-		for (k = 0; k < n; k++)
-			if (!strcmp(out[k].name, gname))
-				break;
-		if (k < n) {
-			if (!t->group[0] || !from_group[k]) {
-				snprintf(err, errlen,
-					 "tenant %s: resctrl group name %s is both a tenant and a "
-					 "group; rename one",
-					 t->name, gname);
-				return -EINVAL;
-			}
-			if (out[k].mask != plan->tenant[i].mask) {
-				snprintf(err, errlen,
-					 "group %s: tenant %s has mask 0x%x, another member 0x%x",
-					 gname, t->name, plan->tenant[i].mask, out[k].mask);
-				return -EINVAL;
-			}
-		} else {
-			if (n == RDT_MAX_GROUPS)
-				return -E2BIG;
-			memset(&out[n], 0, sizeof(out[n]));
-			memcpy(out[n].name, gname, strlen(gname) + 1);
-			out[n].mask = plan->tenant[i].mask;
-			from_group[n] = t->group[0] != '\0';
-			k = n++;
-		}
-		add_cpus(&out[k], t->cpus, t->ncpus);
-	}
-	*nout = n;
-	return 0;
-}
-
-unsigned int host_cat_cpus(const struct host_cat_table *tab, uint32_t *cpus)
-{
-	bool in[PLATFORM_MAX_CPUS] = {false};
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < tab->n; i++)
-		for (unsigned int k = 0; k < tab->t[i].ncpus; k++)
-			in[tab->t[i].cpus[k]] = true;
+	union_of(p, &u);
 	for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
-		if (in[c])
+		if (platform_cpuset_has(&u, c))
 			cpus[n++] = c;
 	return n;
+}
+
+bool host_cat_same_sampling(const struct platform_plan *p, const struct platform_plan *q)
+{
+	struct platform_cpuset a, b;
+
+	union_of(p, &a);
+	union_of(q, &b);
+	return p->interval_ns == q->interval_ns && p->events == q->events &&
+	       !memcmp(&a, &b, sizeof(a));
 }

@@ -55,8 +55,8 @@ static void fold_cpu(struct host_counters *hc, const struct ioca_cpu_sample *c,
 	a->generation = c->generation;
 }
 
-uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *s, bool have_ddio,
-			    uint64_t hit, uint64_t miss, struct platform_sample *out)
+uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *s,
+			    const struct host_ddio_counts *ddio, struct platform_sample *out)
 {
 	uint64_t lost = hc->seq ? s->lost : 0;
 	bool present[PLATFORM_MAX_CPUS] = {false};
@@ -87,14 +87,21 @@ uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *
 		if (c + 1 > out->ncpus)
 			out->ncpus = c + 1;
 	}
-	if (have_ddio) {
-		bool restart = hc->new_epoch;
+	for (unsigned int k = 0; k < PLATFORM_MAX_SOCKETS; k++) {
+		struct platform_socket_sample *o = &out->socket[k];
+		struct host_ddio_acc *d = &hc->ddio[k];
 
-		out->ddio_hits = acc(&hc->ddio_base[0], &hc->ddio_last[0], hit, restart);
-		out->ddio_misses = acc(&hc->ddio_base[1], &hc->ddio_last[1], miss, restart);
-	} else {
-		out->ddio_hits = 0;
-		out->ddio_misses = 0;
+		o->ddio_missing = !ddio[k].have;
+		if (ddio[k].have) {
+			bool restart = hc->new_epoch;
+
+			o->ddio_hits = acc(&d->base[0], &d->last[0], ddio[k].hit, restart);
+			o->ddio_misses = acc(&d->base[1], &d->last[1], ddio[k].miss, restart);
+		} else {
+			/* the last counts: no DDIO traffic is made up */
+			o->ddio_hits = d->base[0] + d->last[0];
+			o->ddio_misses = d->base[1] + d->last[1];
+		}
 	}
 	hc->new_epoch = false;
 	hc->seq += 1 + lost;

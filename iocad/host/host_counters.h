@@ -2,7 +2,7 @@
 /*
  * The module's samples as iocad's platform_sample: per-CPU counters of the
  * four CPU events iocad configures (in this order: instructions, cycles,
- * LLC references, LLC misses) and the socket's DDIO hits/misses, all kept
+ * LLC references, LLC misses) and each socket's DDIO hits/misses, all kept
  * cumulative across everything that restarts the module's counts (a CPU
  * going offline and back, a new sampler configuration after SIGHUP), so
  * the loop's deltas never go backwards. Sequence numbers are iocad's own:
@@ -38,8 +38,15 @@ struct host_counters {
 	uint64_t lost;
 	bool new_epoch; /* next sample's counts start again from zero */
 	struct host_cpu_acc cpu[PLATFORM_MAX_CPUS];
-	bool ddio_seen;
-	uint64_t ddio_last[2], ddio_base[2];
+	struct host_ddio_acc {
+		uint64_t last[2], base[2]; /* hits, misses */
+	} ddio[PLATFORM_MAX_SOCKETS];
+};
+
+/* One socket's cumulative DDIO counts in a sample, if it has them. */
+struct host_ddio_counts {
+	bool have;
+	uint64_t hit, miss;
 };
 
 void host_counters_init(struct host_counters *hc);
@@ -48,11 +55,12 @@ void host_counters_init(struct host_counters *hc);
 void host_counters_new_epoch(struct host_counters *hc);
 
 /*
- * Fold sample @s into @out. @hit/@miss: the socket's cumulative DDIO
- * counts in @s (ignored unless @have_ddio). @out->ddio_mask is left to the
+ * Fold sample @s into @out. @ddio: each socket's DDIO counts in @s
+ * (PLATFORM_MAX_SOCKETS, by socket id); a socket without them is marked
+ * ddio_missing and keeps its last counts. The DDIO masks are left to the
  * caller. Returns the number of samples lost before @s.
  */
-uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *s, bool have_ddio,
-			    uint64_t hit, uint64_t miss, struct platform_sample *out);
+uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *s,
+			    const struct host_ddio_counts *ddio, struct platform_sample *out);
 
 #endif /* IOCAD_HOST_COUNTERS_H */

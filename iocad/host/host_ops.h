@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The host platform's state and its struct platform_ops (host_ops.c);
- * host_platform.c opens and closes it. Internal to the two.
+ * The host platform's state and its struct platform_ops (host_ops.c,
+ * host_apply.c); host_platform.c opens and closes it. Internal to them.
  */
 #ifndef IOCAD_HOST_OPS_H
 #define IOCAD_HOST_OPS_H
@@ -11,50 +11,58 @@
 
 #include <libioca.h>
 
-#include "config.h"
 #include "host_cat.h"
 #include "host_counters.h"
 #include "host_platform.h"
 #include "platform.h"
 #include "rdt.h"
 
+/* One socket the module knows. */
+struct host_sock {
+	bool present;
+	uint32_t llc_ways;
+	uint32_t start_mask; /* DDIO mask found at open, put back by restore */
+	uint32_t ddio_cur;   /* last mask read back or set */
+	bool ddio_changed;   /* iocad set DDIO: restore puts start_mask back */
+	struct rdt *rdt;     /* its cache domain's groups; NULL: no online CPU */
+};
+
 struct host {
-	struct config cfg; /* the tenants in force (socket never changes) */
 	char cpu_root[256];
 	volatile sig_atomic_t *stop;
 	host_print_fn print;
 	void *print_arg;
 	int lock_fd;
 	bool sampler_running;		/* started by this iocad */
-	bool ddio_changed;		/* iocad set DDIO: restore puts start_mask back */
 	bool lib_quiet;			/* libioca's own "not loaded" is said better by us */
+	bool have_plan;			/* @plan was applied */
+	bool late_said;			/* "no sample for N ms" said, until one comes */
 	struct ioca_client *client;	/* requests; owns sampler and DDIO */
 	struct ioca_subscription *sub;	/* samples */
 	struct ioca_cha_preset *preset; /* NULL: no DDIO counters */
-	char no_ddio_why[160];
-	char last_err[768];		     /* why the last apply failed, for the loop's log */
-	struct ioca_info *info;		     /* last info (read every interval) */
-	const struct ioca_socket_info *sock; /* in info, at open */
-	uint32_t sock_id;
-	uint32_t llc_ways;
-	uint32_t start_mask; /* DDIO mask found at open, put back by restore */
-	uint32_t ddio_cur;   /* last mask read back or set */
-	unsigned int ncpus;  /* CPU ids below this exist (sysfs) */
-	struct rdt *rdt;
-	struct host_cat_table tab;
+	char no_ddio_why[PLATFORM_WHY_LEN];
+	char last_err[768];	 /* why the last call failed, for the loop's log */
+	struct ioca_info *info;	 /* last info (read every interval) */
+	struct platform_info pi; /* what info() says */
+	struct host_sock sock[PLATFORM_MAX_SOCKETS];
 	struct host_counters hc;
-	struct ioca_sample *sample;		 /* receive buffer */
-	unsigned int skipped;			 /* samples without DDIO counters, not folded */
-	struct rdt_group groups[RDT_MAX_GROUPS]; /* apply's scratch */
-	struct rdt_group prev[RDT_MAX_GROUPS];	 /* what to go back to */
+	struct ioca_sample *sample; /* receive buffer */
+	struct platform_plan plan;  /* the one in force */
+	struct rdt_group groups[RDT_MAX_GROUPS];
+	struct rdt_group prev[PLATFORM_MAX_SOCKETS][RDT_MAX_GROUPS]; /* to go back to */
+	unsigned int nprev[PLATFORM_MAX_SOCKETS];
 };
 
 extern const struct platform_ops host_platform_ops;
 
 void host_say(struct host *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Configure the sampler (owned) for the table's CPUs and start it. */
-int host_sampler_start(struct host *h, char *err, size_t errlen);
+/* The plan's socket @id, or NULL if the plan has none of iocad's state there. */
+const struct platform_socket_plan *host_plan_socket(const struct platform_plan *p, unsigned int id);
+
+int host_check(void *ctx, const struct platform_plan *p);
+int host_apply(void *ctx, const struct platform_plan *p);
+int host_restore(void *ctx);
 
 void host_destroy(void *ctx);
 

@@ -53,8 +53,8 @@ static void rdt_print(void *arg, const char *msg)
 	h->print(h->print_arg, msg);
 }
 
-/* One iocad per socket: the lock is what makes "stale" groups stale. */
-static int take_lock(struct host *h, const char *dir, unsigned int socket, char *err, size_t errlen)
+/* One iocad per host: the lock is what makes "stale" groups stale. */
+static int take_lock(struct host *h, const char *dir, char *err, size_t errlen)
 {
 	char path[300], pid[32];
 	int fd, n;
@@ -63,7 +63,7 @@ static int take_lock(struct host *h, const char *dir, unsigned int socket, char 
 		snprintf(err, errlen, "lock directory %s: %s", dir, strerror(errno));
 		return -errno;
 	}
-	snprintf(path, sizeof(path), "%s/socket%u.lock", dir, socket);
+	snprintf(path, sizeof(path), "%s/iocad.lock", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		snprintf(err, errlen, "lock %s: %s", path, strerror(errno));
@@ -73,8 +73,10 @@ static int take_lock(struct host *h, const char *dir, unsigned int socket, char 
 		n = (int)read(fd, pid, sizeof(pid) - 1);
 		pid[n > 0 ? n : 0] = '\0';
 		pid[strcspn(pid, "\n")] = '\0';
-		snprintf(err, errlen, "another iocad (pid %s) manages socket %u (lock %s)",
-			 pid[0] ? pid : "?", socket, path);
+		snprintf(err, errlen,
+			 "another iocad (pid %s) is running on this host (lock %s); one iocad "
+			 "manages every socket: stop it first, or send it SIGHUP to reload",
+			 pid[0] ? pid : "?", path);
 		close(fd);
 		return -EBUSY;
 	}
@@ -111,18 +113,27 @@ static int open_module(struct host *h, char *err, size_t errlen)
 		snprintf(err, errlen, "ioca.ko: info: %s", strerror(-r));
 		return r;
 	}
-	for (uint32_t i = 0; i < h->info->nsockets; i++)
-		if (h->info->sockets[i].id == h->cfg.socket)
-			h->sock = &h->info->sockets[i];
-	if (!h->sock) {
-		snprintf(err, errlen, "%s: socket = %u, but ioca.ko knows %u socket(s)",
-			 h->cfg.path, h->cfg.socket, h->info->nsockets);
-		return -EINVAL;
+	for (uint32_t i = 0; i < h->info->nsockets; i++) {
+		const struct ioca_socket_info *si = &h->info->sockets[i];
+		struct host_sock *hs;
+
+		if (si->id >= PLATFORM_MAX_SOCKETS) {
+			host_say(h, "ioca.ko socket %u: beyond the %d iocad manages, left alone",
+				 si->id, PLATFORM_MAX_SOCKETS);
+			continue;
+		}
+		hs = &h->sock[si->id];
+		hs->present = true;
+		hs->llc_ways = si->llc_ways;
+		hs->start_mask = si->ddio_mask;
+		hs->ddio_cur = si->ddio_mask;
+		h->pi.socket[si->id] = (struct platform_socket_info){
+			.present = true,
+			.llc_ways = si->llc_ways,
+			.ddio_mask = si->ddio_mask,
+			.ddio_boot_mask = si->boot_mask,
+		};
 	}
-	h->sock_id = h->sock->id;
-	h->start_mask = h->sock->ddio_mask;
-	h->ddio_cur = h->start_mask;
-	h->llc_ways = h->sock->llc_ways;
 	h->sub = ioca_subscription__open(&so);
 	if (!h->sub) {
 		r = -errno;
@@ -149,46 +160,70 @@ static void find_ddio_counters(struct host *h)
 				   : strerror(e));
 }
 
+/* resctrl for socket @id's cache domain: checked against the module, stale groups removed. */
 static int open_resctrl(struct host *h, const struct host_platform_opts *o,
-			const struct host_topo *topo, char *err, size_t errlen)
+			const struct host_topo *topo, unsigned int id, char *err, size_t errlen)
 {
 	char prefix[RDT_PREFIX_LEN];
-	int id, n;
+	struct host_sock *hs = &h->sock[id];
+	int l3, n;
 
-	id = host_topo_l3_id(topo, h->cfg.socket);
-	if (id < 0) {
-		host_say(h, "socket %u: no L3 id in sysfs cache info, using the socket number",
-			 h->cfg.socket);
-		id = (int)h->cfg.socket;
+	l3 = host_topo_l3_id(topo, id);
+	if (l3 < 0) {
+		host_say(h, "socket %u: no L3 id in sysfs cache info, using the socket number", id);
+		l3 = (int)id;
 	}
-	snprintf(prefix, sizeof(prefix), "iocad-s%u-", h->cfg.socket);
+	snprintf(prefix, sizeof(prefix), "iocad-s%u-", id);
 	struct rdt_opts ro = {
 		.sz = sizeof(ro),
 		.root = o->resctrl_root,
 		.prefix = prefix,
-		.cache_id = (unsigned int)id,
+		.family = "iocad-s",
+		.cache_id = (unsigned int)l3,
 		.print = rdt_print,
 		.print_arg = h,
 	};
-	h->rdt = rdt_open(&ro, err, errlen);
-	if (!h->rdt)
+	hs->rdt = rdt_open(&ro, err, errlen);
+	if (!hs->rdt)
 		return -errno;
-	if (rdt_info(h->rdt)->cbm_len != h->llc_ways) {
+	if (rdt_info(hs->rdt)->cbm_len != hs->llc_ways) {
 		snprintf(err, errlen,
 			 "resctrl's L3 cbm_mask has %u ways, but ioca.ko reports %u LLC ways on "
 			 "socket %u",
-			 rdt_info(h->rdt)->cbm_len, h->llc_ways, h->cfg.socket);
+			 rdt_info(hs->rdt)->cbm_len, hs->llc_ways, id);
 		return -EINVAL;
 	}
-	n = rdt_remove_stale(h->rdt, err, errlen);
+	n = rdt_remove_stale(hs->rdt, err, errlen);
 	if (n < 0)
 		return n;
 	if (n > 0)
 		host_say(h,
 			 "resctrl: cleaned up %d group(s) left by an iocad that did not exit "
-			 "cleanly",
-			 n);
-	return rdt_check_closids(h->rdt, host_cat_ngroups(&h->cfg), err, errlen);
+			 "cleanly (socket %u)",
+			 n, id);
+	return 0;
+}
+
+/* Every socket the module knows and sysfs shows online CPUs of. */
+static int open_sockets(struct host *h, const struct host_platform_opts *o,
+			const struct host_topo *topo, char *err, size_t errlen)
+{
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
+		bool online = false;
+		int r;
+
+		for (unsigned int c = 0; c < topo->ncpus && !online; c++)
+			online = topo->online[c] && topo->socket[c] == (int)id;
+		if (!h->sock[id].present || !online)
+			continue;
+		r = open_resctrl(h, o, topo, id, err, errlen);
+		if (r)
+			return r;
+		h->pi.socket[id].ddio_counters = h->preset != NULL;
+		snprintf(h->pi.socket[id].ddio_counters_why, PLATFORM_WHY_LEN, "%s",
+			 h->preset ? "" : h->no_ddio_why);
+	}
+	return 0;
 }
 
 static void destroy(void *ctx)
@@ -199,8 +234,9 @@ static void destroy(void *ctx)
 	/* the module stops the sampler and puts owned DDIO masks back */
 	ioca_client__close(h->client);
 	ioca_cha_preset__free(h->preset);
-	if (h->rdt)
-		rdt_close(h->rdt);
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
+		if (h->sock[id].rdt)
+			rdt_close(h->sock[id].rdt);
 	if (h->lock_fd >= 0)
 		close(h->lock_fd);
 	free(h->sample);
@@ -215,8 +251,7 @@ int host_platform_open(const struct host_platform_opts *o, struct platform *pf, 
 	struct host *h;
 	int r;
 
-	if (!o || o->sz < offsetof(struct host_platform_opts, print_arg) + sizeof(void *) ||
-	    !o->cfg || !pf) {
+	if (!o || o->sz < offsetof(struct host_platform_opts, print_arg) + sizeof(void *) || !pf) {
 		snprintf(err, errlen, "host: bad options");
 		return -EINVAL;
 	}
@@ -237,25 +272,19 @@ int host_platform_open(const struct host_platform_opts *o, struct platform *pf, 
 	h->print_arg = o->print_arg;
 	snprintf(h->cpu_root, sizeof(h->cpu_root), "%s",
 		 o->cpu_root ? o->cpu_root : HOST_TOPO_SYSFS);
-	memcpy(&h->cfg, o->cfg, sizeof(h->cfg));
 	host_counters_init(&h->hc);
 	/* ORDER: checks that change nothing, then the lock, then the module */
 	r = host_topo_read(h->cpu_root, topo, err, errlen);
-	if (!r)
-		r = host_topo_check(&h->cfg, topo, err, errlen);
-	h->ncpus = topo->ncpus;
-	if (!r)
-		r = take_lock(h, o->lock_dir ? o->lock_dir : "/run/iocad", h->cfg.socket, err,
-			      errlen);
+	if (!r) {
+		host_topo_info(topo, &h->pi);
+		r = take_lock(h, o->lock_dir ? o->lock_dir : "/run/iocad", err, errlen);
+	}
 	if (!r)
 		r = open_module(h, err, errlen);
-	if (!r)
-		r = open_resctrl(h, o, topo, err, errlen);
-	if (r)
-		goto fail;
-	find_ddio_counters(h);
-	host_cat_table_set(&h->tab, &h->cfg);
-	r = host_sampler_start(h, err, errlen);
+	if (!r) {
+		find_ddio_counters(h);
+		r = open_sockets(h, o, topo, err, errlen);
+	}
 	if (r)
 		goto fail;
 	free(topo);
@@ -274,54 +303,24 @@ void host_destroy(void *ctx)
 	destroy(ctx);
 }
 
-int host_platform_set_tenants(struct platform *pf, const struct config *cfg, char *err,
-			      size_t errlen)
+int host_platform_probe(const char *cpu_root, struct platform_info *out, char *err, size_t errlen)
 {
-	struct host *h = pf->ctx;
-	struct host_topo *topo;
-	struct host_cat_table old;
-	uint64_t old_interval;
+	struct host_topo *topo = malloc(sizeof(*topo));
 	int r;
 
-	if (cfg->socket != h->cfg.socket) {
-		snprintf(err, errlen,
-			 "%s: socket changed from %u to %u; restart iocad to manage "
-			 "another socket",
-			 cfg->path, h->cfg.socket, cfg->socket);
-		return -EINVAL;
-	}
-	topo = malloc(sizeof(*topo));
-	if (!topo)
+	if (!topo) {
+		snprintf(err, errlen, "host: out of memory");
 		return -ENOMEM;
-	r = host_topo_read(h->cpu_root, topo, err, errlen);
-	if (!r)
-		r = host_topo_check(cfg, topo, err, errlen);
-	free(topo);
-	if (r)
-		return r;
-	old = h->tab;
-	old_interval = h->cfg.interval_ns;
-	host_cat_table_set(&h->tab, cfg);
-	/* the sampler takes the new interval too */
-	h->cfg.interval_ns = cfg->interval_ns;
-	r = host_sampler_start(h, err, errlen);
-	if (r) {
-		char again[256];
-
-		/* the old tenants' CPUs go on being sampled */
-		h->tab = old;
-		h->cfg.interval_ns = old_interval;
-		if (host_sampler_start(h, again, sizeof(again)))
-			host_say(h, "sampler for the running tenants: %s", again);
-		return r;
 	}
-	memcpy(&h->cfg, cfg, sizeof(h->cfg));
-	return 0;
-}
-
-const char *host_platform_ddio_counters_reason(const struct platform *pf)
-{
-	const struct host *h = pf->ctx;
-
-	return h->preset ? "" : h->no_ddio_why;
+	memset(out, 0, sizeof(*out));
+	r = host_topo_read(cpu_root ? cpu_root : HOST_TOPO_SYSFS, topo, err, errlen);
+	if (!r) {
+		host_topo_info(topo, out);
+		/* sockets as sysfs shows them: the module's are known only when opened */
+		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
+			if (out->cpu_socket[c] >= 0 && out->cpu_socket[c] < PLATFORM_MAX_SOCKETS)
+				out->socket[out->cpu_socket[c]].present = true;
+	}
+	free(topo);
+	return r;
 }

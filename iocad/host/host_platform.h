@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The real host behind struct platform_ops: counters and DDIO through
- * ioca.ko (libioca), CAT through resctrl (rdt.c). Opening it checks the
- * tenants' CPUs against the socket, takes the socket's lock (one iocad per
- * socket), cleans up groups a dead instance left, configures and starts
- * the module's sampler as its owner and subscribes to its samples. What it
- * changes is put back by restore(); what it owns in the module (the
- * sampler, DDIO masks) is put back by the module if iocad dies.
+ * ioca.ko (libioca), CAT through resctrl (rdt.c), on every socket the
+ * module knows. Opening it takes the host's lock (one iocad per host),
+ * cleans up groups a dead instance left and subscribes to the module's
+ * samples; it changes nothing else. The first plan applied configures and
+ * starts the sampler (owned) and writes CAT and DDIO; everything comes
+ * from the plans, the platform keeps no config. What it changes is put
+ * back by restore(); what it owns in the module (the sampler, DDIO masks)
+ * is put back by the module if iocad dies.
  *
  * Not thread-safe: the loop's thread only.
  */
@@ -16,18 +18,16 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "config.h"
 #include "platform.h"
 
 typedef void (*host_print_fn)(void *arg, const char *msg);
 
 struct host_platform_opts {
 	size_t sz;		  /* sizeof(struct host_platform_opts) */
-	const struct config *cfg; /* tenants and socket; copied */
 	const char *resctrl_root; /* NULL: /sys/fs/resctrl */
 	const char *cpu_root;	  /* NULL: /sys/devices/system/cpu */
 	const char *lock_dir;	  /* NULL: /run/iocad */
-	/* Set by SIGTERM/SIGINT: wait() returns at once. May be NULL. */
+	/* Set by SIGTERM/SIGINT: wait() and poll() return within 100 ms. May be NULL. */
 	volatile sig_atomic_t *stop;
 	host_print_fn print; /* notices (cleanup, DDIO counters); NULL: stderr */
 	void *print_arg;
@@ -36,24 +36,18 @@ struct host_platform_opts {
 #define host_platform_opts__last_field print_arg
 
 /*
- * Open the host platform for @opts->cfg into @pf. 0, or -errno with @err
- * saying what is missing and how to fix it (-ENOENT: ioca.ko not loaded
- * or resctrl not mounted; -EBUSY: another iocad or sampler owner;
- * -ENOSPC: too few CLOSIDs; -EINVAL: a tenant CPU is offline or on
- * another socket).
+ * Open the host platform into @pf. 0, or -errno with @err saying what is
+ * missing and how to fix it (-ENOENT: ioca.ko not loaded or resctrl not
+ * mounted; -EBUSY: another iocad, naming its pid).
  */
 int host_platform_open(const struct host_platform_opts *opts, struct platform *pf, char *err,
 		       size_t errlen);
 
 /*
- * SIGHUP: take @cfg's tenants (CPUs checked against the socket; the
- * sampler is reconfigured for their CPUs). Call before the loop plans for
- * them. 0, or -errno with @err set and nothing changed.
+ * The CPU topology part of platform_info (ncpus, cpu_socket) from sysfs
+ * under @cpu_root (NULL: the real one), touching nothing: what
+ * --check-config checks a config against. 0 or -errno with @err set.
  */
-int host_platform_set_tenants(struct platform *pf, const struct config *cfg, char *err,
-			      size_t errlen);
-
-/* Why DDIO counters are absent ("" when present). */
-const char *host_platform_ddio_counters_reason(const struct platform *pf);
+int host_platform_probe(const char *cpu_root, struct platform_info *out, char *err, size_t errlen);
 
 #endif /* IOCAD_HOST_PLATFORM_H */

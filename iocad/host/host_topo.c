@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "host_topo.h"
+#include "rdt.h"
 #include "rdt_info.h"
 
 static int read_int(const char *path, int *out)
@@ -36,8 +37,8 @@ static int read_int(const char *path, int *out)
  */
 static int read_online(const char *root, struct host_topo *t, char *err, size_t errlen)
 {
-	char path[512], buf[4096], *s, *end;
-	unsigned long lo, hi;
+	struct platform_cpuset on;
+	char path[512], buf[4096];
 	int r;
 
 	snprintf(path, sizeof(path), "%s/online", root);
@@ -47,22 +48,12 @@ static int read_online(const char *root, struct host_topo *t, char *err, size_t 
 		return r;
 	}
 	buf[strcspn(buf, "\n")] = '\0';
-	for (s = buf; *s;) {
-		errno = 0;
-		lo = strtoul(s, &end, 10);
-		hi = lo;
-		if (!errno && end != s && *end == '-') {
-			s = end + 1;
-			hi = strtoul(s, &end, 10);
-		}
-		if (errno || end == s || hi < lo || (*end && *end != ',')) {
-			snprintf(err, errlen, "%s: cannot parse '%s'", path, buf);
-			return -EINVAL;
-		}
-		for (unsigned long c = lo; c <= hi && c < PLATFORM_MAX_CPUS; c++)
-			t->online[c] = true;
-		s = *end ? end + 1 : end;
+	if (rdt_parse_cpus(buf, &on)) {
+		snprintf(err, errlen, "%s: cannot parse '%s'", path, buf);
+		return -EINVAL;
 	}
+	for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
+		t->online[c] = platform_cpuset_has(&on, c);
 	return 0;
 }
 
@@ -122,34 +113,15 @@ int host_topo_l3_id(const struct host_topo *t, unsigned int socket)
 	return -1;
 }
 
-int host_topo_check(const struct config *cfg, const struct host_topo *t, char *err, size_t errlen)
+void host_topo_info(const struct host_topo *t, struct platform_info *out)
 {
-	for (unsigned int i = 0; i < cfg->ntenants; i++) {
-		const struct config_tenant *tn = &cfg->tenant[i];
-
-		for (unsigned int k = 0; k < tn->ncpus; k++) {
-			unsigned int c = tn->cpus[k];
-			const char *why = NULL;
-			char buf[96];
-
-			if (c >= t->ncpus || !t->present[c]) {
-				why = "does not exist on this host";
-			} else if (!t->online[c]) {
-				why = "is offline";
-			} else if (t->socket[c] < 0) {
-				why = "has no socket in sysfs (topology/physical_package_id)";
-			} else if (t->socket[c] != (int)cfg->socket) {
-				snprintf(buf, sizeof(buf), "is on socket %d, not on socket %u",
-					 t->socket[c], cfg->socket);
-				why = buf;
-			}
-			if (why) {
-				snprintf(err, errlen,
-					 "%s:%u: [tenant %s] cpus: CPU %u %s (socket = %u)",
-					 cfg->path, tn->cpus_line, tn->name, c, why, cfg->socket);
-				return -EINVAL;
-			}
-		}
+	out->ncpus = t->ncpus;
+	for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++) {
+		if (c >= t->ncpus || !t->present[c])
+			out->cpu_socket[c] = PLATFORM_CPU_ABSENT;
+		else if (!t->online[c] || t->socket[c] < 0)
+			out->cpu_socket[c] = PLATFORM_CPU_OFFLINE;
+		else
+			out->cpu_socket[c] = t->socket[c];
 	}
-	return 0;
 }

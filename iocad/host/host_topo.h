@@ -3,8 +3,8 @@
  * The host's CPU topology as sysfs shows it: which CPUs are online, the
  * socket (physical package) of each, and the id of each socket's L3 cache
  * (resctrl's domain id in "L3:<id>=..."). Read from a root directory so
- * tests can hand in a fake tree. The config check that uses it refuses
- * tenant CPUs that are offline, absent or on another socket.
+ * tests can hand in a fake tree. The loop's config check refuses tenant
+ * CPUs that are offline, absent or on two sockets from what it says.
  */
 #ifndef IOCAD_HOST_TOPO_H
 #define IOCAD_HOST_TOPO_H
@@ -12,7 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
 #include "platform.h"
 
 #define HOST_TOPO_SYSFS "/sys/devices/system/cpu"
@@ -35,10 +34,7 @@ int host_topo_read(const char *root, struct host_topo *t, char *err, size_t errl
 /* L3 id of @socket (from its first online CPU), or -1. */
 int host_topo_l3_id(const struct host_topo *t, unsigned int socket);
 
-/*
- * Every tenant CPU present, online and on cfg->socket. 0, or -EINVAL with
- * "file:line: [tenant X] cpus: CPU n ..." in @err.
- */
-int host_topo_check(const struct config *cfg, const struct host_topo *t, char *err, size_t errlen);
+/* @t's CPUs as platform_info says them: ncpus and each CPU's socket. */
+void host_topo_info(const struct host_topo *t, struct platform_info *out);
 
 #endif /* IOCAD_HOST_TOPO_H */

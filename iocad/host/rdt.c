@@ -116,6 +116,7 @@ struct rdt *rdt_open(const struct rdt_opts *o, char *err, size_t errlen)
 	}
 	snprintf(r->root, sizeof(r->root), "%s", o->root ? o->root : RDT_ROOT_DEFAULT);
 	snprintf(r->prefix, sizeof(r->prefix), "%s", o->prefix);
+	snprintf(r->family, sizeof(r->family), "%s", o->family ? o->family : o->prefix);
 	r->cache_id = o->cache_id;
 	r->write = o->write ? o->write : default_write;
 	r->rmdir = o->rmdir ? o->rmdir : default_rmdir;
@@ -177,7 +178,9 @@ static int scan(struct rdt *r, char (*names)[PLATFORM_NAME_LEN + RDT_PREFIX_LEN]
 		if (!is_group_dir(r->root, de))
 			continue;
 		if (strncmp(de->d_name, r->prefix, plen)) {
-			(*others)++;
+			/* the same daemon's groups on other sockets are not others' */
+			if (strncmp(de->d_name, r->family, strlen(r->family)))
+				(*others)++;
 			continue;
 		}
 		if (strlen(de->d_name) >= sizeof(names[0]))
@@ -226,6 +229,36 @@ int rdt_remove_stale(struct rdt *r, char *err, size_t errlen)
 	return first ? first : n;
 }
 
+int rdt_foreign_cpus(struct rdt *r, const struct platform_cpuset *cpus, char *group, size_t glen,
+		     unsigned int *cpu)
+{
+	char path[RDT_PATH_LEN], buf[4096];
+	struct platform_cpuset held;
+	struct dirent *de;
+	int found = 0;
+	DIR *d;
+
+	d = opendir(r->root);
+	if (!d)
+		return -errno;
+	while (!found && (de = readdir(d))) {
+		if (!is_group_dir(r->root, de) ||
+		    !strncmp(de->d_name, r->family, strlen(r->family)))
+			continue;
+		rdt_pathf(path, sizeof(path), "%s/%s/cpus_list", r->root, de->d_name);
+		if (rdt_info_read_file(path, buf, sizeof(buf)) || rdt_parse_cpus(buf, &held))
+			continue;
+		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS && !found; c++)
+			if (platform_cpuset_has(cpus, c) && platform_cpuset_has(&held, c)) {
+				snprintf(group, glen, "%s", de->d_name);
+				*cpu = c;
+				found = 1;
+			}
+	}
+	closedir(d);
+	return found;
+}
+
 int rdt_check_closids(struct rdt *r, unsigned int ngroups, char *err, size_t errlen)
 {
 	char names[1][PLATFORM_NAME_LEN + RDT_PREFIX_LEN];
@@ -242,7 +275,8 @@ int rdt_check_closids(struct rdt *r, unsigned int ngroups, char *err, size_t err
 	if (ngroups > free_ids) {
 		snprintf(err, errlen,
 			 "resctrl: %u tenant groups need %u CLOSIDs, but num_closids is %u: "
-			 "1 is the default group and %u other group(s) exist, leaving %u",
+			 "1 is the default group and %u group(s) iocad did not create exist, "
+			 "leaving %u",
 			 ngroups, ngroups, r->info.num_closids, others, free_ids);
 		return -ENOSPC;
 	}

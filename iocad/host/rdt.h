@@ -34,9 +34,11 @@ typedef int (*rdt_rmdir_fn)(void *arg, const char *path);
 typedef void (*rdt_print_fn)(void *arg, const char *msg);
 
 struct rdt_opts {
-	size_t sz;	       /* sizeof(struct rdt_opts) */
-	const char *root;      /* NULL: RDT_ROOT_DEFAULT */
-	const char *prefix;    /* e.g. "iocad-s0-"; required, [A-Za-z0-9_.-]+ */
+	size_t sz;	    /* sizeof(struct rdt_opts) */
+	const char *root;   /* NULL: RDT_ROOT_DEFAULT */
+	const char *prefix; /* e.g. "iocad-s0-"; required, [A-Za-z0-9_.-]+ */
+	/* e.g. "iocad-": groups of the same daemon on other sockets (NULL: prefix) */
+	const char *family;
 	unsigned int cache_id; /* the managed socket's L3 domain id */
 	rdt_write_fn write;    /* NULL: write(2) */
 	rdt_rmdir_fn rmdir;    /* NULL: rmdir(2) */
@@ -46,6 +48,9 @@ struct rdt_opts {
 	size_t : 0;
 };
 #define rdt_opts__last_field print_arg
+
+/* A CPU list ("0-3,8") into @out; 0 or -EINVAL. */
+int rdt_parse_cpus(const char *list, struct platform_cpuset *out);
 
 /* One group of a plan. */
 struct rdt_group {
@@ -73,12 +78,21 @@ const struct rdt_l3_info *rdt_info(const struct rdt *r);
 int rdt_find_stale(struct rdt *r, char (*names)[PLATFORM_NAME_LEN + RDT_PREFIX_LEN],
 		   unsigned int max);
 
+/*
+ * Is one of @cpus in a group iocad did not create (outside the family)?
+ * 1 with the group's name in @group and the CPU in *@cpu, 0 if none, or
+ * -errno. Writing a CPU into iocad's group takes it out of that one.
+ */
+int rdt_foreign_cpus(struct rdt *r, const struct platform_cpuset *cpus, char *group, size_t glen,
+		     unsigned int *cpu);
+
 /* Remove the stale groups (their CPUs go back to the default group). */
 int rdt_remove_stale(struct rdt *r, char *err, size_t errlen);
 
 /*
- * Whether @ngroups groups fit: num_closids minus the default group and the
- * groups of others. 0, or -ENOSPC with the numbers in @err.
+ * Whether @ngroups groups (of every socket) fit: num_closids minus the
+ * default group and the groups iocad did not create (outside the family).
+ * 0, or -ENOSPC with the numbers in @err.
  */
 int rdt_check_closids(struct rdt *r, unsigned int ngroups, char *err, size_t errlen);
 
@@ -92,6 +106,15 @@ int rdt_check_closids(struct rdt *r, unsigned int ngroups, char *err, size_t err
  */
 int rdt_apply(struct rdt *r, const struct rdt_group *groups, unsigned int n, char *err,
 	      size_t errlen);
+
+/*
+ * Forget what was applied and read our groups back from resctrl (masks on
+ * our domain, CPU lists): after a failed write or rollback, the next
+ * rdt_apply() compares with what is there, not with what was meant.
+ * 0, or the first -errno (a group that could not be read is left off the
+ * record, so the next apply writes it whole).
+ */
+int rdt_reread(struct rdt *r);
 
 /* Remove every group of ours. 0 or the first -errno (the rest still tried). */
 int rdt_remove_all(struct rdt *r);

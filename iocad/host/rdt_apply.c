@@ -211,3 +211,44 @@ undo:
 	rollback(r, g, n, &u);
 	return e;
 }
+
+int rdt_reread(struct rdt *r)
+{
+	char names[RDT_MAX_GROUPS][PLATFORM_NAME_LEN + RDT_PREFIX_LEN];
+	char path[RDT_PATH_LEN], buf[4096];
+	size_t plen = strlen(r->prefix);
+	int n, first = 0;
+
+	n = rdt_find_stale(r, names, RDT_MAX_GROUPS);
+	if (n < 0)
+		return n;
+	r->ngroups = 0;
+	for (int i = 0; i < n && i < RDT_MAX_GROUPS; i++) {
+		struct rdt_group *g = &r->group[r->ngroups];
+		struct platform_cpuset cpus;
+		int e;
+
+		memset(g, 0, sizeof(*g));
+		snprintf(g->name, sizeof(g->name), "%s", names[i] + plen);
+		rdt_group_path(r, g->name, "schemata", path, sizeof(path));
+		e = rdt_info_read_file(path, buf, sizeof(buf));
+		if (!e)
+			e = rdt_info_schemata_l3(buf, r->cache_id, &g->mask);
+		if (!e) {
+			rdt_group_path(r, g->name, "cpus_list", path, sizeof(path));
+			e = rdt_info_read_file(path, buf, sizeof(buf));
+		}
+		if (!e)
+			e = rdt_parse_cpus(buf, &cpus);
+		if (e) {
+			/* unreadable: not on record, so the next apply writes it whole */
+			first = first ? first : e;
+			continue;
+		}
+		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
+			if (platform_cpuset_has(&cpus, c))
+				g->cpus[g->ncpus++] = c;
+		r->ngroups++;
+	}
+	return first;
+}

@@ -16,6 +16,7 @@
 struct rdt {
 	char root[RDT_PATH_LEN / 2];
 	char prefix[RDT_PREFIX_LEN];
+	char family[RDT_PREFIX_LEN];
 	unsigned int cache_id;
 	rdt_write_fn write;
 	rdt_rmdir_fn rmdir;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rdt.h"
 #include "rdt_info.h"
 
 int rdt_info_read_file(const char *path, char *buf, size_t len)
@@ -200,4 +201,29 @@ int rdt_info_schemata_l3(const char *text, unsigned int id, uint32_t *mask)
 		s = *eol ? eol + 1 : eol;
 	}
 	return -ENOENT;
+}
+
+/* sysfs's and resctrl's CPU lists alike. */
+int rdt_parse_cpus(const char *list, struct platform_cpuset *out)
+{
+	const char *s = list;
+	unsigned long lo, hi;
+	char *end;
+
+	memset(out, 0, sizeof(*out));
+	while (*s && *s != '\n') {
+		errno = 0;
+		lo = strtoul(s, &end, 10);
+		hi = lo;
+		if (!errno && end != s && *end == '-') {
+			s = end + 1;
+			hi = strtoul(s, &end, 10);
+		}
+		if (errno || end == s || hi < lo || (*end && *end != ',' && *end != '\n'))
+			return -EINVAL;
+		for (unsigned long c = lo; c <= hi && c < PLATFORM_MAX_CPUS; c++)
+			platform_cpuset_add(out, (unsigned int)c);
+		s = *end == ',' ? end + 1 : end;
+	}
+	return 0;
 }

@@ -231,11 +231,17 @@ static int finish(struct parser *p)
 	if (!contiguous(s->ddio_mask) || (s->ddio_mask & ~all))
 		return fail(p, "ddio_mask: 0x%x is not a contiguous mask within %u ways",
 			    s->ddio_mask, s->params.ways);
+	p->line = 0;
+	if (s->nsockets > 1 && !s->cpus_per_socket)
+		return fail(p, "sockets = %u needs cpus_per_socket in [platform]", s->nsockets);
 	for (i = 0; i < s->nevents; i++) {
 		struct scenario_event *ev = &s->events[i];
 		int t;
 
 		p->line = ev->line;
+		if (ev->kind == SCN_EV_DDIO && ev->socket >= s->nsockets)
+			return fail(p, "ddio: socket %u, but the platform has %u socket(s)",
+				    ev->socket, s->nsockets);
 		if (ev->t_ns >= s->duration_ns)
 			return fail(p, "event at %.3fs is not before the end of the run (%.3fs)",
 				    ev->t_ns / 1e9, s->duration_ns / 1e9);
@@ -273,6 +279,7 @@ static void defaults(struct scenario *s, const char *name)
 	s->seed = 1;
 	s->noise = 0.0;
 	s->duration_ns = 60ULL * 1000000000ULL;
+	s->nsockets = 1;
 }
 
 struct scenario *scenario_parse_string(const char *text, const char *name, char *err, size_t errlen)

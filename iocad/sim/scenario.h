@@ -5,14 +5,15 @@
  *
  *   [platform]          ways, way_size, miss_penalty, ghz, migrate, seed,
  *                       noise, duration, ddio_mask, leak_cycles,
- *                       llc_latency, l2, l2_latency
+ *                       llc_latency, l2, l2_latency, sockets,
+ *                       cpus_per_socket
  *   [tenant NAME]       cpus (only without a config), active, ws, rpi, cpi,
  *                       mlp, rate, pkt, buf, ring, queues, ipp, touch, flows,
  *                       flow_bytes, emc_flows, flow_refs
  *   [events]            at TIME set|traffic|workload TENANT key=value...
  *                       at TIME flows TENANT N
  *                       at TIME join|leave TENANT
- *                       at TIME ddio MASK
+ *                       at TIME ddio MASK [socket N]
  *                       at TIME reload CONFIG
  *
  * Every error names file:line and the key or word at fault.
@@ -49,6 +50,7 @@ struct scenario_event {
 	unsigned int tenant;	      /* index into scenario.tenant */
 	char name[PLATFORM_NAME_LEN]; /* that tenant's name */
 	uint32_t mask;		      /* SCN_EV_DDIO */
+	unsigned int socket;	      /* SCN_EV_DDIO: whose mask */
 	char path[SCENARIO_PATH_LEN]; /* SCN_EV_RELOAD: relative to the scenario's directory */
 	unsigned int nset;
 	struct scenario_set set[SCENARIO_MAX_SETS];
@@ -70,8 +72,14 @@ struct scenario {
 	uint64_t seed;
 	double noise; /* relative sd of counter noise */
 	uint64_t duration_ns;
-	uint32_t ddio_mask;
+	uint32_t ddio_mask;	/* every socket's at the start */
 	unsigned int ddio_line; /* where ddio_mask was given, 0: the default */
+	/*
+	 * Sockets, each an LLC of its own (the same parameters, its own DDIO
+	 * mask and tenants): CPU c is on socket c / cpus_per_socket.
+	 */
+	unsigned int nsockets;	      /* 1 .. PLATFORM_MAX_SOCKETS */
+	unsigned int cpus_per_socket; /* 0: every CPU on socket 0 */
 	unsigned int ntenants;
 	struct scenario_tenant tenant[PLATFORM_MAX_TENANTS];
 	unsigned int nevents;

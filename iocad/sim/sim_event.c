@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim_keys.h"
@@ -106,9 +107,20 @@ static int verb(struct out *o, struct scenario_event *ev, char **tok, int ntok)
 		return tenant(o, ev, tok[3]);
 	}
 	if (!strcmp(v, "ddio")) {
+		char *end;
+
 		ev->kind = SCN_EV_DDIO;
-		if (ntok != 4 || sim_parse_mask(tok[3], &ev->mask))
-			return say(o, "expected 'at TIME ddio MASK' with a mask like 0x780");
+		if ((ntok != 4 && ntok != 6) || sim_parse_mask(tok[3], &ev->mask))
+			return say(
+				o,
+				"expected 'at TIME ddio MASK [socket N]' with a mask like 0x780");
+		if (ntok == 6) {
+			ev->socket = (unsigned int)strtoul(tok[5], &end, 10);
+			if (strcmp(tok[4], "socket") || *end || end == tok[5] ||
+			    ev->socket >= PLATFORM_MAX_SOCKETS)
+				return say(o, "ddio: expected 'socket N' after the mask, N < %d",
+					   PLATFORM_MAX_SOCKETS);
+		}
 		return 0;
 	}
 	if (!strcmp(v, "reload")) {

@@ -189,6 +189,16 @@ static int other_platform_key(struct scenario *s, const char *key, const char *v
 	} else if (!strcmp(key, "ddio_mask")) {
 		if (sim_parse_mask(val, &s->ddio_mask))
 			goto bad;
+	} else if (!strcmp(key, "sockets") || !strcmp(key, "cpus_per_socket")) {
+		errno = 0;
+		v = (double)strtoul(val, &end, 10);
+		if (*end || errno || *val == '-' || !*val || v < 1 ||
+		    v > (key[0] == 's' ? PLATFORM_MAX_SOCKETS : PLATFORM_MAX_CPUS))
+			goto bad;
+		if (key[0] == 's')
+			s->nsockets = (unsigned int)v;
+		else
+			s->cpus_per_socket = (unsigned int)v;
 	} else {
 		snprintf(msg, len, "unknown key '%s' in [platform]", key);
 		return -EINVAL;
@@ -196,10 +206,12 @@ static int other_platform_key(struct scenario *s, const char *key, const char *v
 	return 0;
 bad:
 	snprintf(msg, len, "%s: bad value '%s' (expected %s)", key, val,
-		 !strcmp(key, "noise")	    ? "a relative sd in [0, 0.5]"
-		 : !strcmp(key, "seed")	    ? "an unsigned number"
-		 : !strcmp(key, "duration") ? "a time like 60s"
-					    : "a mask like 0x600");
+		 !strcmp(key, "noise")		   ? "a relative sd in [0, 0.5]"
+		 : !strcmp(key, "seed")		   ? "an unsigned number"
+		 : !strcmp(key, "duration")	   ? "a time like 60s"
+		 : !strcmp(key, "sockets")	   ? "a socket count in [1, 8]"
+		 : !strcmp(key, "cpus_per_socket") ? "a CPU count in [1, 256]"
+						   : "a mask like 0x600");
 	return -EINVAL;
 }
 

@@ -13,36 +13,78 @@ static bool fits(uint32_t m, unsigned int ways)
 	return m && !((m >> __builtin_ctz(m)) & ((m >> __builtin_ctz(m)) + 1)) && !(m & ~all);
 }
 
-int sim_plan_check(const struct scenario *s, unsigned int ways, const struct platform_plan *plan,
-		   int *idx, char *err, size_t len)
+/* The group of @sp holding tenant @i's first CPU, or NULL. */
+static const struct platform_group *group_of(const struct sim_bind *b, unsigned int i,
+					     const struct platform_socket_plan *sp)
 {
-	err[0] = '\0';
-	if (!plan || plan->ntenants > PLATFORM_MAX_TENANTS) {
-		snprintf(err, len, "plan of %u tenants", plan ? plan->ntenants : 0);
-		return -EINVAL;
-	}
-	if (!fits(plan->ddio_mask, ways)) {
-		snprintf(err, len, "DDIO mask 0x%x is not contiguous within %u ways",
-			 plan->ddio_mask, ways);
-		return -EINVAL;
-	}
-	for (unsigned int i = 0; i < plan->ntenants; i++) {
-		char name[PLATFORM_NAME_LEN];
-		uint32_t m = plan->tenant[i].mask;
+	if (!b->tenant_ncpus[i])
+		return NULL;
+	for (unsigned int g = 0; g < sp->ngroups; g++)
+		if (platform_cpuset_has(&sp->group[g].cpus, b->cpu[i][0]))
+			return &sp->group[g];
+	return NULL;
+}
 
-		memcpy(name, plan->tenant[i].name, sizeof(name));
-		name[sizeof(name) - 1] = '\0';
-		idx[i] = scenario_tenant_index(s, name);
-		if (idx[i] < 0) {
-			snprintf(err, len, "tenant '%s' is not in scenario %s", name, s->path);
-			return -ENOENT;
-		}
-		if (!fits(m, ways)) {
+/* One socket's part of the plan into @mask and *@ddio. */
+static int check_socket(const struct scenario *s, const struct sim_bind *b,
+			const struct sim_sockets *ss, unsigned int ways,
+			const struct platform_socket_plan *sp, uint32_t *mask, uint32_t *ddio,
+			char *err, size_t len)
+{
+	if (!fits(sp->ddio_mask, ways)) {
+		snprintf(err, len, "socket %u: DDIO mask 0x%x is not contiguous within %u ways",
+			 sp->id, sp->ddio_mask, ways);
+		return -EINVAL;
+	}
+	*ddio = sp->ddio_mask;
+	for (unsigned int g = 0; g < sp->ngroups; g++) {
+		const struct platform_group *grp = &sp->group[g];
+		bool runs = false;
+
+		if (!fits(grp->mask, ways)) {
 			snprintf(err, len,
-				 "tenant '%s': mask 0x%x is not contiguous within %u ways", name, m,
-				 ways);
+				 "group '%.*s': mask 0x%x is not contiguous within %u ways",
+				 PLATFORM_NAME_LEN, grp->name, grp->mask, ways);
 			return -EINVAL;
 		}
+		for (unsigned int i = 0; i < s->ntenants; i++)
+			if (ss->of[i] == sp->id && group_of(b, i, sp) == grp) {
+				mask[i] = grp->mask;
+				runs = true;
+			}
+		if (!runs) {
+			snprintf(err, len,
+				 "group '%.*s': its CPUs run no tenant of scenario %s on socket %u",
+				 PLATFORM_NAME_LEN, grp->name, s->path, sp->id);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+int sim_plan_check(const struct scenario *s, const struct sim_bind *b, const struct sim_sockets *ss,
+		   unsigned int ways, const struct platform_plan *plan, uint32_t all,
+		   uint32_t *mask, uint32_t *ddio, char *err, size_t len)
+{
+	err[0] = '\0';
+	if (!plan || plan->nsockets > PLATFORM_MAX_SOCKETS) {
+		snprintf(err, len, "plan of %u sockets", plan ? plan->nsockets : 0);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < s->ntenants; i++)
+		mask[i] = all;
+	for (unsigned int k = 0; k < plan->nsockets; k++) {
+		const struct platform_socket_plan *sp = &plan->socket[k];
+		int r;
+
+		if (sp->id >= ss->n) {
+			snprintf(err, len, "socket %u: scenario %s simulates %u socket(s)", sp->id,
+				 s->path, ss->n);
+			return -ENOENT;
+		}
+		r = check_socket(s, b, ss, ways, sp, mask, &ddio[sp->id], err, len);
+		if (r)
+			return r;
 	}
 	return 0;
 }

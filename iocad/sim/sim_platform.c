@@ -13,6 +13,7 @@
 #include "sim_keys.h"
 #include "sim_plan.h"
 #include "sim_rng.h"
+#include "sim_socket.h"
 
 #define DEFAULT_INTERVAL_NS 1000000000ULL
 
@@ -30,8 +31,9 @@ struct sim_ctx {
 	uint64_t now_ns;
 	uint64_t seq;
 	unsigned int next_event;
-	uint32_t ddio_mask;
-	uint32_t ddio_open; /* what open() found, for restore() */
+	uint32_t ddio_mask[PLATFORM_MAX_SOCKETS];
+	uint32_t ddio_open[PLATFORM_MAX_SOCKETS]; /* what open() found, for restore() */
+	struct sim_sockets sock;
 	uint32_t all_ways;
 	struct sim_tenant t[PLATFORM_MAX_TENANTS];
 	bool dirty;	/* masks or workloads changed since the last solve */
@@ -42,8 +44,10 @@ struct sim_ctx {
 	struct sim_model_ws ws;
 	/* Cumulative counters, as doubles so rounding never drifts. */
 	struct sim_cpu_acc acc[PLATFORM_MAX_CPUS];
-	double ddio_hits, ddio_misses;
+	double ddio_hits[PLATFORM_MAX_SOCKETS], ddio_misses[PLATFORM_MAX_SOCKETS];
 	volatile sig_atomic_t *reload;
+	void (*reload_cb)(void *arg, const char *path);
+	void *reload_arg;
 	struct sim_figures fig; /* the interval's, for the trace */
 	char reload_path[2 * SCENARIO_PATH_LEN];
 	char err[2 * SCENARIO_PATH_LEN]; /* what the last failing call was about */
@@ -56,17 +60,25 @@ static int sim_info(void *c, struct platform_info *out)
 	struct sim_ctx *x = c;
 
 	memset(out, 0, sizeof(*out));
-	out->llc_ways = x->params.ways;
 	out->ncpus = x->bind.ncpus;
-	out->ddio_mask = x->ddio_mask;
-	out->ddio_boot_mask = x->ddio_open;
-	out->ddio_counters = true;
+	for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
+		out->cpu_socket[c] =
+			c < x->bind.ncpus ? (int)sim_socket_of_cpu(x->scn, c) : PLATFORM_CPU_ABSENT;
+	for (unsigned int k = 0; k < x->sock.n; k++) {
+		out->socket[k].present = true;
+		out->socket[k].llc_ways = x->params.ways;
+		out->socket[k].ddio_mask = x->ddio_mask[k];
+		out->socket[k].ddio_boot_mask = x->ddio_open[k];
+		out->socket[k].ddio_counters = true;
+	}
 	return 0;
 }
 
 static void reload_event(struct sim_ctx *x, const struct scenario_event *ev)
 {
 	sim_plan_path(x->scn, ev->path, x->reload_path, sizeof(x->reload_path));
+	if (x->reload_cb)
+		x->reload_cb(x->reload_arg, x->reload_path);
 	if (x->reload)
 		*x->reload = 1;
 }
@@ -89,7 +101,7 @@ static void run_event(struct sim_ctx *x, const struct scenario_event *ev)
 		w->active = false;
 		break;
 	case SCN_EV_DDIO:
-		x->ddio_mask = ev->mask;
+		x->ddio_mask[ev->socket] = ev->mask;
 		break;
 	case SCN_EV_RELOAD:
 		reload_event(x, ev);
@@ -133,8 +145,10 @@ static void integrate(struct sim_ctx *x, uint64_t at, double dt, struct sim_cpu_
 			add_rates(x, i, &x->warm.before[i], cold, d);
 		add_rates(x, i, &x->rates.tenant[i], dt - cold, d);
 	}
-	*hits += x->rates.ddio_hits * dt;
-	*misses += x->rates.ddio_misses * dt;
+	for (unsigned int k = 0; k < x->sock.n; k++) {
+		hits[k] += x->sock.rates[k].ddio_hits * dt;
+		misses[k] += x->sock.rates[k].ddio_misses * dt;
+	}
 	sim_figures_socket(&x->fig, &x->rates, dt);
 }
 
@@ -155,8 +169,8 @@ static int advance(struct sim_ctx *x, uint64_t end_ns, struct sim_cpu_acc *d, do
 		if (x->dirty) {
 			struct sim_rates old = x->rates;
 
-			err = sim_model_solve(&x->params, x->t, s->ntenants, x->ddio_mask, &x->ws,
-					      &x->rates);
+			err = sim_sockets_solve(&x->sock, &x->params, x->t, s->ntenants,
+						x->ddio_mask, &x->ws, &x->rates);
 			if (err)
 				return err;
 			x->dirty = false;
@@ -174,7 +188,7 @@ static int sim_poll(void *c, struct platform_sample *out)
 {
 	struct sim_ctx *x = c;
 	struct sim_cpu_acc d[PLATFORM_MAX_CPUS];
-	double hits = 0, misses = 0;
+	double hits[PLATFORM_MAX_SOCKETS] = {0}, misses[PLATFORM_MAX_SOCKETS] = {0};
 	unsigned int i;
 	int err;
 
@@ -182,7 +196,7 @@ static int sim_poll(void *c, struct platform_sample *out)
 		return PLATFORM_END;
 	memset(d, 0, sizeof(d));
 	memset(&x->fig, 0, sizeof(x->fig));
-	err = advance(x, x->now_ns + x->interval_ns, d, &hits, &misses);
+	err = advance(x, x->now_ns + x->interval_ns, d, hits, misses);
 	if (err)
 		return err;
 	x->now_ns += x->interval_ns;
@@ -206,35 +220,46 @@ static int sim_poll(void *c, struct platform_sample *out)
 		out->cpu[i].llc_refs = (uint64_t)a->llc_refs;
 		out->cpu[i].llc_misses = (uint64_t)a->llc_misses;
 	}
-	x->ddio_hits += hits * jitter(x);
-	x->ddio_misses += misses * jitter(x);
-	out->ddio_hits = (uint64_t)x->ddio_hits;
-	out->ddio_misses = (uint64_t)x->ddio_misses;
-	out->ddio_mask = x->ddio_mask;
+	for (unsigned int k = 0; k < x->sock.n; k++) {
+		x->ddio_hits[k] += hits[k] * jitter(x);
+		x->ddio_misses[k] += misses[k] * jitter(x);
+		out->socket[k].ddio_hits = (uint64_t)x->ddio_hits[k];
+		out->socket[k].ddio_misses = (uint64_t)x->ddio_misses[k];
+		out->socket[k].ddio_mask = x->ddio_mask[k];
+	}
 	return 0;
+}
+
+static int sim_check(void *c, const struct platform_plan *plan)
+{
+	struct sim_ctx *x = c;
+	uint32_t mask[PLATFORM_MAX_TENANTS], ddio[PLATFORM_MAX_SOCKETS];
+
+	memcpy(ddio, x->ddio_mask, sizeof(ddio));
+	return sim_plan_check(x->scn, &x->bind, &x->sock, x->params.ways, plan, x->all_ways, mask,
+			      ddio, x->err, sizeof(x->err));
 }
 
 static int sim_apply(void *c, const struct platform_plan *plan)
 {
 	struct sim_ctx *x = c;
-	int idx[PLATFORM_MAX_TENANTS];
-	bool named[PLATFORM_MAX_TENANTS] = {false};
-	unsigned int i;
+	uint32_t mask[PLATFORM_MAX_TENANTS], ddio[PLATFORM_MAX_SOCKETS];
+	int r;
 
-	int r = sim_plan_check(x->scn, x->params.ways, plan, idx, x->err, sizeof(x->err));
-
+	/* the simulator always samples every tenant's CPUs */
+	if (plan && plan->sample_only)
+		return 0;
+	/* a socket iocad does not plan keeps what it has */
+	memcpy(ddio, x->ddio_mask, sizeof(ddio));
+	r = sim_plan_check(x->scn, &x->bind, &x->sock, x->params.ways, plan, x->all_ways, mask,
+			   ddio, x->err, sizeof(x->err));
 	if (r)
 		return r;
-	/* Everything checked: now change it all. */
-	x->ddio_mask = plan->ddio_mask;
-	for (i = 0; i < plan->ntenants; i++) {
-		x->t[idx[i]].mask = plan->tenant[i].mask;
-		named[idx[i]] = true;
-	}
-	/* a tenant iocad no longer manages is back in CAT's default class */
-	for (i = 0; i < x->scn->ntenants; i++)
-		if (!named[i])
-			x->t[i].mask = x->all_ways;
+	/* Everything checked: now change it all. A tenant in no group is in
+	 * CAT's default class, all ways. */
+	memcpy(x->ddio_mask, ddio, sizeof(ddio));
+	for (unsigned int i = 0; i < x->scn->ntenants; i++)
+		x->t[i].mask = mask[i];
 	x->dirty = true;
 	x->replanned = true;
 	return 0;
@@ -252,7 +277,7 @@ static int sim_restore(void *c)
 	struct sim_ctx *x = c;
 	unsigned int i;
 
-	x->ddio_mask = x->ddio_open;
+	memcpy(x->ddio_mask, x->ddio_open, sizeof(x->ddio_mask));
 	for (i = 0; i < x->scn->ntenants; i++)
 		x->t[i].mask = x->all_ways;
 	x->dirty = true;
@@ -287,6 +312,7 @@ static const struct platform_ops sim_ops = {
 	.name = "sim",
 	.info = sim_info,
 	.poll = sim_poll,
+	.check = sim_check,
 	.apply = sim_apply,
 	.wait = sim_wait,
 	.restore = sim_restore,
@@ -379,8 +405,12 @@ int sim_platform_open(const char *scenario_path, const struct sim_platform_opts 
 	}
 	x->params = x->scn->params;
 	x->reload = opts ? opts->reload : NULL;
+	x->reload_cb = opts ? opts->reload_cb : NULL;
+	x->reload_arg = opts ? opts->reload_arg : NULL;
 	x->all_ways = x->params.ways == 32 ? 0xffffffffu : (1u << x->params.ways) - 1;
-	x->ddio_mask = x->ddio_open = x->scn->ddio_mask;
+	sim_sockets_bind(&x->sock, x->scn, &x->bind);
+	for (i = 0; i < PLATFORM_MAX_SOCKETS; i++)
+		x->ddio_mask[i] = x->ddio_open[i] = x->scn->ddio_mask;
 	for (i = 0; i < x->scn->ntenants; i++) {
 		x->t[i].ncpus = x->bind.tenant_ncpus[i];
 		x->t[i].mask = x->all_ways; /* CAT's default class: every way */
@@ -422,7 +452,7 @@ uint32_t sim_platform_ddio_mask(const struct platform *pf)
 {
 	struct sim_ctx *x = sim_of(pf);
 
-	return x ? x->ddio_mask : 0;
+	return x ? x->ddio_mask[0] : 0;
 }
 
 uint32_t sim_platform_tenant_mask(const struct platform *pf, const char *name)

@@ -41,6 +41,9 @@ struct sim_platform_opts {
 	 * NULL: reload events only record their path.
 	 */
 	volatile sig_atomic_t *reload;
+	/* Called with the config path when a "reload" event fires (may be NULL). */
+	void (*reload_cb)(void *arg, const char *path);
+	void *reload_arg;
 };
 
 /* 0 or -errno; on error errbuf says what and where (scenario file:line). */

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -38,9 +39,18 @@ static int f_poll(void *ctx, struct platform_sample *out)
 		p->llc_refs += f->inc[c].llc_refs;
 		p->llc_misses += f->inc[c].llc_misses;
 	}
-	f->s.ddio_hits += f->ddio_hits_inc;
-	f->s.ddio_misses += f->ddio_misses_inc;
-	f->s.ddio_mask = f->ddio_mask_now;
+	for (unsigned int k = 0; k < PLATFORM_MAX_SOCKETS; k++) {
+		struct platform_socket_sample *ss = &f->s.socket[k];
+
+		if (!f->info.socket[k].present)
+			continue;
+		ss->ddio_missing = f->sock[k].ddio_missing;
+		if (!ss->ddio_missing) {
+			ss->ddio_hits += f->sock[k].hits_inc;
+			ss->ddio_misses += f->sock[k].misses_inc;
+		}
+		ss->ddio_mask = f->sock[k].mask_now;
+	}
 	*out = f->s;
 	return 0;
 }
@@ -49,12 +59,27 @@ static int f_apply(void *ctx, const struct platform_plan *plan)
 {
 	struct fake_platform *f = ctx;
 
+	f->apply_calls++;
 	if (f->apply_error)
 		return f->apply_error;
-	f->applies++;
 	f->plan = *plan;
-	f->ddio_mask_now = plan->ddio_mask;
+	if (plan->sample_only) {
+		f->sample_applies++;
+		return 0;
+	}
+	f->applies++;
+	for (unsigned int k = 0; k < plan->nsockets; k++)
+		f->sock[plan->socket[k].id].mask_now = plan->socket[k].ddio_mask;
 	return 0;
+}
+
+static int f_check(void *ctx, const struct platform_plan *plan)
+{
+	struct fake_platform *f = ctx;
+
+	(void)plan;
+	f->checks++;
+	return f->check_error;
 }
 
 static int f_wait(void *ctx, uint64_t ns)
@@ -71,7 +96,8 @@ static int f_restore(void *ctx)
 	struct fake_platform *f = ctx;
 
 	f->restores++;
-	f->ddio_mask_now = f->info.ddio_mask;
+	for (unsigned int k = 0; k < PLATFORM_MAX_SOCKETS; k++)
+		f->sock[k].mask_now = f->info.socket[k].ddio_mask;
 	return 0;
 }
 
@@ -84,6 +110,7 @@ static const struct platform_ops fake_ops = {
 	.name = "fake",
 	.info = f_info,
 	.poll = f_poll,
+	.check = f_check,
 	.apply = f_apply,
 	.wait = f_wait,
 	.restore = f_restore,
@@ -94,13 +121,45 @@ void fake_platform_init(struct fake_platform *f, unsigned int llc_ways, unsigned
 			uint32_t ddio_mask)
 {
 	memset(f, 0, sizeof(*f));
-	f->info.llc_ways = llc_ways;
 	f->info.ncpus = ncpus;
-	f->info.ddio_mask = ddio_mask;
-	f->info.ddio_boot_mask = ddio_mask;
-	f->info.ddio_counters = true;
+	for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
+		f->info.cpu_socket[c] = PLATFORM_CPU_ABSENT;
 	f->interval_ns = 1000000000u;
-	f->ddio_mask_now = ddio_mask;
+	fake_platform_socket(f, 0, 0, ncpus - 1, llc_ways, ddio_mask);
+}
+
+void fake_platform_socket(struct fake_platform *f, unsigned int id, unsigned int lo,
+			  unsigned int hi, unsigned int llc_ways, uint32_t ddio_mask)
+{
+	struct platform_socket_info *si = &f->info.socket[id];
+
+	for (unsigned int c = lo; c <= hi; c++)
+		f->info.cpu_socket[c] = (int)id;
+	if (hi >= f->info.ncpus)
+		f->info.ncpus = hi + 1;
+	si->present = true;
+	si->llc_ways = llc_ways;
+	si->ddio_mask = ddio_mask;
+	si->ddio_boot_mask = ddio_mask;
+	si->ddio_counters = true;
+	f->sock[id].mask_now = ddio_mask;
+}
+
+const struct platform_socket_plan *fake_plan_socket(const struct platform_plan *p, unsigned int id)
+{
+	for (unsigned int k = 0; k < p->nsockets; k++)
+		if (p->socket[k].id == id)
+			return &p->socket[k];
+	return NULL;
+}
+
+uint32_t fake_plan_mask(const struct platform_plan *p, const char *name)
+{
+	for (unsigned int k = 0; k < p->nsockets; k++)
+		for (unsigned int g = 0; g < p->socket[k].ngroups; g++)
+			if (!strcmp(p->socket[k].group[g].name, name))
+				return p->socket[k].group[g].mask;
+	return 0;
 }
 
 void fake_platform_bind(struct fake_platform *f, struct platform *pf)
@@ -123,8 +182,8 @@ void fake_platform_quiet(struct fake_platform *f)
 	fake_platform_init(f, 11, 4, 0x600);
 	for (unsigned int c = 0; c < 4; c++)
 		fake_platform_cpu(f, c, 1.0, 1000000, 100000);
-	f->ddio_hits_inc = 1000000;
-	f->ddio_misses_inc = 100;
+	f->sock[0].hits_inc = 1000000;
+	f->sock[0].misses_inc = 100;
 }
 
 void fake_platform_setup(struct fake_platform *f, struct platform *pf, struct config *cfg,
@@ -136,4 +195,25 @@ void fake_platform_setup(struct fake_platform *f, struct platform *pf, struct co
 		fail_msg("%s", err);
 	fake_platform_quiet(f);
 	fake_platform_bind(f, pf);
+}
+
+void fake_plan_group(struct platform_plan *p, unsigned int socket, const char *name, uint32_t mask,
+		     unsigned int lo, unsigned int hi)
+{
+	struct platform_socket_plan *sp =
+		(struct platform_socket_plan *)fake_plan_socket(p, socket);
+	struct platform_group *g;
+
+	if (!sp) {
+		sp = &p->socket[p->nsockets++];
+		sp->id = socket;
+	}
+	g = &sp->group[sp->ngroups++];
+	snprintf(g->name, sizeof(g->name), "%s", name);
+	g->mask = mask;
+	memset(&g->cpus, 0, sizeof(g->cpus));
+	for (unsigned int c = lo; c <= hi; c++) {
+		platform_cpuset_add(&g->cpus, c);
+		platform_cpuset_add(&sp->sample_cpus, c);
+	}
 }

@@ -2,6 +2,7 @@
 /* Config parsing: defaults, every error with file:line:key, no half updates. */
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -267,10 +268,12 @@ static void test_config_file_errors_name_the_file(void **u)
 static void test_config_resolve_checks_platform(void **u)
 {
 	struct config *c = cfg_new(), *d = cfg_new();
-	struct platform_info pi = {.llc_ways = 11, .ncpus = 16, .ddio_mask = 0x600};
+	struct platform_info pi = {.ncpus = 16};
 	char err[256] = "";
 
 	(void)u;
+	pi.socket[0] =
+		(struct platform_socket_info){.present = true, .llc_ways = 11, .ddio_mask = 0x600};
 	assert_int_equal(config_parse_string(good, "g.ini", c, err, sizeof(err)), 0);
 	memcpy(d, c, sizeof(*c));
 	assert_int_equal(config_resolve(d, &pi, err, sizeof(err)), 0);
@@ -282,9 +285,10 @@ static void test_config_resolve_checks_platform(void **u)
 	assert_non_null(strstr(err, "g.ini:21: [tenant batch] cpus: CPU 8 does not exist"));
 
 	pi.ncpus = 16;
-	pi.llc_ways = 20;
+	pi.socket[0].llc_ways = 20;
 	assert_int_equal(config_resolve(d, &pi, err, sizeof(err)), -22);
-	assert_non_null(strstr(err, "g.ini:3: llc_ways: 11, but the platform's LLC has 20"));
+	assert_non_null(strstr(
+		err, "g.ini:3: llc_ways: 11, but the platform's LLC has 20 ways (socket 0)"));
 
 	/* "detect": the way checks run against the platform's count */
 	assert_int_equal(config_parse_string("[platform]\nllc_ways = detect\n[tenant a]\ncpus=0\n"
@@ -292,15 +296,51 @@ static void test_config_resolve_checks_platform(void **u)
 					     "d.ini", c, err, sizeof(err)),
 			 0);
 	assert_int_equal(c->llc_ways, 0);
-	pi.llc_ways = 8;
+	pi.socket[0].llc_ways = 8;
 	assert_int_equal(config_resolve(c, &pi, err, sizeof(err)), -22);
 	assert_non_null(strstr(err, "d.ini:6: [tenant a] priority: PS tenant cannot be isolated"));
 	assert_int_equal(c->llc_ways, 0); /* unchanged on error */
-	pi.llc_ways = 11;
+	pi.socket[0].llc_ways = 11;
 	assert_int_equal(config_resolve(c, &pi, err, sizeof(err)), 0);
 	assert_int_equal(c->llc_ways, 11);
 	free(c);
 	free(d);
+}
+
+/* [socket N]: a socket's own settings; bad ones name file:line and the key. */
+static void test_config_socket_sections(void **u)
+{
+	struct config *c = cfg_new();
+	char err[256] = "";
+
+	(void)u;
+	assert_int_equal(config_parse_string("[platform]\nddio_ways_max = 5\n[socket 1]\n"
+					     "llc_ways = 20\nddio = observe\n[tenant a]\ncpus = 0\n"
+					     "ways = 1\n",
+					     "s.ini", c, err, sizeof(err)),
+			 0);
+	assert_int_equal(c->sock[1].line, 3);
+	assert_int_equal(c->sock[1].llc_ways, 20);
+	assert_true(c->sock[1].ddio_observe);
+	assert_int_equal(c->sock[1].keys, CONFIG_SOCK_LLC | CONFIG_SOCK_DDIO_MODE);
+	assert_false(c->socket_set);
+	assert_int_equal(config_parse_string("[socket 9]\n", "s.ini", c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "s.ini:1: [socket 9]: bad socket id"));
+	assert_int_equal(
+		config_parse_string("[socket 1]\nways = 3\n", "s.ini", c, err, sizeof(err)),
+		-EINVAL);
+	assert_non_null(strstr(err, "s.ini:2: [socket 1] ways: unknown key"));
+	assert_int_equal(
+		config_parse_string("[socket 1]\n[socket 1]\n", "s.ini", c, err, sizeof(err)),
+		-EINVAL);
+	assert_non_null(strstr(err, "s.ini:2: [socket 1] given twice (first at line 1)"));
+	assert_int_equal(config_parse_string("[platform]\nsocket = 1\n[tenant a]\ncpus = 0\n"
+					     "ways = 1\n",
+					     "s.ini", c, err, sizeof(err)),
+			 0);
+	assert_true(c->socket_set);
+	free(c);
 }
 
 int main(void)
@@ -321,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_config_rejects_empty_and_long_input),
 		cmocka_unit_test(test_config_file_errors_name_the_file),
 		cmocka_unit_test(test_config_resolve_checks_platform),
+		cmocka_unit_test(test_config_socket_sections),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "host_cat.h"
 #include "host_counters.h"
+#include "planner.h"
 
 struct fx {
 	struct host_counters hc;
@@ -58,6 +59,15 @@ static void cpu(struct ioca_sample *s, uint32_t id, uint64_t v, uint32_t gen)
 	}
 }
 
+/* Fold f->s with socket 0's DDIO counts (@have, @hit, @miss) and none for the others. */
+static uint64_t fold(struct fx *f, bool have, uint64_t hit, uint64_t miss)
+{
+	struct host_ddio_counts d[PLATFORM_MAX_SOCKETS] = {{0}};
+
+	d[0] = (struct host_ddio_counts){.have = have, .hit = hit, .miss = miss};
+	return host_counters_fold(&f->hc, &f->s, d, &f->out);
+}
+
 static void test_host_counters_fold_maps_events_by_index(void **state)
 {
 	struct fx *f = *state;
@@ -65,7 +75,7 @@ static void test_host_counters_fold_maps_events_by_index(void **state)
 	f->s.seq = 7;
 	f->s.time_ns = 1000;
 	cpu(&f->s, 3, 100, 0);
-	assert_int_equal(host_counters_fold(&f->hc, &f->s, true, 5, 6, &f->out), 0);
+	assert_int_equal(fold(f, true, 5, 6), 0);
 	assert_int_equal(f->out.seq, 1);
 	assert_int_equal(f->out.t_ns, 1000);
 	assert_int_equal(f->out.ncpus, 4);
@@ -74,8 +84,8 @@ static void test_host_counters_fold_maps_events_by_index(void **state)
 	assert_int_equal(f->out.cpu[3].cycles, 200);
 	assert_int_equal(f->out.cpu[3].llc_refs, 300);
 	assert_int_equal(f->out.cpu[3].llc_misses, 400);
-	assert_int_equal(f->out.ddio_hits, 5);
-	assert_int_equal(f->out.ddio_misses, 6);
+	assert_int_equal(f->out.socket[0].ddio_hits, 5);
+	assert_int_equal(f->out.socket[0].ddio_misses, 6);
 	assert_false(f->out.cpu[0].online);
 }
 
@@ -84,11 +94,11 @@ static void test_host_counters_lost_samples_advance_seq(void **state)
 	struct fx *f = *state;
 
 	cpu(&f->s, 0, 100, 0);
-	host_counters_fold(&f->hc, &f->s, false, 0, 0, &f->out);
+	fold(f, false, 0, 0);
 	f->s.ncpus = 0;
 	cpu(&f->s, 0, 400, 0);
 	f->s.lost = 2;
-	assert_int_equal(host_counters_fold(&f->hc, &f->s, false, 0, 0, &f->out), 2);
+	assert_int_equal(fold(f, false, 0, 0), 2);
 	/* one longer interval: seq 1 -> 4, the counts cover it all */
 	assert_int_equal(f->out.seq, 4);
 	assert_int_equal(f->out.cpu[0].instructions, 400);
@@ -101,12 +111,12 @@ static void test_host_counters_restarts_never_go_backwards(void **state)
 
 	cpu(&f->s, 0, 1000, 1);
 	cpu(&f->s, 1, 1000, 1);
-	host_counters_fold(&f->hc, &f->s, true, 50, 50, &f->out);
+	fold(f, true, 50, 50);
 	/* CPU 0 came back online (generation 2), CPU 1's counter wrapped */
 	f->s.ncpus = 0;
 	cpu(&f->s, 0, 10, 2);
 	cpu(&f->s, 1, 20, 1);
-	host_counters_fold(&f->hc, &f->s, true, 60, 70, &f->out);
+	fold(f, true, 60, 70);
 	assert_int_equal(f->out.cpu[0].instructions, 1010);
 	assert_int_equal(f->out.cpu[1].instructions, 1020);
 	/* a new sampler configuration restarts everything from zero */
@@ -114,10 +124,10 @@ static void test_host_counters_restarts_never_go_backwards(void **state)
 	f->s.ncpus = 0;
 	cpu(&f->s, 0, 5000, 2);
 	cpu(&f->s, 1, 5000, 1);
-	host_counters_fold(&f->hc, &f->s, true, 1, 2, &f->out);
+	fold(f, true, 1, 2);
 	assert_int_equal(f->out.cpu[0].instructions, 6010);
-	assert_int_equal(f->out.ddio_hits, 61);
-	assert_int_equal(f->out.ddio_misses, 72);
+	assert_int_equal(f->out.socket[0].ddio_hits, 61);
+	assert_int_equal(f->out.socket[0].ddio_misses, 72);
 }
 
 static void test_host_counters_missing_cpu_keeps_its_counts(void **state)
@@ -126,10 +136,10 @@ static void test_host_counters_missing_cpu_keeps_its_counts(void **state)
 
 	cpu(&f->s, 0, 100, 0);
 	cpu(&f->s, 1, 100, 0);
-	host_counters_fold(&f->hc, &f->s, false, 0, 0, &f->out);
+	fold(f, false, 0, 0);
 	f->s.ncpus = 0;
 	cpu(&f->s, 0, 300, 0);
-	host_counters_fold(&f->hc, &f->s, false, 0, 0, &f->out);
+	fold(f, false, 0, 0);
 	assert_false(f->out.cpu[1].online);
 	assert_int_equal(f->out.cpu[1].instructions, 100);
 	assert_int_equal(f->out.ncpus, 2);
@@ -151,74 +161,74 @@ static struct config *parse(const char *text)
 	return c;
 }
 
-static void plan_add(struct platform_plan *p, const char *name, uint32_t mask)
+/* A socket's DDIO counts missing from a sample: marked, its last counts kept. */
+static void test_host_counters_ddio_per_socket(void **state)
 {
-	snprintf(p->tenant[p->ntenants].name, PLATFORM_NAME_LEN, "%s", name);
-	p->tenant[p->ntenants++].mask = mask;
+	struct fx *f = *state;
+	struct host_ddio_counts d[PLATFORM_MAX_SOCKETS] = {{0}};
+
+	cpu(&f->s, 0, 100, 0);
+	d[0] = (struct host_ddio_counts){.have = true, .hit = 10, .miss = 1};
+	d[1] = (struct host_ddio_counts){.have = true, .hit = 20, .miss = 2};
+	host_counters_fold(&f->hc, &f->s, d, &f->out);
+	assert_int_equal(f->out.socket[1].ddio_hits, 20);
+	d[0].hit = 15;
+	d[1].have = false;
+	host_counters_fold(&f->hc, &f->s, d, &f->out);
+	assert_int_equal(f->out.socket[0].ddio_hits, 15);
+	assert_false(f->out.socket[0].ddio_missing);
+	assert_true(f->out.socket[1].ddio_missing);
+	assert_int_equal(f->out.socket[1].ddio_hits, 20);
+	assert_int_equal(f->out.socket[1].ddio_misses, 2);
+	assert_true(f->out.socket[2].ddio_missing);
 }
 
-static void test_host_cat_groups_merge_config_groups(void **state)
+/* The loop's plan for a config group is one resctrl group: one mask, the members' CPUs. */
+static void test_host_cat_groups_from_the_plan(void **state)
 {
 	struct config *c = parse(groups_cfg);
-	struct host_cat_table *tab = malloc(sizeof(*tab));
 	struct rdt_group *g = calloc(RDT_MAX_GROUPS, sizeof(*g));
-	struct platform_plan p = {0};
-	unsigned int n = 0;
+	struct platform_plan *p = calloc(1, sizeof(*p));
+	struct alloc a = {.llc_ways = 11, .ddio_ways = 2, .ntenants = 4};
 	uint32_t cpus[PLATFORM_MAX_CPUS];
-	char err[256] = "";
 
 	(void)state;
-	assert_non_null(tab);
 	assert_non_null(g);
-	host_cat_table_set(tab, c);
-	assert_int_equal(host_cat_ngroups(c), 3);
-	plan_add(&p, "ovs", 0x3);
-	plan_add(&p, "pmd1", 0x1c);
-	plan_add(&p, "pmd2", 0x1c);
-	plan_add(&p, "batch", 0x20);
-	assert_int_equal(host_cat_groups(tab, &p, g, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 3);
+	assert_non_null(p);
+	a.ways[0] = 2;
+	a.ways[1] = a.ways[2] = 3;
+	a.ways[3] = 1;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	p->nsockets = 1;
+	planner_socket_plan(c, &a, &p->socket[0]);
+	assert_int_equal(p->socket[0].ngroups, 3);
+	assert_int_equal(host_cat_groups(&p->socket[0], g), 3);
 	assert_string_equal(g[1].name, "pmd");
 	assert_int_equal(g[1].ncpus, 2);
 	assert_int_equal(g[1].cpus[0], 2);
 	assert_int_equal(g[1].cpus[1], 4);
-	assert_int_equal(g[1].mask, 0x1c);
-	assert_int_equal(host_cat_cpus(tab, cpus), 5);
+	assert_int_equal(g[1].mask, a.mask[1]);
+	assert_int_equal(g[1].mask, a.mask[2]);
+	assert_int_equal(host_cat_cpus(p, cpus), 5);
 	assert_int_equal(cpus[4], 5);
-	/* members of one group must agree on the mask */
-	p.tenant[2].mask = 0x38;
-	assert_int_equal(host_cat_groups(tab, &p, g, &n, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "group pmd"));
-	/* a tenant the table does not know */
-	p.tenant[2].mask = 0x1c;
-	plan_add(&p, "ghost", 0x40);
-	assert_int_equal(host_cat_groups(tab, &p, g, &n, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "ghost"));
+	free(p);
 	free(g);
-	free(tab);
 	free(c);
 }
 
-static void test_host_cat_group_name_clash_is_refused(void **state)
+static void test_config_group_name_clash_is_refused(void **state)
 {
-	struct config *c = parse("[tenant pmd]\ncpus = 0\nways = 1\n"
-				 "[tenant a]\ncpus = 1\nways = 1\ngroup = pmd\n");
-	struct host_cat_table *tab = malloc(sizeof(*tab));
-	struct rdt_group *g = calloc(RDT_MAX_GROUPS, sizeof(*g));
-	struct platform_plan p = {0};
-	unsigned int n;
+	struct config *c = malloc(sizeof(*c));
 	char err[256] = "";
 
 	(void)state;
-	assert_non_null(tab);
-	assert_non_null(g);
-	host_cat_table_set(tab, c);
-	plan_add(&p, "pmd", 0x1);
-	plan_add(&p, "a", 0x2);
-	assert_int_equal(host_cat_groups(tab, &p, g, &n, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "both a tenant and a group"));
-	free(g);
-	free(tab);
+	assert_non_null(c);
+	assert_int_equal(config_parse_string("[tenant pmd]\ncpus = 0\nways = 1\n"
+					     "[tenant a]\ncpus = 1\nways = 1\ngroup = pmd\n",
+					     "t.ini", c, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "t.ini:7: [tenant a] group: pmd is also a tenant's name (line "
+				 "1); rename one");
 	free(c);
 }
 
@@ -258,8 +268,10 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_counters_missing_cpu_keeps_its_counts,
 						setup, teardown),
-		cmocka_unit_test(test_host_cat_groups_merge_config_groups),
-		cmocka_unit_test(test_host_cat_group_name_clash_is_refused),
+		cmocka_unit_test_setup_teardown(test_host_counters_ddio_per_socket, setup,
+						teardown),
+		cmocka_unit_test(test_host_cat_groups_from_the_plan),
+		cmocka_unit_test(test_config_group_name_clash_is_refused),
 		cmocka_unit_test(test_config_ddio_counters_key),
 	};
 

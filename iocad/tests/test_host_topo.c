@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "config_socket.h"
+#include "host_platform.h"
 #include "host_topo.h"
 
 static char root[64];
@@ -98,18 +100,19 @@ static void test_host_topo_reads_sockets_online_and_l3(void **state)
 
 static void check(const char *cfgtext, int want, const char *msg)
 {
-	struct host_topo *t = malloc(sizeof(*t));
+	struct platform_info *pi = calloc(1, sizeof(*pi));
 	struct config *c = malloc(sizeof(*c));
 	char err[256] = "";
 
-	assert_non_null(t);
+	assert_non_null(pi);
 	assert_non_null(c);
-	assert_int_equal(host_topo_read(root, t, err, sizeof(err)), 0);
+	/* what --check-config does: the topology as the platform says it, then placement */
+	assert_int_equal(host_platform_probe(root, pi, err, sizeof(err)), 0);
 	assert_int_equal(config_parse_string(cfgtext, "h.ini", c, err, sizeof(err)), 0);
-	assert_int_equal(host_topo_check(c, t, err, sizeof(err)), want);
+	assert_int_equal(config_place(c, pi, err, sizeof(err)), want);
 	if (msg)
 		assert_string_equal(err, msg);
-	free(t);
+	free(pi);
 	free(c);
 }
 
@@ -118,13 +121,31 @@ static void test_host_topo_check_accepts_cpus_of_the_socket(void **state)
 	(void)state;
 	check("[platform]\nsocket = 1\n[tenant a]\ncpus = 2\nways = 1\n", 0, NULL);
 	check("[tenant a]\ncpus = 0-1\nways = 1\n", 0, NULL);
+	/* without socket =, each tenant is on the socket of its CPUs */
+	check("[tenant a]\ncpus = 0-1\nways = 1\n[tenant b]\ncpus = 2\nways = 1\n", 0, NULL);
+}
+
+/* A tenant spanning sockets is an error naming it and the CPUs. */
+static void test_host_topo_tenant_spanning_sockets(void **state)
+{
+	(void)state;
+	check("[tenant a]\ncpus = 0\nways = 1\n[tenant b]\n\ncpus = 1-2\nways = 1\n", -EINVAL,
+	      "h.ini:6: [tenant b] cpus: CPU 1 is on socket 0 but CPU 2 on socket 1: a tenant's "
+	      "CPUs must be on one socket");
+	check("[tenant a]\ncpus = 0\nways = 1\ngroup = g\n[tenant b]\ncpus = 2\nways = 1\n"
+	      "group = g\n",
+	      -EINVAL,
+	      "h.ini:8: [tenant b] group: a is on socket 0, b on socket 1: a group is one class "
+	      "of service on one socket");
 }
 
 static void test_host_topo_check_refuses_other_socket(void **state)
 {
 	(void)state;
-	check("[tenant a]\ncpus = 0\nways = 1\n[tenant b]\n\ncpus = 1-2\nways = 1\n", -EINVAL,
-	      "h.ini:6: [tenant b] cpus: CPU 2 is on socket 1, not on socket 0 (socket = 0)");
+	check("[platform]\nsocket = 0\n[tenant a]\ncpus = 0\nways = 1\n[tenant b]\n\ncpus = 1-2\n"
+	      "ways = 1\n",
+	      -EINVAL,
+	      "h.ini:8: [tenant b] cpus: CPU 2 is on socket 1, not on socket 0 (socket = 0)");
 }
 
 static void test_host_topo_check_refuses_offline_and_absent(void **state)
@@ -133,10 +154,10 @@ static void test_host_topo_check_refuses_offline_and_absent(void **state)
 	check("[platform]\nsocket = 1\n[tenant a]\ncpus = 2-3\nways = 1\n", -EINVAL,
 	      "h.ini:4: [tenant a] cpus: CPU 3 is offline (socket = 1)");
 	check("[tenant a]\ncpus = 0,9\nways = 1\n", -EINVAL,
-	      "h.ini:2: [tenant a] cpus: CPU 9 does not exist on this host (socket = 0)");
+	      "h.ini:2: [tenant a] cpus: CPU 9 does not exist on this host");
 }
 
-/* The example installed as /etc/ioca/iocad.ini parses as shipped. */
+/* The example installed as /etc/ioca/iocad.ini (two sockets) parses as shipped. */
 static void test_host_example_config_parses(void **state)
 {
 	struct config *c = malloc(sizeof(*c));
@@ -146,8 +167,10 @@ static void test_host_example_config_parses(void **state)
 	assert_non_null(c);
 	if (config_parse_file("dist/iocad.ini", c, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(c->ntenants, 4);
-	assert_int_equal(c->socket, 0);
+	assert_int_equal(c->ntenants, 6);
+	assert_false(c->socket_set);
+	assert_int_equal(c->sock[1].model, CONFIG_MODEL_SLICING);
+	assert_int_equal(c->sock[1].ddio_ways_max, 4);
 	assert_false(c->ddio_counters_optional);
 	free(c);
 }
@@ -158,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_host_topo_reads_sockets_online_and_l3),
 		cmocka_unit_test(test_host_topo_check_accepts_cpus_of_the_socket),
 		cmocka_unit_test(test_host_topo_check_refuses_other_socket),
+		cmocka_unit_test(test_host_topo_tenant_spanning_sockets),
 		cmocka_unit_test(test_host_topo_check_refuses_offline_and_absent),
 		cmocka_unit_test(test_host_example_config_parses),
 	};

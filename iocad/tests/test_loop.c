@@ -83,18 +83,27 @@ static void test_loop_allocates_runs_and_restores(void **state)
 	assert_int_equal(f->n, 10);
 	assert_int_equal(f->fp.polls, 11);  /* one baseline poll */
 	assert_int_equal(f->fp.applies, 1); /* LLC Alloc; nothing moved after */
-	assert_int_equal(f->fp.plan.ntenants, 2);
-	assert_string_equal(f->fp.plan.tenant[0].name, "vf");
-	assert_int_equal(f->fp.plan.tenant[0].mask, 0x3);
-	assert_int_equal(f->fp.plan.tenant[1].mask, 0x1c);
-	assert_int_equal(f->fp.plan.ddio_mask, 0x600);
+	/* the plan says everything: each group's name, mask and CPUs, DDIO, what to sample */
+	assert_int_equal(f->fp.plan.nsockets, 1);
+	assert_int_equal(f->fp.plan.socket[0].ngroups, 2);
+	assert_string_equal(f->fp.plan.socket[0].group[0].name, "vf");
+	assert_int_equal(f->fp.plan.socket[0].group[0].mask, 0x3);
+	assert_int_equal(f->fp.plan.socket[0].group[1].mask, 0x1c);
+	assert_int_equal(f->fp.plan.socket[0].ddio_mask, 0x600);
+	assert_int_equal(platform_cpuset_count(&f->fp.plan.socket[0].group[0].cpus),
+			 f->cfg.tenant[0].ncpus);
+	assert_true(
+		platform_cpuset_has(&f->fp.plan.socket[0].sample_cpus, f->cfg.tenant[1].cpus[0]));
+	assert_int_equal(f->fp.plan.events, PLATFORM_EV_ALL);
+	assert_int_equal(f->fp.plan.interval_ns, f->cfg.interval_ns);
 	assert_int_equal(f->fp.restores, 1);
 	assert_string_equal(fsm_state_name(f->rec[9].state), "low_keep");
 	assert_string_equal(decide_reason_name(&f->rec[0].decision), "first");
 	assert_string_equal(decide_reason_name(&f->rec[5].decision), "stable");
 	assert_int_equal(f->rec[3].tenant[1].llc_refs, 2000000); /* two cpus */
 	assert_true(f->rec[3].tenant[1].ipc > 0.99 && f->rec[3].tenant[1].ipc < 1.01);
-	assert_non_null(strstr(f->log, "#4 t=6.000s low_keep (stable) ddio=0x600 vf=0x3 be=0x1c"));
+	assert_non_null(
+		strstr(f->log, "#4 s0 t=6.000s low_keep (stable) ddio=0x600 vf=0x3 be=0x1c"));
 	assert_non_null(strstr(f->log, "restored"));
 	/* the one line per interval also says what changed */
 	assert_null(strstr(f->log, "[+"));
@@ -105,7 +114,7 @@ static void io_pressure(struct fake_platform *fp, void *arg)
 {
 	(void)arg;
 	if (fp->polls >= 3)
-		fp->ddio_misses_inc = 50000 + 20000ull * fp->polls;
+		fp->sock[0].misses_inc = 50000 + 20000ull * fp->polls;
 }
 
 static void test_loop_io_demand_grows_ddio_one_way_per_interval(void **state)
@@ -122,14 +131,14 @@ static void test_loop_io_demand_grows_ddio_one_way_per_interval(void **state)
 	assert_int_equal(f->rec[3].ddio_mask, 0x7c0);
 	assert_string_equal(fsm_state_name(f->rec[4].state), "high_keep");
 	assert_string_equal(decide_reason_name(&f->rec[4].decision), "ddio_max");
-	assert_non_null(strstr(f->log, "#1 t=3.000s low_keep -> io_demand (io_pressure) "
+	assert_non_null(strstr(f->log, "#1 s0 t=3.000s low_keep -> io_demand (io_pressure) "
 				       "ddio=0x700 vf=0x3 be=0x1c [+ddio]"));
 	assert_true(f->rec[3].applied);
 	/* PS tenant never on DDIO's ways; 11 - 5 = 6 ways hold both tenants */
 	for (size_t i = 0; i < f->n; i++)
 		assert_int_equal(f->rec[i].tenant[0].mask & f->rec[i].ddio_mask, 0);
 	assert_int_equal(f->fp.restores, 1);
-	assert_int_equal(f->fp.ddio_mask_now, 0x600);
+	assert_int_equal(f->fp.sock[0].mask_now, 0x600);
 }
 
 static void test_loop_dry_run_never_applies(void **state)
@@ -222,8 +231,8 @@ static void test_loop_reload_keeps_old_config_on_error(void **state)
 	assert_string_equal(f->rec[9].tenant[2].name, "new");
 	assert_int_equal(f->rec[9].tenant[2].mask, 0x20);
 	assert_int_equal(f->fp.applies, 2);
-	assert_int_equal(f->fp.plan.ntenants, 3);
-	assert_non_null(strstr(f->log, "reload: 3 tenants"));
+	assert_int_equal(f->fp.plan.socket[0].ngroups, 3);
+	assert_non_null(strstr(f->log, "reload: socket 0: 3 tenants"));
 }
 
 static void test_loop_apply_failure_changes_nothing(void **state)
@@ -258,7 +267,7 @@ static void test_loop_failed_apply_is_not_recorded_as_decided(void **state)
 		assert_int_equal(f->rec[i].ddio_ways, 2);
 		assert_false(f->rec[i].applied);
 	}
-	assert_int_equal(f->fp.ddio_mask_now, 0x600);
+	assert_int_equal(f->fp.sock[0].mask_now, 0x600);
 }
 
 static void test_loop_writes_trace(void **state)
@@ -278,13 +287,13 @@ static void test_loop_writes_trace(void **state)
 	fclose(m);
 	line = strtok(buf, "\n");
 	assert_string_equal(
-		line, "interval,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,"
+		line, "interval,socket,t_s,state,reason,ddio_ways,ddio_mask,ddio_hits,"
 		      "ddio_misses,ddio_outside,vf_ways,vf_mask,vf_ipc,vf_llc_refs,vf_llc_misses,"
 		      "be_ways,be_mask,be_ipc,be_llc_refs,be_llc_misses");
 	while ((line = strtok(NULL, "\n")))
 		if (++rows == 2)
 			assert_string_equal(line,
-					    "1,3.000000,io_demand,io_pressure,3,0x700,1000000,"
+					    "1,0,3.000000,io_demand,io_pressure,3,0x700,1000000,"
 					    "110000,,2,0x3,1.0000,1000000,100000,3,0x1c,"
 					    "1.0000,2000000,200000");
 	assert_int_equal(rows, 5);
@@ -334,7 +343,7 @@ static void test_loop_real_signals_reload_and_stop(void **state)
 	assert_int_equal(f->rec[f->n - 1].ntenants, 3); /* the good config took */
 	assert_int_equal(f->fp.polls, 6);
 	assert_int_equal(f->fp.restores, 1);
-	assert_int_equal(f->fp.ddio_mask_now, 0x600);
+	assert_int_equal(f->fp.sock[0].mask_now, 0x600);
 }
 
 static void test_loop_trace_failure_stops_tracing_only(void **state)
@@ -381,8 +390,8 @@ static void lose_two(struct fake_platform *fp, void *arg)
 		return;
 	fp->s.seq += 2;
 	fp->s.t_ns += 2 * fp->interval_ns;
-	fp->s.ddio_hits += 2 * fp->ddio_hits_inc;
-	fp->s.ddio_misses += 2 * fp->ddio_misses_inc;
+	fp->s.socket[0].ddio_hits += 2 * fp->sock[0].hits_inc;
+	fp->s.socket[0].ddio_misses += 2 * fp->sock[0].misses_inc;
 	for (unsigned int c = 0; c < fp->info.ncpus; c++) {
 		fp->s.cpu[c].instructions += 2 * fp->inc[c].instructions;
 		fp->s.cpu[c].cycles += 2 * fp->inc[c].cycles;

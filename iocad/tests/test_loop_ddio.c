@@ -76,9 +76,9 @@ static void operator_raises_ddio(struct fake_platform *fp, void *arg)
 	struct fx *f = arg;
 
 	if (fp->polls == 5)
-		fp->ddio_mask_now = 0x780;
+		fp->sock[0].mask_now = 0x780;
 	if (fp->polls < 40)
-		f->seen[fp->polls] = fp->ddio_mask_now;
+		f->seen[fp->polls] = fp->sock[0].mask_now;
 }
 
 static void test_outside_ddio_change_is_adopted_never_undone(void **state)
@@ -138,7 +138,7 @@ static void io_pressure(struct fake_platform *fp, void *arg)
 {
 	operator_raises_ddio(fp, arg);
 	if (fp->polls >= 3)
-		fp->ddio_misses_inc = 50000 + 20000ull * fp->polls;
+		fp->sock[0].misses_inc = 50000 + 20000ull * fp->polls;
 }
 
 /* ddio = observe: the paper's Fig. 10/11 setting, DDIO changes disabled. */
@@ -159,7 +159,7 @@ static void test_observe_never_changes_ddio_ways(void **state)
 	for (unsigned int p = 5; p <= 11; p++)
 		assert_int_equal(f->seen[p], 0x780);
 	/* what it wrote as DDIO mask was only ever the platform's own */
-	assert_int_equal(f->fp.plan.ddio_mask, 0x780);
+	assert_int_equal(f->fp.plan.socket[0].ddio_mask, 0x780);
 }
 
 /* observe: the starting DDIO is the platform's, whatever ddio_ways says, and stays it. */
@@ -172,18 +172,18 @@ static void test_observe_starts_from_the_platforms_ddio(void **state)
 	f->cfg.ddio_ways = 3;
 	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
 	assert_true(f->fp.applies >= 1);
-	assert_int_equal(f->fp.plan.ddio_mask, 0x600);
+	assert_int_equal(f->fp.plan.socket[0].ddio_mask, 0x600);
 	for (size_t i = 0; i < f->n; i++)
 		assert_int_equal(f->rec[i].ddio_ways, 2);
 	assert_non_null(strstr(f->log, "ddio = observe: DDIO keeps the platform's 2 ways (0x600)"));
 	/* a mask not at the top is never rewritten either, and the log says how it is planned */
 	memset(f->log, 0, sizeof(f->log));
-	f->fp.info.ddio_mask = 0x300;
-	f->fp.ddio_mask_now = 0x300;
+	f->fp.info.socket[0].ddio_mask = 0x300;
+	f->fp.sock[0].mask_now = 0x300;
 	f->fp.applies = 0;
 	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
 	assert_true(f->fp.applies >= 1);
-	assert_int_equal(f->fp.plan.ddio_mask, 0x300);
+	assert_int_equal(f->fp.plan.socket[0].ddio_mask, 0x300);
 	assert_non_null(strstr(f->log, "DDIO mask 0x300 is not the top 2 ways"));
 }
 

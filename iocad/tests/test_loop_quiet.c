@@ -46,7 +46,7 @@ static void run(struct run *r, bool quiet)
 	fake_platform_init(&r->fp, 11, 2, 0x600);
 	fake_platform_cpu(&r->fp, 0, 1.0, 1000000, 100000);
 	fake_platform_cpu(&r->fp, 1, 1.0, 8000000, 800000);
-	r->fp.ddio_hits_inc = 1000000;
+	r->fp.sock[0].hits_inc = 1000000;
 	fake_platform_bind(&r->fp, &r->pf);
 	struct loop_opts o = {.sz = sizeof(o),
 			      .cfg = &r->cfg,

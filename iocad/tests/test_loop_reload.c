@@ -57,8 +57,8 @@ static void on_poll(struct fake_platform *fp, void *arg)
 /* The tenant sharing DDIO's ways (0x600), or -1. */
 static int owner_of_top(const struct platform_plan *p)
 {
-	for (unsigned int i = 0; i < p->ntenants; i++)
-		if (p->tenant[i].mask & 0x600)
+	for (unsigned int i = 0; i < p->socket[0].ngroups; i++)
+		if (p->socket[0].group[i].mask & 0x600)
 			return (int)i;
 	return -1;
 }
@@ -76,7 +76,7 @@ static void test_reload_fresh_layout_puts_the_idle_be_on_ddio(void **state)
 	fake_platform_cpu(&f->fp, 1, 1.0, 8000000, 800000); /* be1: busy */
 	fake_platform_cpu(&f->fp, 2, 1.0, 10000, 1000);	    /* be2: idle */
 	fake_platform_cpu(&f->fp, 3, 1.0, 0, 0);
-	f->fp.ddio_hits_inc = 1000000;
+	f->fp.sock[0].hits_inc = 1000000;
 	f->fp.on_poll = on_poll;
 	f->fp.arg = f;
 	fake_platform_bind(&f->fp, &f->pf);
@@ -89,10 +89,10 @@ static void test_reload_fresh_layout_puts_the_idle_be_on_ddio(void **state)
 
 	assert_int_equal(loop_run(&o, &f->pf, f->rec, 16, &f->n), 0);
 	/* poll 5 is the first under the reload's plan: be2 (index 2) shares DDIO */
-	assert_int_equal(f->at_poll[5].ntenants, 3);
+	assert_int_equal(f->at_poll[5].socket[0].ngroups, 3);
 	assert_int_equal(owner_of_top(&f->at_poll[5]), 2);
-	assert_int_equal(f->at_poll[5].tenant[1].mask & 0x600, 0);
-	assert_int_equal(f->at_poll[5].tenant[0].mask & 0x600, 0);
+	assert_int_equal(f->at_poll[5].socket[0].group[1].mask & 0x600, 0);
+	assert_int_equal(f->at_poll[5].socket[0].group[0].mask & 0x600, 0);
 	/* and the first interval after the reload is no "first" */
 	assert_int_equal(f->rec[3].ntenants, 3);
 	assert_int_not_equal(f->rec[3].decision.reason, DECIDE_R_FIRST);

@@ -106,7 +106,7 @@ static void outside(struct fake_platform *f, void *arg)
 {
 	(void)arg;
 	if (f->polls == 3) {
-		f->ddio_mask_now = 0x700;
+		f->sock[0].mask_now = 0x700;
 		f->apply_error = -EIO;
 	}
 }

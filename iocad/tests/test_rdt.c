@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "rdt.h"
+#include "rdt_apply.h"
 #include "rdt_info.h"
 
 struct tree {
@@ -386,6 +387,69 @@ static void test_rdt_closids_counted_with_numbers(void **state)
 	rdt_close(r);
 }
 
+/* This daemon's groups on other sockets are not others' CLOSIDs; a CPU of another's group is found.
+ */
+static void test_rdt_groups_of_others_hold_cpus_and_closids(void **state)
+{
+	struct tree *t = *state;
+	struct rdt_opts o = {
+		.sz = sizeof(o),
+		.root = t->root,
+		.prefix = "iocad-s0-",
+		.family = "iocad-s",
+		.write = tree_write,
+		.rmdir = tree_rmdir,
+		.fs_arg = t,
+		.print = quiet,
+	};
+	struct platform_cpuset cpus = {{0}};
+	char err[512] = "", name[64];
+	unsigned int cpu = 0;
+	struct rdt *r = rdt_open(&o, err, sizeof(err));
+
+	assert_non_null(r);
+	mkd(t->root, "iocad-s1-db");
+	put(t->root, "iocad-s1-db/cpus_list", "4-5\n");
+	mkd(t->root, "ops");
+	put(t->root, "ops/cpus_list", "2-3,9\n");
+	/* num_closids 4: default, ops, and 2 for the daemon's groups of every socket */
+	assert_int_equal(rdt_check_closids(r, 2, err, sizeof(err)), 0);
+	assert_int_equal(rdt_check_closids(r, 3, err, sizeof(err)), -ENOSPC);
+	assert_non_null(strstr(err, "1 group(s) iocad did not create exist, leaving 2"));
+	platform_cpuset_add(&cpus, 4); /* the daemon's own group on socket 1: fine */
+	platform_cpuset_add(&cpus, 8);
+	assert_int_equal(rdt_foreign_cpus(r, &cpus, name, sizeof(name), &cpu), 0);
+	platform_cpuset_add(&cpus, 9);
+	assert_int_equal(rdt_foreign_cpus(r, &cpus, name, sizeof(name), &cpu), 1);
+	assert_string_equal(name, "ops");
+	assert_int_equal(cpu, 9);
+	rdt_close(r);
+}
+
+/* After a failed write, what resctrl holds is read back: the next apply writes what differs. */
+static void test_rdt_reread_takes_what_is_there(void **state)
+{
+	struct tree *t = *state;
+	struct rdt *r = open_tree(t);
+	struct rdt_group g[2] = {grp("a", 0, 1, 0x3), grp("b", 2, 2, 0xc)};
+	const struct rdt_group *cur;
+	char err[512] = "";
+
+	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
+	/* behind iocad's back (a rollback that failed, say): b's mask and a's CPUs differ */
+	put(t->root, "iocad-s0-b/schemata", "L3:0=030;1=7ff\n");
+	put(t->root, "iocad-s0-a/cpus_list", "0\n");
+	assert_int_equal(rdt_reread(r), 0);
+	assert_int_equal(rdt_groups(r, &cur), 2);
+	cur = rdt_find(cur, 2, "b");
+	assert_non_null(cur);
+	assert_int_equal(cur->mask, 0x30);
+	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
+	assert_int_equal(rdt_groups(r, &cur), 2);
+	assert_int_equal(rdt_find(cur, 2, "b")->mask, 0xc);
+	rdt_close(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +472,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rdt_apply_drops_removed_groups_only_ours,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_stale_groups_found_and_removed, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_rdt_groups_of_others_hold_cpus_and_closids,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rdt_reread_takes_what_is_there, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_closids_counted_with_numbers, setup,
 						teardown),

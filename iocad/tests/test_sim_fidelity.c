@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "fake_platform.h"
 #include "loop.h"
 #include "sim_fx.h"
 #include "sim_model.h"
@@ -195,16 +196,16 @@ static void test_warmup_after_a_reallocation(void **state)
 	struct platform pf = open_scn("[platform]\nways = 11\nduration = 10s\nnoise = 0\n"
 				      "[tenant a]\ncpus = 0\nws = 20M\nrpi = 0.02\n",
 				      100000000ULL);
-	struct platform_plan plan = {.ddio_mask = 0x600, .ntenants = 1};
+	struct platform_plan plan = {0};
 	struct platform_sample s[4];
 
 	(void)state;
-	strcpy(plan.tenant[0].name, "a");
-	plan.tenant[0].mask = 0x3;
+	fake_plan_group(&plan, 0, "a", 0x3, 0, 0);
+	plan.socket[0].ddio_mask = 0x600;
 	assert_int_equal(pf.ops->apply(pf.ctx, &plan), 0);
 	for (int k = 0; k < 2; k++)
 		assert_int_equal(pf.ops->poll(pf.ctx, &s[0]), 0);
-	plan.tenant[0].mask = 0x1ff;
+	plan.socket[0].group[0].mask = 0x1ff;
 	assert_int_equal(pf.ops->apply(pf.ctx, &plan), 0);
 	assert_int_equal(pf.ops->poll(pf.ctx, &s[1]), 0);
 	assert_int_equal(pf.ops->poll(pf.ctx, &s[2]), 0);
@@ -246,8 +247,8 @@ static void test_trace_has_the_models_columns(void **state)
 	while ((line = strtok(NULL, "\n"))) {
 		char *c = line;
 
-		/* sim_mem_bytes_s is column 20: 9 fixed, 5 per tenant */
-		for (int k = 0; k < 19; k++)
+		/* sim_mem_bytes_s is column 21: 10 fixed, 5 per tenant */
+		for (int k = 0; k < 20; k++)
 			c = strchr(c, ',') + 1;
 		assert_int_equal(
 			sscanf(c, "%lf,%lf,%*f,%*f,%*f,%*f,%*f,%*f,%*f,%lf", &mem, &pkts, &lat), 3);

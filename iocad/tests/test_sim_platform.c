@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "fake_platform.h"
 #include "sim_platform.h"
 
 static const char scn[] = "[platform]\n"
@@ -95,17 +96,19 @@ static void test_sim_platform_runs_for_the_scenario_duration(void **state)
 
 	assert_int_equal(open_sim(f, NULL), 0);
 	assert_int_equal(f->pf.ops->info(f->pf.ctx, &info), 0);
-	assert_int_equal(info.llc_ways, 11);
+	assert_int_equal(info.socket[0].llc_ways, 11);
 	assert_int_equal(info.ncpus, 3);
-	assert_int_equal(info.ddio_mask, 0x600);
-	assert_true(info.ddio_counters);
+	assert_int_equal(info.socket[0].ddio_mask, 0x600);
+	assert_true(info.socket[0].ddio_counters);
+	assert_int_equal(info.cpu_socket[2], 0);
+	assert_int_equal(info.cpu_socket[3], PLATFORM_CPU_ABSENT);
 	poll_all(f, 6);
 	for (i = 0; i < 6; i++) {
 		assert_int_equal(f->s[i].seq, i + 1);
 		assert_int_equal(f->s[i].t_ns, (i + 1) * 1000000000ULL);
 		assert_true(f->s[i].cpu[2].cycles > 0);
 		if (i) {
-			assert_true(f->s[i].ddio_hits > f->s[i - 1].ddio_hits);
+			assert_true(f->s[i].socket[0].ddio_hits > f->s[i - 1].socket[0].ddio_hits);
 			assert_true(f->s[i].cpu[0].instructions >= f->s[i - 1].cpu[0].instructions);
 		}
 	}
@@ -121,12 +124,12 @@ static void test_sim_platform_events_apply_mid_interval(void **state)
 	assert_int_equal(open_sim(f, NULL), 0);
 	poll_all(f, 6);
 	/* rate triples at 2.5 s: interval 3 is half and half. */
-	d2 = (double)(f->s[1].ddio_hits + f->s[1].ddio_misses) -
-	     (double)(f->s[0].ddio_hits + f->s[0].ddio_misses);
-	d3 = (double)(f->s[2].ddio_hits + f->s[2].ddio_misses) -
-	     (double)(f->s[1].ddio_hits + f->s[1].ddio_misses);
-	d4 = (double)(f->s[3].ddio_hits + f->s[3].ddio_misses) -
-	     (double)(f->s[2].ddio_hits + f->s[2].ddio_misses);
+	d2 = (double)(f->s[1].socket[0].ddio_hits + f->s[1].socket[0].ddio_misses) -
+	     (double)(f->s[0].socket[0].ddio_hits + f->s[0].socket[0].ddio_misses);
+	d3 = (double)(f->s[2].socket[0].ddio_hits + f->s[2].socket[0].ddio_misses) -
+	     (double)(f->s[1].socket[0].ddio_hits + f->s[1].socket[0].ddio_misses);
+	d4 = (double)(f->s[3].socket[0].ddio_hits + f->s[3].socket[0].ddio_misses) -
+	     (double)(f->s[2].socket[0].ddio_hits + f->s[2].socket[0].ddio_misses);
 	assert_true(d3 > 1.6 * d2 && d3 < 2.4 * d2);
 	assert_true(d4 > 2.6 * d2 && d4 < 3.4 * d2);
 	/* "be" leaves at 4 s: its core stops counting. */
@@ -166,26 +169,34 @@ static void test_sim_platform_same_seed_same_counters(void **state)
 static void test_sim_platform_apply_is_all_or_nothing(void **state)
 {
 	struct fx *f = *state;
-	struct platform_plan plan = {.ddio_mask = 0x600, .ntenants = 2};
+	struct platform_plan plan = {0};
+	struct platform_group *g = plan.socket[0].group;
 
 	assert_int_equal(open_sim(f, NULL), 0);
-	strcpy(plan.tenant[0].name, "net");
-	plan.tenant[0].mask = 0x7;
-	strcpy(plan.tenant[1].name, "be");
-	plan.tenant[1].mask = 0x18;
+	fake_plan_group(&plan, 0, "net", 0x7, 0, 1);
+	fake_plan_group(&plan, 0, "be", 0x18, 2, 2);
+	plan.socket[0].ddio_mask = 0x600;
+	assert_int_equal(f->pf.ops->check(f->pf.ctx, &plan), 0);
 	assert_int_equal(f->pf.ops->apply(f->pf.ctx, &plan), 0);
 	assert_int_equal(sim_platform_tenant_mask(&f->pf, "net"), 0x7);
 	assert_int_equal(sim_platform_tenant_mask(&f->pf, "be"), 0x18);
 
-	plan.ddio_mask = 0x700;
-	plan.tenant[0].mask = 0x5; /* not contiguous */
+	plan.socket[0].ddio_mask = 0x700;
+	g[0].mask = 0x5; /* not contiguous */
+	assert_int_equal(f->pf.ops->check(f->pf.ctx, &plan), -EINVAL);
 	assert_int_equal(f->pf.ops->apply(f->pf.ctx, &plan), -EINVAL);
-	plan.tenant[0].mask = 0x3;
-	plan.tenant[1].mask = 0x1000; /* beyond 11 ways */
+	g[0].mask = 0x3;
+	g[1].mask = 0x1000; /* beyond 11 ways */
 	assert_int_equal(f->pf.ops->apply(f->pf.ctx, &plan), -EINVAL);
-	plan.tenant[1].mask = 0x18;
-	strcpy(plan.tenant[1].name, "nobody");
+	g[1].mask = 0x18;
+	/* a group whose CPUs run no tenant: like resctrl, the class is by CPU */
+	memset(&g[1].cpus, 0, sizeof(g[1].cpus));
+	platform_cpuset_add(&g[1].cpus, 7);
 	assert_int_equal(f->pf.ops->apply(f->pf.ctx, &plan), -ENOENT);
+	assert_non_null(strstr(f->pf.ops->last_error(f->pf.ctx), "group 'be'"));
+	/* a socket the scenario does not simulate */
+	plan.socket[0].id = 1;
+	assert_int_equal(f->pf.ops->check(f->pf.ctx, &plan), -ENOENT);
 	assert_int_equal(sim_platform_tenant_mask(&f->pf, "net"), 0x7);
 	assert_int_equal(sim_platform_ddio_mask(&f->pf), 0x600);
 
@@ -197,16 +208,16 @@ static void test_sim_platform_apply_is_all_or_nothing(void **state)
 static void test_sim_platform_plan_changes_counters(void **state)
 {
 	struct fx *f = *state;
-	struct platform_plan plan = {.ddio_mask = 0x600, .ntenants = 1};
+	struct platform_plan plan = {0};
 	struct platform_sample a, b, c;
 
 	assert_int_equal(open_sim(f, NULL), 0);
-	strcpy(plan.tenant[0].name, "be");
-	plan.tenant[0].mask = 0x1; /* 2.25 MiB for a 4 MiB working set */
+	fake_plan_group(&plan, 0, "be", 0x1, 2, 2); /* 2.25 MiB for a 4 MiB working set */
+	plan.socket[0].ddio_mask = 0x600;
 	assert_int_equal(f->pf.ops->apply(f->pf.ctx, &plan), 0);
 	assert_int_equal(f->pf.ops->poll(f->pf.ctx, &a), 0);
 	assert_int_equal(f->pf.ops->poll(f->pf.ctx, &b), 0);
-	plan.tenant[0].mask = 0x7;
+	plan.socket[0].group[0].mask = 0x7;
 	assert_int_equal(f->pf.ops->apply(f->pf.ctx, &plan), 0);
 	assert_int_equal(f->pf.ops->poll(f->pf.ctx, &c), 0);
 	assert_true(b.cpu[2].llc_misses - a.cpu[2].llc_misses >
@@ -235,8 +246,8 @@ static void test_sim_platform_binds_config_tenants(void **state)
 	assert_int_equal(open_sim(f, &o), 0);
 	assert_int_equal(f->pf.ops->info(f->pf.ctx, &info), 0);
 	assert_int_equal(info.ncpus, 10);
-	assert_int_equal(info.llc_ways, 20);
-	assert_int_equal(info.ddio_mask, 0xc0000); /* the default follows the way count */
+	assert_int_equal(info.socket[0].llc_ways, 20);
+	assert_int_equal(info.socket[0].ddio_mask, 0xc0000); /* the default follows the way count */
 	while (f->pf.ops->poll(f->pf.ctx, &s) == 0)
 		n++;
 	assert_int_equal(n, 12);

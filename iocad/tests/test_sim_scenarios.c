@@ -250,6 +250,53 @@ static void test_sim_scenario_latent_contender_ioca_beats_core_only_beats_static
 	free(sa);
 }
 
+/* The record of socket @k at simulated time @t_s (seconds), or NULL. */
+static const struct loop_record *on(const struct run *r, unsigned int k, unsigned int t_s)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->rec[i].socket == k && r->rec[i].t_ns == t_s * SEC)
+			return &r->rec[i];
+	fail_msg("no record of socket %u at %us", k, t_s);
+	return NULL;
+}
+
+/*
+ * Two sockets, one loop (examples/iocad/two-sockets.*): socket 0's
+ * traffic grows only socket 0's DDIO, socket 1's later traffic only
+ * socket 1's (within its own ddio_ways_max), socket 0 reclaims without
+ * disturbing socket 1, and an outside change on socket 1 is adopted there
+ * alone.
+ */
+static void test_sim_scenario_two_sockets_decide_independently(void **state)
+{
+	struct run *r = run_example("two-sockets", IOCAD_MODE_IOCA);
+	unsigned int outside[2] = {0, 0};
+
+	(void)state;
+	assert_int_equal(on(r, 0, 9)->ddio_ways, 2);
+	assert_true(on(r, 0, 14)->ddio_ways > 2);
+	assert_int_equal(on(r, 1, 14)->ddio_ways, 2);
+	assert_int_equal(on(r, 1, 24)->state, FSM_LOW_KEEP);
+	assert_true(on(r, 1, 30)->ddio_ways > 2);
+	assert_int_equal(on(r, 0, 30)->ddio_ways, on(r, 0, 24)->ddio_ways);
+	assert_int_equal(on(r, 0, 44)->ddio_ways, 2);
+	assert_int_equal(on(r, 1, 44)->ddio_ways, on(r, 1, 30)->ddio_ways);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct loop_record *rec = &r->rec[i];
+
+		assert_true(rec->socket < 2);
+		assert_int_equal(rec->ntenants, 3);
+		if (rec->socket == 1)
+			assert_true(rec->ddio_ways <= 4); /* [socket 1] ddio_ways_max */
+		/* each PS tenant off its own socket's DDIO ways */
+		assert_int_equal(run_fx_overlap(rec, 0), 0);
+		outside[rec->socket] += rec->ddio_outside;
+	}
+	assert_int_equal(outside[0], 0);
+	assert_int_equal(outside[1], 1);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_sim_scenario_fig7b_ddio_grows_shuffles_and_reclaims),
 		cmocka_unit_test(
 			test_sim_scenario_latent_contender_ioca_beats_core_only_beats_static),
+		cmocka_unit_test(test_sim_scenario_two_sockets_decide_independently),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -131,7 +131,8 @@ static double mean(const struct run *r, const char *col, double t0, double t1)
 		fail_msg("no trace column %s", col);
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		char *p = line;
-		double t = strtod(strchr(line, ',') + 1, NULL);
+		/* interval,socket,t_s,... */
+		double t = strtod(strchr(strchr(line, ',') + 1, ',') + 1, NULL);
 
 		for (int i = 0; i < c; i++)
 			p = strchr(p, ',') + 1;

@@ -35,9 +35,9 @@ static struct fx *load(void)
 		f->s0.cpu[c] = (struct platform_cpu_counters){true, 1000, 1000, 100, 10};
 		f->s1.cpu[c] = (struct platform_cpu_counters){true, 3000, 2000, 600, 110};
 	}
-	f->s0.ddio_hits = 50;
-	f->s1.ddio_hits = 550;
-	f->s1.ddio_misses = 25;
+	f->s0.socket[0].ddio_hits = 50;
+	f->s1.socket[0].ddio_hits = 550;
+	f->s1.socket[0].ddio_misses = 25;
 	return f;
 }
 

@@ -175,7 +175,7 @@ check "start: ioca.ko's sampler runs" '[ "$(sampler)" = running ]'
 echo 100000000000 >$DBG/ddio_miss_rate
 wait_for 40 '[ "$(ddio)" = 0x7e0 ]'
 check "miss rate up: iocactl info shows DDIO at ddio_ways_max (0x7e0)" '[ "$(ddio)" = 0x7e0 ]'
-seq=$(awk -F, 'NR > 1 { print $6 }' "$TRACE" | uniq | tr '\n' ' ')
+seq=$(awk -F, 'NR > 1 { print $7 }' "$TRACE" | uniq | tr '\n' ' ')
 check "DDIO grew one way per interval: $seq" \
 	'echo "$seq" | grep -q "0x600 0x700 0x780 0x7c0 0x7e0"'
 wait_for 10 'logs high_keep'

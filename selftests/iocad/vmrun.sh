@@ -6,7 +6,10 @@
 # and runs guest.sh there: iocad on the host platform, through the real
 # module and the resctrl emulation. A second boot (Skylake-Server: the msr
 # backend, no uncore PMU) runs guest_degraded.sh: no DDIO counters. Prints
-# the guests' TAP and "iocad-vm: N passed, M failed"; a guest that dies or
+# the guests' TAP and "iocad-vm: N passed, M failed"; a third boot with two
+# sockets (--sockets 2) runs guest_sockets.sh: one iocad for both sockets,
+# a reload the platform refuses, a resctrl group iocad did not create. A
+# guest that dies or
 # runs fewer tests than it planned counts as a failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,10 +46,11 @@ if ! make --no-print-directory -C "$root/iocad" -j2 build/iocad.static build/ioc
 	fail_all "iocad/build/iocad.static or iocactl.static does not build"
 fi
 
-boot() { # name cpu smp guest-script
-	local name=$1 cpu=$2 smp=$3 script=$4 rc p f plan
-	echo "=== iocad boot $name: -cpu $cpu -smp $smp"
-	"$run" --cpu "$cpu" --smp "$smp" --mem 512 --timeout 600 --append loglevel=2 \
+boot() { # name cpu smp guest-script [sockets]
+	local name=$1 cpu=$2 smp=$3 script=$4 sockets=${5:-1} rc p f plan
+	echo "=== iocad boot $name: -cpu $cpu -smp $smp, $sockets socket(s)"
+	"$run" --cpu "$cpu" --smp "$smp" --sockets "$sockets" --mem 512 --timeout 600 \
+		--append loglevel=2 \
 		--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
 		--file "$root/iocad/build/iocad.static:/ioca/iocad" \
 		--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
@@ -67,9 +71,13 @@ boot() { # name cpu smp guest-script
 }
 
 pass=0 fail=0
+# IOCAD_VM_BOOTS="sockets": only the boots named (default: all of them)
+want() { case " ${IOCAD_VM_BOOTS:-emulated degraded sockets} " in *" $1 "*) ;; *) return 1 ;; esac; }
 # emulate=1 (a model without DDIO way control): the FSM driven through debugfs
-boot emulated Skylake-Client 4 guest.sh
+want emulated && boot emulated Skylake-Client 4 guest.sh
 # msr backend, no uncore PMU: no DDIO counters, the degraded mode
-boot degraded Skylake-Server 2 guest_degraded.sh
+want degraded && boot degraded Skylake-Server 2 guest_degraded.sh
+# two sockets, one iocad: each decides alone; refused reload, others' groups
+want sockets && boot sockets Skylake-Client 4 guest_sockets.sh 2
 echo "iocad-vm: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host platform's check, apply and restore. A plan is applied in an
+ * order where each step can be undone: CAT on every socket, then every
+ * DDIO mask in one request, then the sampler if its part changed; a
+ * refusal puts back what went before. Nothing is taken from the plan but
+ * what it says.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host_ops.h"
+#include "host_topo.h"
+
+const struct platform_socket_plan *host_plan_socket(const struct platform_plan *p, unsigned int id)
+{
+	for (unsigned int k = 0; p && k < p->nsockets; k++)
+		if (p->socket[k].id == id)
+			return &p->socket[k];
+	return NULL;
+}
+
+/* The CPUs of @sp's groups: online, on socket @id, in no group of others. */
+static int check_cpus(struct host *h, const struct host_topo *t,
+		      const struct platform_socket_plan *sp)
+{
+	for (unsigned int g = 0; g < sp->ngroups; g++) {
+		const struct platform_group *grp = &sp->group[g];
+		char other[PLATFORM_NAME_LEN + RDT_PREFIX_LEN];
+		unsigned int cpu;
+		int r;
+
+		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++) {
+			if (!platform_cpuset_has(&grp->cpus, c))
+				continue;
+			if (c < t->ncpus && t->present[c] && t->online[c] &&
+			    t->socket[c] == (int)sp->id)
+				continue;
+			snprintf(h->last_err, sizeof(h->last_err),
+				 "group %s: CPU %u is not online on socket %u (sysfs)", grp->name,
+				 c, sp->id);
+			return -EINVAL;
+		}
+		r = rdt_foreign_cpus(h->sock[sp->id].rdt, &grp->cpus, other, sizeof(other), &cpu);
+		if (r < 0) {
+			snprintf(h->last_err, sizeof(h->last_err), "resctrl: %s", strerror(-r));
+			return r;
+		}
+		if (r) {
+			snprintf(h->last_err, sizeof(h->last_err),
+				 "group %s: CPU %u is in resctrl group '%s', which iocad did not "
+				 "create; iocad never takes CPUs out of others' groups: move them "
+				 "out of '%s' or change the tenant's cpus",
+				 grp->name, cpu, other, other);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+int host_check(void *ctx, const struct platform_plan *p)
+{
+	struct host *h = ctx;
+	struct host_topo *t;
+	unsigned int ngroups = 0;
+	struct rdt *any = NULL;
+	char err[512] = "";
+	int r = 0;
+
+	h->last_err[0] = '\0';
+	t = malloc(sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	r = host_topo_read(h->cpu_root, t, h->last_err, sizeof(h->last_err));
+	for (unsigned int k = 0; !r && k < p->nsockets; k++) {
+		const struct platform_socket_plan *sp = &p->socket[k];
+
+		if (sp->id >= PLATFORM_MAX_SOCKETS || !h->sock[sp->id].rdt) {
+			snprintf(h->last_err, sizeof(h->last_err),
+				 "socket %u: ioca.ko or resctrl does not know it, or it has no "
+				 "online CPU",
+				 sp->id);
+			r = -ENODEV;
+			break;
+		}
+		any = h->sock[sp->id].rdt;
+		ngroups += sp->ngroups;
+		if (!p->sample_only)
+			r = check_cpus(h, t, sp);
+	}
+	free(t);
+	if (!r && any && !p->sample_only) {
+		r = rdt_check_closids(any, ngroups, err, sizeof(err));
+		if (r)
+			snprintf(h->last_err, sizeof(h->last_err), "%s", err);
+	}
+	return r;
+}
+
+static int set_ddio(struct host *h, const struct ioca_ddio_req *req, size_t n, bool own)
+{
+	IOCA_OPTS(ioca_ddio_opts, o, .owner = own);
+	int r;
+
+	if (!n)
+		return 0;
+	r = ioca_client__ddio_set(h->client, req, n, &o);
+	if (r) {
+		snprintf(h->last_err, sizeof(h->last_err), "DDIO socket %u mask 0x%x%s: %s%s%s",
+			 req[0].socket, req[0].mask, n > 1 ? " (and others)" : "", strerror(-r),
+			 *ioca_client__last_extack(h->client) ? ": " : "",
+			 ioca_client__last_extack(h->client));
+		return r;
+	}
+	for (size_t k = 0; k < n; k++) {
+		h->sock[req[k].socket].ddio_cur = req[k].mask;
+		if (own)
+			h->sock[req[k].socket].ddio_changed = true;
+	}
+	return 0;
+}
+
+/* Configure the sampler (owned) for @p's CPUs and events and start it. */
+static int sampler_start(struct host *h, const struct platform_plan *p)
+{
+	IOCA_OPTS(ioca_sampler_opts, so, .owner = true);
+	struct ioca_event ev[HOST_NR_CPU_EVENTS] = {{0}};
+	const struct ioca_event *uncore = NULL;
+	uint32_t cpus[PLATFORM_MAX_CPUS];
+	struct ioca_sampler_config sc = {0};
+	size_t nuncore = 0;
+	int r;
+
+	for (unsigned int k = 0; k < HOST_NR_CPU_EVENTS; k++)
+		ev[k].kind = host_cpu_event_kinds[k];
+	if (h->preset && p->events & PLATFORM_EV_DDIO)
+		uncore = ioca_cha_preset__events(h->preset, &nuncore);
+	sc.interval_us = (uint32_t)(p->interval_ns / 1000u);
+	sc.cpus = cpus;
+	sc.ncpus = host_cat_cpus(p, cpus);
+	sc.events = ev;
+	sc.nevents = HOST_NR_CPU_EVENTS;
+	sc.uncore = uncore;
+	sc.nuncore = nuncore;
+	/* the module reconfigures only a stopped sampler */
+	if (h->sampler_running) {
+		r = ioca_client__sampler_stop(h->client);
+		if (r) {
+			snprintf(h->last_err, sizeof(h->last_err),
+				 "ioca.ko: stopping the sampler: %s", strerror(-r));
+			return r;
+		}
+		h->sampler_running = false;
+	}
+	r = ioca_client__sampler_set(h->client, &sc, &so);
+	if (r == -EBUSY) {
+		snprintf(h->last_err, sizeof(h->last_err),
+			 "ioca.ko's sampler belongs to another process ('iocactl info' shows its "
+			 "pid); iocad needs it to itself");
+		return r;
+	}
+	if (!r)
+		r = ioca_client__sampler_start(h->client);
+	if (r) {
+		snprintf(h->last_err, sizeof(h->last_err), "ioca.ko: sampler for %zu CPUs: %s%s%s",
+			 sc.ncpus, strerror(-r), *ioca_client__last_extack(h->client) ? ": " : "",
+			 ioca_client__last_extack(h->client));
+		return r;
+	}
+	h->sampler_running = true;
+	host_counters_new_epoch(&h->hc);
+	return 0;
+}
+
+/* CAT of every socket as @p says; on a refusal the sockets done are put back. */
+static int apply_cat(struct host *h, const struct platform_plan *p)
+{
+	char err[768] = "";
+	unsigned int id;
+	int r = 0;
+
+	for (id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
+		const struct platform_socket_plan *sp = host_plan_socket(p, id);
+		const struct rdt_group *cur;
+		unsigned int n;
+
+		if (!h->sock[id].rdt)
+			continue;
+		h->nprev[id] = rdt_groups(h->sock[id].rdt, &cur);
+		memcpy(h->prev[id], cur, h->nprev[id] * sizeof(cur[0]));
+		n = sp ? host_cat_groups(sp, h->groups) : 0;
+		r = rdt_apply(h->sock[id].rdt, h->groups, n, err, sizeof(err));
+		if (r) {
+			snprintf(h->last_err, sizeof(h->last_err),
+				 "socket %u: %s; every mask left as it was", id, err);
+			break;
+		}
+	}
+	if (r)
+		while (id-- > 0)
+			if (h->sock[id].rdt &&
+			    rdt_apply(h->sock[id].rdt, h->prev[id], h->nprev[id], err, sizeof(err)))
+				host_say(h, "socket %u: putting CAT back: %s", id, err);
+	return r;
+}
+
+static void undo_cat(struct host *h)
+{
+	char err[768];
+
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
+		if (h->sock[id].rdt &&
+		    rdt_apply(h->sock[id].rdt, h->prev[id], h->nprev[id], err, sizeof(err)))
+			host_say(h, "socket %u: putting CAT back: %s", id, err);
+}
+
+/* The DDIO requests that make the platform hold @p (or, @back, what it held). */
+static size_t ddio_reqs(struct host *h, const struct platform_plan *p, struct ioca_ddio_req *req)
+{
+	size_t n = 0;
+
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
+		const struct platform_socket_plan *sp = host_plan_socket(p, id);
+		uint32_t want;
+
+		if (!h->sock[id].present)
+			continue;
+		/* a socket out of the plan goes back to the mask found at open */
+		want = sp ? sp->ddio_mask : h->sock[id].ddio_changed ? h->sock[id].start_mask : 0;
+		if (want && want != h->sock[id].ddio_cur)
+			req[n++] = (struct ioca_ddio_req){.socket = id, .mask = want};
+	}
+	return n;
+}
+
+/*
+ * After a failed write or rollback iocad acts on nothing it has not
+ * verified: resctrl's groups and every DDIO mask are read back, so the
+ * next apply compares with what is there.
+ */
+static int reread(struct host *h, int r)
+{
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
+		if (h->sock[id].rdt && rdt_reread(h->sock[id].rdt))
+			host_say(h, "socket %u: re-reading resctrl after a failed apply failed too",
+				 id);
+	if (!ioca_client__info(h->client, h->info))
+		for (uint32_t i = 0; i < h->info->nsockets; i++)
+			if (h->info->sockets[i].id < PLATFORM_MAX_SOCKETS)
+				h->sock[h->info->sockets[i].id].ddio_cur =
+					h->info->sockets[i].ddio_mask;
+	return r;
+}
+
+int host_apply(void *ctx, const struct platform_plan *p)
+{
+	struct host *h = ctx;
+	struct ioca_ddio_req req[PLATFORM_MAX_SOCKETS], back[PLATFORM_MAX_SOCKETS];
+	bool sampling = !h->have_plan || !host_cat_same_sampling(p, &h->plan);
+	size_t n = 0;
+	int r;
+
+	h->last_err[0] = '\0';
+	if (!p->sample_only) {
+		r = apply_cat(h, p);
+		if (r)
+			return reread(h, r);
+		n = ddio_reqs(h, p, req);
+		for (size_t k = 0; k < n; k++)
+			back[k] = (struct ioca_ddio_req){.socket = req[k].socket,
+							 .mask = h->sock[req[k].socket].ddio_cur};
+		r = set_ddio(h, req, n, true);
+		if (r) {
+			undo_cat(h);
+			return reread(h, r);
+		}
+	}
+	if (sampling) {
+		r = sampler_start(h, p);
+		if (r) {
+			char why[768];
+
+			memcpy(why, h->last_err, sizeof(why));
+			if (h->have_plan && sampler_start(h, &h->plan))
+				host_say(h, "sampler for the running plan: %s", h->last_err);
+			if (!p->sample_only) {
+				if (set_ddio(h, back, n, true))
+					host_say(h, "putting DDIO back: %s", h->last_err);
+				undo_cat(h);
+			}
+			memcpy(h->last_err, why, sizeof(why));
+			return reread(h, r);
+		}
+	}
+	h->plan = *p;
+	h->have_plan = true;
+	return 0;
+}
+
+int host_restore(void *ctx)
+{
+	struct host *h = ctx;
+	struct ioca_ddio_req req[PLATFORM_MAX_SOCKETS];
+	size_t n = 0;
+	int r, e, first = 0;
+
+	e = ioca_client__sampler_stop(h->client);
+	if (e && e != -EBUSY)
+		host_say(h, "stopping the sampler: %s", strerror(-e));
+	h->sampler_running = false;
+	h->have_plan = false;
+	/*
+	 * The sockets iocad ever set, without the owner flag: that also ends
+	 * its ownership, so closing the socket cannot put back an older mask
+	 * (the one an outside change left before iocad's next change).
+	 */
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
+		if (h->sock[id].ddio_changed)
+			req[n++] = (struct ioca_ddio_req){.socket = id,
+							  .mask = h->sock[id].start_mask};
+	r = set_ddio(h, req, n, false);
+	if (r)
+		host_say(h, "restoring %s", h->last_err);
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
+		if (!h->sock[id].rdt)
+			continue;
+		e = rdt_remove_all(h->sock[id].rdt);
+		if (e && !first)
+			first = e;
+	}
+	return r ? r : first;
+}
