@@ -48,9 +48,9 @@ ps_off_ddio() { # web and db share no way with DDIO
 }
 # capabilities iocad may hold (ioca.ko's rules), and those it must
 cap() { echo $((1 << $1)); }
-CAP_NET_ADMIN=$(cap 12) CAP_SYS_RAWIO=$(cap 17) CAP_SYS_ADMIN=$(cap 21) CAP_PERFMON=$(cap 38)
+CAP_NET_ADMIN=$(cap 12) CAP_SYS_RAWIO=$(cap 17) CAP_PERFMON=$(cap 38)
 CAPS_MUST=$((CAP_NET_ADMIN | CAP_SYS_RAWIO | CAP_PERFMON))
-CAPS_MAY=$((CAPS_MUST | CAP_SYS_ADMIN))
+CAPS_MAY=$CAPS_MUST
 caps_ok() { # PID: bounding set within CAPS_MAY, effective set holds CAPS_MUST
 	b=$((0x$(sed -n 's/^CapBnd:\t//p' "/proc/$1/status")))
 	e=$((0x$(sed -n 's/^CapEff:\t//p' "/proc/$1/status")))
