@@ -148,7 +148,8 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 	if (demand_ddio_way_paid(ctx, d, out))
 		return;
 	s.ddio_capped = a->ddio_cap && a->ddio_ways >= a->ddio_cap;
-	s.own_demand = demand_own(cfg, d) || demand_last_grow_paid(ctx, d);
+	s.own_demand =
+		demand_own(cfg, d) || demand_own_window(ctx, d) || demand_last_grow_paid(ctx, d);
 	a->grow_probe = -1;
 	select_reclaim(cfg, a, d, &rc);
 	s.idle = rc.kind != SELECT_RECLAIM_NONE;
@@ -298,12 +299,14 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 	const struct config *cfg = ctx->cfg;
 	struct alloc before = ctx->alloc;
 	double refs[PLATFORM_MAX_TENANTS];
-	bool replan;
+	bool replan, step;
 
 	memset(out, 0, sizeof(*out));
 	out->prev_state = ctx->state;
 	out->tenant = -1;
 	stability_check(cfg, &ctx->alloc, d, &out->stab);
+	if (ctx->mode != IOCAD_MODE_STATIC)
+		demand_window_push(ctx, d);
 	for (unsigned int i = 0; i < cfg->ntenants; i++)
 		refs[i] = d->cur.tenant[i].llc_refs;
 	if (ctx->mode == IOCAD_MODE_STATIC || !d->have_prev) {
@@ -312,9 +315,15 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 			reshare(ctx, refs, &before, out);
 		out->state = ctx->state;
 		out->changed = masks_differ(&before, &ctx->alloc);
+		if (out->changed)
+			ctx->win.n = 0;
 		return;
 	}
-	if (check_and_except(ctx, d, refs, &before, out)) {
+	step = check_and_except(ctx, d, refs, &before, out);
+	/* a trend no single interval shows wakes a keep state too (FSM.md) */
+	if (!step && out->reason != DECIDE_R_SHUFFLE && demand_own_window(ctx, d))
+		step = true;
+	if (step) {
 		struct decide_out exc = *out;
 		bool excepted =
 			exc.stab.verdict == STAB_CORE_ALLOC || exc.stab.verdict == STAB_SHUFFLE;
@@ -341,6 +350,13 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 	}
 	out->state = ctx->state;
 	out->changed = masks_differ(&before, &ctx->alloc);
+	/*
+	 * a trend is measured under one allocation: start the window afresh,
+	 * also after a refused grow (the demand was heard; ask again only
+	 * once a new trend builds up)
+	 */
+	if (out->changed || out->blocked)
+		ctx->win.n = 0;
 	if (out->reason != DECIDE_R_CORE_ALLOC)
 		ctx->alloc.core_probe = -1;
 }

@@ -35,11 +35,29 @@ enum decide_reason {
 	DECIDE_R_FSM,	       /* the FSM ran; see fsm_reason */
 };
 
+/*
+ * Own demand over a window (FSM.md): the last DECIDE_WINDOW intervals of
+ * each tenant's IPC, LLC miss rate and misses, measured under the current
+ * allocation (emptied whenever a mask changes), so a slow trend that no
+ * single interval shows still counts.
+ */
+#define DECIDE_WINDOW 8
+
+struct decide_window {
+	unsigned int n;	   /* samples held, at most DECIDE_WINDOW */
+	unsigned int next; /* slot the next sample goes to */
+	double ipc[DECIDE_WINDOW][PLATFORM_MAX_TENANTS];
+	double miss_rate[DECIDE_WINDOW][PLATFORM_MAX_TENANTS];
+	double misses[DECIDE_WINDOW][PLATFORM_MAX_TENANTS];
+	double ddio_misses[DECIDE_WINDOW];
+};
+
 struct decide_ctx {
 	const struct config *cfg;
 	enum iocad_mode mode;
 	enum fsm_state_id state;
 	struct alloc alloc;
+	struct decide_window win;
 };
 
 struct decide_out {

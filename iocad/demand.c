@@ -46,29 +46,85 @@ bool demand_ddio_way_paid(struct decide_ctx *ctx, const struct ioca_delta *d,
 	return true;
 }
 
+/* In aggregation only the vswitch counts (it holds the rings and the flow table). */
+static bool own_candidate(const struct config *cfg, unsigned int i)
+{
+	return cfg->tenant[i].networking &&
+	       (cfg->model != CONFIG_MODEL_AGGREGATION || cfg->tenant[i].vswitch);
+}
+
 /*
- * FSM.md, "Core Demand from a networking tenant's own cores": its IPC fell
- * and its LLC miss rate rose, both by THRESHOLD_STABLE, with its misses
- * up by more than the noise floor. In aggregation only the vswitch counts
- * (it holds the rings and the flow table).
+ * DDIO misses are high and rose over the same span: the tenant's new
+ * misses may be the leaked buffers it reads, which is I/O Demand's case.
  */
-bool demand_own(const struct config *cfg, const struct ioca_delta *d)
+static bool io_explains(const struct config *cfg, double ddio0, double ddio)
+{
+	return ddio > cfg->threshold_miss_low && ddio > ddio0 &&
+	       fsm_changed(ddio0, ddio, cfg->threshold_stable, cfg->threshold_min_rate);
+}
+
+/* IPC down and miss rate up by THRESHOLD_STABLE, misses up past the noise floor. */
+static bool own_worse(const struct config *cfg, double ipc0, double mr0, double miss0,
+		      const struct tenant_rates *c)
 {
 	double rel = cfg->threshold_stable;
 
-	if (!d->have_prev)
+	return c->ipc < (1.0 - rel) * ipc0 && c->miss_rate > (1.0 + rel) * mr0 &&
+	       c->llc_misses > miss0 &&
+	       fsm_changed(miss0, c->llc_misses, rel, cfg->threshold_min_rate);
+}
+
+/*
+ * FSM.md, "Core Demand from a networking tenant's own cores": its IPC fell
+ * and its LLC miss rate rose, both by THRESHOLD_STABLE, with its misses
+ * up by more than the noise floor, against the previous interval.
+ */
+bool demand_own(const struct config *cfg, const struct ioca_delta *d)
+{
+	if (!d->have_prev || io_explains(cfg, d->prev.ddio_misses, d->cur.ddio_misses))
 		return false;
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
-		const struct tenant_rates *c = &d->cur.tenant[i], *p = &d->prev.tenant[i];
+		const struct tenant_rates *p = &d->prev.tenant[i];
 
-		if (!cfg->tenant[i].networking ||
-		    (cfg->model == CONFIG_MODEL_AGGREGATION && !cfg->tenant[i].vswitch))
-			continue;
-		if (c->ipc < (1.0 - rel) * p->ipc && c->miss_rate > (1.0 + rel) * p->miss_rate &&
-		    c->llc_misses > p->llc_misses &&
-		    fsm_changed(p->llc_misses, c->llc_misses, rel, cfg->threshold_min_rate))
+		if (own_candidate(cfg, i) &&
+		    own_worse(cfg, p->ipc, p->miss_rate, p->llc_misses, &d->cur.tenant[i]))
 			return true;
 	}
+	return false;
+}
+
+void demand_window_push(struct decide_ctx *ctx, const struct ioca_delta *d)
+{
+	struct decide_window *w = &ctx->win;
+
+	for (unsigned int i = 0; i < ctx->cfg->ntenants; i++) {
+		w->ipc[w->next][i] = d->cur.tenant[i].ipc;
+		w->miss_rate[w->next][i] = d->cur.tenant[i].miss_rate;
+		w->misses[w->next][i] = d->cur.tenant[i].llc_misses;
+	}
+	w->ddio_misses[w->next] = d->cur.ddio_misses;
+	w->next = (w->next + 1) % DECIDE_WINDOW;
+	if (w->n < DECIDE_WINDOW)
+		w->n++;
+}
+
+/*
+ * The same test as demand_own, against the oldest sample of the window:
+ * a flow table growing a few per cent per interval never moves one
+ * interval by THRESHOLD_STABLE, but does over several.
+ */
+bool demand_own_window(const struct decide_ctx *ctx, const struct ioca_delta *d)
+{
+	const struct decide_window *w = &ctx->win;
+	const struct config *cfg = ctx->cfg;
+	unsigned int o = (w->next + DECIDE_WINDOW - w->n) % DECIDE_WINDOW;
+
+	if (w->n < 2 || io_explains(cfg, w->ddio_misses[o], d->cur.ddio_misses))
+		return false;
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		if (own_candidate(cfg, i) && own_worse(cfg, w->ipc[o][i], w->miss_rate[o][i],
+						       w->misses[o][i], &d->cur.tenant[i]))
+			return true;
 	return false;
 }
 

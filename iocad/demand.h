@@ -26,6 +26,15 @@ bool demand_ddio_way_paid(struct decide_ctx *ctx, const struct ioca_delta *d,
 /* A networking tenant's IPC fell and its LLC miss rate rose (own_demand). */
 bool demand_own(const struct config *cfg, const struct ioca_delta *d);
 
+/* Add @d's current interval to the window (FSM.md, "own demand over a window"). */
+void demand_window_push(struct decide_ctx *ctx, const struct ioca_delta *d);
+
+/*
+ * Over the window: a networking tenant's IPC fell and its LLC miss rate
+ * rose against the window's oldest sample (own_demand as a trend).
+ */
+bool demand_own_window(const struct decide_ctx *ctx, const struct ioca_delta *d);
+
 /* In Core Demand, the way granted last interval cut the tenant's misses. */
 bool demand_last_grow_paid(const struct decide_ctx *ctx, const struct ioca_delta *d);
 

@@ -119,6 +119,8 @@ static void step_low_keep(const struct fsm_state *s, const struct fsm_signals *g
 	}
 	if (g->hits_down && g->refs_up)
 		set(o, FSM_CORE_DEMAND, FSM_R_CORE_CONTENTION, FSM_ACT_TENANT_GROW);
+	else if (s->own_demand)
+		set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
 	else
 		to_io_demand(s, o, FSM_R_IO_PRESSURE);
 }
@@ -126,7 +128,7 @@ static void step_low_keep(const struct fsm_state *s, const struct fsm_signals *g
 static void step_core_demand(const struct fsm_state *s, const struct fsm_signals *g,
 			     struct fsm_out *o)
 {
-	if (s->own_demand && !g->miss_high) {
+	if (s->own_demand) {
 		set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
 	} else if (g->miss_settled) {
 		set(o, FSM_RECLAIM, FSM_R_BALANCED, FSM_ACT_RECLAIM);
@@ -147,6 +149,9 @@ static void step_io_or_high(const struct fsm_state *s, const struct fsm_signals 
 		set(o, FSM_RECLAIM, FSM_R_OVERPROVISIONED, FSM_ACT_RECLAIM);
 	else if (g->hits_down && !g->miss_down)
 		set(o, FSM_CORE_DEMAND, FSM_R_HITS_DOWN, FSM_ACT_TENANT_GROW);
+	else if (s->own_demand)
+		/* DDIO holds or cannot help, but the vswitch's own data outgrew its ways */
+		set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
 	else if (!g->miss_high)
 		return; /* in the band, I/O Demand holds too */
 	else if (s->state == FSM_HIGH_KEEP &&
@@ -162,7 +167,7 @@ static void step_io_or_high(const struct fsm_state *s, const struct fsm_signals 
 
 static void step_reclaim(const struct fsm_state *s, const struct fsm_signals *g, struct fsm_out *o)
 {
-	if (s->own_demand && !g->miss_high) {
+	if (s->own_demand) {
 		set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
 	} else if (g->miss_high && g->miss_up) {
 		if (g->hits_down)

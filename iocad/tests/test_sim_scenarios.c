@@ -297,6 +297,38 @@ static void test_sim_scenario_two_sockets_decide_independently(void **state)
 	free(r);
 }
 
+/*
+ * Issue 19: a flow ramp of +7 % per second moves no interval by
+ * THRESHOLD_STABLE, but the vswitch's IPC falls by a third over it. Own
+ * demand over a window (FSM.md) must give the vswitch ways during the
+ * ramp, with the PS tenant kept off DDIO, and beat static on its IPC.
+ */
+static void test_sim_scenario_slow_flow_ramp_gets_core_demand(void **st)
+{
+	struct run *io = run_example("flow-ramp", IOCAD_MODE_IOCA);
+	struct run *sa = run_example("flow-ramp", IOCAD_MODE_STATIC);
+	int vs = run_fx_tenant(&io->cfg, "vswitch"), ps = run_fx_tenant(&io->cfg, "PS");
+	double ipc_io = mean_ipc(io, "vswitch", 20 * SEC),
+	       ipc_sa = mean_ipc(sa, "vswitch", 20 * SEC);
+	int cd = first_state(io, 5 * SEC, FSM_CORE_DEMAND);
+	size_t i;
+
+	(void)st;
+	print_message("vswitch IPC after 20 s: ioca %.3f, static %.3f\n", ipc_io, ipc_sa);
+	if (cd < 0)
+		fail_msg("the ramp never reached Core Demand");
+	EXPECT(io, cd, io->rec[cd].decision.fsm_reason == FSM_R_OWN_DEMAND);
+	EXPECT(io, cd, io->rec[cd].t_ns <= 25 * SEC);
+	EXPECT(io, io->n - 1, io->rec[io->n - 1].tenant[vs].ways > 2);
+	for (i = 0; i < io->n; i++)
+		EXPECT(io, i, run_fx_overlap(&io->rec[i], ps) == 0);
+	if (!(ipc_io > ipc_sa))
+		fail_msg("expected ioca's vswitch IPC above static's, got %.3f %.3f", ipc_io,
+			 ipc_sa);
+	free(io);
+	free(sa);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +338,7 @@ int main(void)
 		cmocka_unit_test(
 			test_sim_scenario_latent_contender_ioca_beats_core_only_beats_static),
 		cmocka_unit_test(test_sim_scenario_two_sockets_decide_independently),
+		cmocka_unit_test(test_sim_scenario_slow_flow_ramp_gets_core_demand),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
