@@ -26,8 +26,14 @@ bool demand_ddio_way_paid(struct decide_ctx *ctx, const struct ioca_delta *d,
 	struct alloc *a = &ctx->alloc;
 	double traffic = d->cur.ddio_hits + d->cur.ddio_misses;
 
-	if (a->ddio_cap && traffic > a->ddio_cap_traffic * (1.0 + cfg->threshold_stable))
-		a->ddio_cap = 0; /* more traffic: another way may pay again */
+	/*
+	 * more traffic, or a larger share of it missing (the buffers' footprint
+	 * grew at the same rate): another way may pay again
+	 */
+	if (a->ddio_cap &&
+	    (traffic > a->ddio_cap_traffic * (1.0 + cfg->threshold_stable) ||
+	     demand_miss_ratio(&d->cur) > a->ddio_cap_ratio * (1.0 + cfg->threshold_stable)))
+		a->ddio_cap = 0;
 	if (!a->ddio_probe)
 		return false;
 	a->ddio_probe = false;
@@ -37,6 +43,8 @@ bool demand_ddio_way_paid(struct decide_ctx *ctx, const struct ioca_delta *d,
 	a->ddio_ways--;
 	a->ddio_cap = a->ddio_ways;
 	a->ddio_cap_traffic = traffic;
+	/* the ratio at the capped count, measured the interval that asked for the way */
+	a->ddio_cap_ratio = a->ddio_probe_ratio;
 	a->ddio_grant_ways = a->ddio_ways;
 	a->ddio_grant_traffic = traffic;
 	ctx->state = FSM_HIGH_KEEP;

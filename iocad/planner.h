@@ -44,6 +44,7 @@ struct alloc {
 	double ddio_probe_ratio;
 	unsigned int ddio_cap; /* 0: none */
 	double ddio_cap_traffic;
+	double ddio_cap_ratio; /* DDIO's miss ratio at the cap: the I/O footprint then */
 	/* The tenant Core Demand last grew (-1: none) and its LLC misses/s then. */
 	int grow_probe;
 	double grow_probe_misses;

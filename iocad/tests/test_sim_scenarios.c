@@ -329,6 +329,50 @@ static void test_sim_scenario_slow_flow_ramp_gets_core_demand(void **st)
 	free(sa);
 }
 
+/*
+ * Issue 19: a growing ring footprint at a constant line rate
+ * (examples/iocad/ring-growth). Once DDIO is capped (no_gain), the rings
+ * double at 35 s: the same DMA traffic misses more, DDIO hits fall, no
+ * core references more. DDIO's growth reopens (High Keep -> I/O Demand);
+ * the fallen hits are not read as Core Demand, so the vswitch never grows
+ * and the BE tenants are not pushed onto DDIO's ways.
+ */
+static void test_sim_scenario_ring_growth_reopens_ddio_not_the_vswitch(void **st)
+{
+	struct run *io = run_example("ring-growth", IOCAD_MODE_IOCA);
+	int vs = run_fx_tenant(&io->cfg, "vswitch"), ps = run_fx_tenant(&io->cfg, "PS");
+	int be1 = run_fx_tenant(&io->cfg, "BE1"), be2 = run_fx_tenant(&io->cfg, "BE2");
+	int pre = at(io, 34 * SEC), cap = first_state(io, 15 * SEC, FSM_HIGH_KEEP);
+	unsigned int shared =
+		run_fx_overlap(&io->rec[pre], be1) + run_fx_overlap(&io->rec[pre], be2);
+	int grow = -1;
+	size_t i;
+
+	(void)st;
+	if (cap < 0 || io->rec[cap].t_ns > 34 * SEC)
+		fail_msg("DDIO was not capped before the rings grew");
+	EXPECT(io, cap, io->rec[cap].decision.fsm_reason == FSM_R_NO_GAIN);
+	for (i = (size_t)pre + 1; i < io->n && grow < 0; i++)
+		if (io->rec[i].ddio_ways > io->rec[i - 1].ddio_ways)
+			grow = (int)i;
+	if (grow < 0)
+		fail_msg("DDIO never grew again after the rings doubled at 35 s");
+	EXPECT(io, grow, io->rec[grow].t_ns <= 38 * SEC);
+	EXPECT(io, grow, io->rec[grow].decision.prev_state == FSM_HIGH_KEEP);
+	EXPECT(io, grow, io->rec[grow].decision.fsm_reason == FSM_R_STILL_MISSING);
+	for (i = 0; i < io->n; i++) {
+		EXPECT(io, i, io->rec[i].tenant[vs].ways == 2);
+		EXPECT(io, i, io->rec[i].decision.fsm_reason != FSM_R_HITS_DOWN);
+		EXPECT(io, i, run_fx_overlap(&io->rec[i], ps) == 0);
+		if (i > (size_t)pre)
+			EXPECT(io, i,
+			       run_fx_overlap(&io->rec[i], be1) +
+					       run_fx_overlap(&io->rec[i], be2) <=
+				       shared + 1);
+	}
+	free(io);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +383,7 @@ int main(void)
 			test_sim_scenario_latent_contender_ioca_beats_core_only_beats_static),
 		cmocka_unit_test(test_sim_scenario_two_sockets_decide_independently),
 		cmocka_unit_test(test_sim_scenario_slow_flow_ramp_gets_core_demand),
+		cmocka_unit_test(test_sim_scenario_ring_growth_reopens_ddio_not_the_vswitch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
