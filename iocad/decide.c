@@ -59,6 +59,12 @@ static enum planner_policy policy(enum iocad_mode m)
 int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
 		unsigned int ddio_ways, const struct ioca_interval *last)
 {
+	return decide_init_at(ctx, cfg, mode, 0, ddio_ways, last);
+}
+
+int decide_init_at(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
+		   uint32_t ddio_mask, unsigned int ddio_ways, const struct ioca_interval *last)
+{
 	struct alloc *a = &ctx->alloc;
 	double refs[PLATFORM_MAX_TENANTS] = {0};
 
@@ -68,6 +74,8 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
 	ctx->state = FSM_LOW_KEEP;
 	a->llc_ways = cfg->llc_ways;
 	a->ddio_ways = ddio_ways;
+	/* where DDIO is now; planner_ddio_at sizes it from there */
+	a->ddio_mask = a->ddio_origin = ddio_mask;
 	a->ddio_fixed = mode != IOCAD_MODE_IOCA || cfg->ddio_observe;
 	a->grow_probe = -1;
 	a->ntenants = cfg->ntenants;
@@ -210,6 +218,8 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_
 	for (unsigned int i = 0; i < cfg->ntenants && d; i++)
 		refs[i] = d->cur.tenant[i].llc_refs;
 	b.ddio_ways = n < a->llc_ways ? n : a->llc_ways;
+	/* where it is: the planner keeps it there and plans the tenants around it */
+	b.ddio_mask = b.ddio_origin = mask;
 	/* whoever set it decided the load needs it: Reclaim measures from here */
 	b.ddio_grant_ways = b.ddio_ways;
 	b.ddio_grant_traffic = d ? d->cur.ddio_hits + d->cur.ddio_misses : 0;
@@ -220,7 +230,7 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_
 		return true;
 	}
 	*a = b;
-	return b.ddio_mask != mask;
+	return false;
 }
 
 static bool masks_differ(const struct alloc *x, const struct alloc *y)

@@ -48,7 +48,8 @@ static int find_example(const char *name, char *path, size_t len)
 	return -ENOENT;
 }
 
-static struct run *run_example(const char *base, enum iocad_mode mode)
+/* Scenario @scn_base.scn under config @ini_base.ini. */
+static struct run *run_pair(const char *scn_base, const char *ini_base, enum iocad_mode mode)
 {
 	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
 	char ini[256], scn[256], name[64], err[512] = "";
@@ -57,9 +58,9 @@ static struct run *run_example(const char *base, enum iocad_mode mode)
 	unsigned int i;
 
 	assert_non_null(r);
-	snprintf(name, sizeof(name), "%s.ini", base);
+	snprintf(name, sizeof(name), "%s.ini", ini_base);
 	assert_int_equal(find_example(name, ini, sizeof(ini)), 0);
-	snprintf(name, sizeof(name), "%s.scn", base);
+	snprintf(name, sizeof(name), "%s.scn", scn_base);
 	assert_int_equal(find_example(name, scn, sizeof(scn)), 0);
 	if (config_parse_file(ini, &r->cfg, err, sizeof(err)))
 		fail_msg("%s", err);
@@ -85,6 +86,11 @@ static struct run *run_example(const char *base, enum iocad_mode mode)
 	}
 	assert_true(r->n > 10);
 	return r;
+}
+
+static struct run *run_example(const char *base, enum iocad_mode mode)
+{
+	return run_pair(base, base, mode);
 }
 
 static const char *state(const struct loop_record *rec)
@@ -373,6 +379,65 @@ static void test_sim_scenario_ring_growth_reopens_ddio_not_the_vswitch(void **st
 	free(io);
 }
 
+/* The interval that noticed the outside DDIO change, or fail. */
+static int outside_at(const struct run *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->rec[i].ddio_outside)
+			return (int)i;
+	fail_msg("the outside DDIO change was never noticed");
+	return -1;
+}
+
+/*
+ * Issue 19: DDIO's ways anywhere contiguous (examples/iocad/ddio-anywhere).
+ * An operator moves DDIO to ways 7-8 (0x180) at 8 s; with ddio = manage
+ * iocad adopts it where it is, plans PS around it and, when the packets
+ * grow at 20 s, grows DDIO at the ends of that range, never moving it.
+ */
+static void test_sim_scenario_ddio_anywhere_manage_grows_at_the_ends(void **st)
+{
+	struct run *r = run_pair("ddio-anywhere", "ddio-anywhere", IOCAD_MODE_IOCA);
+	int ps = run_fx_tenant(&r->cfg, "PS"), o = outside_at(r), grow = -1;
+
+	(void)st;
+	EXPECT(r, o, r->rec[o].ddio_outside_from == 0x600);
+	EXPECT(r, o, r->rec[o].ddio_mask == 0x180);
+	for (size_t i = (size_t)o; i < r->n; i++) {
+		uint32_t m = r->rec[i].ddio_mask, p = r->rec[i - 1].ddio_mask;
+		uint32_t small = __builtin_popcount(m) < __builtin_popcount(p) ? m : p;
+
+		EXPECT(r, i, (m & 0x180) == 0x180);
+		EXPECT(r, i, run_fx_overlap(&r->rec[i], ps) == 0);
+		if (i == (size_t)o)
+			continue;
+		/* one way per interval, at an end of the range */
+		EXPECT(r, i, abs(__builtin_popcount(m) - __builtin_popcount(p)) <= 1);
+		EXPECT(r, i, (m & p) == small);
+		if (grow < 0 && __builtin_popcount(m) > __builtin_popcount(p))
+			grow = (int)i;
+	}
+	if (grow < 0)
+		fail_msg("DDIO never grew after the packets grew");
+	EXPECT(r, grow, r->rec[grow].t_ns > 20 * SEC);
+	EXPECT(r, grow, r->rec[grow].ddio_mask == 0x380);
+	free(r);
+}
+
+/* The same with ddio = observe: DDIO stays 0x180, PS is kept off it. */
+static void test_sim_scenario_ddio_anywhere_observe_keeps_ps_off(void **st)
+{
+	struct run *r = run_pair("ddio-anywhere", "ddio-anywhere-observe", IOCAD_MODE_IOCA);
+	int ps = run_fx_tenant(&r->cfg, "PS"), o = outside_at(r);
+
+	(void)st;
+	for (size_t i = (size_t)o; i < r->n; i++) {
+		EXPECT(r, i, r->rec[i].ddio_mask == 0x180);
+		EXPECT(r, i, (r->rec[i].tenant[ps].mask & 0x180) == 0);
+	}
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +449,8 @@ int main(void)
 		cmocka_unit_test(test_sim_scenario_two_sockets_decide_independently),
 		cmocka_unit_test(test_sim_scenario_slow_flow_ramp_gets_core_demand),
 		cmocka_unit_test(test_sim_scenario_ring_growth_reopens_ddio_not_the_vswitch),
+		cmocka_unit_test(test_sim_scenario_ddio_anywhere_manage_grows_at_the_ends),
+		cmocka_unit_test(test_sim_scenario_ddio_anywhere_observe_keeps_ps_off),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
