@@ -172,7 +172,7 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 			out->blocked = true;
 			break;
 		}
-		if (demand_grow_blocked(ctx, -1, FSM_HIGH_KEEP, out))
+		if (demand_grow_blocked(ctx, -1, d, FSM_HIGH_KEEP, out))
 			break;
 		a->ddio_ways++;
 		a->ddio_grant_ways = a->ddio_ways;
@@ -185,7 +185,7 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 		out->tenant = i;
 		/* no free way, or only at a PS tenant's expense: Low Keep, not a stuck Core Demand
 		 */
-		if (demand_grow_blocked(ctx, i < 0 ? -2 : i, FSM_LOW_KEEP, out))
+		if (demand_grow_blocked(ctx, i < 0 ? -2 : i, d, FSM_LOW_KEEP, out))
 			break;
 		planner_group_add(a, (unsigned int)i, 1);
 		a->grant_refs[i] = d->cur.tenant[i].llc_refs;
@@ -298,6 +298,13 @@ static bool check_and_except(struct decide_ctx *ctx, const struct ioca_delta *d,
 	case STAB_CORE_ALLOC:
 		core_side(ctx, d, out->stab.tenant, out);
 		return acting;
+	case STAB_SHARER:
+		/* core-only does not know where DDIO is: to it this is exception 2 */
+		if (ctx->mode != IOCAD_MODE_IOCA) {
+			core_side(ctx, d, out->stab.tenant, out);
+			return acting;
+		}
+		return true; /* not the paper's exception 2: the FSM and the planner */
 	case STAB_UNSTABLE:
 	default:
 		return true;
@@ -335,8 +342,9 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 		step = true;
 	if (step) {
 		struct decide_out exc = *out;
-		bool excepted =
-			exc.stab.verdict == STAB_CORE_ALLOC || exc.stab.verdict == STAB_SHUFFLE;
+		bool excepted = exc.stab.verdict == STAB_CORE_ALLOC ||
+				exc.stab.verdict == STAB_SHUFFLE ||
+				(exc.stab.verdict == STAB_SHARER && ctx->mode != IOCAD_MODE_IOCA);
 
 		run_fsm(ctx, d, out);
 		/* an exception that acted keeps its reason if the FSM only stayed */

@@ -153,14 +153,23 @@ bool demand_last_grow_paid(const struct decide_ctx *ctx, const struct ioca_delta
 			   ctx->cfg->threshold_min_rate);
 }
 
-/* A grow that would put a PS tenant on DDIO's ways is refused: leave the state. */
-bool demand_grow_blocked(struct decide_ctx *ctx, int i, enum fsm_state_id way_out,
-			 struct decide_out *out)
+/*
+ * A tenant's grow that would put a PS tenant on DDIO's ways is refused, and
+ * a DDIO grow that would leave a PS tenant no way off DDIO's (the paper
+ * accepts a partial overlap there): leave the state.
+ */
+bool demand_grow_blocked(struct decide_ctx *ctx, int i, const struct ioca_delta *d,
+			 enum fsm_state_id way_out, struct decide_out *out)
 {
+	double refs[PLATFORM_MAX_TENANTS];
+
 	if (i >= 0 && (ctx->mode != IOCAD_MODE_IOCA ||
 		       planner_grow_keeps_isolation(ctx->cfg, &ctx->alloc, i)))
 		return false;
-	if (i == -1 && planner_grow_keeps_isolation(ctx->cfg, &ctx->alloc, -1))
+	for (unsigned int k = 0; i == -1 && k < ctx->cfg->ntenants; k++)
+		refs[k] = d->cur.tenant[k].llc_refs;
+	if (i == -1 &&
+	    planner_ddio_grow_partial(ctx->cfg, &ctx->alloc, refs, ctx->cfg->threshold_stable))
 		return false;
 	out->blocked = true;
 	out->fsm_reason = FSM_R_GROW_BLOCKED;

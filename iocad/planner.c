@@ -384,6 +384,21 @@ bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *
 	return prot + ddio <= a->llc_ways;
 }
 
+bool planner_ddio_grow_partial(const struct config *cfg, const struct alloc *a,
+			       const double *llc_refs, double hysteresis)
+{
+	struct alloc b = *a;
+
+	b.ddio_ways++;
+	if (planner_plan(cfg, PLANNER_IO_AWARE, llc_refs, hysteresis, &b))
+		return false;
+	for (unsigned int i = 0; i < b.ntenants; i++)
+		if (planner_leader(&b, i) == i && protected_tenant(cfg, &b, i) &&
+		    planner_ddio_overlap(&b, i) >= b.ways[i])
+			return false;
+	return true;
+}
+
 void planner_socket_plan(const struct config *cfg, const struct alloc *a,
 			 struct platform_socket_plan *out)
 {

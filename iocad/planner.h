@@ -115,6 +115,15 @@ unsigned int planner_tenant_ways(const struct alloc *a);
 bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *a, int i);
 
 /*
+ * True if one more DDIO way, laid out as planner_plan would (with
+ * @llc_refs and @hysteresis), leaves every PS tenant and the vswitch at
+ * least one way off DDIO's: the paper's partial overlap when DDIO grows
+ * (FSM.md, "No grow at a PS tenant's expense").
+ */
+bool planner_ddio_grow_partial(const struct config *cfg, const struct alloc *a,
+			       const double *llc_refs, double hysteresis);
+
+/*
  * @a as what socket cfg->socket should hold: DDIO's mask, one resctrl
  * group per tenant or config group (named after it, its members' CPUs),
  * and the CPUs to sample.
