@@ -438,6 +438,41 @@ static void test_sim_scenario_ddio_anywhere_observe_keeps_ps_off(void **st)
 	free(r);
 }
 
+/*
+ * Issue 19: the paper's High Keep overlap (examples/iocad/high-keep-overlap).
+ * Two PS tenants and one BE tenant: past four DDIO ways the overlap needs a
+ * PS tenant's way. DDIO grows on (the paper's partial overlap), never
+ * putting a PS tenant wholly on DDIO's ways and never a PS tenant while the
+ * BE tenant is not wholly shared.
+ */
+static void test_sim_scenario_high_keep_overlaps_ps_partially(void **st)
+{
+	struct run *r = run_example("high-keep-overlap", IOCAD_MODE_IOCA);
+	int be = run_fx_tenant(&r->cfg, "BE1"), five = -1;
+	size_t i;
+
+	(void)st;
+	for (i = 0; i < r->n; i++) {
+		const struct loop_record *c = &r->rec[i];
+		unsigned int prot = 0;
+
+		EXPECT(r, i, c->decision.fsm_reason != FSM_R_GROW_BLOCKED);
+		for (unsigned int k = 0; k < r->cfg.ntenants; k++) {
+			if (r->cfg.tenant[k].prio != CONFIG_PRIO_PS)
+				continue;
+			EXPECT(r, i, run_fx_overlap(c, (int)k) < c->tenant[k].ways);
+			prot += run_fx_overlap(c, (int)k);
+		}
+		EXPECT(r, i, !prot || run_fx_overlap(c, be) == c->tenant[be].ways);
+		if (five < 0 && c->ddio_ways == 5)
+			five = (int)i;
+	}
+	if (five < 0)
+		fail_msg("DDIO never grew past the four ways the BE tenant can cover");
+	EXPECT(r, five, r->rec[five].decision.fsm_reason == FSM_R_STILL_MISSING);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_sim_scenario_ring_growth_reopens_ddio_not_the_vswitch),
 		cmocka_unit_test(test_sim_scenario_ddio_anywhere_manage_grows_at_the_ends),
 		cmocka_unit_test(test_sim_scenario_ddio_anywhere_observe_keeps_ps_off),
+		cmocka_unit_test(test_sim_scenario_high_keep_overlaps_ps_partially),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
