@@ -210,41 +210,53 @@ struct keep_layout {
 };
 
 /*
- * The non-sharers in @keep's order, each on the side of DDIO it is on now
- * (a new one below first), else the other side: below from way 0 up,
- * above packed against the top way. One that fits on neither side becomes
- * a sharer.
+ * The non-sharers, taken in @order, each to the side of DDIO it is on now
+ * (a new one below first), else the other side; one that fits on neither
+ * becomes a sharer. Then each side is laid out in @pos order (by current
+ * position, so nobody moves for nothing): below from way 0 up, above
+ * packed against the top way.
  */
-static void place_keepers(const struct config *cfg, const struct alloc *a, const unsigned int *keep,
-			  unsigned int nk, const bool *share, struct keep_layout *out)
+static void place_keepers(const struct config *cfg, const struct alloc *a,
+			  const unsigned int *order, const unsigned int *pos, unsigned int nk,
+			  const bool *share, struct keep_layout *out)
 {
-	unsigned int below, above, top[PLATFORM_MAX_TENANTS], nt = 0, hi;
+	unsigned int below, above, lo, hi;
 	unsigned int lo_ddio = (unsigned int)__builtin_ctz(a->ddio_mask);
+	bool up[PLATFORM_MAX_TENANTS] = {false};
 
 	ddio_sides(a, &below, &above);
 	memcpy(out->mask, a->mask, sizeof(out->mask));
 	memcpy(out->share, share, sizeof(out->share));
 	out->nb = out->na = out->lost = 0;
 	for (unsigned int k = 0; k < nk; k++) {
-		unsigned int i = keep[k], w = a->ways[i];
-		bool up = a->mask[i] && (unsigned int)__builtin_ctz(a->mask[i]) >= lo_ddio;
+		unsigned int i = order[k], w = a->ways[i];
+		bool now_up = a->mask[i] && (unsigned int)__builtin_ctz(a->mask[i]) >= lo_ddio;
 		bool fb = out->nb + w <= below, fa = out->na + w <= above;
 
-		if (fb && (!up || !fa)) {
-			out->mask[i] = planner_ways_mask(out->nb, w);
+		if (fb && (!now_up || !fa)) {
 			out->nb += w;
 		} else if (fa) {
-			top[nt++] = i;
+			up[i] = true;
 			out->na += w;
 		} else {
 			out->share[i] = true;
 			out->lost += protected_tenant(cfg, a, i) ? 64 : w;
 		}
 	}
+	lo = 0;
 	hi = a->llc_ways - out->na;
-	for (unsigned int k = 0; k < nt; k++) {
-		out->mask[top[k]] = planner_ways_mask(hi, a->ways[top[k]]);
-		hi += a->ways[top[k]];
+	for (unsigned int k = 0; k < nk; k++) {
+		unsigned int i = pos[k], w = a->ways[i];
+
+		if (out->share[i])
+			continue;
+		if (up[i]) {
+			out->mask[i] = planner_ways_mask(hi, w);
+			hi += w;
+		} else {
+			out->mask[i] = planner_ways_mask(lo, w);
+			lo += w;
+		}
 	}
 }
 
@@ -319,15 +331,19 @@ static void aware_place(const struct config *cfg, struct alloc *a, const double 
 		if (!share[order[k]])
 			keep[nk++] = order[k];
 	sort_by_position(a, keep, nk);
-	place_keepers(cfg, a, keep, nk, share, &l1);
+	place_keepers(cfg, a, keep, keep, nk, share, &l1);
 	/*
 	 * With DDIO between tenants the two sides are two bins: when the
 	 * current order leaves a non-sharer out, first-fit decreasing
-	 * (protected first) may not; the one that demotes less is taken
+	 * (protected first) may not; the one that demotes less is taken, each
+	 * side still laid out by current position
 	 */
 	if (l1.lost) {
-		sort_for_fit(cfg, a, keep, nk);
-		place_keepers(cfg, a, keep, nk, share, &l2);
+		unsigned int fit[PLATFORM_MAX_TENANTS];
+
+		memcpy(fit, keep, nk * sizeof(*fit));
+		sort_for_fit(cfg, a, fit, nk);
+		place_keepers(cfg, a, fit, keep, nk, share, &l2);
 		if (l2.lost < l1.lost)
 			l1 = l2;
 	}

@@ -311,6 +311,16 @@ static void test_planner_places_tenants_around_ddio_anywhere(void **u)
 		for (unsigned int j = i + 1; j < 4; j++)
 			assert_int_equal(a.mask[i] & a.mask[j], 0);
 	}
+	/*
+	 * from the top-aligned layout (vswitch, BE1, BE2, PS from way 0), an
+	 * operator's 0x180 moves only PS (below DDIO) and BE2 (above it)
+	 */
+	memcpy(a.mask, (uint32_t[]){0x3, 0xc, 0x30, 0x1c0}, 4 * sizeof(uint32_t));
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x3);
+	assert_int_equal(a.mask[1], 0xc);
+	assert_int_equal(a.mask[2], 0x600);
+	assert_int_equal(a.mask[3], 0x70);
 	/* one way more for DDIO (0x380): one way shared, by the lightest BE tenant */
 	a.ddio_ways = 3;
 	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &a), 0);
