@@ -226,7 +226,7 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_
 	if (!b.ddio_ways || planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &b)) {
 		/* tenants cannot all fit beside it: keep their masks, take the mask */
 		a->ddio_ways = n;
-		a->ddio_mask = mask;
+		a->ddio_mask = a->ddio_origin = mask;
 		return true;
 	}
 	*a = b;
