@@ -59,6 +59,12 @@ static enum planner_policy policy(enum iocad_mode m)
 int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
 		unsigned int ddio_ways, const struct ioca_interval *last)
 {
+	return decide_init_at(ctx, cfg, mode, 0, ddio_ways, last);
+}
+
+int decide_init_at(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
+		   uint32_t ddio_mask, unsigned int ddio_ways, const struct ioca_interval *last)
+{
 	struct alloc *a = &ctx->alloc;
 	double refs[PLATFORM_MAX_TENANTS] = {0};
 
@@ -68,6 +74,8 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
 	ctx->state = FSM_LOW_KEEP;
 	a->llc_ways = cfg->llc_ways;
 	a->ddio_ways = ddio_ways;
+	/* where DDIO is now; planner_ddio_at sizes it from there */
+	a->ddio_mask = a->ddio_origin = ddio_mask;
 	a->ddio_fixed = mode != IOCAD_MODE_IOCA || cfg->ddio_observe;
 	a->grow_probe = -1;
 	a->ntenants = cfg->ntenants;
@@ -164,7 +172,7 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 			out->blocked = true;
 			break;
 		}
-		if (demand_grow_blocked(ctx, -1, FSM_HIGH_KEEP, out))
+		if (demand_grow_blocked(ctx, -1, d, FSM_HIGH_KEEP, out))
 			break;
 		a->ddio_ways++;
 		a->ddio_grant_ways = a->ddio_ways;
@@ -177,7 +185,7 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 		out->tenant = i;
 		/* no free way, or only at a PS tenant's expense: Low Keep, not a stuck Core Demand
 		 */
-		if (demand_grow_blocked(ctx, i < 0 ? -2 : i, FSM_LOW_KEEP, out))
+		if (demand_grow_blocked(ctx, i < 0 ? -2 : i, d, FSM_LOW_KEEP, out))
 			break;
 		planner_group_add(a, (unsigned int)i, 1);
 		a->grant_refs[i] = d->cur.tenant[i].llc_refs;
@@ -210,17 +218,19 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_
 	for (unsigned int i = 0; i < cfg->ntenants && d; i++)
 		refs[i] = d->cur.tenant[i].llc_refs;
 	b.ddio_ways = n < a->llc_ways ? n : a->llc_ways;
+	/* where it is: the planner keeps it there and plans the tenants around it */
+	b.ddio_mask = b.ddio_origin = mask;
 	/* whoever set it decided the load needs it: Reclaim measures from here */
 	b.ddio_grant_ways = b.ddio_ways;
 	b.ddio_grant_traffic = d ? d->cur.ddio_hits + d->cur.ddio_misses : 0;
 	if (!b.ddio_ways || planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &b)) {
 		/* tenants cannot all fit beside it: keep their masks, take the mask */
 		a->ddio_ways = n;
-		a->ddio_mask = mask;
+		a->ddio_mask = a->ddio_origin = mask;
 		return true;
 	}
 	*a = b;
-	return b.ddio_mask != mask;
+	return false;
 }
 
 static bool masks_differ(const struct alloc *x, const struct alloc *y)
@@ -288,6 +298,13 @@ static bool check_and_except(struct decide_ctx *ctx, const struct ioca_delta *d,
 	case STAB_CORE_ALLOC:
 		core_side(ctx, d, out->stab.tenant, out);
 		return acting;
+	case STAB_SHARER:
+		/* core-only does not know where DDIO is: to it this is exception 2 */
+		if (ctx->mode != IOCAD_MODE_IOCA) {
+			core_side(ctx, d, out->stab.tenant, out);
+			return acting;
+		}
+		return true; /* not the paper's exception 2: the FSM and the planner */
 	case STAB_UNSTABLE:
 	default:
 		return true;
@@ -325,8 +342,9 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 		step = true;
 	if (step) {
 		struct decide_out exc = *out;
-		bool excepted =
-			exc.stab.verdict == STAB_CORE_ALLOC || exc.stab.verdict == STAB_SHUFFLE;
+		bool excepted = exc.stab.verdict == STAB_CORE_ALLOC ||
+				exc.stab.verdict == STAB_SHUFFLE ||
+				(exc.stab.verdict == STAB_SHARER && ctx->mode != IOCAD_MODE_IOCA);
 
 		run_fsm(ctx, d, out);
 		/* an exception that acted keeps its reason if the FSM only stayed */

@@ -39,11 +39,13 @@ bool demand_own_window(const struct decide_ctx *ctx, const struct ioca_delta *d)
 bool demand_last_grow_paid(const struct decide_ctx *ctx, const struct ioca_delta *d);
 
 /*
- * One more way for tenant @i (-1: DDIO; -2: there is no candidate) would
- * put a PS tenant on DDIO's ways (or is impossible): mark @out blocked
- * (grow_blocked) and move to @way_out. Returns true if blocked.
+ * One more way for tenant @i (-2: there is no candidate) would put a PS
+ * tenant on DDIO's ways, or one more DDIO way (@i = -1, laid out with @d's
+ * LLC references) would leave a PS tenant no way off DDIO's, or the grow is
+ * impossible: mark @out blocked (grow_blocked) and move to @way_out.
+ * Returns true if blocked.
  */
-bool demand_grow_blocked(struct decide_ctx *ctx, int i, enum fsm_state_id way_out,
-			 struct decide_out *out);
+bool demand_grow_blocked(struct decide_ctx *ctx, int i, const struct ioca_delta *d,
+			 enum fsm_state_id way_out, struct decide_out *out);
 
 #endif /* IOCAD_DEMAND_H */

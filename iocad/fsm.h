@@ -79,6 +79,7 @@ struct fsm_signals {
 	bool miss_rate_down; /* DDIO miss rate misses/(hits+misses) fell */
 	bool hits_down;	     /* DDIO hits fell significantly */
 	bool refs_up;	     /* tenants' LLC references rose significantly */
+	bool footprint_up;   /* DDIO miss ratio rose, no core's references did (FSM.md) */
 };
 
 /* True if @cur differs from @prev by more than @rel (relative) and @floor. */

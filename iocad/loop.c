@@ -76,10 +76,9 @@ static void adopt_ddio(struct loop *l, struct loop_sock *s, uint32_t now)
 		 s->cfg.socket, was, now, __builtin_popcount(now));
 	if (decide_adopt_ddio(&s->ctx, now, &s->delta))
 		loop_say(l, LOOP_LOG_ERROR,
-			 "socket %u: DDIO mask 0x%x is not the top %d ways iocad lays out: "
-			 "tenants are planned as if it were%s",
-			 s->cfg.socket, now, __builtin_popcount(now),
-			 s->cfg.ddio_observe ? "" : "; the next apply moves it there");
+			 "socket %u: the tenants' ways do not fit beside DDIO mask 0x%x: "
+			 "their masks stay as they were",
+			 s->cfg.socket, now);
 	s->pending_apply = true;
 }
 

@@ -94,11 +94,6 @@ static unsigned int start_ddio(struct loop *l, const struct config *cfg)
 		loop_say(l, LOOP_LOG_INFO,
 			 "socket %u: ddio = observe: DDIO keeps the platform's %u ways (0x%x)",
 			 cfg->socket, n, mask);
-	if (mask != planner_ddio_mask(cfg->llc_ways, n))
-		loop_say(l, LOOP_LOG_ERROR,
-			 "socket %u: DDIO mask 0x%x is not the top %u ways iocad lays out: "
-			 "tenants are planned as if it were",
-			 cfg->socket, mask, n);
 	return n;
 }
 
@@ -136,20 +131,25 @@ static int alloc_next(struct loop *l, bool first)
 		struct loop_sock *s = &l->s[id];
 		const struct ioca_interval *last = NULL;
 		unsigned int ddio;
+		uint32_t at;
 
 		if (!s->next_used || !s->next_changed)
 			continue;
 		if (!s->used)
 			s->known_ddio = l->info.socket[id].ddio_mask;
-		if (first || !s->used)
+		/* DDIO's ways start where they are: the platform's, or the running ones */
+		if (first || !s->used) {
 			ddio = start_ddio(l, &s->next);
-		else
+			at = l->info.socket[id].ddio_mask;
+		} else {
 			ddio = clamp(s->ctx.alloc.ddio_ways, s->next.ddio_ways_min,
 				     s->next.ddio_ways_max);
+			at = s->ctx.alloc.ddio_mask;
+		}
 		/* the latest interval, for the new tenants: who shares DDIO's ways */
 		if (s->have_pbase && !tenant_interval(&s->next, &s->pbase, &s->base, &s->last))
 			last = &s->last;
-		if (decide_init(&s->next_ctx, &s->next, l->o->mode, ddio, last)) {
+		if (decide_init_at(&s->next_ctx, &s->next, l->o->mode, at, ddio, last)) {
 			loop_say(l, LOOP_LOG_ERROR,
 				 "%s: socket %u: the tenants' ways and %u DDIO ways do not fit the "
 				 "LLC's %u",

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The way planner: turns way counts (DDIO's and each tenant's) into
- * contiguous CAT masks. DDIO always sits at the most significant ways.
+ * contiguous CAT masks around DDIO's contiguous range, wherever it is
+ * (the most significant ways unless the platform's mask says otherwise).
  * The I/O-aware policy (ioca mode) never lets a tenant share DDIO's ways
  * while free ways exist, and when sharing is unavoidable picks the BE
  * tenant(s) with the fewest LLC references ("shuffling"); PS tenants and
@@ -24,6 +25,7 @@ struct alloc {
 	unsigned int llc_ways;
 	unsigned int ddio_ways;
 	uint32_t ddio_mask;
+	uint32_t ddio_origin; /* where DDIO was adopted or started (planner_ddio_at) */
 	unsigned int ntenants;
 	unsigned int ways[PLATFORM_MAX_TENANTS];
 	uint32_t mask[PLATFORM_MAX_TENANTS];
@@ -44,6 +46,7 @@ struct alloc {
 	double ddio_probe_ratio;
 	unsigned int ddio_cap; /* 0: none */
 	double ddio_cap_traffic;
+	double ddio_cap_ratio; /* DDIO's miss ratio at the cap: the I/O footprint then */
 	/* The tenant Core Demand last grew (-1: none) and its LLC misses/s then. */
 	int grow_probe;
 	double grow_probe_misses;
@@ -66,7 +69,20 @@ uint32_t planner_ddio_mask(unsigned int llc_ways, unsigned int ddio_ways);
 bool planner_mask_contiguous(uint32_t m);
 
 /*
- * Recompute every mask of @a from a->ways[] and a->ddio_ways. @llc_refs
+ * DDIO's mask of @ddio_ways ways from its mask @prev, wherever that is
+ * (FSM.md, "Planner"): it stays put; it grows at its top end, at its
+ * bottom end once it holds the top way; it shrinks undoing those grows
+ * back toward @origin (where it was adopted or started; 0: @prev), and
+ * inside @origin at its bottom end while it holds the top way (the
+ * hardware's alignment), else at its top end. @prev empty, not contiguous
+ * or beyond @llc_ways: the top @ddio_ways ways.
+ */
+uint32_t planner_ddio_at(uint32_t prev, uint32_t origin, unsigned int llc_ways,
+			 unsigned int ddio_ways);
+
+/*
+ * Recompute every mask of @a from a->ways[] and a->ddio_ways, DDIO's mask
+ * from a->ddio_mask (planner_ddio_at). @llc_refs
  * (per tenant, may be NULL) orders BE tenants for sharing; a tenant that
  * shares now keeps its place unless another has @hysteresis (relative)
  * fewer references. Previous masks in @a keep the order of the others.
@@ -97,6 +113,15 @@ unsigned int planner_tenant_ways(const struct alloc *a);
  * PS tenant's isolation.
  */
 bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *a, int i);
+
+/*
+ * True if one more DDIO way, laid out as planner_plan would (with
+ * @llc_refs and @hysteresis), leaves every PS tenant and the vswitch at
+ * least one way off DDIO's: the paper's partial overlap when DDIO grows
+ * (FSM.md, "No grow at a PS tenant's expense").
+ */
+bool planner_ddio_grow_partial(const struct config *cfg, const struct alloc *a,
+			       const double *llc_refs, double hysteresis);
 
 /*
  * @a as what socket cfg->socket should hold: DDIO's mask, one resctrl

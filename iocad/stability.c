@@ -9,7 +9,7 @@
 
 static const char *const names[] = {
 	[STAB_STABLE] = "stable",   [STAB_IPC_ONLY] = "ipc_only", [STAB_CORE_ALLOC] = "core_alloc",
-	[STAB_SHUFFLE] = "shuffle", [STAB_UNSTABLE] = "unstable",
+	[STAB_SHUFFLE] = "shuffle", [STAB_SHARER] = "sharer",	  [STAB_UNSTABLE] = "unstable",
 };
 
 const char *stability_verdict_name(enum stab_verdict v)
@@ -75,10 +75,16 @@ void stability_check(const struct config *cfg, const struct alloc *a, const stru
 	out->verdict = STAB_UNSTABLE;
 	if (net_llc || !out->llc_changed)
 		return;
-	/* only non-networking tenants moved: their own demand, not I/O's */
+	/*
+	 * only non-networking tenants moved and DDIO did not: their own
+	 * demand, not I/O's (exception 2) if none is on DDIO's ways (the
+	 * paper's "no DDIO overlap"); one that is may be DDIO's doing
+	 */
 	if (!out->ddio_changed) {
-		out->verdict = STAB_CORE_ALLOC;
-		out->tenant = pick(d, llc_ch, cfg, a, false);
+		out->tenant = pick(d, llc_ch, cfg, a, true);
+		out->verdict = out->tenant >= 0 ? STAB_SHARER : STAB_CORE_ALLOC;
+		if (out->tenant < 0)
+			out->tenant = pick(d, llc_ch, cfg, a, false);
 		return;
 	}
 	out->tenant = pick(d, llc_ch, cfg, a, true);

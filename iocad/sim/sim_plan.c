@@ -29,7 +29,7 @@ static const struct platform_group *group_of(const struct sim_bind *b, unsigned 
 static int check_socket(const struct scenario *s, const struct sim_bind *b,
 			const struct sim_sockets *ss, unsigned int ways,
 			const struct platform_socket_plan *sp, uint32_t *mask, uint32_t *ddio,
-			char *err, size_t len)
+			const struct platform_group **late, char *err, size_t len)
 {
 	if (!fits(sp->ddio_mask, ways)) {
 		snprintf(err, len, "socket %u: DDIO mask 0x%x is not contiguous within %u ways",
@@ -52,6 +52,15 @@ static int check_socket(const struct scenario *s, const struct sim_bind *b,
 				mask[i] = grp->mask;
 				runs = true;
 			}
+		/* a joining tenant described in the config only: the group named after it */
+		for (unsigned int i = 0; !runs && i < s->ntenants; i++)
+			if (!b->tenant_ncpus[i] &&
+			    !strncmp(s->tenant[i].name, grp->name, PLATFORM_NAME_LEN)) {
+				mask[i] = grp->mask;
+				if (late)
+					late[i] = grp;
+				runs = true;
+			}
 		if (!runs) {
 			snprintf(err, len,
 				 "group '%.*s': its CPUs run no tenant of scenario %s on socket %u",
@@ -64,15 +73,19 @@ static int check_socket(const struct scenario *s, const struct sim_bind *b,
 
 int sim_plan_check(const struct scenario *s, const struct sim_bind *b, const struct sim_sockets *ss,
 		   unsigned int ways, const struct platform_plan *plan, uint32_t all,
-		   uint32_t *mask, uint32_t *ddio, char *err, size_t len)
+		   uint32_t *mask, uint32_t *ddio, const struct platform_group **late, char *err,
+		   size_t len)
 {
 	err[0] = '\0';
 	if (!plan || plan->nsockets > PLATFORM_MAX_SOCKETS) {
 		snprintf(err, len, "plan of %u sockets", plan ? plan->nsockets : 0);
 		return -EINVAL;
 	}
-	for (unsigned int i = 0; i < s->ntenants; i++)
+	for (unsigned int i = 0; i < s->ntenants; i++) {
 		mask[i] = all;
+		if (late)
+			late[i] = NULL;
+	}
 	for (unsigned int k = 0; k < plan->nsockets; k++) {
 		const struct platform_socket_plan *sp = &plan->socket[k];
 		int r;
@@ -82,7 +95,7 @@ int sim_plan_check(const struct scenario *s, const struct sim_bind *b, const str
 				 s->path, ss->n);
 			return -ENOENT;
 		}
-		r = check_socket(s, b, ss, ways, sp, mask, &ddio[sp->id], err, len);
+		r = check_socket(s, b, ss, ways, sp, mask, &ddio[sp->id], late, err, len);
 		if (r)
 			return r;
 	}

@@ -237,13 +237,14 @@ static int sim_check(void *c, const struct platform_plan *plan)
 
 	memcpy(ddio, x->ddio_mask, sizeof(ddio));
 	return sim_plan_check(x->scn, &x->bind, &x->sock, x->params.ways, plan, x->all_ways, mask,
-			      ddio, x->err, sizeof(x->err));
+			      ddio, NULL, x->err, sizeof(x->err));
 }
 
 static int sim_apply(void *c, const struct platform_plan *plan)
 {
 	struct sim_ctx *x = c;
 	uint32_t mask[PLATFORM_MAX_TENANTS], ddio[PLATFORM_MAX_SOCKETS];
+	const struct platform_group *late[PLATFORM_MAX_TENANTS];
 	int r;
 
 	/* the simulator always samples every tenant's CPUs */
@@ -252,9 +253,16 @@ static int sim_apply(void *c, const struct platform_plan *plan)
 	/* a socket iocad does not plan keeps what it has */
 	memcpy(ddio, x->ddio_mask, sizeof(ddio));
 	r = sim_plan_check(x->scn, &x->bind, &x->sock, x->params.ways, plan, x->all_ways, mask,
-			   ddio, x->err, sizeof(x->err));
+			   ddio, late, x->err, sizeof(x->err));
 	if (r)
 		return r;
+	/* a tenant that joined by its config alone runs on its group's CPUs from now on */
+	for (unsigned int i = 0; i < x->scn->ntenants; i++)
+		if (late[i]) {
+			sim_bind_group(&x->bind, i, &late[i]->cpus);
+			x->t[i].ncpus = x->bind.tenant_ncpus[i];
+		}
+	sim_sockets_bind(&x->sock, x->scn, &x->bind);
 	/* Everything checked: now change it all. A tenant in no group is in
 	 * CAT's default class, all ways. */
 	memcpy(x->ddio_mask, ddio, sizeof(ddio));

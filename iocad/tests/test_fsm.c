@@ -182,6 +182,26 @@ static void test_fsm_high_keep_follows_io_demand_rules(void **u)
 	       FSM_R_HITS_DOWN, FSM_ACT_TENANT_GROW);
 }
 
+/*
+ * The same DMA traffic with more of it missing and no core referencing
+ * more: the I/O footprint grew (issue 19). Fewer hits then are not a
+ * contending core: High Keep below the maximum grows DDIO, Reclaim goes to
+ * I/O Demand. With the cores' references up it is Core Demand as before.
+ */
+static void test_fsm_footprint_growth_is_io_not_core(void **u)
+{
+	(void)u;
+	/* 1e5 lines/s: 5 % missed, then 30 % */
+	expect(st(FSM_HIGH_KEEP, 3), dl(95000, 5000, 1e6, 70000, 30000, 1e6), FSM_IO_DEMAND,
+	       FSM_R_STILL_MISSING, FSM_ACT_DDIO_GROW);
+	expect(st(FSM_RECLAIM, 3), dl(95000, 5000, 1e6, 70000, 30000, 1e6), FSM_IO_DEMAND,
+	       FSM_R_IO_PRESSURE, FSM_ACT_DDIO_GROW);
+	expect(st(FSM_HIGH_KEEP, 3), dl(95000, 5000, 1e6, 70000, 30000, 1.3e6), FSM_CORE_DEMAND,
+	       FSM_R_HITS_DOWN, FSM_ACT_TENANT_GROW);
+	expect(st(FSM_RECLAIM, 3), dl(95000, 5000, 1e6, 70000, 30000, 1.3e6), FSM_CORE_DEMAND,
+	       FSM_R_CORE_CONTENTION, FSM_ACT_TENANT_GROW);
+}
+
 static void test_fsm_reclaim_keeps_reclaiming(void **u)
 {
 	struct fsm_state s = st(FSM_RECLAIM, 4);
@@ -293,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_fsm_io_demand_to_reclaim_when_misses_fall),
 		cmocka_unit_test(test_fsm_io_demand_to_core_demand_when_hits_fall),
 		cmocka_unit_test(test_fsm_high_keep_follows_io_demand_rules),
+		cmocka_unit_test(test_fsm_footprint_growth_is_io_not_core),
 		cmocka_unit_test(test_fsm_reclaim_keeps_reclaiming),
 		cmocka_unit_test(test_fsm_reclaim_with_nothing_idle_keeps_low),
 		cmocka_unit_test(test_fsm_reclaim_to_low_keep_at_min),

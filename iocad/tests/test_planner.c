@@ -256,6 +256,122 @@ static void test_planner_groups_share_one_mask(void **u)
 	free(c);
 }
 
+/* DDIO keeps its place and changes size at its ends (issue 19). */
+static void test_planner_ddio_at_grows_and_shrinks_at_its_ends(void **u)
+{
+	(void)u;
+	/* an operator's mask in the middle: up to the top way, then down */
+	assert_int_equal(planner_ddio_at(0x180, 0x180, 11, 2), 0x180);
+	assert_int_equal(planner_ddio_at(0x180, 0x180, 11, 3), 0x380);
+	assert_int_equal(planner_ddio_at(0x380, 0x180, 11, 4), 0x780);
+	assert_int_equal(planner_ddio_at(0x780, 0x180, 11, 5), 0x7c0);
+	/* reclaim undoes the grows, back to the operator's range */
+	assert_int_equal(planner_ddio_at(0x7c0, 0x180, 11, 4), 0x780);
+	assert_int_equal(planner_ddio_at(0x780, 0x180, 11, 3), 0x380);
+	assert_int_equal(planner_ddio_at(0x380, 0x180, 11, 2), 0x180);
+	/* the hardware's default, the top ways: grows and shrinks at the bottom */
+	assert_int_equal(planner_ddio_at(0x600, 0x600, 11, 3), 0x700);
+	assert_int_equal(planner_ddio_at(0x700, 0x600, 11, 2), 0x600);
+	assert_int_equal(planner_ddio_at(0x600, 0x600, 11, 1), 0x400);
+	/* at way 0 (an io_alloc-style mask): at the top end */
+	assert_int_equal(planner_ddio_at(0x3, 0x3, 11, 3), 0x7);
+	assert_int_equal(planner_ddio_at(0x7, 0x3, 11, 1), 0x1);
+	/* nothing usable to start from: the top ways */
+	assert_int_equal(planner_ddio_at(0, 0, 11, 2), 0x600);
+	assert_int_equal(planner_ddio_at(0x5, 0, 11, 2), 0x600);
+	assert_int_equal(planner_ddio_at(0x1800, 0, 11, 2), 0x600);
+}
+
+/*
+ * Tenants around DDIO's ways wherever they are: a PS tenant that the
+ * top-aligned layout would have put on ways 6-8 sits beside 0x180, and
+ * when sharing is needed the lightest BE tenant sits next to DDIO.
+ */
+static void test_planner_places_tenants_around_ddio_anywhere(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	struct alloc a = {.llc_ways = 11,
+			  .ddio_ways = 2,
+			  .ddio_mask = 0x180,
+			  .ddio_origin = 0x180,
+			  .ntenants = 4,
+			  .ways = {2, 2, 2, 3}};
+	double refs[4] = {900, 500, 100, 800};
+
+	(void)u;
+	config_defaults(c);
+	c->ntenants = 4;
+	c->tenant[0].vswitch = true;
+	c->tenant[3].prio = CONFIG_PRIO_PS;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &a), 0);
+	assert_int_equal(a.ddio_mask, 0x180);
+	for (unsigned int i = 0; i < 4; i++) {
+		assert_true(planner_mask_contiguous(a.mask[i]));
+		assert_int_equal(planner_ddio_overlap(&a, i), 0);
+		for (unsigned int j = i + 1; j < 4; j++)
+			assert_int_equal(a.mask[i] & a.mask[j], 0);
+	}
+	/*
+	 * from the top-aligned layout (vswitch, BE1, BE2, PS from way 0), an
+	 * operator's 0x180 moves only PS (below DDIO) and BE2 (above it)
+	 */
+	memcpy(a.mask, (uint32_t[]){0x3, 0xc, 0x30, 0x1c0}, 4 * sizeof(uint32_t));
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x3);
+	assert_int_equal(a.mask[1], 0xc);
+	assert_int_equal(a.mask[2], 0x600);
+	assert_int_equal(a.mask[3], 0x70);
+	/* one way more for DDIO (0x380): one way shared, by the lightest BE tenant */
+	a.ddio_ways = 3;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &a), 0);
+	assert_int_equal(a.ddio_mask, 0x380);
+	assert_int_equal(planner_ddio_overlap(&a, 2), 1);
+	assert_int_equal(planner_ddio_overlap(&a, 0) + planner_ddio_overlap(&a, 1) +
+				 planner_ddio_overlap(&a, 3),
+			 0);
+	free(c);
+}
+
+/* Random sets around a DDIO range at a random place: never more overlap than needed. */
+static void test_planner_random_ddio_places_keep_invariants(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	double refs[PLATFORM_MAX_TENANTS];
+	struct alloc a;
+
+	(void)u;
+	assert_non_null(c);
+	for (int iter = 0; iter < 20000; iter++) {
+		unsigned int lo, w, room, overlap = 0, below, above, fit = 1;
+
+		random_set(c, &a, refs);
+		lo = rnd(a.llc_ways - a.ddio_ways + 1);
+		a.ddio_mask = a.ddio_origin = planner_ways_mask(lo, a.ddio_ways);
+		assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &a), 0);
+		assert_int_equal(a.ddio_mask, planner_ways_mask(lo, a.ddio_ways));
+		w = planner_tenant_ways(&a);
+		room = a.llc_ways - a.ddio_ways;
+		below = lo;
+		above = room - lo;
+		for (unsigned int i = 0; i < a.ntenants; i++) {
+			assert_true(planner_mask_contiguous(a.mask[i]));
+			assert_int_equal(__builtin_popcount(a.mask[i]), a.ways[i]);
+			for (unsigned int j = i + 1; j < a.ntenants; j++)
+				if (config_leader(c, j) != config_leader(c, i))
+					assert_int_equal(a.mask[i] & a.mask[j], 0);
+			if (config_leader(c, i) == i) {
+				overlap += planner_ddio_overlap(&a, i);
+				fit = fit && a.ways[i] == 1;
+			}
+		}
+		assert_true(overlap >= (w > room ? w - room : 0));
+		/* one side only, or one-way tenants: the two bins lose nothing */
+		if (!below || !above || fit)
+			assert_int_equal(overlap, w > room ? w - room : 0);
+	}
+	free(c);
+}
+
 static void test_planner_mask_helpers(void **u)
 {
 	(void)u;
@@ -272,6 +388,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_planner_random_sets_keep_invariants),
+		cmocka_unit_test(test_planner_ddio_at_grows_and_shrinks_at_its_ends),
+		cmocka_unit_test(test_planner_places_tenants_around_ddio_anywhere),
+		cmocka_unit_test(test_planner_random_ddio_places_keep_invariants),
 		cmocka_unit_test(test_planner_unaware_packs_in_config_order),
 		cmocka_unit_test(test_planner_shuffles_lighter_be_onto_ddio),
 		cmocka_unit_test(test_planner_ps_shares_only_when_unavoidable),

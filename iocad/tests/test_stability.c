@@ -115,6 +115,25 @@ static void test_stability_core_demand_without_ddio_is_exception_two(void **stat
 	assert_int_equal(t, 1);
 }
 
+/*
+ * The paper's exception 2 is a non-networking tenant "(no DDIO overlap)":
+ * be2 shares DDIO's ways, so its own change without DDIO's is not exception
+ * 2 (in ioca mode the FSM and the I/O-aware planner take it, decide.c).
+ */
+static void test_stability_sharer_without_ddio_change_is_not_exception_two(void **state)
+{
+	struct fx *f = *state;
+	int t;
+
+	llc_up(f, 2);
+	assert_int_equal(check(f, &t), STAB_SHARER);
+	assert_int_equal(t, 2);
+	llc_up(f, 1); /* with a tenant off DDIO's ways moving too: still not exception 2 */
+	assert_int_equal(check(f, &t), STAB_SHARER);
+	assert_int_equal(t, 2);
+	assert_string_equal(stability_verdict_name(STAB_SHARER), "sharer");
+}
+
 static void test_stability_overlap_with_ddio_change_is_exception_three(void **state)
 {
 	struct fx *f = *state;
@@ -169,6 +188,9 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_stability_core_demand_without_ddio_is_exception_two, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_stability_sharer_without_ddio_change_is_not_exception_two, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_stability_overlap_with_ddio_change_is_exception_three, setup,
 			teardown),
