@@ -20,6 +20,11 @@
 #include "fork.h"
 #include "members.h"
 
+/* Whether children are followed: tests skip what needs it when not. */
+static bool fork_probed;
+module_param_named(fork_follow, fork_probed, bool, 0444);
+MODULE_PARM_DESC(fork_follow, "read-only: forked tasks start in their parent's group (needs kprobes)");
+
 #if IS_ENABLED(CONFIG_KPROBES)
 
 #define RCTL_FORK_QUEUE 1024
@@ -32,7 +37,6 @@ struct rctl_fork {
 static DEFINE_SPINLOCK(fork_lock);
 static struct rctl_fork fork_queue[RCTL_FORK_QUEUE];
 static unsigned int fork_head, fork_len, fork_dropped;
-static bool fork_probed;
 
 static void fork_work_fn(struct work_struct *w)
 {
