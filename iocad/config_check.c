@@ -203,6 +203,7 @@ static int check_rdt_classes(const struct config *cfg, char *err, size_t len)
 {
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		const struct config_tenant *a = &cfg->tenant[i];
+		const char *ag = a->group[0] ? a->group : a->name;
 
 		if (!a->rdt_class[0])
 			continue;
@@ -210,7 +211,8 @@ static int check_rdt_classes(const struct config *cfg, char *err, size_t len)
 			const struct config_tenant *b = &cfg->tenant[j];
 			const char *bg = b->group[0] ? b->group : b->name;
 
-			if (!strcmp(a->rdt_class, bg) && (!a->group[0] || strcmp(a->group, bg)))
+			/* its own name is fine: its group is the class, not iocad's */
+			if (!strcmp(a->rdt_class, bg) && strcmp(ag, bg))
 				return config_err_at(
 					cfg, a->rdt_class_line, err, len,
 					"[tenant %s] rdt_class: '%s' is also the name of tenant or "

@@ -277,6 +277,11 @@ static void test_config_rdt_class_rules(void **state)
 					     "r.ini", &c, err, sizeof(err)),
 			 0);
 	assert_string_equal(c.tenant[0].rdt_class, "gold");
+	/* a tenant named after its class is that class */
+	assert_int_equal(
+		config_parse_string("[tenant gold]\ncpus = 1\nways = 2\nrdt_class = gold\n",
+				    "r.ini", &c, err, sizeof(err)),
+		0);
 	assert_int_equal(config_parse_string("[tenant db]\ncpus = 1\nways = 2\n"
 					     "rdt_class = iocad-s0-x\n",
 					     "r.ini", &c, err, sizeof(err)),
