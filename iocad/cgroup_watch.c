@@ -67,9 +67,12 @@ static struct platform *in(void *ctx)
 
 static int cw_wait(void *ctx, uint64_t interval_ns)
 {
+	struct cgroup_watch *w = ctx;
 	int r = in(ctx)->ops->wait(in(ctx)->ctx, interval_ns);
 
-	cgroup_watch_check(ctx);
+	cgroup_watch_check(w);
+	if (w->dropins && dropin_watch_drain(w->dropins) > 0 && w->reload)
+		*w->reload = 1;
 	return r;
 }
 
@@ -131,6 +134,7 @@ void cgroup_watch_wrap(struct cgroup_watch *w, struct platform *pf, volatile sig
 	if (pf->ops->trace_columns)
 		w->ops.trace_columns = cw_trace_columns;
 	w->reload = reload;
+	w->dropins = NULL;
 	w->log = log;
 	w->log_arg = log_arg;
 	pf->ops = &w->ops;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Following cgroup tenants' CPUs (cgroup_cpus.h): a platform wrapper whose
- * wait() also re-reads every cgroup tenant's cpuset.cpus.effective once
- * per interval and raises the reload flag when one changed (the Kubernetes
- * static CPU manager moves a pod's exclusive CPUs this way). The reload
- * then re-reads the files through the config, as a SIGHUP does.
+ * Following cgroup tenants' CPUs (cgroup_cpus.h) and the tenants_dir
+ * directories (dropin_watch.h): a platform wrapper whose wait() also
+ * re-reads every cgroup tenant's cpuset.cpus.effective once per interval
+ * and drains the drop-ins' inotify events, and raises the reload flag when
+ * either changed (the Kubernetes static CPU manager moves a pod's
+ * exclusive CPUs this way; an orchestrator writes a tenant file). The
+ * reload then re-reads the files through the config, as a SIGHUP does.
  */
 #ifndef IOCAD_CGROUP_WATCH_H
 #define IOCAD_CGROUP_WATCH_H
@@ -12,6 +14,7 @@
 #include <signal.h>
 
 #include "config.h"
+#include "dropin_watch.h"
 #include "platform.h"
 
 typedef void (*cgroup_watch_log_fn)(void *arg, const char *msg);
@@ -28,6 +31,7 @@ struct cgroup_watch {
 	struct platform inner;
 	struct platform_ops ops;
 	volatile sig_atomic_t *reload;
+	struct dropin_watch *dropins; /* NULL: no tenants_dir watched */
 	cgroup_watch_log_fn log;
 	void *log_arg;
 	char root[CONFIG_PATH_LEN];

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* inotify on the drop-in directories, raising SIGIO (dropin_watch.h). */
-#define _GNU_SOURCE /* O_ASYNC, F_SETOWN */
+/* inotify on the drop-in directories (dropin_watch.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +20,8 @@ struct dropin_watch {
 	int fd;
 	unsigned int nwd;
 	int wd[CONFIG_MAX_TENANTS_DIRS];
+	/* "": the directory itself; else its parent, and this is the name awaited there */
+	char name[CONFIG_MAX_TENANTS_DIRS][CONFIG_PATH_LEN];
 };
 
 struct dropin_watch *dropin_watch_open(char *err, size_t errlen)
@@ -34,12 +34,9 @@ struct dropin_watch *dropin_watch_open(char *err, size_t errlen)
 		return NULL;
 	}
 	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (w->fd < 0 || fcntl(w->fd, F_SETOWN, getpid()) ||
-	    fcntl(w->fd, F_SETFL, fcntl(w->fd, F_GETFL) | O_ASYNC)) {
+	if (w->fd < 0) {
 		e = errno;
 		snprintf(err, errlen, "tenants_dir: inotify: %s", strerror(e));
-		if (w->fd >= 0)
-			close(w->fd);
 		free(w);
 		errno = e;
 		return NULL;
@@ -54,7 +51,7 @@ static int add(int fd, const char *path, uint32_t mask, int *wds, unsigned int *
 
 	if (wd < 0)
 		return -errno;
-	wds[(*n)++] = wd;
+	wds[*n] = wd;
 	return 0;
 }
 
@@ -68,6 +65,7 @@ static int has(const int *wds, unsigned int n, int wd)
 
 int dropin_watch_set(struct dropin_watch *w, const struct config *cfg, dropin_log_fn log, void *arg)
 {
+	char name[CONFIG_MAX_TENANTS_DIRS][CONFIG_PATH_LEN];
 	int wd[CONFIG_MAX_TENANTS_DIRS];
 	unsigned int n = 0;
 	int first = 0;
@@ -77,11 +75,16 @@ int dropin_watch_set(struct dropin_watch *w, const struct config *cfg, dropin_lo
 		char parent[CONFIG_PATH_LEN], msg[768];
 		int e = add(w->fd, dir, DIR_EVENTS | IN_ONLYDIR, wd, &n);
 
-		if (!e)
+		name[n][0] = '\0';
+		if (!e) {
+			n++;
 			continue;
+		}
 		snprintf(parent, sizeof(parent), "%s", dir);
+		snprintf(name[n], sizeof(name[n]), "%s", strrchr(dir, '/') + 1);
 		if (e == -ENOENT &&
 		    !add(w->fd, dirname(parent), PARENT_EVENTS | IN_ONLYDIR, wd, &n)) {
+			n++;
 			snprintf(msg, sizeof(msg),
 				 "tenants_dir %s: not there yet; its creation is watched (read as "
 				 "empty until then)",
@@ -103,8 +106,20 @@ int dropin_watch_set(struct dropin_watch *w, const struct config *cfg, dropin_lo
 		if (!has(wd, n, w->wd[i]))
 			inotify_rm_watch(w->fd, w->wd[i]);
 	memcpy(w->wd, wd, n * sizeof(wd[0]));
+	memcpy(w->name, name, n * sizeof(name[0]));
 	w->nwd = n;
 	return first;
+}
+
+/* Does @ev change a tenants_dir (and not just the parent of a missing one)? */
+static int relevant(const struct dropin_watch *w, const struct inotify_event *ev)
+{
+	if (ev->mask & IN_IGNORED)
+		return 0; /* a watch removed: what removed it was an event already */
+	for (unsigned int i = 0; i < w->nwd; i++)
+		if (w->wd[i] == ev->wd)
+			return !w->name[i][0] || (ev->len && !strcmp(ev->name, w->name[i]));
+	return 0;
 }
 
 int dropin_watch_drain(struct dropin_watch *w)
@@ -120,7 +135,7 @@ int dropin_watch_drain(struct dropin_watch *w)
 		for (char *p = buf; p < buf + r;) {
 			const struct inotify_event *ev = (const struct inotify_event *)p;
 
-			n++;
+			n += relevant(w, ev);
 			p += sizeof(*ev) + ev->len;
 		}
 	}

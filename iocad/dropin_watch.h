@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * inotify on the tenants_dir directories (dropin.h): any file created,
- * written, moved or removed there raises SIGIO (O_ASYNC), whose handler in
- * main.c raises the reload flag, so the loop re-composes the config in
- * its next interval through the same atomic path as a SIGHUP. A directory
- * that does not exist yet is watched through its parent, so its creation
- * is seen too.
+ * written, moved or removed there is an event; the platform's wait()
+ * (cgroup_watch.h) drains them every interval and raises the reload flag,
+ * so the loop re-composes the config in the next interval through the
+ * same atomic path as a SIGHUP. A directory that does not exist yet is
+ * watched through its parent, where only its own creation counts.
  */
 #ifndef IOCAD_DROPIN_WATCH_H
 #define IOCAD_DROPIN_WATCH_H
@@ -17,10 +17,7 @@
 
 struct dropin_watch;
 
-/*
- * An inotify instance that raises SIGIO in this process on every event.
- * NULL with errno set and @err saying why.
- */
+/* A non-blocking inotify instance. NULL with errno set and @err saying why. */
 struct dropin_watch *dropin_watch_open(char *err, size_t errlen);
 
 /*
@@ -31,7 +28,10 @@ struct dropin_watch *dropin_watch_open(char *err, size_t errlen);
 int dropin_watch_set(struct dropin_watch *w, const struct config *cfg, dropin_log_fn log,
 		     void *arg);
 
-/* Read every pending event; how many there were (0: none), or -errno. */
+/*
+ * Read every pending event; how many of them change a tenants_dir (0: none),
+ * or -errno.
+ */
 int dropin_watch_drain(struct dropin_watch *w);
 
 /* The inotify descriptor (for poll(2) in tests). */

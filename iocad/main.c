@@ -233,6 +233,8 @@ static void watch(struct args *a, const struct config *cfg)
 	}
 	if (a->watch)
 		dropin_watch_set(a->watch, cfg, say_cb, a);
+	if (a->cgw)
+		a->cgw->dropins = a->watch; /* drained every interval */
 }
 
 static int reload_cb(void *arg, struct config *out, char *err, size_t len)
@@ -428,7 +430,6 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sa.sa_handler = on_hup;
 	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGIO, &sa, NULL); /* a tenants_dir changed (dropin_watch.h) */
 	r = parse_args(argc, argv, &a);
 	if (r)
 		return r == 1 ? 0 : r;

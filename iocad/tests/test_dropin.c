@@ -363,6 +363,40 @@ static void test_cgroup_cpus_bad_contents_are_named(void **state)
 	assert_int_equal(cpus[3], 7);
 }
 
+/* The wrapper's wait(): a drop-in event raises the reload flag, nothing else does. */
+static int nop_wait(void *ctx, uint64_t ns)
+{
+	(void)ctx;
+	(void)ns;
+	return 0;
+}
+
+static void test_cgroup_watch_wait_raises_reload_on_dropin_events(void **state)
+{
+	struct fx *f = *state;
+	static struct cgroup_watch w;
+	static const struct platform_ops ops = {.name = "nop", .wait = nop_wait};
+	struct platform pf = {.ops = &ops};
+	volatile sig_atomic_t reload = 0;
+	char err[256] = "";
+
+	main_cfg(f, "[tenant sys]\ncpus = 0\nways = 2\n");
+	cgroup_watch_wrap(&w, &pf, &reload, NULL, NULL);
+	cgroup_watch_set(&w, f->main);
+	w.dropins = dropin_watch_open(err, sizeof(err));
+	assert_non_null(w.dropins);
+	assert_int_equal(dropin_watch_set(w.dropins, f->main, NULL, NULL), 0);
+	assert_int_equal(pf.ops->wait(pf.ctx, 1000), 0);
+	assert_int_equal(reload, 0);
+	putf(f, "a.ini", "[tenant a]\ncpus = 1\nways = 1\n");
+	assert_int_equal(pf.ops->wait(pf.ctx, 1000), 0);
+	assert_int_equal(reload, 1);
+	reload = 0;
+	assert_int_equal(pf.ops->wait(pf.ctx, 1000), 0);
+	assert_int_equal(reload, 0);
+	dropin_watch_close(w.dropins);
+}
+
 static void test_cgroup_watch_raises_reload_only_on_change(void **state)
 {
 	struct fx *f = *state;
@@ -414,21 +448,22 @@ static void test_dropin_watch_sees_files_and_a_late_directory(void **state)
 	snprintf(f->main->tenants_dir[f->main->ntenants_dirs++], CONFIG_PATH_LEN, "%s", late);
 	w = dropin_watch_open(err, sizeof(err));
 	assert_non_null(w);
-	/* SIGIO is raised on events: ignore it here, poll instead */
-	signal(SIGIO, SIG_IGN);
 	f->log[0] = '\0';
 	assert_int_equal(dropin_watch_set(w, f->main, logit, f), 0);
 	assert_non_null(strstr(f->log, "late.d: not there yet; its creation is watched"));
 	assert_int_equal(events_within(w, 0), 0);
+	/* in the parent of the missing directory only its creation counts */
+	snprintf(late, sizeof(late), "%s/other", f->dir);
+	assert_int_equal(mkdir(late, 0755), 0);
+	assert_int_equal(events_within(w, 200), 0);
+	snprintf(late, sizeof(late), "%s/late.d", f->dir);
 	putf(f, "a.ini", "[tenant a]\ncpus = 1\nways = 1\n");
 	assert_true(events_within(w, 1000) > 0);
 	rmf(f, "a.ini");
 	assert_true(events_within(w, 1000) > 0);
 	assert_int_equal(mkdir(late, 0755), 0);
 	assert_true(events_within(w, 1000) > 0);
-	/* re-watched after the reload, without an event of its own */
-	assert_int_equal(dropin_watch_set(w, f->main, logit, f), 0);
-	events_within(w, 100); /* the parent's watch going away (IN_IGNORED) */
+	/* re-watched after the reload; the parent's watch going away is no event */
 	assert_int_equal(dropin_watch_set(w, f->main, logit, f), 0);
 	assert_int_equal(events_within(w, 100), 0);
 	snprintf(late, sizeof(late), "%s/late.d/x.ini", f->dir);
@@ -454,6 +489,7 @@ int main(void)
 		T(test_cgroup_tenant_errors_name_line_and_file),
 		T(test_cgroup_cpus_bad_contents_are_named),
 		T(test_cgroup_watch_raises_reload_only_on_change),
+		T(test_cgroup_watch_wait_raises_reload_on_dropin_events),
 		T(test_dropin_watch_sees_files_and_a_late_directory),
 	};
 

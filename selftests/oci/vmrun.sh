@@ -10,7 +10,7 @@
 # tenant files join, are refused and leave while iocad runs.
 #
 # The runtime is runc: Debian 12's crun (1.8.1) parses intelRdt but has no
-# code that applies it (support came with crun 1.9); the guest runs crun
+# code that applies it (later releases do); the guest runs crun
 # once as well and reports what it does as a TAP comment, not a check.
 # Both runtimes and their shared libraries are copied into the guest.
 # Prints the guest's TAP and "oci-vm: N passed, M failed".
