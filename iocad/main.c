@@ -221,6 +221,26 @@ static int compose(struct args *a, struct config *cfg, char *err, size_t len, un
 	return r;
 }
 
+/*
+ * With the platform open, the drop-ins again, each placed on its sockets:
+ * a file naming a CPU the host lacks is refused alone at start too.
+ */
+static int place_dropins(struct args *a, struct platform *pf, struct config *cfg)
+{
+	char err[512] = "";
+	int r;
+
+	if (!cfg->ntenants_dirs)
+		return 0;
+	a->pf = pf;
+	r = config_parse_file(a->config, cfg, err, sizeof(err));
+	if (!r)
+		r = compose(a, cfg, err, sizeof(err), NULL);
+	if (r)
+		fprintf(stderr, "iocad: %s\n", err);
+	return r;
+}
+
 /* Watch the directories @cfg names (opening the watch the first time). */
 static void watch(struct args *a, const struct config *cfg)
 {
@@ -453,8 +473,8 @@ int main(int argc, char **argv)
 		free(cfg);
 		return r || bad ? 2 : 0;
 	}
-	if (open_platform(&a, cfg, &pf) || resolve_config(&pf, cfg) ||
-	    check_ddio_counters(&a, &pf, cfg)) {
+	if (open_platform(&a, cfg, &pf) || place_dropins(&a, &pf, cfg) ||
+	    resolve_config(&pf, cfg) || check_ddio_counters(&a, &pf, cfg)) {
 		if (pf.ops)
 			pf.ops->destroy(pf.ctx);
 		free(cfg);

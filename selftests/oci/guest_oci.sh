@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2317 # helpers run through eval
+# shellcheck disable=SC2317,SC2016,SC2034,SC2012 # checks are strings run through eval
 # Tenants from containers, inside the test VM (busybox sh, root, cwd
 # /ioca, 4 CPUs): runc runs a busybox container whose config.json puts it
 # in the resctrl group "gold" (linux.intelRdt.closID, the class a runtime
