@@ -11,6 +11,8 @@
  * counts) forks. Without CONFIG_KPROBES, or if the probe cannot be placed,
  * children start in the default group and the load says so.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/sched.h>
