@@ -54,7 +54,7 @@ struct args {
 	uint64_t intervals;
 	bool check_config; /* --check-config: validate CONFIG, touch nothing */
 	bool pace;	   /* --pace: the simulator keeps wall-clock time */
-	/* tenants_dir: the drop-ins last composed, their inotify watch (SIGIO) */
+	/* tenants_dir: the drop-ins last composed, their inotify watch */
 	struct dropin dropin;
 	struct dropin_watch *watch;
 	struct cgroup_watch *cgw; /* cgroup tenants' CPUs, re-read every interval */
@@ -477,6 +477,7 @@ int main(int argc, char **argv)
 	    resolve_config(&pf, cfg) || check_ddio_counters(&a, &pf, cfg)) {
 		if (pf.ops)
 			pf.ops->destroy(pf.ctx);
+		dropin_clear(&a.dropin);
 		free(cfg);
 		return 2;
 	}
