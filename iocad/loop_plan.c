@@ -19,6 +19,21 @@ static const char *why(struct loop *l)
 	return w ? w : "";
 }
 
+/* A group whose tenants name a runtime's RDT class (rdt_class) is that class. */
+static void set_rdt_classes(const struct config *cfg, struct platform_socket_plan *sp)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		const struct config_tenant *t = &cfg->tenant[i];
+		const char *name = t->group[0] ? t->group : t->name;
+
+		if (!t->rdt_class[0])
+			continue;
+		for (unsigned int k = 0; k < sp->ngroups; k++)
+			if (!strcmp(sp->group[k].name, name))
+				memcpy(sp->group[k].rdt_class, t->rdt_class, sizeof(t->rdt_class));
+	}
+}
+
 /* The plan of every used socket; with @next, the reload's sockets instead. */
 static void build(struct loop *l, bool next, struct platform_plan *p)
 {
@@ -40,6 +55,7 @@ static void build(struct loop *l, bool next, struct platform_plan *p)
 		}
 		sp = &p->socket[p->nsockets++];
 		planner_socket_plan(cfg, &ctx->alloc, sp);
+		set_rdt_classes(cfg, sp);
 		/* ddio = observe: DDIO's mask is the platform's; write back only what it has */
 		if (cfg->ddio_observe && s->known_ddio)
 			sp->ddio_mask = s->known_ddio;
