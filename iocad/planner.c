@@ -9,27 +9,13 @@
 #include <string.h>
 
 #include "planner.h"
-
-uint32_t planner_ways_mask(unsigned int lo, unsigned int n)
-{
-	if (!n)
-		return 0;
-	return (n >= 32 ? 0xffffffffu : ((1u << n) - 1)) << lo;
-}
+#include "ways.h"
 
 uint32_t planner_ddio_mask(unsigned int llc_ways, unsigned int ddio_ways)
 {
 	if (ddio_ways > llc_ways)
 		ddio_ways = llc_ways;
-	return planner_ways_mask(llc_ways - ddio_ways, ddio_ways);
-}
-
-bool planner_mask_contiguous(uint32_t m)
-{
-	if (!m)
-		return false;
-	m >>= __builtin_ctz(m);
-	return (m & (m + 1)) == 0;
+	return ways_top(llc_ways, ddio_ways);
 }
 
 unsigned int planner_ddio_overlap(const struct alloc *a, unsigned int i)
@@ -59,15 +45,6 @@ unsigned int planner_tenant_ways(const struct alloc *a)
 		if (planner_leader(a, i) == i)
 			w += a->ways[i];
 	return w;
-}
-
-unsigned int planner_free_ways(const struct alloc *a)
-{
-	uint32_t used = a->ddio_mask;
-
-	for (unsigned int i = 0; i < a->ntenants; i++)
-		used |= a->mask[i];
-	return a->llc_ways - (unsigned int)__builtin_popcount(used);
 }
 
 /* Current position of a tenant; unplaced ones sort after placed ones. */
@@ -151,7 +128,7 @@ static void pack(struct alloc *a, const unsigned int *order, unsigned int n)
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int i = order[k];
 
-		a->mask[i] = planner_ways_mask(lo, a->ways[i]);
+		a->mask[i] = ways_mask(lo, a->ways[i]);
 		lo += a->ways[i];
 	}
 	for (unsigned int i = 0; i < a->ntenants; i++)

@@ -56,14 +56,8 @@ enum planner_policy {
 	PLANNER_IO_UNAWARE,
 };
 
-/* Mask of @n ways starting at way @lo (n may be 0). */
-uint32_t planner_ways_mask(unsigned int lo, unsigned int n);
-
 /* DDIO's mask: the @ddio_ways most significant of @llc_ways. */
 uint32_t planner_ddio_mask(unsigned int llc_ways, unsigned int ddio_ways);
-
-/* True if @m is non-empty and its set bits are contiguous. */
-bool planner_mask_contiguous(uint32_t m);
 
 /*
  * Recompute every mask of @a from a->ways[] and a->ddio_ways. @llc_refs
@@ -77,9 +71,6 @@ int planner_plan(const struct config *cfg, enum planner_policy pol, const double
 
 /* Ways of tenant @i that DDIO can also allocate into. */
 unsigned int planner_ddio_overlap(const struct alloc *a, unsigned int i);
-
-/* Ways used by no tenant and not by DDIO. */
-unsigned int planner_free_ways(const struct alloc *a);
 
 /* The first tenant of @i's group, or @i. */
 unsigned int planner_leader(const struct alloc *a, unsigned int i);

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "planner.h"
+#include "ways.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -81,18 +82,28 @@ static double group_refs(const struct config *c, const double *refs, unsigned in
 	return r;
 }
 
+/* Ways used by no tenant and not by DDIO. */
+static unsigned int free_ways(const struct alloc *a)
+{
+	uint32_t used = a->ddio_mask;
+
+	for (unsigned int i = 0; i < a->ntenants; i++)
+		used |= a->mask[i];
+	return a->llc_ways - (unsigned int)__builtin_popcount(used);
+}
+
 static void check_invariants(const struct config *c, const struct alloc *a, const double *refs)
 {
 	unsigned int n = a->ntenants, w = planner_tenant_ways(a);
 	unsigned int room = a->llc_ways - a->ddio_ways, be = 0, overlap = 0;
-	uint32_t all = (a->llc_ways == 32) ? ~0u : (1u << a->llc_ways) - 1;
+	uint32_t all = ways_all(a->llc_ways);
 
 	assert_int_equal(a->ddio_mask, planner_ddio_mask(a->llc_ways, a->ddio_ways));
 	assert_true(a->ddio_mask & (1u << (a->llc_ways - 1))); /* most significant way */
 	for (unsigned int i = 0; i < n; i++) {
 		bool leader = config_leader(c, i) == i;
 
-		assert_true(planner_mask_contiguous(a->mask[i]));
+		assert_true(ways_contiguous(a->mask[i]));
 		assert_int_equal((a->mask[i] & ~all), 0);
 		assert_int_equal(__builtin_popcount(a->mask[i]), a->ways[i]);
 		/* one mask per group, groups disjoint */
@@ -112,7 +123,7 @@ static void check_invariants(const struct config *c, const struct alloc *a, cons
 		assert_int_equal(overlap, 0);
 	else
 		assert_int_equal(overlap, w - room);
-	if (planner_free_ways(a))
+	if (free_ways(a))
 		assert_int_equal(overlap, 0);
 	for (unsigned int i = 0; i < n; i++) {
 		/* PS isolated whenever the BE tenants can take the overlap */
@@ -259,13 +270,21 @@ static void test_planner_groups_share_one_mask(void **u)
 static void test_planner_mask_helpers(void **u)
 {
 	(void)u;
-	assert_int_equal(planner_ways_mask(2, 3), 0x1c);
-	assert_int_equal(planner_ways_mask(0, 32), 0xffffffffu);
-	assert_int_equal(planner_ways_mask(5, 0), 0);
+	assert_int_equal(ways_mask(2, 3), 0x1c);
+	assert_int_equal(ways_mask(0, 32), 0xffffffffu);
+	assert_int_equal(ways_mask(5, 0), 0);
+	assert_int_equal(ways_mask(32, 1), 0);
+	assert_int_equal(ways_all(11), 0x7ff);
+	assert_int_equal(ways_top(11, 2), 0x600);
+	assert_int_equal(ways_top(11, 12), 0);
 	assert_int_equal(planner_ddio_mask(11, 2), 0x600);
-	assert_true(planner_mask_contiguous(0x1c));
-	assert_false(planner_mask_contiguous(0x14));
-	assert_false(planner_mask_contiguous(0));
+	assert_int_equal(planner_ddio_mask(11, 12), 0x7ff);
+	assert_true(ways_contiguous(0x1c));
+	assert_true(ways_contiguous(0xffffffffu));
+	assert_false(ways_contiguous(0x14));
+	assert_false(ways_contiguous(0));
+	assert_true(ways_fits(0x600, 11));
+	assert_false(ways_fits(0x800, 11));
 }
 
 int main(void)
