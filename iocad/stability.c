@@ -7,16 +7,6 @@
 #include "stability.h"
 #include "fsm.h"
 
-static const char *const names[] = {
-	[STAB_STABLE] = "stable",   [STAB_IPC_ONLY] = "ipc_only", [STAB_CORE_ALLOC] = "core_alloc",
-	[STAB_SHUFFLE] = "shuffle", [STAB_UNSTABLE] = "unstable",
-};
-
-const char *stability_verdict_name(enum stab_verdict v)
-{
-	return (unsigned int)v <= STAB_UNSTABLE ? names[v] : "?";
-}
-
 /* The non-networking tenant whose LLC miss rate moved the most. */
 static int pick(const struct ioca_delta *d, const bool *llc_ch, const struct config *cfg,
 		const struct alloc *a, bool want_overlap)

@@ -36,6 +36,4 @@ struct stab_out {
 void stability_check(const struct config *cfg, const struct alloc *a, const struct ioca_delta *d,
 		     struct stab_out *out);
 
-const char *stability_verdict_name(enum stab_verdict v);
-
 #endif /* IOCAD_STABILITY_H */

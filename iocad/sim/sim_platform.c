@@ -435,13 +435,6 @@ const struct sim_rates *sim_platform_rates(const struct platform *pf)
 	return x && x->polled ? &x->rates : NULL;
 }
 
-int sim_platform_tenant_index(const struct platform *pf, const char *name)
-{
-	struct sim_ctx *x = sim_of(pf);
-
-	return x ? scenario_tenant_index(x->scn, name) : -1;
-}
-
 const char *sim_platform_reload_path(const struct platform *pf)
 {
 	struct sim_ctx *x = sim_of(pf);
