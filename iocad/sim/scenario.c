@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_value.h"
 #include "sim_event.h"
 #include "sim_keys.h"
-#include "sim_parse.h"
 #include "ways.h"
 
 #define LINE_MAX_LEN 1024
@@ -73,10 +73,10 @@ static int tenant_key(struct parser *p, const char *key, const char *val)
 	int rc;
 
 	if (!strcmp(key, "cpus")) {
-		if (sim_parse_cpus(val, t->cpus, &t->ncpus, PLATFORM_MAX_CPUS))
-			return fail(p,
-				    "cpus: bad CPU list '%s' (expected ascending ids like 0-3,8)",
-				    val);
+		char why[80];
+
+		if (config_value_cpus(val, t->cpus, &t->ncpus, why, sizeof(why)))
+			return fail(p, "cpus: bad CPU list '%s': %s", val, why);
 		return 0;
 	}
 	rc = tenant_value(p, key, val, 0, &set);
