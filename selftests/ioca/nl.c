@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libnl 3.7 has no extack helper, so the error callback steps back from the
- * nlmsgerr to its nlmsghdr and parses the TLVs that follow it itself.
+ * nlmsgerr to its nlmsghdr and hands it to libioca's extack parser, the one
+ * the product reads the kernel's reasons with.
  */
 #include "nl.h"
+#include "transport.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,31 +17,11 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/msg.h>
 
-#ifndef SOL_NETLINK
-#define SOL_NETLINK 270
-#endif
-
 void tnl_parse_extack(const struct nlmsgerr *e, struct tnl_reply *r)
 {
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
-	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
-	size_t off = sizeof(*e);
-	int len;
 
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return;
-	/* Without NLM_F_CAPPED the request's payload is echoed first. */
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN);
-	len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)off;
-	if (len <= 0)
-		return;
-	if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((uintptr_t)e + off), len, NULL))
-		return;
-	if (tb[NLMSGERR_ATTR_MSG])
-		snprintf(r->msg, sizeof(r->msg), "%s", nla_get_string(tb[NLMSGERR_ATTR_MSG]));
-	if (tb[NLMSGERR_ATTR_OFFS])
-		r->offs = (int)nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+	ioca_parse_extack(nlh, r->msg, sizeof(r->msg), &r->offs);
 }
 
 static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
@@ -76,47 +58,28 @@ static int on_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-static int setopt(struct nl_sock *sk, int opt)
-{
-	int one = 1;
-
-	if (setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, opt, &one, sizeof(one)))
-		return -errno;
-	return 0;
-}
-
 int tnl_open(struct tnl *t, const char *family)
 {
+	const char *what;
 	int err;
 
 	t->family = -1;
 	t->nle = 0;
-	t->sk = nl_socket_alloc();
-	if (!t->sk)
-		return -ENOMEM;
-	if (genl_connect(t->sk)) {
-		err = -ECONNREFUSED;
-		goto out_free;
-	}
-	nl_socket_enable_msg_peek(t->sk);
-	err = setopt(t->sk, NETLINK_EXT_ACK);
-	if (!err)
-		err = setopt(t->sk, NETLINK_CAP_ACK);
+	t->sk = NULL;
+	/* libioca's socket: the product's extended-ack setup, tested as it is. */
+	err = ioca_transport_socket(&t->sk, &what);
 	if (err)
-		goto out_free;
+		return err;
+	nl_socket_enable_msg_peek(t->sk);
 	if (!family)
 		return 0;
 	t->family = genl_ctrl_resolve(t->sk, family);
 	if (t->family < 0) {
-		err = -ENOENT;
-		goto out_free;
+		nl_socket_free(t->sk);
+		t->sk = NULL;
+		return -ENOENT;
 	}
 	return 0;
-
-out_free:
-	nl_socket_free(t->sk);
-	t->sk = NULL;
-	return err;
 }
 
 void tnl_close(struct tnl *t)

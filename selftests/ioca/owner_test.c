@@ -64,7 +64,7 @@ static void reset(struct tnl *nl)
 
 TEST_F_TIMEOUT(ioca_nl, owner_killed_puts_masks_back_and_stops_the_sampler, 60)
 {
-	const struct ioca_socket_info *s0 = &self->before.sock[0];
+	const struct ioca_socket_info *s0 = &self->before.sockets[0];
 	uint32_t prev = ioca_top_ways(s0->llc_ways, 4), mask = ioca_top_ways(s0->llc_ways, 6);
 	struct ioca_info after;
 	struct iocx_owners o;
@@ -82,7 +82,7 @@ TEST_F_TIMEOUT(ioca_nl, owner_killed_puts_masks_back_and_stops_the_sampler, 60)
 	EXPECT_TRUE(o.has_sampler_pid);
 	EXPECT_EQ((uint32_t)pid, o.sampler_pid);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_EQ(mask, after.sock[0].mask);
+	EXPECT_EQ(mask, after.sockets[0].ddio_mask);
 	EXPECT_EQ(IOCA_SAMPLER_STATE_RUNNING, after.sampler.state);
 
 	/* Others cannot stop or reconfigure an owned sampler. */
@@ -104,8 +104,8 @@ TEST_F_TIMEOUT(ioca_nl, owner_killed_puts_masks_back_and_stops_the_sampler, 60)
 		usleep(20000);
 	}
 	EXPECT_EQ(IOCA_SAMPLER_STATE_UNCONFIGURED, after.sampler.state);
-	EXPECT_EQ(prev, after.sock[0].mask)
-	TH_LOG("mask 0x%x, want 0x%x", after.sock[0].mask, prev);
+	EXPECT_EQ(prev, after.sockets[0].ddio_mask)
+	TH_LOG("mask 0x%x, want 0x%x", after.sockets[0].ddio_mask, prev);
 	ASSERT_EQ(0, iocx_owners_get(&self->nl, &o, &self->r));
 	EXPECT_EQ(0, o.socket_pid[0]);
 	EXPECT_EQ(0, o.sampler_pid);
@@ -114,7 +114,7 @@ TEST_F_TIMEOUT(ioca_nl, owner_killed_puts_masks_back_and_stops_the_sampler, 60)
 
 TEST_F(ioca_nl, owner_ends_when_another_socket_sets_the_mask)
 {
-	const struct ioca_socket_info *s0 = &self->before.sock[0];
+	const struct ioca_socket_info *s0 = &self->before.sockets[0];
 	uint32_t mask = ioca_top_ways(s0->llc_ways, 5), other = ioca_top_ways(s0->llc_ways, 3);
 	struct ioca_info after;
 	struct iocx_owners o;
@@ -131,7 +131,7 @@ TEST_F(ioca_nl, owner_ends_when_another_socket_sets_the_mask)
 	waitpid(pid, NULL, 0);
 	usleep(100000);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_EQ(other, after.sock[0].mask)
+	EXPECT_EQ(other, after.sockets[0].ddio_mask)
 	TH_LOG("the dead owner's close undid someone else's mask");
 	reset(&self->nl);
 }
