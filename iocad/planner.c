@@ -18,17 +18,17 @@ uint32_t planner_ddio_mask(unsigned int llc_ways, unsigned int ddio_ways)
 	return ways_top(llc_ways, ddio_ways);
 }
 
-unsigned int planner_ddio_overlap(const struct alloc *a, unsigned int i)
+unsigned int planner_ddio_overlap(const struct planner_alloc *a, unsigned int i)
 {
 	return (unsigned int)__builtin_popcount(a->mask[i] & a->ddio_mask);
 }
 
-unsigned int planner_leader(const struct alloc *a, unsigned int i)
+unsigned int planner_leader(const struct planner_alloc *a, unsigned int i)
 {
 	return a->group_leader[i] ? a->group_leader[i] - 1 : i;
 }
 
-void planner_group_add(struct alloc *a, unsigned int i, int delta)
+void planner_group_add(struct planner_alloc *a, unsigned int i, int delta)
 {
 	unsigned int l = planner_leader(a, i);
 
@@ -37,7 +37,7 @@ void planner_group_add(struct alloc *a, unsigned int i, int delta)
 			a->ways[j] = (unsigned int)((int)a->ways[j] + delta);
 }
 
-unsigned int planner_tenant_ways(const struct alloc *a)
+unsigned int planner_tenant_ways(const struct planner_alloc *a)
 {
 	unsigned int w = 0;
 
@@ -48,12 +48,12 @@ unsigned int planner_tenant_ways(const struct alloc *a)
 }
 
 /* Current position of a tenant; unplaced ones sort after placed ones. */
-static unsigned int position(const struct alloc *a, unsigned int i)
+static unsigned int position(const struct planner_alloc *a, unsigned int i)
 {
 	return a->mask[i] ? (unsigned int)__builtin_ctz(a->mask[i]) : 64 + i;
 }
 
-static void sort_by_position(const struct alloc *a, unsigned int *idx, unsigned int n)
+static void sort_by_position(const struct planner_alloc *a, unsigned int *idx, unsigned int n)
 {
 	for (unsigned int k = 1; k < n; k++) {
 		unsigned int v = idx[k], j = k;
@@ -67,7 +67,8 @@ static void sort_by_position(const struct alloc *a, unsigned int *idx, unsigned 
 }
 
 /* A group is protected if any of its tenants is PS (or the vswitch). */
-static bool protected_tenant(const struct config *cfg, const struct alloc *a, unsigned int l)
+static bool protected_tenant(const struct config *cfg, const struct planner_alloc *a,
+			     unsigned int l)
 {
 	for (unsigned int i = 0; i < a->ntenants; i++)
 		if (planner_leader(a, i) == l &&
@@ -94,8 +95,8 @@ static bool shares_before(const bool *prot, const double *key, unsigned int u, u
  * sharer's count discounted by @hysteresis so noise does not swap sharers
  * back and forth.
  */
-static void sort_sharers(const struct config *cfg, const struct alloc *a, const double *refs,
-			 double hyst, unsigned int *idx, unsigned int n)
+static void sort_sharers(const struct config *cfg, const struct planner_alloc *a,
+			 const double *refs, double hyst, unsigned int *idx, unsigned int n)
 {
 	double key[PLATFORM_MAX_TENANTS] = {0};
 	bool prot[PLATFORM_MAX_TENANTS] = {false};
@@ -121,7 +122,7 @@ static void sort_sharers(const struct config *cfg, const struct alloc *a, const 
 }
 
 /* Pack the leaders in @order from way 0; members take their leader's mask. */
-static void pack(struct alloc *a, const unsigned int *order, unsigned int n)
+static void pack(struct planner_alloc *a, const unsigned int *order, unsigned int n)
 {
 	unsigned int lo = 0;
 
@@ -136,7 +137,7 @@ static void pack(struct alloc *a, const unsigned int *order, unsigned int n)
 }
 
 /* Order of @n leaders for the I/O-aware policy: keepers by position, then sharers. */
-static void aware_order(const struct config *cfg, const struct alloc *a, const double *refs,
+static void aware_order(const struct config *cfg, const struct planner_alloc *a, const double *refs,
 			double hyst, unsigned int *order, unsigned int n)
 {
 	unsigned int w = planner_tenant_ways(a), room = a->llc_ways - a->ddio_ways;
@@ -163,10 +164,10 @@ static void aware_order(const struct config *cfg, const struct alloc *a, const d
 }
 
 int planner_plan(const struct config *cfg, enum planner_policy pol, const double *llc_refs,
-		 double hysteresis, struct alloc *a)
+		 double hysteresis, struct planner_alloc *a)
 {
 	unsigned int order[PLATFORM_MAX_TENANTS], n = 0;
-	struct alloc b = *a;
+	struct planner_alloc b = *a;
 
 	for (unsigned int i = 0; i < b.ntenants; i++) {
 		b.group_leader[i] = cfg->tenant[i].group_leader;
@@ -189,7 +190,7 @@ int planner_plan(const struct config *cfg, enum planner_policy pol, const double
 	return 0;
 }
 
-bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *a, int i)
+bool planner_grow_keeps_isolation(const struct config *cfg, const struct planner_alloc *a, int i)
 {
 	unsigned int prot = 0, ddio = a->ddio_ways + (i < 0);
 
@@ -203,7 +204,7 @@ bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *
 	return prot + ddio <= a->llc_ways;
 }
 
-void planner_socket_plan(const struct config *cfg, const struct alloc *a,
+void planner_socket_plan(const struct config *cfg, const struct planner_alloc *a,
 			 struct platform_socket_plan *out)
 {
 	memset(out, 0, sizeof(*out));

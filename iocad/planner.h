@@ -20,7 +20,7 @@
 #include "platform.h"
 
 /* The current allocation: what the loop applies and decisions change. */
-struct alloc {
+struct planner_alloc {
 	unsigned int llc_ways;
 	unsigned int ddio_ways;
 	uint32_t ddio_mask;
@@ -67,19 +67,19 @@ uint32_t planner_ddio_mask(unsigned int llc_ways, unsigned int ddio_ways);
  * Returns 0, or -ENOSPC if the ways do not fit (a is then unchanged).
  */
 int planner_plan(const struct config *cfg, enum planner_policy pol, const double *llc_refs,
-		 double hysteresis, struct alloc *a);
+		 double hysteresis, struct planner_alloc *a);
 
 /* Ways of tenant @i that DDIO can also allocate into. */
-unsigned int planner_ddio_overlap(const struct alloc *a, unsigned int i);
+unsigned int planner_ddio_overlap(const struct planner_alloc *a, unsigned int i);
 
 /* The first tenant of @i's group, or @i. */
-unsigned int planner_leader(const struct alloc *a, unsigned int i);
+unsigned int planner_leader(const struct planner_alloc *a, unsigned int i);
 
 /* Add @delta ways to tenant @i and every tenant of its group. */
-void planner_group_add(struct alloc *a, unsigned int i, int delta);
+void planner_group_add(struct planner_alloc *a, unsigned int i, int delta);
 
 /* Sum of the tenants' ways, a group's counted once. */
-unsigned int planner_tenant_ways(const struct alloc *a);
+unsigned int planner_tenant_ways(const struct planner_alloc *a);
 
 /*
  * True if one more way for tenant @i's group (or, with @i < 0, for DDIO)
@@ -87,14 +87,14 @@ unsigned int planner_tenant_ways(const struct alloc *a);
  * ways: their ways plus DDIO's fit the LLC. No grow may buy ways with a
  * PS tenant's isolation.
  */
-bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *a, int i);
+bool planner_grow_keeps_isolation(const struct config *cfg, const struct planner_alloc *a, int i);
 
 /*
  * @a as what socket cfg->socket should hold: DDIO's mask, one resctrl
  * group per tenant or config group (named after it, its members' CPUs),
  * and the CPUs to sample.
  */
-void planner_socket_plan(const struct config *cfg, const struct alloc *a,
+void planner_socket_plan(const struct config *cfg, const struct planner_alloc *a,
 			 struct platform_socket_plan *out);
 
 #endif /* IOCAD_PLANNER_H */

@@ -34,7 +34,7 @@ static bool protected(const struct config *c, unsigned int i)
 }
 
 /* A random set: llc ways, DDIO ways, tenants (some in groups) whose ways fit. */
-static void random_set(struct config *c, struct alloc *a, double *refs)
+static void random_set(struct config *c, struct planner_alloc *a, double *refs)
 {
 	unsigned int n, left;
 
@@ -83,7 +83,7 @@ static double group_refs(const struct config *c, const double *refs, unsigned in
 }
 
 /* Ways used by no tenant and not by DDIO. */
-static unsigned int free_ways(const struct alloc *a)
+static unsigned int free_ways(const struct planner_alloc *a)
 {
 	uint32_t used = a->ddio_mask;
 
@@ -92,7 +92,8 @@ static unsigned int free_ways(const struct alloc *a)
 	return a->llc_ways - (unsigned int)__builtin_popcount(used);
 }
 
-static void check_invariants(const struct config *c, const struct alloc *a, const double *refs)
+static void check_invariants(const struct config *c, const struct planner_alloc *a,
+			     const double *refs)
 {
 	unsigned int n = a->ntenants, w = planner_tenant_ways(a);
 	unsigned int room = a->llc_ways - a->ddio_ways, be = 0, overlap = 0;
@@ -143,7 +144,7 @@ static void test_planner_random_sets_keep_invariants(void **u)
 {
 	struct config *c = malloc(sizeof(*c));
 	double refs[PLATFORM_MAX_TENANTS];
-	struct alloc a;
+	struct planner_alloc a;
 
 	(void)u;
 	assert_non_null(c);
@@ -152,7 +153,7 @@ static void test_planner_random_sets_keep_invariants(void **u)
 		assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &a), 0);
 		check_invariants(c, &a, refs);
 		/* replanning with the same inputs moves nothing */
-		struct alloc b = a;
+		struct planner_alloc b = a;
 
 		assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &b), 0);
 		assert_memory_equal(a.mask, b.mask, sizeof(a.mask));
@@ -163,7 +164,7 @@ static void test_planner_random_sets_keep_invariants(void **u)
 static void test_planner_unaware_packs_in_config_order(void **u)
 {
 	struct config *c = malloc(sizeof(*c));
-	struct alloc a = {.llc_ways = 11, .ddio_ways = 2, .ntenants = 3, .ways = {3, 4, 3}};
+	struct planner_alloc a = {.llc_ways = 11, .ddio_ways = 2, .ntenants = 3, .ways = {3, 4, 3}};
 
 	(void)u;
 	config_defaults(c);
@@ -183,7 +184,7 @@ static void test_planner_unaware_packs_in_config_order(void **u)
 static void test_planner_shuffles_lighter_be_onto_ddio(void **u)
 {
 	struct config *c = malloc(sizeof(*c));
-	struct alloc a = {.llc_ways = 11, .ddio_ways = 3, .ntenants = 3, .ways = {4, 3, 3}};
+	struct planner_alloc a = {.llc_ways = 11, .ddio_ways = 3, .ntenants = 3, .ways = {4, 3, 3}};
 	double refs[3] = {5000, 100, 900};
 
 	(void)u;
@@ -209,7 +210,7 @@ static void test_planner_shuffles_lighter_be_onto_ddio(void **u)
 static void test_planner_ps_shares_only_when_unavoidable(void **u)
 {
 	struct config *c = malloc(sizeof(*c));
-	struct alloc a = {.llc_ways = 8, .ddio_ways = 4, .ntenants = 2, .ways = {5, 1}};
+	struct planner_alloc a = {.llc_ways = 8, .ddio_ways = 4, .ntenants = 2, .ways = {5, 1}};
 
 	(void)u;
 	config_defaults(c);
@@ -225,8 +226,8 @@ static void test_planner_ps_shares_only_when_unavoidable(void **u)
 static void test_planner_rejects_what_does_not_fit(void **u)
 {
 	struct config *c = malloc(sizeof(*c));
-	struct alloc a = {.llc_ways = 8, .ddio_ways = 2, .ntenants = 2, .ways = {5, 4}};
-	struct alloc b;
+	struct planner_alloc a = {.llc_ways = 8, .ddio_ways = 2, .ntenants = 2, .ways = {5, 4}};
+	struct planner_alloc b;
 
 	(void)u;
 	config_defaults(c);
@@ -245,7 +246,8 @@ static void test_planner_rejects_what_does_not_fit(void **u)
 static void test_planner_groups_share_one_mask(void **u)
 {
 	struct config *c = malloc(sizeof(*c));
-	struct alloc a = {.llc_ways = 11, .ddio_ways = 2, .ntenants = 4, .ways = {3, 2, 3, 2}};
+	struct planner_alloc a = {
+		.llc_ways = 11, .ddio_ways = 2, .ntenants = 4, .ways = {3, 2, 3, 2}};
 
 	(void)u;
 	config_defaults(c);
