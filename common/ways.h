@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * LLC way masks, the one definition userspace shares: libioca (its public
- * ioca_mask_contiguous() and ioca_top_ways() are these), iocad's core, its
- * simulator and its host platform. Header-only, so iocad's pure core and
+ * libioca_mask_contiguous() and libioca_top_ways() are these), iocad's core,
+ * its simulator and its host platform. Header-only, so iocad's pure core and
  * the simulator need not link libioca (a netlink client) for two lines of
  * arithmetic, and libioca's public API stays the only thing it exports.
  * Not installed.

@@ -2,12 +2,12 @@
 #include "util.h"
 #include "ways.h"
 
-LIBIOCA_API bool ioca_mask_contiguous(uint32_t mask)
+LIBIOCA_API bool libioca_mask_contiguous(uint32_t mask)
 {
 	return ways_contiguous(mask);
 }
 
-LIBIOCA_API uint32_t ioca_top_ways(uint32_t llc_ways, uint32_t ways)
+LIBIOCA_API uint32_t libioca_top_ways(uint32_t llc_ways, uint32_t ways)
 {
 	return ways_top(llc_ways, ways);
 }
@@ -24,9 +24,25 @@ static const char *const kind_names[] = {
 	[IOCA_EVENT_KIND_DDIO_MISS_EMULATED] = "ddio-miss-emulated",
 };
 
-LIBIOCA_API const char *ioca_event_kind_name(uint32_t kind)
+LIBIOCA_API const char *libioca_event_kind_name(uint32_t kind)
 {
 	if (kind >= sizeof(kind_names) / sizeof(kind_names[0]))
 		return NULL;
 	return kind_names[kind];
+}
+
+/* The LIBIOCA_0.1 names (libioca.h), one call each. */
+LIBIOCA_API bool ioca_mask_contiguous(uint32_t mask)
+{
+	return libioca_mask_contiguous(mask);
+}
+
+LIBIOCA_API uint32_t ioca_top_ways(uint32_t llc_ways, uint32_t ways)
+{
+	return libioca_top_ways(llc_ways, ways);
+}
+
+LIBIOCA_API const char *ioca_event_kind_name(uint32_t kind)
+{
+	return libioca_event_kind_name(kind);
 }

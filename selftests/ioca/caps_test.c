@@ -87,7 +87,7 @@ FIXTURE_TEARDOWN(ioca_caps)
 TEST_F(ioca_caps, ddio_set_needs_cap_sys_rawio)
 {
 	const struct ioca_socket_info *s0 = &self->before.sockets[0];
-	uint32_t mask = ioca_top_ways(s0->llc_ways, 3);
+	uint32_t mask = libioca_top_ways(s0->llc_ways, 3);
 	struct ioca_info after;
 	int err = ioca_ddio_set(&self->nl, 0, mask, -1, &self->r);
 
@@ -170,7 +170,7 @@ TEST_F(ioca_nl, user_namespace_root_changes_nothing)
 	cfg.ev[0].kind = IOCA_EVENT_KIND_CPU_CLOCK;
 	ASSERT_EQ(0, unshare(CLONE_NEWUSER)) TH_LOG("unshare: %s", strerror(errno));
 	ASSERT_EQ(0, tnl_open(&nl, IOCA_FAMILY_NAME));
-	EXPECT_EQ(-EPERM, ioca_ddio_set(&nl, 0, ioca_top_ways(s0->llc_ways, 3), -1, &self->r));
+	EXPECT_EQ(-EPERM, ioca_ddio_set(&nl, 0, libioca_top_ways(s0->llc_ways, 3), -1, &self->r));
 	EXPECT_EQ(-EPERM, ioca_ddio_restore(&nl, &self->r));
 	EXPECT_EQ(-EPERM, ioca_sampler_set(&nl, &cfg, &self->r));
 	EXPECT_EQ(-EPERM, ioca_simple_cmd(&nl, IOCA_CMD_SAMPLER_STOP, &self->r));

@@ -31,16 +31,16 @@ static void test_client_mask_contiguous(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		assert_int_equal(cases[i].want, ioca_mask_contiguous(cases[i].mask));
+		assert_int_equal(cases[i].want, libioca_mask_contiguous(cases[i].mask));
 }
 
 static void test_client_top_ways(void **state)
 {
 	(void)state;
-	assert_int_equal(0x600, ioca_top_ways(11, 2));
-	assert_int_equal(0x7ff, ioca_top_ways(11, 11));
-	assert_int_equal(0xffffffff, ioca_top_ways(32, 32));
-	assert_int_equal(0x80000000, ioca_top_ways(32, 1));
+	assert_int_equal(0x600, libioca_top_ways(11, 2));
+	assert_int_equal(0x7ff, libioca_top_ways(11, 11));
+	assert_int_equal(0xffffffff, libioca_top_ways(32, 32));
+	assert_int_equal(0x80000000, libioca_top_ways(32, 1));
 }
 
 /* NLMSG_ERROR as the kernel builds it: header, nlmsgerr, then TLVs. */

@@ -50,11 +50,11 @@ static void expect_rejected(struct __test_metadata *_metadata, struct tnl *nl,
 TEST_F(ioca_nl, ddio_set_by_mask_applies_to_that_socket)
 {
 	const struct ioca_socket_info *s = &self->before.sockets[0];
-	uint32_t want = ioca_top_ways(s->llc_ways, 3);
+	uint32_t want = libioca_top_ways(s->llc_ways, 3);
 	struct ioca_info after;
 
 	if (want == s->ddio_mask)
-		want = ioca_top_ways(s->llc_ways, 4);
+		want = libioca_top_ways(s->llc_ways, 4);
 	ASSERT_EQ(0, ioca_ddio_set(&self->nl, 0, want, -1, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
 	EXPECT_EQ(want, after.sockets[0].ddio_mask);
@@ -70,7 +70,7 @@ TEST_F(ioca_nl, ddio_set_by_ways_takes_the_most_significant_ways)
 
 	ASSERT_EQ(0, ioca_ddio_set(&self->nl, 0, -1, 4, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_EQ(ioca_top_ways(s->llc_ways, 4), after.sockets[0].ddio_mask);
+	EXPECT_EQ(libioca_top_ways(s->llc_ways, 4), after.sockets[0].ddio_mask);
 	EXPECT_EQ(4, after.sockets[0].ddio_ways);
 	restore_boot(&self->nl);
 }
@@ -132,7 +132,7 @@ TEST_F(ioca_nl, ddio_set_rejects_fewer_ways_than_min_ways)
 {
 	uint32_t l = self->before.sockets[0].llc_ways;
 	const struct reject by_mask = {0,
-				       ioca_top_ways(l, 1),
+				       libioca_top_ways(l, 1),
 				       -1,
 				       -EINVAL,
 				       "DDIO mask has fewer ways than min_ways",
@@ -166,14 +166,14 @@ TEST_F(ioca_nl, ddio_set_rejects_unknown_socket)
 {
 	uint32_t l = self->before.sockets[0].llc_ways;
 	const struct reject known_range = {self->before.nsockets,
-					   ioca_top_ways(l, 3),
+					   libioca_top_ways(l, 3),
 					   -1,
 					   -ENODEV,
 					   "unknown socket",
 					   OFF_FIRST};
 	/* Beyond IOCA_MAX_SOCKETS too: the same errno and message. */
-	const struct reject out_of_range = {IOCA_MAX_SOCKETS, ioca_top_ways(l, 3), -1,
-					    -ENODEV,	      "unknown socket",	   OFF_FIRST};
+	const struct reject out_of_range = {IOCA_MAX_SOCKETS, libioca_top_ways(l, 3), -1,
+					    -ENODEV,	      "unknown socket",	      OFF_FIRST};
 
 	if (self->before.nsockets < IOCA_MAX_SOCKETS)
 		expect_rejected(_metadata, &self->nl, &self->before, &known_range);
@@ -186,7 +186,7 @@ TEST_F(ioca_nl, ddio_set_rejects_mask_and_ways_together)
 	struct tnl_reply r;
 	struct ioca_info after;
 
-	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, 0, ioca_top_ways(l, 3), 3, &r));
+	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, 0, libioca_top_ways(l, 3), 3, &r));
 	EXPECT_STREQ("give exactly one of ddio-mask and ddio-ways", r.msg);
 	EXPECT_EQ(OFF_NEST, r.offs);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &r));
@@ -199,7 +199,7 @@ TEST_F(ioca_nl, ddio_set_rejects_socket_without_id_or_value)
 	struct tnl_reply r;
 	struct ioca_info after;
 
-	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, -1, ioca_top_ways(l, 3), -1, &r));
+	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, -1, libioca_top_ways(l, 3), -1, &r));
 	EXPECT_STREQ("socket id missing", r.msg);
 	EXPECT_EQ(OFF_NEST, r.offs);
 	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, 0, -1, -1, &r));
@@ -256,9 +256,9 @@ TEST_F(ioca_nl, ddio_set_is_all_or_nothing_across_sockets)
 	struct nl_msg *msg = tnl_msg(&self->nl, IOCA_CMD_DDIO_SET, 0);
 	struct nlattr *nest;
 	struct ioca_info after;
-	uint32_t good = ioca_top_ways(l, 3) == self->before.sockets[0].ddio_mask
-				? ioca_top_ways(l, 4)
-				: ioca_top_ways(l, 3);
+	uint32_t good = libioca_top_ways(l, 3) == self->before.sockets[0].ddio_mask
+				? libioca_top_ways(l, 4)
+				: libioca_top_ways(l, 3);
 
 	ASSERT_NE(NULL, msg);
 	nest = nla_nest_start(msg, IOCA_A_DDIO_SOCKET | NLA_F_NESTED);

@@ -235,10 +235,10 @@ TEST_F(ioca_nl, info_describes_sockets_consistently)
 		ASSERT_GE(IOCA_LLC_MAX_WAYS, s->llc_ways);
 		all = s->llc_ways == 32 ? 0xffffffffu : (1u << s->llc_ways) - 1;
 		EXPECT_EQ(all, s->valid_mask);
-		EXPECT_TRUE(ioca_mask_contiguous(s->boot_mask))
+		EXPECT_TRUE(libioca_mask_contiguous(s->boot_mask))
 		TH_LOG("boot mask 0x%x", s->boot_mask);
 		EXPECT_EQ(0, s->boot_mask & ~s->valid_mask);
-		EXPECT_TRUE(ioca_mask_contiguous(s->ddio_mask));
+		EXPECT_TRUE(libioca_mask_contiguous(s->ddio_mask));
 		EXPECT_EQ(0, s->ddio_mask & ~s->valid_mask);
 		EXPECT_EQ(popcount32(s->ddio_mask), s->ddio_ways);
 		EXPECT_LE(in->min_ways, s->ddio_ways);

@@ -65,7 +65,7 @@ static void reset(struct tnl *nl)
 TEST_F_TIMEOUT(ioca_nl, owner_killed_puts_masks_back_and_stops_the_sampler, 60)
 {
 	const struct ioca_socket_info *s0 = &self->before.sockets[0];
-	uint32_t prev = ioca_top_ways(s0->llc_ways, 4), mask = ioca_top_ways(s0->llc_ways, 6);
+	uint32_t prev = libioca_top_ways(s0->llc_ways, 4), mask = libioca_top_ways(s0->llc_ways, 6);
 	struct ioca_info after;
 	struct ioca_info o;
 	char want[64];
@@ -115,7 +115,8 @@ TEST_F_TIMEOUT(ioca_nl, owner_killed_puts_masks_back_and_stops_the_sampler, 60)
 TEST_F(ioca_nl, owner_ends_when_another_socket_sets_the_mask)
 {
 	const struct ioca_socket_info *s0 = &self->before.sockets[0];
-	uint32_t mask = ioca_top_ways(s0->llc_ways, 5), other = ioca_top_ways(s0->llc_ways, 3);
+	uint32_t mask = libioca_top_ways(s0->llc_ways, 5),
+		 other = libioca_top_ways(s0->llc_ways, 3);
 	struct ioca_info after;
 	struct ioca_info o;
 	pid_t pid;

@@ -36,13 +36,13 @@ TEST_F_TIMEOUT(ioca_nl, loads_with_an_offline_middle_package, 120)
 	ASSERT_EQ(3, self->before.nsockets);
 	EXPECT_EQ(0, mid->cpu_count);
 	EXPECT_EQ(1, self->before.sockets[2].cpu_count);
-	mask = ioca_top_ways(mid->llc_ways, 3);
+	mask = libioca_top_ways(mid->llc_ways, 3);
 
 	/* No CPU to write through: refused, nothing changed. */
 	EXPECT_EQ(-ENODEV, ioca_ddio_set(&self->nl, MIDSOCK, mask, -1, &self->r));
 	EXPECT_STREQ(OFFLINE_MSG, self->r.msg);
 	/* The packages around it work. */
-	EXPECT_EQ(0, ioca_ddio_set(&self->nl, 2, ioca_top_ways(mid->llc_ways, 4), -1, &self->r))
+	EXPECT_EQ(0, ioca_ddio_set(&self->nl, 2, libioca_top_ways(mid->llc_ways, 4), -1, &self->r))
 	TH_LOG("%s", self->r.msg);
 
 	/* Its CPU comes online: the socket is read and can be set. */

@@ -67,7 +67,7 @@ TEST_F(ioca_unpriv, ddio_set_needs_cap_net_admin)
 {
 	uint32_t l = self->before.sockets[0].llc_ways;
 
-	EXPECT_EQ(-EPERM, ioca_ddio_set(&self->nl, 0, ioca_top_ways(l, 3), -1, &self->r));
+	EXPECT_EQ(-EPERM, ioca_ddio_set(&self->nl, 0, libioca_top_ways(l, 3), -1, &self->r));
 	EXPECT_EQ(-EPERM, ioca_ddio_set(&self->nl, 0, -1, 4, &self->r));
 }
 

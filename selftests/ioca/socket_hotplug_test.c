@@ -78,8 +78,8 @@ TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120
 
 	ASSERT_NE(package_of(0), package_of(HOTCPU)) TH_LOG("the guest needs two packages");
 	ASSERT_EQ(2, self->before.nsockets) TH_LOG("one socket per package expected");
-	m1 = ioca_top_ways(s1->llc_ways, 4);
-	m0 = ioca_top_ways(s0->llc_ways, 3);
+	m1 = libioca_top_ways(s1->llc_ways, 4);
+	m0 = libioca_top_ways(s0->llc_ways, 3);
 	ASSERT_NE(m1, s1->boot_mask);
 	ASSERT_NE(m0, s0->boot_mask);
 
@@ -129,7 +129,7 @@ TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120
 TEST_F_TIMEOUT(ioca_nl, dead_owner_mask_never_comes_back, 120)
 {
 	const struct ioca_socket_info *s1 = &self->before.sockets[1];
-	uint32_t prev = ioca_top_ways(s1->llc_ways, 3), mine = ioca_top_ways(s1->llc_ways, 5);
+	uint32_t prev = libioca_top_ways(s1->llc_ways, 3), mine = libioca_top_ways(s1->llc_ways, 5);
 	struct ioca_info now;
 	struct tnl owner;
 	uint64_t raw;

@@ -28,7 +28,7 @@ TEST_F_TIMEOUT(ioca_nl, unload_while_sampling_with_a_subscriber_then_reload, 120
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
 	ASSERT_EQ(0, ioca_ddio_set(&self->nl, 0, -1, s0->llc_ways - 1, &self->r))
 	TH_LOG("%s", self->r.msg);
-	ASSERT_NE(s0->boot_mask, ioca_top_ways(s0->llc_ways, s0->llc_ways - 1))
+	ASSERT_NE(s0->boot_mask, libioca_top_ways(s0->llc_ways, s0->llc_ways - 1))
 	TH_LOG("pick a mask that differs from the boot mask");
 	ASSERT_EQ(0, ioca_sampler_set(&self->nl, &cfg, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, tnl_open(&sub, NULL));
