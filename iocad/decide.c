@@ -57,15 +57,15 @@ static enum planner_policy policy(enum iocad_mode m)
 }
 
 int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
-		unsigned int ddio_ways, const struct ioca_interval *last)
+		unsigned int ddio_ways, const struct tenant_interval *last)
 {
 	return decide_init_at(ctx, cfg, mode, 0, ddio_ways, last);
 }
 
 int decide_init_at(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
-		   uint32_t ddio_mask, unsigned int ddio_ways, const struct ioca_interval *last)
+		   uint32_t ddio_mask, unsigned int ddio_ways, const struct tenant_interval *last)
 {
-	struct alloc *a = &ctx->alloc;
+	struct planner_alloc *a = &ctx->alloc;
 	double refs[PLATFORM_MAX_TENANTS] = {0};
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -86,7 +86,7 @@ int decide_init_at(struct decide_ctx *ctx, const struct config *cfg, enum iocad_
 	return planner_plan(cfg, policy(mode), last ? refs : NULL, 0, a);
 }
 
-static bool any_grown(const struct config *cfg, const struct alloc *a)
+static bool any_grown(const struct config *cfg, const struct planner_alloc *a)
 {
 	for (unsigned int i = 0; i < a->ntenants; i++)
 		if (select_tenant_grown(cfg, a, i))
@@ -95,11 +95,11 @@ static bool any_grown(const struct config *cfg, const struct alloc *a)
 }
 
 /* Exception 2: the core-side allocator, for a tenant's own demand. */
-static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
+static void core_side(struct decide_ctx *ctx, const struct tenant_delta *d, int i,
 		      struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
-	struct alloc *a = &ctx->alloc;
+	struct planner_alloc *a = &ctx->alloc;
 	const struct tenant_rates *c, *p;
 	bool moved, paid;
 
@@ -134,10 +134,10 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 	}
 }
 
-static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out)
+static void run_fsm(struct decide_ctx *ctx, const struct tenant_delta *d, struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
-	struct alloc *a = &ctx->alloc;
+	struct planner_alloc *a = &ctx->alloc;
 	struct fsm_state s = {
 		.state = ctx->state,
 		.ddio_ways = a->ddio_ways,
@@ -208,10 +208,10 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 	}
 }
 
-bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_delta *d)
+bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenant_delta *d)
 {
 	const struct config *cfg = ctx->cfg;
-	struct alloc *a = &ctx->alloc, b = *a;
+	struct planner_alloc *a = &ctx->alloc, b = *a;
 	double refs[PLATFORM_MAX_TENANTS] = {0};
 	unsigned int n = (unsigned int)__builtin_popcount(mask);
 
@@ -233,7 +233,7 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_
 	return false;
 }
 
-static bool masks_differ(const struct alloc *x, const struct alloc *y)
+static bool masks_differ(const struct planner_alloc *x, const struct planner_alloc *y)
 {
 	if (x->ddio_mask != y->ddio_mask)
 		return true;
@@ -245,10 +245,10 @@ static bool masks_differ(const struct alloc *x, const struct alloc *y)
  * (fewest LLC references on top, BE before PS); the planner's hysteresis
  * keeps noise from moving anyone, so only a real violation is corrected.
  */
-static void reshare(struct decide_ctx *ctx, const double *refs, const struct alloc *before,
+static void reshare(struct decide_ctx *ctx, const double *refs, const struct planner_alloc *before,
 		    struct decide_out *out)
 {
-	struct alloc b = ctx->alloc;
+	struct planner_alloc b = ctx->alloc;
 
 	if (planner_plan(ctx->cfg, PLANNER_IO_AWARE, refs, ctx->cfg->threshold_stable, &b) ||
 	    !masks_differ(before, &b))
@@ -268,8 +268,9 @@ static bool quiet(enum stab_verdict v)
  * The stability verdict and its exceptions. Returns true if the FSM steps
  * this interval.
  */
-static bool check_and_except(struct decide_ctx *ctx, const struct ioca_delta *d, const double *refs,
-			     const struct alloc *before, struct decide_out *out)
+static bool check_and_except(struct decide_ctx *ctx, const struct tenant_delta *d,
+			     const double *refs, const struct planner_alloc *before,
+			     struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
 	bool acting = !fsm_state_is_keep(ctx->state);
@@ -311,10 +312,10 @@ static bool check_and_except(struct decide_ctx *ctx, const struct ioca_delta *d,
 	}
 }
 
-void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out)
+void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
-	struct alloc before = ctx->alloc;
+	struct planner_alloc before = ctx->alloc;
 	double refs[PLATFORM_MAX_TENANTS];
 	bool replan, step;
 

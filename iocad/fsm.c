@@ -63,9 +63,9 @@ static bool went_down(double prev, double cur, double rel, double floor)
 	return cur < prev && fsm_changed(prev, cur, rel, floor);
 }
 
-void fsm_signals(const struct fsm_state *s, const struct ioca_delta *d, struct fsm_signals *out)
+void fsm_signals(const struct fsm_state *s, const struct tenant_delta *d, struct fsm_signals *out)
 {
-	const struct ioca_interval *c = &d->cur, *p = &d->prev;
+	const struct tenant_interval *c = &d->cur, *p = &d->prev;
 	double rel = s->threshold_stable, fl = s->threshold_min_rate;
 	double ct = c->ddio_hits + c->ddio_misses, pt = p->ddio_hits + p->ddio_misses;
 	double cr = ct > 0 ? c->ddio_misses / ct : 0, pr = pt > 0 ? p->ddio_misses / pt : 0;
@@ -197,7 +197,7 @@ static void step_reclaim(const struct fsm_state *s, const struct fsm_signals *g,
 	}
 }
 
-void fsm_step(const struct fsm_state *s, const struct ioca_delta *d, struct fsm_out *out)
+void fsm_step(const struct fsm_state *s, const struct tenant_delta *d, struct fsm_out *out)
 {
 	struct fsm_signals g;
 

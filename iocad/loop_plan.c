@@ -145,7 +145,7 @@ static int alloc_next(struct loop *l, bool first)
 {
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
 		struct loop_sock *s = &l->s[id];
-		const struct ioca_interval *last = NULL;
+		const struct tenant_interval *last = NULL;
 		unsigned int ddio;
 		uint32_t at;
 
@@ -181,7 +181,7 @@ static void commit(struct loop *l)
 {
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
 		struct loop_sock *s = &l->s[id];
-		struct ioca_interval iv;
+		struct tenant_interval iv;
 
 		if (!s->next_used) {
 			s->used = false;

@@ -20,12 +20,7 @@
 #include "metrics_exporter.h"
 #include "pace.h"
 
-#if __has_include("sim_platform.h")
 #include "sim_platform.h"
-#define HAVE_SIM 1
-#else
-#define HAVE_SIM 0
-#endif
 
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t reload_flag;
@@ -271,14 +266,12 @@ static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 	return r;
 }
 
-#if HAVE_SIM
 static void sim_reload(void *arg, const char *path)
 {
 	struct args *a = arg;
 
 	snprintf(a->reload_path, sizeof(a->reload_path), "%s", path);
 }
-#endif
 
 static int open_platform(struct args *a, const struct config *cfg, struct platform *pf)
 {
@@ -296,7 +289,6 @@ static int open_platform(struct args *a, const struct config *cfg, struct platfo
 			fprintf(stderr, "iocad: %s\n", err);
 		return r;
 	}
-#if HAVE_SIM
 	{
 		struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
 		struct sim_platform_opts o = {
@@ -324,11 +316,6 @@ static int open_platform(struct args *a, const struct config *cfg, struct platfo
 		if (r)
 			fprintf(stderr, "iocad: %s\n", err);
 	}
-#else
-	(void)cfg;
-	(void)err;
-	fprintf(stderr, "iocad: this build has no simulator (iocad/sim_platform.c missing)\n");
-#endif
 	return r;
 }
 

@@ -12,40 +12,26 @@
 #include <string.h>
 
 #include "planner.h"
-
-uint32_t planner_ways_mask(unsigned int lo, unsigned int n)
-{
-	if (!n)
-		return 0;
-	return (n >= 32 ? 0xffffffffu : ((1u << n) - 1)) << lo;
-}
+#include "ways.h"
 
 uint32_t planner_ddio_mask(unsigned int llc_ways, unsigned int ddio_ways)
 {
 	if (ddio_ways > llc_ways)
 		ddio_ways = llc_ways;
-	return planner_ways_mask(llc_ways - ddio_ways, ddio_ways);
-}
-
-bool planner_mask_contiguous(uint32_t m)
-{
-	if (!m)
-		return false;
-	m >>= __builtin_ctz(m);
-	return (m & (m + 1)) == 0;
+	return ways_top(llc_ways, ddio_ways);
 }
 
 uint32_t planner_ddio_at(uint32_t prev, uint32_t origin, unsigned int llc_ways,
 			 unsigned int ddio_ways)
 {
-	uint32_t all = planner_ways_mask(0, llc_ways);
+	uint32_t all = ways_mask(0, llc_ways);
 	unsigned int lo, n, olo, ohi;
 
 	if (ddio_ways > llc_ways)
 		ddio_ways = llc_ways;
-	if (!ddio_ways || !planner_mask_contiguous(prev) || (prev & ~all))
+	if (!ddio_ways || !ways_contiguous(prev) || (prev & ~all))
 		return planner_ddio_mask(llc_ways, ddio_ways);
-	if (!planner_mask_contiguous(origin) || (origin & ~all))
+	if (!ways_contiguous(origin) || (origin & ~all))
 		origin = prev;
 	lo = (unsigned int)__builtin_ctz(prev);
 	n = (unsigned int)__builtin_popcount(prev);
@@ -63,20 +49,20 @@ uint32_t planner_ddio_at(uint32_t prev, uint32_t origin, unsigned int llc_ways,
 	for (; n > ddio_ways; n--)
 		if (lo < olo || (lo + n <= ohi && lo + n >= llc_ways))
 			lo++;
-	return planner_ways_mask(lo, n);
+	return ways_mask(lo, n);
 }
 
-unsigned int planner_ddio_overlap(const struct alloc *a, unsigned int i)
+unsigned int planner_ddio_overlap(const struct planner_alloc *a, unsigned int i)
 {
 	return (unsigned int)__builtin_popcount(a->mask[i] & a->ddio_mask);
 }
 
-unsigned int planner_leader(const struct alloc *a, unsigned int i)
+unsigned int planner_leader(const struct planner_alloc *a, unsigned int i)
 {
 	return a->group_leader[i] ? a->group_leader[i] - 1 : i;
 }
 
-void planner_group_add(struct alloc *a, unsigned int i, int delta)
+void planner_group_add(struct planner_alloc *a, unsigned int i, int delta)
 {
 	unsigned int l = planner_leader(a, i);
 
@@ -85,7 +71,7 @@ void planner_group_add(struct alloc *a, unsigned int i, int delta)
 			a->ways[j] = (unsigned int)((int)a->ways[j] + delta);
 }
 
-unsigned int planner_tenant_ways(const struct alloc *a)
+unsigned int planner_tenant_ways(const struct planner_alloc *a)
 {
 	unsigned int w = 0;
 
@@ -95,22 +81,13 @@ unsigned int planner_tenant_ways(const struct alloc *a)
 	return w;
 }
 
-unsigned int planner_free_ways(const struct alloc *a)
-{
-	uint32_t used = a->ddio_mask;
-
-	for (unsigned int i = 0; i < a->ntenants; i++)
-		used |= a->mask[i];
-	return a->llc_ways - (unsigned int)__builtin_popcount(used);
-}
-
 /* Current position of a tenant; unplaced ones sort after placed ones. */
-static unsigned int position(const struct alloc *a, unsigned int i)
+static unsigned int position(const struct planner_alloc *a, unsigned int i)
 {
 	return a->mask[i] ? (unsigned int)__builtin_ctz(a->mask[i]) : 64 + i;
 }
 
-static void sort_by_position(const struct alloc *a, unsigned int *idx, unsigned int n)
+static void sort_by_position(const struct planner_alloc *a, unsigned int *idx, unsigned int n)
 {
 	for (unsigned int k = 1; k < n; k++) {
 		unsigned int v = idx[k], j = k;
@@ -124,7 +101,8 @@ static void sort_by_position(const struct alloc *a, unsigned int *idx, unsigned 
 }
 
 /* A group is protected if any of its tenants is PS (or the vswitch). */
-static bool protected_tenant(const struct config *cfg, const struct alloc *a, unsigned int l)
+static bool protected_tenant(const struct config *cfg, const struct planner_alloc *a,
+			     unsigned int l)
 {
 	for (unsigned int i = 0; i < a->ntenants; i++)
 		if (planner_leader(a, i) == l &&
@@ -151,8 +129,8 @@ static bool shares_before(const bool *prot, const double *key, unsigned int u, u
  * sharer's count discounted by @hysteresis so noise does not swap sharers
  * back and forth.
  */
-static void sort_sharers(const struct config *cfg, const struct alloc *a, const double *refs,
-			 double hyst, unsigned int *idx, unsigned int n)
+static void sort_sharers(const struct config *cfg, const struct planner_alloc *a,
+			 const double *refs, double hyst, unsigned int *idx, unsigned int n)
 {
 	double key[PLATFORM_MAX_TENANTS] = {0};
 	bool prot[PLATFORM_MAX_TENANTS] = {false};
@@ -178,14 +156,14 @@ static void sort_sharers(const struct config *cfg, const struct alloc *a, const 
 }
 
 /* Pack the leaders in @order from way 0; members take their leader's mask. */
-static void pack(struct alloc *a, const unsigned int *order, unsigned int n)
+static void pack(struct planner_alloc *a, const unsigned int *order, unsigned int n)
 {
 	unsigned int lo = 0;
 
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int i = order[k];
 
-		a->mask[i] = planner_ways_mask(lo, a->ways[i]);
+		a->mask[i] = ways_mask(lo, a->ways[i]);
 		lo += a->ways[i];
 	}
 	for (unsigned int i = 0; i < a->ntenants; i++)
@@ -193,7 +171,7 @@ static void pack(struct alloc *a, const unsigned int *order, unsigned int n)
 }
 
 /* Ways below and above DDIO's range. */
-static void ddio_sides(const struct alloc *a, unsigned int *below, unsigned int *above)
+static void ddio_sides(const struct planner_alloc *a, unsigned int *below, unsigned int *above)
 {
 	unsigned int lo = (unsigned int)__builtin_ctz(a->ddio_mask);
 
@@ -216,7 +194,7 @@ struct keep_layout {
  * position, so nobody moves for nothing): below from way 0 up, above
  * packed against the top way.
  */
-static void place_keepers(const struct config *cfg, const struct alloc *a,
+static void place_keepers(const struct config *cfg, const struct planner_alloc *a,
 			  const unsigned int *order, const unsigned int *pos, unsigned int nk,
 			  const bool *share, struct keep_layout *out)
 {
@@ -251,17 +229,17 @@ static void place_keepers(const struct config *cfg, const struct alloc *a,
 		if (out->share[i])
 			continue;
 		if (up[i]) {
-			out->mask[i] = planner_ways_mask(hi, w);
+			out->mask[i] = ways_mask(hi, w);
 			hi += w;
 		} else {
-			out->mask[i] = planner_ways_mask(lo, w);
+			out->mask[i] = ways_mask(lo, w);
 			lo += w;
 		}
 	}
 }
 
 /* Protected first, then the most ways first: first-fit decreasing. */
-static void sort_for_fit(const struct config *cfg, const struct alloc *a, unsigned int *idx,
+static void sort_for_fit(const struct config *cfg, const struct planner_alloc *a, unsigned int *idx,
 			 unsigned int n)
 {
 	for (unsigned int k = 1; k < n; k++) {
@@ -287,7 +265,7 @@ static void sort_for_fit(const struct config *cfg, const struct alloc *a, unsign
  * free ways next to DDIO left (below on a tie), so the best sharers end up
  * on DDIO's ways.
  */
-static void place_sharers(struct alloc *a, const unsigned int *cand, unsigned int ns,
+static void place_sharers(struct planner_alloc *a, const unsigned int *cand, unsigned int ns,
 			  unsigned int nb, unsigned int na)
 {
 	unsigned int lo_ddio = (unsigned int)__builtin_ctz(a->ddio_mask);
@@ -301,17 +279,17 @@ static void place_sharers(struct alloc *a, const unsigned int *cand, unsigned in
 
 		if (pad_hi > pad_lo && w <= down - up) {
 			down -= w;
-			a->mask[i] = planner_ways_mask(down, w);
+			a->mask[i] = ways_mask(down, w);
 		} else {
-			a->mask[i] = planner_ways_mask(up, w);
+			a->mask[i] = ways_mask(up, w);
 			up += w;
 		}
 	}
 }
 
 /* The I/O-aware layout of @n leaders (config order in @order) around DDIO's mask. */
-static void aware_place(const struct config *cfg, struct alloc *a, const double *refs, double hyst,
-			const unsigned int *order, unsigned int n)
+static void aware_place(const struct config *cfg, struct planner_alloc *a, const double *refs,
+			double hyst, const unsigned int *order, unsigned int n)
 {
 	unsigned int w = planner_tenant_ways(a), room = a->llc_ways - a->ddio_ways;
 	unsigned int cand[PLATFORM_MAX_TENANTS], keep[PLATFORM_MAX_TENANTS],
@@ -359,10 +337,10 @@ static void aware_place(const struct config *cfg, struct alloc *a, const double 
 }
 
 int planner_plan(const struct config *cfg, enum planner_policy pol, const double *llc_refs,
-		 double hysteresis, struct alloc *a)
+		 double hysteresis, struct planner_alloc *a)
 {
 	unsigned int order[PLATFORM_MAX_TENANTS], n = 0;
-	struct alloc b = *a;
+	struct planner_alloc b = *a;
 
 	for (unsigned int i = 0; i < b.ntenants; i++) {
 		b.group_leader[i] = cfg->tenant[i].group_leader;
@@ -386,7 +364,7 @@ int planner_plan(const struct config *cfg, enum planner_policy pol, const double
 	return 0;
 }
 
-bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *a, int i)
+bool planner_grow_keeps_isolation(const struct config *cfg, const struct planner_alloc *a, int i)
 {
 	unsigned int prot = 0, ddio = a->ddio_ways + (i < 0);
 
@@ -400,10 +378,10 @@ bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *
 	return prot + ddio <= a->llc_ways;
 }
 
-bool planner_ddio_grow_partial(const struct config *cfg, const struct alloc *a,
+bool planner_ddio_grow_partial(const struct config *cfg, const struct planner_alloc *a,
 			       const double *llc_refs, double hysteresis)
 {
-	struct alloc b = *a;
+	struct planner_alloc b = *a;
 
 	b.ddio_ways++;
 	if (planner_plan(cfg, PLANNER_IO_AWARE, llc_refs, hysteresis, &b))
@@ -415,7 +393,7 @@ bool planner_ddio_grow_partial(const struct config *cfg, const struct alloc *a,
 	return true;
 }
 
-void planner_socket_plan(const struct config *cfg, const struct alloc *a,
+void planner_socket_plan(const struct config *cfg, const struct planner_alloc *a,
 			 struct platform_socket_plan *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -21,7 +21,7 @@
 #include "platform.h"
 
 /* The current allocation: what the loop applies and decisions change. */
-struct alloc {
+struct planner_alloc {
 	unsigned int llc_ways;
 	unsigned int ddio_ways;
 	uint32_t ddio_mask;
@@ -59,14 +59,8 @@ enum planner_policy {
 	PLANNER_IO_UNAWARE,
 };
 
-/* Mask of @n ways starting at way @lo (n may be 0). */
-uint32_t planner_ways_mask(unsigned int lo, unsigned int n);
-
 /* DDIO's mask: the @ddio_ways most significant of @llc_ways. */
 uint32_t planner_ddio_mask(unsigned int llc_ways, unsigned int ddio_ways);
-
-/* True if @m is non-empty and its set bits are contiguous. */
-bool planner_mask_contiguous(uint32_t m);
 
 /*
  * DDIO's mask of @ddio_ways ways from its mask @prev, wherever that is
@@ -89,22 +83,19 @@ uint32_t planner_ddio_at(uint32_t prev, uint32_t origin, unsigned int llc_ways,
  * Returns 0, or -ENOSPC if the ways do not fit (a is then unchanged).
  */
 int planner_plan(const struct config *cfg, enum planner_policy pol, const double *llc_refs,
-		 double hysteresis, struct alloc *a);
+		 double hysteresis, struct planner_alloc *a);
 
 /* Ways of tenant @i that DDIO can also allocate into. */
-unsigned int planner_ddio_overlap(const struct alloc *a, unsigned int i);
-
-/* Ways used by no tenant and not by DDIO. */
-unsigned int planner_free_ways(const struct alloc *a);
+unsigned int planner_ddio_overlap(const struct planner_alloc *a, unsigned int i);
 
 /* The first tenant of @i's group, or @i. */
-unsigned int planner_leader(const struct alloc *a, unsigned int i);
+unsigned int planner_leader(const struct planner_alloc *a, unsigned int i);
 
 /* Add @delta ways to tenant @i and every tenant of its group. */
-void planner_group_add(struct alloc *a, unsigned int i, int delta);
+void planner_group_add(struct planner_alloc *a, unsigned int i, int delta);
 
 /* Sum of the tenants' ways, a group's counted once. */
-unsigned int planner_tenant_ways(const struct alloc *a);
+unsigned int planner_tenant_ways(const struct planner_alloc *a);
 
 /*
  * True if one more way for tenant @i's group (or, with @i < 0, for DDIO)
@@ -112,7 +103,7 @@ unsigned int planner_tenant_ways(const struct alloc *a);
  * ways: their ways plus DDIO's fit the LLC. No grow may buy ways with a
  * PS tenant's isolation.
  */
-bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *a, int i);
+bool planner_grow_keeps_isolation(const struct config *cfg, const struct planner_alloc *a, int i);
 
 /*
  * True if one more DDIO way, laid out as planner_plan would (with
@@ -120,7 +111,7 @@ bool planner_grow_keeps_isolation(const struct config *cfg, const struct alloc *
  * least one way off DDIO's: the paper's partial overlap when DDIO grows
  * (FSM.md, "No grow at a PS tenant's expense").
  */
-bool planner_ddio_grow_partial(const struct config *cfg, const struct alloc *a,
+bool planner_ddio_grow_partial(const struct config *cfg, const struct planner_alloc *a,
 			       const double *llc_refs, double hysteresis);
 
 /*
@@ -128,7 +119,7 @@ bool planner_ddio_grow_partial(const struct config *cfg, const struct alloc *a,
  * group per tenant or config group (named after it, its members' CPUs),
  * and the CPUs to sample.
  */
-void planner_socket_plan(const struct config *cfg, const struct alloc *a,
+void planner_socket_plan(const struct config *cfg, const struct planner_alloc *a,
 			 struct platform_socket_plan *out);
 
 #endif /* IOCAD_PLANNER_H */

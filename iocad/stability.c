@@ -7,19 +7,9 @@
 #include "stability.h"
 #include "fsm.h"
 
-static const char *const names[] = {
-	[STAB_STABLE] = "stable",   [STAB_IPC_ONLY] = "ipc_only", [STAB_CORE_ALLOC] = "core_alloc",
-	[STAB_SHUFFLE] = "shuffle", [STAB_SHARER] = "sharer",	  [STAB_UNSTABLE] = "unstable",
-};
-
-const char *stability_verdict_name(enum stab_verdict v)
-{
-	return (unsigned int)v <= STAB_UNSTABLE ? names[v] : "?";
-}
-
 /* The non-networking tenant whose LLC miss rate moved the most. */
-static int pick(const struct ioca_delta *d, const bool *llc_ch, const struct config *cfg,
-		const struct alloc *a, bool want_overlap)
+static int pick(const struct tenant_delta *d, const bool *llc_ch, const struct config *cfg,
+		const struct planner_alloc *a, bool want_overlap)
 {
 	double best = -1;
 	int who = -1;
@@ -40,10 +30,10 @@ static int pick(const struct ioca_delta *d, const bool *llc_ch, const struct con
 	return who;
 }
 
-void stability_check(const struct config *cfg, const struct alloc *a, const struct ioca_delta *d,
-		     struct stab_out *out)
+void stability_check(const struct config *cfg, const struct planner_alloc *a,
+		     const struct tenant_delta *d, struct stab_out *out)
 {
-	const struct ioca_interval *c = &d->cur, *p = &d->prev;
+	const struct tenant_interval *c = &d->cur, *p = &d->prev;
 	double rel = cfg->threshold_stable, fl = cfg->threshold_min_rate;
 	bool llc_ch[PLATFORM_MAX_TENANTS] = {false};
 	bool net_llc = false;

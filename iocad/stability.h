@@ -34,9 +34,7 @@ struct stab_out {
  * Classify one delta. @a tells which tenants overlap DDIO. Without a
  * previous interval everything counts as stable.
  */
-void stability_check(const struct config *cfg, const struct alloc *a, const struct ioca_delta *d,
-		     struct stab_out *out);
-
-const char *stability_verdict_name(enum stab_verdict v);
+void stability_check(const struct config *cfg, const struct planner_alloc *a,
+		     const struct tenant_delta *d, struct stab_out *out);
 
 #endif /* IOCAD_STABILITY_H */

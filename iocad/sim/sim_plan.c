@@ -6,12 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool fits(uint32_t m, unsigned int ways)
-{
-	uint32_t all = ways >= 32 ? 0xffffffffu : (1u << ways) - 1;
-
-	return m && !((m >> __builtin_ctz(m)) & ((m >> __builtin_ctz(m)) + 1)) && !(m & ~all);
-}
+#include "ways.h"
 
 /* The group of @sp holding tenant @i's first CPU, or NULL. */
 static const struct platform_group *group_of(const struct sim_bind *b, unsigned int i,
@@ -31,7 +26,7 @@ static int check_socket(const struct scenario *s, const struct sim_bind *b,
 			const struct platform_socket_plan *sp, uint32_t *mask, uint32_t *ddio,
 			const struct platform_group **late, char *err, size_t len)
 {
-	if (!fits(sp->ddio_mask, ways)) {
+	if (!ways_fits(sp->ddio_mask, ways)) {
 		snprintf(err, len, "socket %u: DDIO mask 0x%x is not contiguous within %u ways",
 			 sp->id, sp->ddio_mask, ways);
 		return -EINVAL;
@@ -41,7 +36,7 @@ static int check_socket(const struct scenario *s, const struct sim_bind *b,
 		const struct platform_group *grp = &sp->group[g];
 		bool runs = false;
 
-		if (!fits(grp->mask, ways)) {
+		if (!ways_fits(grp->mask, ways)) {
 			snprintf(err, len,
 				 "group '%.*s': mask 0x%x is not contiguous within %u ways",
 				 PLATFORM_NAME_LEN, grp->name, grp->mask, ways);

@@ -26,9 +26,9 @@ static struct fsm_state st(enum fsm_state_id s, unsigned int ddio)
 }
 
 /* prev/cur DDIO hits, misses and tenants' LLC refs, per second */
-static struct ioca_delta dl(double ph, double pm, double pr, double ch, double cm, double cr)
+static struct tenant_delta dl(double ph, double pm, double pr, double ch, double cm, double cr)
 {
-	struct ioca_delta d;
+	struct tenant_delta d;
 
 	memset(&d, 0, sizeof(d));
 	d.have_prev = true;
@@ -41,7 +41,7 @@ static struct ioca_delta dl(double ph, double pm, double pr, double ch, double c
 	return d;
 }
 
-static void expect(struct fsm_state s, struct ioca_delta d, enum fsm_state_id next,
+static void expect(struct fsm_state s, struct tenant_delta d, enum fsm_state_id next,
 		   enum fsm_reason why, enum fsm_action act)
 {
 	struct fsm_out o;
@@ -266,7 +266,7 @@ static void test_fsm_small_changes_are_noise(void **u)
 {
 	struct fsm_signals g;
 	struct fsm_state s = st(FSM_LOW_KEEP, 2);
-	struct ioca_delta d = dl(30, 5, 100, 25, 9, 300);
+	struct tenant_delta d = dl(30, 5, 100, 25, 9, 300);
 
 	(void)u;
 	/* relative moves are large, but below threshold_min_rate events/s */
