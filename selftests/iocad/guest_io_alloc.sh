@@ -15,7 +15,7 @@ LOG=/tmp/iocad.log
 n=0
 failed=0
 pid=
-echo "1..13"
+echo "1..15"
 check() {
 	n=$((n + 1))
 	if eval "$2"; then echo "ok $n - iocad io_alloc: $1"; else
@@ -35,6 +35,16 @@ iomask() { v=$(sed -n 's/^0=\([0-9a-f]*\).*/\1/p' $IOCBM 2>/dev/null) && [ -n "$
 gmask() {
 	v=$(sed -n 's/^ *L3:0=\([0-9a-f]*\).*/\1/p' "$R/iocad-s0-$1/schemata" 2>/dev/null)
 	[ -n "$v" ] && echo $((0x$v))
+}
+wait_ps_off() { # MASK: the PS tenant's mask leaves MASK within 10 s
+	i=0
+	while [ "$i" -lt 50 ]; do
+		w=$(gmask web)
+		[ -n "$w" ] && [ $((w & $1)) -eq 0 ] && [ "$(iomask)" -eq $(($1)) ] && return 0
+		nap
+		i=$((i + 1))
+	done
+	return 1
 }
 start() {
 	./iocad "$@" >"$LOG" 2>&1 &
@@ -96,6 +106,17 @@ check "io_alloc_cbm holds the planner's DDIO mask (3 ways, the one logged)" \
 check "the PS tenant is off io_alloc's ways" \
 	'w=$(gmask web); [ -n "$w" ] && [ $((w & m)) -eq 0 ]'
 check "ioca.ko's DDIO register is left alone" '[ "$(ddio)" = "$ddio0" ]'
+# someone else's io_alloc_cbm write is read back, adopted and planned around
+printf '0=600\n' >$IOCBM
+i=0
+while [ $i -lt 50 ] && ! logs "DDIO mask changed outside iocad: $(printf 0x%x "$m") -> 0x600"; do
+	nap
+	i=$((i + 1))
+done
+check "an outside io_alloc_cbm write is seen and adopted" \
+	'logs "DDIO mask changed outside iocad: $(printf 0x%x "$m") -> 0x600"'
+check "the adopted mask stays (iocad does not write its old one back), PS off it" \
+	'wait_ps_off 0x600'
 stop
 check "SIGTERM: exit 0, groups removed, io_alloc disabled again as found" \
 	'[ "$rc" -eq 0 ] && [ "$(ngroups)" -eq 0 ] && [ "$(cat $IO)" = disabled ]'
