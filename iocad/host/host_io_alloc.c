@@ -51,6 +51,7 @@ static int read_start(struct host *h, char *err, size_t errlen)
 int host_io_alloc_open(struct host *h, const struct host_platform_opts *o, char *err, size_t errlen)
 {
 	enum io_alloc_state st;
+	char record[300];
 	int r;
 
 	r = io_alloc_probe(o->resctrl_root, &st, err, errlen);
@@ -59,7 +60,9 @@ int host_io_alloc_open(struct host *h, const struct host_platform_opts *o, char 
 	r = io_alloc_choose(wanted(o), st, o->resctrl_root, err, errlen);
 	if (r <= 0)
 		return r;
-	h->ioa = io_alloc_open(o->resctrl_root, NULL, NULL, err, errlen);
+	snprintf(record, sizeof(record), "%s/io_alloc.found",
+		 o->lock_dir ? o->lock_dir : "/run/iocad");
+	h->ioa = io_alloc_open(o->resctrl_root, NULL, NULL, record, err, errlen);
 	if (!h->ioa)
 		return -errno;
 	r = read_start(h, err, errlen);
@@ -78,6 +81,11 @@ int host_io_alloc_open(struct host *h, const struct host_platform_opts *o, char 
 		 "CLOSID is io_alloc's, not for tenants; ioca.ko only samples",
 		 io_alloc_found_enabled(h->ioa) ? "enabled, its masks put back at exit"
 						: "disabled, enabled until exit");
+	if (io_alloc_from_record(h->ioa))
+		host_say(h,
+			 "io_alloc: that state is the one an iocad that did not exit cleanly "
+			 "found (%s/io_alloc.found), put back at exit",
+			 o->lock_dir ? o->lock_dir : "/run/iocad");
 	return 0;
 }
 

@@ -23,6 +23,8 @@ struct io_alloc {
 	void *fs_arg;
 	bool found_enabled;
 	bool changed;		       /* by open or a set since the last restore */
+	bool from_record;	       /* found: what a dead iocad's record says */
+	char record[IO_ALLOC_PATH];    /* "": none */
 	char found_cbm[IO_ALLOC_TEXT]; /* io_alloc_cbm as found, when enabled */
 };
 
@@ -125,8 +127,77 @@ static int read_cbm(struct io_alloc *ia, char *text, size_t len)
 	return rdt_info_read_file(path, text, len);
 }
 
-struct io_alloc *io_alloc_open(const char *root, rdt_write_fn write, void *fs_arg, char *err,
-			       size_t errlen)
+/* What open found, as the next start should see it if this iocad dies. */
+static int record_write(struct io_alloc *ia, char *err, size_t errlen)
+{
+	FILE *f;
+	int r = 0;
+
+	errno = 0;
+	f = fopen(ia->record, "we");
+
+	if (!f ||
+	    fprintf(f, "%s\n%s\n", ia->found_enabled ? "enabled" : "disabled", ia->found_cbm) < 0)
+		r = errno ? -errno : -EIO;
+	if (f && fclose(f) && !r)
+		r = -errno;
+	if (r)
+		snprintf(err, errlen, "io_alloc record %s: %s", ia->record, strerror(-r));
+	return r;
+}
+
+/* A record left by an iocad that died: what it had found. 1 if there was one. */
+static int record_read(struct io_alloc *ia, char *err, size_t errlen)
+{
+	char text[IO_ALLOC_TEXT + 16], *nl;
+	int r = rdt_info_read_file(ia->record, text, sizeof(text));
+
+	if (r == -ENOENT)
+		return 0;
+	nl = strchr(text, '\n');
+	if (r || !nl || (strncmp(text, "enabled\n", 8) && strncmp(text, "disabled\n", 9))) {
+		snprintf(err, errlen,
+			 "io_alloc record %s: %s: remove it if io_alloc is as it should be",
+			 ia->record, r ? strerror(-r) : "not what iocad writes");
+		return r ? r : -EINVAL;
+	}
+	ia->found_enabled = text[0] == 'e';
+	snprintf(ia->found_cbm, sizeof(ia->found_cbm), "%s", nl + 1);
+	ia->found_cbm[strcspn(ia->found_cbm, "\n")] = '\0';
+	if (ia->found_enabled && !ia->found_cbm[0]) {
+		snprintf(err, errlen, "io_alloc record %s: enabled without masks", ia->record);
+		return -EINVAL;
+	}
+	ia->from_record = true;
+	ia->changed = true; /* the dead iocad's masks are still there */
+	return 1;
+}
+
+/* The state found now, recorded (if asked) before anything changes. */
+static int find(struct io_alloc *ia, enum io_alloc_state st, char *err, size_t errlen)
+{
+	int r = 0;
+
+	if (ia->record[0]) {
+		r = record_read(ia, err, errlen);
+		if (r)
+			return r < 0 ? r : 0;
+	}
+	if (st == IO_ALLOC_ENABLED) {
+		ia->found_enabled = true;
+		r = read_cbm(ia, ia->found_cbm, sizeof(ia->found_cbm));
+		if (r) {
+			snprintf(err, errlen, "%s/info/L3/io_alloc_cbm: %s", ia->root,
+				 strerror(-r));
+			return r;
+		}
+		ia->found_cbm[strcspn(ia->found_cbm, "\n")] = '\0';
+	}
+	return ia->record[0] ? record_write(ia, err, errlen) : 0;
+}
+
+struct io_alloc *io_alloc_open(const char *root, rdt_write_fn write, void *fs_arg,
+			       const char *record, char *err, size_t errlen)
 {
 	struct io_alloc *ia = calloc(1, sizeof(*ia));
 	enum io_alloc_state st;
@@ -138,21 +209,19 @@ struct io_alloc *io_alloc_open(const char *root, rdt_write_fn write, void *fs_ar
 		return NULL;
 	}
 	snprintf(ia->root, sizeof(ia->root), "%s", root ? root : RDT_ROOT_DEFAULT);
+	snprintf(ia->record, sizeof(ia->record), "%s", record ? record : "");
 	ia->write = write ? write : plain_write;
 	ia->fs_arg = fs_arg;
 	r = io_alloc_probe(ia->root, &st, err, errlen);
 	if (!r && io_alloc_choose(IO_CONTROL_IO_ALLOC, st, ia->root, err, errlen) < 0)
 		r = -ENODEV;
-	if (!r && st == IO_ALLOC_ENABLED) {
-		ia->found_enabled = true;
-		r = read_cbm(ia, ia->found_cbm, sizeof(ia->found_cbm));
-		if (r)
-			snprintf(err, errlen, "%s/info/L3/io_alloc_cbm: %s", ia->root,
-				 strerror(-r));
-		ia->found_cbm[strcspn(ia->found_cbm, "\n")] = '\0';
-	} else if (!r) {
+	if (!r)
+		r = find(ia, st, err, errlen);
+	if (!r && st == IO_ALLOC_DISABLED) {
 		r = put(ia, "io_alloc", "1\n", err, errlen);
-		ia->changed = !r;
+		ia->changed |= !r;
+		if (r && ia->record[0] && !ia->from_record)
+			unlink(ia->record);
 	}
 	if (r) {
 		free(ia);
@@ -160,6 +229,11 @@ struct io_alloc *io_alloc_open(const char *root, rdt_write_fn write, void *fs_ar
 		return NULL;
 	}
 	return ia;
+}
+
+bool io_alloc_from_record(const struct io_alloc *ia)
+{
+	return ia->from_record;
 }
 
 bool io_alloc_found_enabled(const struct io_alloc *ia)
@@ -203,8 +277,11 @@ int io_alloc_restore(struct io_alloc *ia, char *err, size_t errlen)
 		snprintf(data, sizeof(data), "%s\n", ia->found_cbm);
 		r = put(ia, "io_alloc_cbm", data, err, errlen);
 	}
-	if (!r)
+	if (!r) {
 		ia->changed = false;
+		if (ia->record[0])
+			unlink(ia->record);
+	}
 	return r;
 }
 
@@ -215,5 +292,8 @@ bool io_alloc_changed(const struct io_alloc *ia)
 
 void io_alloc_close(struct io_alloc *ia)
 {
+	/* unchanged: nothing for a next start to put back */
+	if (ia->record[0] && !ia->changed)
+		unlink(ia->record);
 	free(ia);
 }

@@ -48,14 +48,21 @@ struct io_alloc;
 
 /*
  * Enable io_alloc under @root (NULL: RDT_ROOT_DEFAULT) unless it is on,
- * remembering the state and masks found. @write (NULL: write(2)) as in
- * rdt.h. NULL with errno and @err (naming the file and last_cmd_status).
+ * remembering the state and masks found. With @record (a file in iocad's
+ * lock directory; NULL: none) what was found is also written there before
+ * anything changes, and removed by a restore; a record that is already
+ * there was left by an iocad that died, and what it says is taken as
+ * found instead. @write (NULL: write(2)) as in rdt.h. NULL with errno and
+ * @err (naming the file and last_cmd_status).
  */
-struct io_alloc *io_alloc_open(const char *root, rdt_write_fn write, void *fs_arg, char *err,
-			       size_t errlen);
+struct io_alloc *io_alloc_open(const char *root, rdt_write_fn write, void *fs_arg,
+			       const char *record, char *err, size_t errlen);
 
-/* Whether open found io_alloc enabled already. */
+/* Whether io_alloc was found enabled already (by open, or by the record). */
 bool io_alloc_found_enabled(const struct io_alloc *ia);
+
+/* Whether what was found came from a dead iocad's record. */
+bool io_alloc_from_record(const struct io_alloc *ia);
 
 /* Cache domain @id's io_alloc mask, read from io_alloc_cbm. 0 or -errno. */
 int io_alloc_mask(struct io_alloc *ia, unsigned int id, uint32_t *mask);
@@ -69,6 +76,7 @@ int io_alloc_restore(struct io_alloc *ia, char *err, size_t errlen);
 /* Whether open or a set changed io_alloc since the last restore. */
 bool io_alloc_changed(const struct io_alloc *ia);
 
+/* Frees @ia; the record stays only if io_alloc was changed and not restored. */
 void io_alloc_close(struct io_alloc *ia);
 
 #endif /* IOCAD_IO_ALLOC_H */

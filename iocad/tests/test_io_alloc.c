@@ -129,7 +129,7 @@ static int teardown(void **state)
 static struct io_alloc *open_tree(struct tree *t)
 {
 	char err[512] = "";
-	struct io_alloc *ia = io_alloc_open(t->root, tree_write, t, err, sizeof(err));
+	struct io_alloc *ia = io_alloc_open(t->root, tree_write, t, NULL, err, sizeof(err));
 
 	if (!ia)
 		fail_msg("io_alloc_open: %s", err);
@@ -274,10 +274,57 @@ static void test_io_alloc_open_refuses_unsupported_writing_nothing(void **state)
 
 	put(t->root, "info/L3/io_alloc", "not supported\n");
 	errno = 0;
-	assert_null(io_alloc_open(t->root, tree_write, t, err, sizeof(err)));
+	assert_null(io_alloc_open(t->root, tree_write, t, NULL, err, sizeof(err)));
 	assert_int_equal(errno, ENODEV);
 	assert_non_null(strstr(err, "reads 'not supported'"));
 	assert_int_equal(t->writes, 0);
+}
+
+static void test_io_alloc_record_written_first_and_removed_by_restore(void **state)
+{
+	struct tree *t = *state;
+	char record[128], text[64], err[512] = "";
+	struct io_alloc *ia;
+
+	snprintf(record, sizeof(record), "%s/io_alloc.found", t->root);
+	ia = io_alloc_open(t->root, tree_write, t, record, err, sizeof(err));
+	assert_non_null(ia);
+	assert_false(io_alloc_from_record(ia));
+	assert_int_equal(rdt_info_read_file(record, text, sizeof(text)), 0);
+	assert_string_equal(text, "disabled\n\n");
+	assert_int_equal(io_alloc_restore(ia, err, sizeof(err)), 0);
+	assert_int_equal(rdt_info_read_file(record, text, sizeof(text)), -ENOENT);
+	io_alloc_close(ia);
+}
+
+/* An iocad killed after enabling io_alloc: the next one puts back the first's find. */
+static void test_io_alloc_record_of_a_dead_iocad_is_what_was_found(void **state)
+{
+	struct tree *t = *state;
+	char record[128], text[64], err[512] = "";
+	struct io_alloc *ia;
+
+	snprintf(record, sizeof(record), "%s/io_alloc.found", t->root);
+	ia = io_alloc_open(t->root, tree_write, t, record, err, sizeof(err));
+	assert_non_null(ia);
+	assert_int_equal(io_alloc_set(ia, 0, 0x700, err, sizeof(err)), 0);
+	io_alloc_close(ia); /* no restore: killed */
+	get(t->root, "info/L3/io_alloc", text, sizeof(text));
+	assert_string_equal(text, "enabled\n");
+
+	ia = io_alloc_open(t->root, tree_write, t, record, err, sizeof(err));
+	assert_non_null(ia);
+	assert_true(io_alloc_from_record(ia));
+	assert_false(io_alloc_found_enabled(ia));
+	assert_true(io_alloc_changed(ia));
+	assert_int_equal(io_alloc_restore(ia, err, sizeof(err)), 0);
+	get(t->root, "info/L3/io_alloc", text, sizeof(text));
+	assert_string_equal(text, "disabled\n");
+	io_alloc_close(ia);
+
+	put(t->root, "io_alloc.found", "maybe\n");
+	assert_null(io_alloc_open(t->root, tree_write, t, record, err, sizeof(err)));
+	assert_non_null(strstr(err, "io_alloc.found: not what iocad writes: remove it"));
 }
 
 static void test_io_alloc_config_io_control(void **u)
@@ -331,6 +378,10 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_io_alloc_open_refuses_unsupported_writing_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_io_alloc_record_written_first_and_removed_by_restore, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_io_alloc_record_of_a_dead_iocad_is_what_was_found, setup, teardown),
 		cmocka_unit_test(test_io_alloc_config_io_control),
 	};
 

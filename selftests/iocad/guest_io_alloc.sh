@@ -15,7 +15,7 @@ LOG=/tmp/iocad.log
 n=0
 failed=0
 pid=
-echo "1..15"
+echo "1..18"
 check() {
 	n=$((n + 1))
 	if eval "$2"; then echo "ok $n - iocad io_alloc: $1"; else
@@ -47,6 +47,7 @@ wait_ps_off() { # MASK: the PS tenant's mask leaves MASK within 10 s
 	return 1
 }
 start() {
+	: >"$LOG" # emptied before the wait below reads it
 	./iocad "$@" >"$LOG" 2>&1 &
 	pid=$!
 	i=0
@@ -131,6 +132,20 @@ check "found enabled: said, and iocad's mask written" \
 stop
 check "SIGTERM: io_alloc still enabled, its masks as found" \
 	'[ "$rc" -eq 0 ] && [ "$(cat $IO)" = enabled ] && [ "$(cat $IOCBM)" = "$before" ]'
+
+# killed: the next iocad puts back what the dead one had found
+echo 0 >$IO
+start /tmp/a.ini
+kill -KILL "$pid"
+wait "$pid"
+check "kill -9 leaves io_alloc enabled and the record of what was found" \
+	'[ "$(cat $IO)" = enabled ] && [ "$(head -n 1 /run/iocad/io_alloc.found)" = disabled ]'
+start /tmp/a.ini
+check "the next start takes the dead iocad's record as found, and says so" \
+	'kill -0 $pid && logs "did not exit cleanly found" && [ "$(iomask)" -eq $((0x700)) ]'
+stop
+check "its SIGTERM disables io_alloc again and removes the record" \
+	'[ "$rc" -eq 0 ] && [ "$(cat $IO)" = disabled ] && [ ! -e /run/iocad/io_alloc.found ]'
 
 # a kernel whose io_alloc reads "not supported"
 emu io_alloc=-1
