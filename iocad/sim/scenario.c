@@ -269,7 +269,7 @@ static void defaults(struct scenario *s, const char *name)
 	s->params.miss_penalty = 200;
 	s->params.ghz = 2.3;
 	s->params.migrate = 0.5;
-	s->params.leak_cycles = 4;
+	s->params.leak_cycles = 0; /* no source for a value (SIMULATOR.md) */
 	s->params.llc_latency = 50;
 	s->params.l2_latency = 14;
 	/* 6 channels of DDR4-2666, 8 B each: 128 GB/s peak (SIMULATOR.md). */
