@@ -286,9 +286,10 @@ if [ -f examples/iocad/fig8-leaky-dma.ini ] && [ -f examples/iocad/fig9-flows.in
 	[ -f examples/iocad/fig10-latent-sweep.ini ]; then
 	mkdir -p "$out/sens"
 	echo
-	echo "Sensitivity (each cell: low ; default ; high of the parameter, leak_cycles 0 ; 4 ; 16 with"
-	echo "0 its default; Fig. 8 at 1500 B and"
-	echo "Fig. 9 at 100K flows vs static; Fig. 10 xmem4 throughput at 64 B, 1500 B):"
+	echo "Sensitivity: each story's headline with one platform parameter at the low end, the"
+	echo "default and the high end of its range (leak_cycles: 0, its default, then 4 and 16)."
+	echo "Fig. 8 at 1500 B and Fig. 9 at 100K flows, ioca vs static; Fig. 10 xmem4 throughput"
+	echo "at 64 B / 1500 B."
 	echo
 	echo "| parameter (low ; default ; high) | Fig. 8 memory | Fig. 8 vswitch IPC | Fig. 9 vswitch IPC | Fig. 10 vs static (64 B, 1500 B) | Fig. 10 vs core-only (64 B, 1500 B) |"
 	echo "|---|---|---|---|---|---|"
