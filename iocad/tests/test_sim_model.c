@@ -271,7 +271,8 @@ static void test_sim_model_memory_traffic_slows_a_cache_isolated_tenant(void **s
 	f->t[0].w.active = true;
 	solve(f, 3, sim_fx_ways(9, 2));
 	assert_true(f->r.mem_util > 0.3);
-	assert_true(f->r.mem_util < 1.0); /* the cores' own stalls bound their traffic */
+	assert_true(f->r.mem_util < 1.0);   /* the cores' own stalls bound their traffic */
+	assert_true(f->r.iterations < 300); /* converged, not stopped at the cap */
 	assert_true(f->r.penalty > f->p.miss_penalty);
 	assert_true(f->r.tenant[2].lat_ns > lat_quiet * 1.1);
 	assert_true(f->r.tenant[2].instructions < ins_quiet);
@@ -319,6 +320,7 @@ static void test_sim_model_steeper_loaded_latency_costs_more(void **state)
 		f->p.mem_slope = k;
 		solve(f, 3, sim_fx_ways(9, 2));
 		assert_true(f->r.penalty >= prev);
+		assert_true(f->r.iterations < 300);
 		assert_true(f->r.tenant[2].lat_ns >= prev_lat);
 		prev = f->r.penalty;
 		prev_lat = f->r.tenant[2].lat_ns;
