@@ -5,9 +5,10 @@
  * run of ways) is laid out again, walked from its far end from DDIO as
  * the planner packs it: the PS tenants are split between the ways before
  * and after the inclusive ways (an exact subset sum, as many before as
- * fit, in their current order), the others fill what is left in between,
- * I/O-heavy first, then the free ways up to the end of the inclusive
- * ways, the rest of the free ways next to DDIO. A block whose PS tenants
+ * fit, in their current order); the others cover the inclusive ways,
+ * I/O-heavy first, then free ways if they do not reach their end; the
+ * others not needed there and the rest of the free ways go next to DDIO,
+ * after the PS tenants, as without the rule. A block whose PS tenants
  * cannot all be kept off the inclusive ways keeps the layout it had:
  * the fallback, which a->incl_fallback shows.
  */
@@ -108,7 +109,7 @@ static void arrange(const struct config *cfg, struct planner_alloc *a, const str
 	unsigned int len = b->e - b->s, ia, ib, ns = 0, nn = 0, ts = 0, used = 0, v = 0, gap;
 	unsigned int shy[PLATFORM_MAX_TENANTS], oth[PLATFORM_MAX_TENANTS], w[PLATFORM_MAX_TENANTS];
 	uint32_t inc = cfg->inclusive_mask & vmask(b, 0, len);
-	bool pick[PLATFORM_MAX_TENANTS], io = false;
+	bool pick[PLATFORM_MAX_TENANTS], later[PLATFORM_MAX_TENANTS], io = false;
 
 	if (!inc || !n)
 		return;
@@ -144,16 +145,23 @@ static void arrange(const struct config *cfg, struct planner_alloc *a, const str
 			a->mask[shy[k]] = vmask(b, v, w[k]);
 			v += w[k];
 		}
-	for (unsigned int k = 0; k < nn; k++) {
-		a->mask[oth[k]] = vmask(b, v, a->ways[oth[k]]);
-		v += a->ways[oth[k]];
-	}
+	/* the others cover the inclusive ways; those not needed there go next to DDIO */
+	for (unsigned int k = 0; k < nn; k++)
+		if ((later[k] = v >= ib) == false) {
+			a->mask[oth[k]] = vmask(b, v, a->ways[oth[k]]);
+			v += a->ways[oth[k]];
+		}
 	if (v < ib)
 		v += ib - v < gap ? ib - v : gap;
 	for (unsigned int k = 0; k < ns; k++)
 		if (!pick[k]) {
 			a->mask[shy[k]] = vmask(b, v, w[k]);
 			v += w[k];
+		}
+	for (unsigned int k = 0; k < nn; k++)
+		if (later[k]) {
+			a->mask[oth[k]] = vmask(b, v, a->ways[oth[k]]);
+			v += a->ways[oth[k]];
 		}
 }
 
