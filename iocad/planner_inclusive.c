@@ -2,7 +2,9 @@
 /*
  * Once every non-sharer has its side of DDIO and the sharers their ways,
  * each side's block (its non-sharers and its free ways, one contiguous
- * run of ways) is laid out again, walked from its far end from DDIO as
+ * run of ways) that has a PS tenant on the inclusive ways, or I/O-heavy
+ * tenants none of which is there, is laid out again (any other stays as
+ * it is: nobody moves for nothing), walked from its far end from DDIO as
  * the planner packs it: the PS tenants are split between the ways before
  * and after the inclusive ways (an exact subset sum, as many before as
  * fit, in their current order); the others cover the inclusive ways,
@@ -109,7 +111,8 @@ static void arrange(const struct config *cfg, struct planner_alloc *a, const str
 	unsigned int len = b->e - b->s, ia, ib, ns = 0, nn = 0, ts = 0, used = 0, v = 0, gap;
 	unsigned int shy[PLATFORM_MAX_TENANTS], oth[PLATFORM_MAX_TENANTS], w[PLATFORM_MAX_TENANTS];
 	uint32_t inc = cfg->inclusive_mask & vmask(b, 0, len);
-	bool pick[PLATFORM_MAX_TENANTS], later[PLATFORM_MAX_TENANTS], io = false;
+	bool pick[PLATFORM_MAX_TENANTS], later[PLATFORM_MAX_TENANTS];
+	bool io = false, io_on = false, shy_on = false;
 
 	if (!inc || !n)
 		return;
@@ -125,12 +128,15 @@ static void arrange(const struct config *cfg, struct planner_alloc *a, const str
 			w[ns] = a->ways[i];
 			ts += a->ways[i];
 			shy[ns++] = i;
-		} else {
-			io = io || group_io_heavy(cfg, a, i);
+			shy_on = shy_on || (a->mask[i] & inc);
+		} else if (group_io_heavy(cfg, a, i)) {
+			io = true;
+			io_on = io_on || (a->mask[i] & inc);
 		}
 	}
-	if (!ns && !io)
-		return; /* nobody to keep off them, nobody to put on them */
+	/* no PS tenant on them, an I/O-heavy one there if any: nobody moves */
+	if (!shy_on && (!io || io_on))
+		return;
 	/* the others: I/O-heavy first, each class in its current order */
 	for (int pass = 1; pass >= 0; pass--)
 		for (unsigned int k = 0; k < n; k++)
