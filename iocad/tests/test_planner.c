@@ -492,6 +492,37 @@ static void test_planner_puts_the_io_tenant_on_the_inclusive_ways(void **u)
 	free(c);
 }
 
+/* A layout that already keeps PS off them (the I/O-heavy tenant on them) stays. */
+static void test_planner_inclusive_ways_move_nobody_for_nothing(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	struct planner_alloc a;
+
+	(void)u;
+	assert_non_null(c);
+	three(c, &a, (unsigned int[]){2, 2, 3});
+	c->model = CONFIG_MODEL_AGGREGATION;
+	c->tenant[0].vswitch = true;
+	c->tenant[2].prio = CONFIG_PRIO_PS;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x003);
+	assert_int_equal(a.mask[1], 0x00c);
+	assert_int_equal(a.mask[2], 0x070);
+	/* without an I/O-heavy tenant, a BE tenant there is as good */
+	c->model = CONFIG_MODEL_SLICING;
+	c->tenant[0].vswitch = false;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x003);
+	assert_int_equal(a.mask[2], 0x070);
+	/* a networking tenant in slicing off them is put there */
+	c->tenant[1].networking = true;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[1], 0x003);
+	assert_int_equal(a.mask[0] | a.mask[2], 0x07c);
+	assert_int_equal(a.mask[2] & 0x003, 0);
+	free(c);
+}
+
 /* Leaders kept off the inclusive ways (PS, no I/O-heavy member). */
 static bool shy(const struct config *c, unsigned int i)
 {
@@ -653,6 +684,7 @@ int main(void)
 		cmocka_unit_test(test_planner_keeps_ps_off_the_inclusive_ways),
 		cmocka_unit_test(test_planner_ps_falls_back_onto_the_inclusive_ways),
 		cmocka_unit_test(test_planner_puts_the_io_tenant_on_the_inclusive_ways),
+		cmocka_unit_test(test_planner_inclusive_ways_move_nobody_for_nothing),
 		cmocka_unit_test(test_planner_random_inclusive_ways_keep_ps_off_when_possible),
 		cmocka_unit_test(test_planner_mask_helpers),
 	};
