@@ -132,6 +132,8 @@ static int poll_op(void *ctx, struct platform_sample *out)
 		out->socket[id].ddio_mask = h->info->sockets[i].ddio_mask;
 		h->sock[id].ddio_cur = h->info->sockets[i].ddio_mask;
 	}
+	/* a failure is said there and retried at the next poll; sampling goes on */
+	(void)host_apply_hotplug(h);
 	return 0;
 }
 
