@@ -93,8 +93,10 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 /*
  * The platform's DDIO mask is @mask, not what iocad last applied (someone
  * else changed it): adopt it as the platform's state and plan the tenants
- * around it with @d's latest LLC references, PS tenants off its ways.
- * Returns true if the adopted mask is not the DDIO_WAYS at the top of the
+ * around it with @d's latest LLC references, PS tenants off its ways
+ * (tenants that grew give their grown ways back when they do not all fit
+ * beside it otherwise; if not even that fits, their masks stay). Returns
+ * true if the adopted mask is not the DDIO_WAYS at the top of the
  * LLC that the planner lays out (iocad then plans as if it were there).
  */
 bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_delta *d);
