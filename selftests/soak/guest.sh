@@ -150,7 +150,7 @@ viol() { # CLASS message: one violation of invariant CLASS at this step
 }
 v_run=0 v_trace=0 v_ps=0 v_groups=0 v_cpus=0 v_lost=0 v_mem=0 v_fd=0 v_outside=0
 v_good=0 v_bad=0 v_monitor=0
-n_good=0 n_bad=0 n_outside=0 n_mon=0 n_traffic=0 n_hot=0
+n_good=0 n_bad=0 n_outside=0 n_mon=0 n_traffic=0 n_hot=0 n_lost_hot=0 fault=
 traced=1 # trace lines already checked (the header)
 
 # The trace rows since the last check: per socket consecutive intervals,
@@ -235,7 +235,7 @@ check_groups() {
 # touched for the first time, which a rare path may do late)
 proc_rss() { sed -n 's/^RssAnon:[^0-9]*\([0-9]*\) kB/\1/p' "/proc/$pid/status"; }
 proc_fds() { ls "/proc/$pid/fd" | wc -l; }
-rss0='' fds0='' rss_said=''
+rss0='' fds0='' rss_said='' lost_0=0 lost_1=0
 
 check_step() {
 	if ! running; then
@@ -247,7 +247,18 @@ check_step() {
 	check_groups
 	for s in 0 1; do
 		l=$(metric ioca_lost_samples_total $s)
-		[ "$l" -eq 0 ] || viol lost "socket $s: iocad lost $l sample(s)"
+		eval "was=\$lost_$s"
+		[ "$l" -eq "$was" ] && continue
+		eval "lost_$s=\$l"
+		# a CPU coming or going may cost a sample (said, the interval
+		# lengthened); nothing else may
+		if [ "$fault" = 5 ] && [ $((l - was)) -le 1 ]; then
+			echo "# step $step: socket $s: iocad lost a sample at the hotplug (explained)"
+			n_lost_hot=$((n_lost_hot + 1))
+			continue
+		fi
+		viol lost "socket $s: iocad lost $((l - was)) sample(s)"
+		./iocactl info | sed -n '/^sampler:/,$p' | grep 'seq\|cpus' | sed 's/^/#   ioca.ko: /'
 	done
 	rss=$(proc_rss) fds=$(proc_fds)
 	[ "$rss" = "$rss_said" ] || echo "# step $step: iocad's RssAnon $rss kB, $fds fds"
@@ -380,6 +391,7 @@ f_hotplug() {
 }
 
 do_fault() {
+	fault=$1
 	case $1 in
 	0) f_reload good ;;
 	1) f_reload bad ;;
@@ -447,7 +459,7 @@ check "trace: consecutive intervals on each socket, time going forward" '[ "$v_t
 check "PS tenants off their socket's DDIO ways (trace and resctrl, every step)" '[ "$v_ps" -eq 0 ]'
 check "resctrl holds exactly iocad's groups for the config in force, and ops" '[ "$v_groups" -eq 0 ]'
 check "each group holds its tenant's online CPUs (also after hotplug)" '[ "$v_cpus" -eq 0 ]'
-check "no sample lost by iocad (a paused monitor costs it nothing)" '[ "$v_lost" -eq 0 ]'
+check "no sample lost by iocad but at a hotplug ($n_lost_hot there; a paused monitor costs it nothing)" '[ "$v_lost" -eq 0 ]'
 check "good reloads applied or refused as the CPUs allow ($n_good)" '[ "$v_good" -eq 0 ] && [ "$n_good" -gt 0 ]'
 check "bad reloads rejected, changing no group ($n_bad)" '[ "$v_bad" -eq 0 ] && [ "$n_bad" -gt 0 ]'
 check "outside DDIO changes noticed and adopted ($n_outside)" '[ "$v_outside" -eq 0 ] && [ "$n_outside" -gt 0 ]'
