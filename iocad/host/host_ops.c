@@ -88,6 +88,7 @@ static int poll_op(void *ctx, struct platform_sample *out)
 	struct host *h = ctx;
 	struct host_ddio_counts d[PLATFORM_MAX_SOCKETS];
 	unsigned int waited = 0;
+	uint64_t lost = 0;
 	bool got = false;
 	int r;
 
@@ -116,9 +117,11 @@ static int poll_op(void *ctx, struct platform_sample *out)
 		}
 		h->late_said = false;
 		ddio_counts(h, d);
-		host_counters_fold(&h->hc, h->sample, d, out);
+		lost += host_counters_fold(&h->hc, h->sample, d, out);
 		got = true;
 	}
+	/* samples folded together are one longer interval, not lost ones */
+	out->seq = host_counters_poll_seq(&h->hc, lost);
 	/* DDIO read back every interval: someone else's change is seen */
 	r = ioca_client__info(h->client, h->info);
 	if (r)
