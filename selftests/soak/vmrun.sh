@@ -34,7 +34,7 @@ seed=${SOAK_SEED:-$(($(od -An -N4 -tu4 /dev/urandom) & 0x7fffffff))}
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || fail_all "SOAK_SECONDS '$seconds' is not a positive integer"
 [[ $seed =~ ^[0-9]+$ ]] || fail_all "SOAK_SEED '$seed' is not a number"
 steps=$((seconds * 2 / 5))
-[ "$steps" -ge 8 ] || steps=8 # the warm-up alone is 8
+[ "$steps" -ge 12 ] || steps=12 # the warm-up is 8, the memory baseline halfway
 echo "soak: seed $seed, $steps steps (SOAK_SECONDS $seconds); replay with SOAK_SEED=$seed SOAK_SECONDS=$seconds"
 
 if ! make --no-print-directory -C "$root/kmod" >"$work/build.log" 2>&1 ||
