@@ -31,11 +31,6 @@ static const struct x86_cpu_id ioca_ddio_cpu_ids[] = {
 	{}
 };
 
-bool ioca_ddio_msr_supported(void)
-{
-	return x86_match_cpu(ioca_ddio_cpu_ids);
-}
-
 bool ioca_ddio_msr_locked_down(void)
 {
 	return security_locked_down(LOCKDOWN_MSR) != 0;
