@@ -18,7 +18,7 @@ export LLVM_VERSION PREFIX DESTDIR IOCA_CACHE KDIR
 USER_DIRS := libspec libioca iocad
 SUBMAKE = $(MAKE) --no-print-directory
 
-.PHONY: all check check-debug demo bench vmtest kunit fuzz lint install clean help deps kmod deb \
+.PHONY: all check check-debug demo bench vmtest soak kunit fuzz lint install clean help deps kmod deb \
 	$(USER_DIRS)
 
 all: kmod $(USER_DIRS) ## build everything (default)
@@ -53,6 +53,12 @@ bench: deps all ## run the benchmarks (figures and ratios, never pass/fail)
 
 vmtest: ## boot the Debian kernel in QEMU (TCG) and run the module's selftests
 	@scripts/vm/vmtest.sh
+
+# The soak's length and seed (selftests/soak/vmrun.sh); vmtest runs a 60 s pass.
+SOAK_SECONDS ?= 180
+SOAK_SEED ?=
+soak: ## iocad on two sockets in a VM under seeded random faults (SOAK_SECONDS=180, SOAK_SEED=N)
+	@SOAK_SECONDS=$(SOAK_SECONDS) SOAK_SEED=$(SOAK_SEED) selftests/soak/vmrun.sh
 
 fuzz: deps ## run every libFuzzer target for FUZZ_SECONDS each (default 60; fuzz/Makefile)
 	@$(SUBMAKE) -C fuzz run

@@ -208,6 +208,24 @@ static void run_fsm(struct decide_ctx *ctx, const struct tenant_delta *d, struct
 	}
 }
 
+/*
+ * Ways tenants grew into may leave no room for every PS tenant (and the
+ * vswitch) beside @b's DDIO ways: then they give them back, down to their
+ * configured ways, and grow again if their demand says so. A PS tenant is
+ * never left on DDIO's ways for the sake of ways it grew into.
+ */
+static void give_back_grown(const struct config *cfg, struct planner_alloc *b)
+{
+	struct planner_alloc c = *b;
+
+	c.ddio_ways--; /* the helper asks about one DDIO way more */
+	if (planner_grow_keeps_isolation(cfg, &c, -1))
+		return;
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		if (b->ways[i] > cfg->tenant[i].ways)
+			b->ways[i] = cfg->tenant[i].ways;
+}
+
 bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenant_delta *d)
 {
 	const struct config *cfg = ctx->cfg;
@@ -223,6 +241,8 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenan
 	/* whoever set it decided the load needs it: Reclaim measures from here */
 	b.ddio_grant_ways = b.ddio_ways;
 	b.ddio_grant_traffic = d ? d->cur.ddio_hits + d->cur.ddio_misses : 0;
+	if (b.ddio_ways)
+		give_back_grown(cfg, &b);
 	if (!b.ddio_ways || planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &b)) {
 		/* tenants cannot all fit beside it: keep their masks, take the mask */
 		a->ddio_ways = n;

@@ -102,8 +102,9 @@ void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct de
  * The platform's DDIO mask is @mask, not what iocad last applied (someone
  * else changed it): adopt it as the platform's state, where it is, and
  * plan the tenants around it with @d's latest LLC references, PS tenants
- * off its ways. Returns true if the tenants cannot all be planned around
- * it (their masks are then kept as they were).
+ * off its ways (tenants that grew give their grown ways back when the PS
+ * tenants would not fit beside it otherwise). Returns true if the tenants
+ * cannot all be planned around it (their masks are then kept as they were).
  */
 bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenant_delta *d);
 

@@ -194,13 +194,22 @@ static int sampler_start(struct host *h, const struct platform_plan *p)
 	return 0;
 }
 
-/* CAT of every socket as @p says; on a refusal the sockets done are put back. */
+/*
+ * CAT of every socket as @p says, each group with its online CPUs (@on,
+ * also recorded as the set the groups were written for); on a refusal the
+ * sockets done are put back.
+ */
 static int apply_cat(struct host *h, const struct platform_plan *p)
 {
+	struct platform_cpuset on;
 	char err[768] = "";
 	unsigned int id;
-	int r = 0;
+	int r;
 
+	r = host_topo_online(h->cpu_root, &on, h->last_err, sizeof(h->last_err));
+	if (r)
+		return r;
+	h->online = on;
 	for (id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
 		const struct platform_socket_plan *sp = host_plan_socket(p, id);
 		const struct rdt_group *cur;
@@ -210,7 +219,7 @@ static int apply_cat(struct host *h, const struct platform_plan *p)
 			continue;
 		h->nprev[id] = rdt_groups(h->sock[id].rdt, &cur);
 		memcpy(h->prev[id], cur, h->nprev[id] * sizeof(cur[0]));
-		n = sp ? host_cat_groups(sp, h->groups) : 0;
+		n = sp ? host_cat_groups(sp, &on, h->groups) : 0;
 		r = rdt_apply(h->sock[id].rdt, h->groups, n, err, sizeof(err));
 		if (r) {
 			snprintf(h->last_err, sizeof(h->last_err),
@@ -318,6 +327,34 @@ int host_apply(void *ctx, const struct platform_plan *p)
 	}
 	h->plan = *p;
 	h->have_plan = true;
+	return 0;
+}
+
+int host_apply_hotplug(struct host *h)
+{
+	struct platform_cpuset on;
+	char why[768];
+	int r;
+
+	if (!h->have_plan || h->plan.sample_only)
+		return 0;
+	r = host_topo_online(h->cpu_root, &on, why, sizeof(why));
+	/* after a failed fix-up (said), try again even if nothing changed since */
+	if (r || (!h->hotplug_said && !memcmp(&on, &h->online, sizeof(on))))
+		return r;
+	r = apply_cat(h, &h->plan);
+	if (r) {
+		if (!h->hotplug_said)
+			host_say(h,
+				 "CPUs went offline or online: putting the groups' CPUs right "
+				 "failed (%s); retried every interval, said again when it worked",
+				 h->last_err);
+		h->hotplug_said = true;
+		return reread(h, r);
+	}
+	host_say(h, "CPUs went offline or online: every group holds its online CPUs again%s",
+		 h->hotplug_said ? " (after failures)" : "");
+	h->hotplug_said = false;
 	return 0;
 }
 

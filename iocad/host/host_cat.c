@@ -4,7 +4,8 @@
 
 #include "host_cat.h"
 
-unsigned int host_cat_groups(const struct platform_socket_plan *sp, struct rdt_group *out)
+unsigned int host_cat_groups(const struct platform_socket_plan *sp,
+			     const struct platform_cpuset *online, struct rdt_group *out)
 {
 	unsigned int n = 0;
 
@@ -19,7 +20,8 @@ unsigned int host_cat_groups(const struct platform_socket_plan *sp, struct rdt_g
 		o->name[sizeof(o->name) - 1] = '\0';
 		o->mask = g->mask;
 		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
-			if (platform_cpuset_has(&g->cpus, c))
+			if (platform_cpuset_has(&g->cpus, c) &&
+			    (!online || platform_cpuset_has(online, c)))
 				o->cpus[o->ncpus++] = c;
 	}
 	return n;

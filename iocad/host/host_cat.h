@@ -13,8 +13,15 @@
 #include "platform.h"
 #include "rdt.h"
 
-/* @sp's groups into @out (RDT_MAX_GROUPS entries), CPU lists ascending; their number. */
-unsigned int host_cat_groups(const struct platform_socket_plan *sp, struct rdt_group *out);
+/*
+ * @sp's groups into @out (RDT_MAX_GROUPS entries), CPU lists ascending;
+ * their number. Only the CPUs in @online (NULL: all) are listed: resctrl
+ * takes an offline CPU out of its group and gives it to the default group
+ * when it comes back, so a group holds what the plan says of the online
+ * ones.
+ */
+unsigned int host_cat_groups(const struct platform_socket_plan *sp,
+			     const struct platform_cpuset *online, struct rdt_group *out);
 
 /* Every socket's sample_cpus of @p, ascending, into @cpus; their number. */
 unsigned int host_cat_cpus(const struct platform_plan *p, uint32_t *cpus);

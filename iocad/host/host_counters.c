@@ -110,3 +110,9 @@ uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *
 	out->t_ns = s->time_ns;
 	return lost;
 }
+
+uint64_t host_counters_poll_seq(struct host_counters *hc, uint64_t lost)
+{
+	hc->poll_seq += 1 + lost;
+	return hc->poll_seq;
+}

@@ -7,7 +7,9 @@
  * going offline and back, a new sampler configuration after SIGHUP), so
  * the loop's deltas never go backwards. Sequence numbers are iocad's own:
  * each sample advances by one plus the samples lost before it, so a gap
- * lengthens an interval and is seen, never corrupts one.
+ * lengthens an interval and is seen, never corrupts one; what the loop
+ * sees (host_counters_poll_seq) advances by one per poll plus the samples
+ * lost, however many arrived samples that poll folded.
  *
  * Pure: no I/O; the caller receives and sums DDIO counters.
  */
@@ -36,7 +38,8 @@ struct host_cpu_acc {
 struct host_counters {
 	uint64_t seq; /* iocad's sequence number of the last sample */
 	uint64_t lost;
-	bool new_epoch; /* next sample's counts start again from zero */
+	uint64_t poll_seq; /* the loop's: one per poll, plus the samples lost */
+	bool new_epoch;	   /* next sample's counts start again from zero */
 	struct host_cpu_acc cpu[PLATFORM_MAX_CPUS];
 	struct host_ddio_acc {
 		uint64_t last[2], base[2]; /* hits, misses */
@@ -62,5 +65,13 @@ void host_counters_new_epoch(struct host_counters *hc);
  */
 uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *s,
 			    const struct host_ddio_counts *ddio, struct platform_sample *out);
+
+/*
+ * The seq of a poll that folded one or more samples, @lost of them lost
+ * before they came (the sum of host_counters_fold's returns): one more
+ * than the last poll's plus @lost. Samples that arrived together (iocad
+ * was late) make one longer interval, and are not lost.
+ */
+uint64_t host_counters_poll_seq(struct host_counters *hc, uint64_t lost);
 
 #endif /* IOCAD_HOST_COUNTERS_H */

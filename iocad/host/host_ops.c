@@ -131,6 +131,7 @@ static int poll_op(void *ctx, struct platform_sample *out)
 	struct host *h = ctx;
 	struct host_ddio_counts d[PLATFORM_MAX_SOCKETS];
 	unsigned int waited = 0;
+	uint64_t lost = 0;
 	bool got = false;
 	int r;
 
@@ -159,10 +160,17 @@ static int poll_op(void *ctx, struct platform_sample *out)
 		}
 		h->late_said = false;
 		ddio_counts(h, d);
-		host_counters_fold(&h->hc, h->sample, d, out);
+		lost += host_counters_fold(&h->hc, h->sample, d, out);
 		got = true;
 	}
-	return sample_masks(h, out);
+	/* samples folded together are one longer interval, not lost ones */
+	out->seq = host_counters_poll_seq(&h->hc, lost);
+	r = sample_masks(h, out);
+	if (r)
+		return r;
+	/* a failure is said there and retried at the next poll; sampling goes on */
+	(void)host_apply_hotplug(h);
+	return 0;
 }
 
 static int wait_op(void *ctx, uint64_t interval_ns)

@@ -38,6 +38,8 @@ struct host {
 	bool lib_quiet;			/* libioca's own "not loaded" is said better by us */
 	bool have_plan;			/* @plan was applied */
 	bool late_said;			/* "no sample for N ms" said, until one comes */
+	bool hotplug_said;		/* a failed hotplug fix-up said, until one works */
+	struct platform_cpuset online;	/* the online CPUs the groups were written for */
 	struct ioca_client *client;	/* requests; owns sampler and DDIO */
 	struct ioca_subscription *sub;	/* samples */
 	struct ioca_cha_preset *preset; /* NULL: no DDIO counters */
@@ -65,6 +67,14 @@ const struct platform_socket_plan *host_plan_socket(const struct platform_plan *
 int host_check(void *ctx, const struct platform_plan *p);
 int host_apply(void *ctx, const struct platform_plan *p);
 int host_restore(void *ctx);
+
+/*
+ * CPUs went offline or online since the last apply (sysfs "online"):
+ * write the plan in force's CAT again, so each group holds its online
+ * CPUs (resctrl gives a CPU that comes back to the default group). DDIO
+ * and the sampler are left alone. 0 if nothing changed or all went well.
+ */
+int host_apply_hotplug(struct host *h);
 
 void host_destroy(void *ctx);
 

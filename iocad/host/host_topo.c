@@ -32,12 +32,11 @@ static int read_int(const char *path, int *out)
 }
 
 /*
- * "0-3,8\n" into @t->online. Not config_value_cpus: the host may have
- * more CPUs than a tenant may name, and those are simply not tracked.
+ * "0-3,8\n" into @on. Not config_value_cpus: the host may have more CPUs
+ * than a tenant may name, and those are simply not tracked.
  */
-static int read_online(const char *root, struct host_topo *t, char *err, size_t errlen)
+int host_topo_online(const char *root, struct platform_cpuset *on, char *err, size_t errlen)
 {
-	struct platform_cpuset on;
 	char path[512], buf[4096];
 	int r;
 
@@ -48,10 +47,21 @@ static int read_online(const char *root, struct host_topo *t, char *err, size_t 
 		return r;
 	}
 	buf[strcspn(buf, "\n")] = '\0';
-	if (rdt_parse_cpus(buf, &on)) {
+	if (rdt_parse_cpus(buf, on)) {
 		snprintf(err, errlen, "%s: cannot parse '%s'", path, buf);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+static int read_online(const char *root, struct host_topo *t, char *err, size_t errlen)
+{
+	struct platform_cpuset on;
+	int r;
+
+	r = host_topo_online(root, &on, err, errlen);
+	if (r)
+		return r;
 	for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
 		t->online[c] = platform_cpuset_has(&on, c);
 	return 0;

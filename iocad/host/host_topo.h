@@ -31,6 +31,9 @@ struct host_topo {
  */
 int host_topo_read(const char *root, struct host_topo *t, char *err, size_t errlen);
 
+/* The CPUs @root/online lists into @on; 0 or -errno with @err set. */
+int host_topo_online(const char *root, struct platform_cpuset *on, char *err, size_t errlen);
+
 /* L3 id of @socket (from its first online CPU), or -1. */
 int host_topo_l3_id(const struct host_topo *t, unsigned int socket);
 

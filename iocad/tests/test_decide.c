@@ -24,6 +24,11 @@ static const char latent[] = "[platform]\nllc_ways = 11\nddio_ways = 4\n"
 			     "[tenant be3]\ncpus = 1\nways = 2\n"
 			     "[tenant xmem]\ncpus = 2\nways = 2\npriority = PS\n";
 
+static const char grown[] = "[platform]\nllc_ways = 11\nddio_ways = 3\nddio_ways_max = 6\n"
+			    "threshold_miss_low = 1000\n"
+			    "[tenant web]\ncpus = 0\nways = 2\npriority = PS\nnetworking = yes\n"
+			    "[tenant batch]\ncpus = 1\nways = 3\n";
+
 static struct decide_fx *load(const char *text, enum iocad_mode mode)
 {
 	struct decide_fx *f = decide_fx_load(text, "d.ini", mode);
@@ -37,6 +42,34 @@ static void refs(struct decide_fx *f, unsigned int i, double r, double m)
 	f->iv.tenant[i].llc_refs = r;
 	f->iv.tenant[i].llc_misses = m;
 	f->iv.tenant[i].miss_rate = m / r;
+}
+
+/*
+ * Someone sets DDIO wider than a grown PS tenant fits beside (the soak's
+ * find: web kept its 8 ways on DDIO's ways until the next reload): the
+ * grown ways are given back so the PS tenant is off DDIO's ways at once.
+ */
+static void test_decide_outside_ddio_beside_a_grown_ps_tenant(void **u)
+{
+	struct decide_fx *f = load(grown, IOCAD_MODE_IOCA);
+	struct planner_alloc *a = &f->ctx.alloc;
+
+	(void)u;
+	decide_fx_step(f);
+	/* web grew to 8 ways (Core Demand) beside DDIO's 3; batch shares DDIO's */
+	a->ways[0] = 8;
+	assert_int_equal(planner_plan(&f->cfg, PLANNER_IO_AWARE, NULL, 0, a), 0);
+	assert_int_equal(a->ddio_mask, 0x700);
+	assert_int_equal(a->mask[0] & a->ddio_mask, 0);
+	/* 8 PS ways and 5 DDIO ways are more than the LLC's 11 */
+	assert_false(decide_adopt_ddio(&f->ctx, 0x7c0, &f->d));
+	assert_int_equal(a->ddio_mask, 0x7c0);
+	assert_int_equal(a->ddio_ways, 5);
+	assert_int_equal(a->ways[0], 2);
+	assert_int_equal(a->mask[0] & 0x7c0, 0);
+	/* a tenant that had not grown keeps its ways */
+	assert_int_equal(a->ways[1], 3);
+	free(f);
 }
 
 static void test_decide_fig7a_vswitch_grows_then_gives_back(void **u)
@@ -242,6 +275,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decide_fig7a_vswitch_grows_then_gives_back),
+		cmocka_unit_test(test_decide_outside_ddio_beside_a_grown_ps_tenant),
 		cmocka_unit_test(test_decide_static_never_changes),
 		cmocka_unit_test(test_decide_core_only_never_grows_ddio),
 		cmocka_unit_test(test_decide_latent_contender_ioca_isolates_ps),

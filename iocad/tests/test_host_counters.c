@@ -105,6 +105,33 @@ static void test_host_counters_lost_samples_advance_seq(void **state)
 	assert_int_equal(f->hc.lost, 2);
 }
 
+/*
+ * iocad was late and two samples waited for one poll: folded into one
+ * longer interval, none lost (the soak saw "lost 1 sample(s)" for this).
+ */
+static void test_host_counters_samples_folded_in_one_poll_are_not_lost(void **state)
+{
+	struct fx *f = *state;
+
+	cpu(&f->s, 0, 100, 0);
+	fold(f, false, 0, 0);
+	assert_int_equal(host_counters_poll_seq(&f->hc, 0), 1);
+	f->s.ncpus = 0;
+	cpu(&f->s, 0, 200, 0);
+	assert_int_equal(fold(f, false, 0, 0), 0);
+	f->s.ncpus = 0;
+	cpu(&f->s, 0, 300, 0);
+	assert_int_equal(fold(f, false, 0, 0), 0);
+	assert_int_equal(host_counters_poll_seq(&f->hc, 0), 2); /* no gap */
+	assert_int_equal(f->out.cpu[0].instructions, 300);
+	/* a poll after two lost samples: the gap says them */
+	f->s.ncpus = 0;
+	cpu(&f->s, 0, 600, 0);
+	f->s.lost = 2;
+	assert_int_equal(host_counters_poll_seq(&f->hc, fold(f, false, 0, 0)), 5);
+	assert_int_equal(f->hc.lost, 2);
+}
+
 static void test_host_counters_restarts_never_go_backwards(void **state)
 {
 	struct fx *f = *state;
@@ -202,7 +229,7 @@ static void test_host_cat_groups_from_the_plan(void **state)
 	p->nsockets = 1;
 	planner_socket_plan(c, &a, &p->socket[0]);
 	assert_int_equal(p->socket[0].ngroups, 3);
-	assert_int_equal(host_cat_groups(&p->socket[0], g), 3);
+	assert_int_equal(host_cat_groups(&p->socket[0], NULL, g), 3);
 	assert_string_equal(g[1].name, "pmd");
 	assert_int_equal(g[1].ncpus, 2);
 	assert_int_equal(g[1].cpus[0], 2);
@@ -211,6 +238,46 @@ static void test_host_cat_groups_from_the_plan(void **state)
 	assert_int_equal(g[1].mask, a.mask[2]);
 	assert_int_equal(host_cat_cpus(p, cpus), 5);
 	assert_int_equal(cpus[4], 5);
+	free(p);
+	free(g);
+	free(c);
+}
+
+/*
+ * Hotplug: resctrl takes an offline CPU out of its group (and gives it to
+ * the default group when it is back), so a group is written with the
+ * plan's online CPUs only; once the CPU is back, it is listed again.
+ */
+static void test_host_cat_groups_lists_only_online_cpus(void **state)
+{
+	struct config *c = parse(groups_cfg);
+	struct rdt_group *g = calloc(RDT_MAX_GROUPS, sizeof(*g));
+	struct platform_plan *p = calloc(1, sizeof(*p));
+	struct planner_alloc a = {.llc_ways = 11, .ddio_ways = 2, .ntenants = 4};
+	struct platform_cpuset on = {{0}};
+
+	(void)state;
+	assert_non_null(g);
+	assert_non_null(p);
+	a.ways[0] = 2;
+	a.ways[1] = a.ways[2] = 3;
+	a.ways[3] = 1;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	planner_socket_plan(c, &a, &p->socket[0]);
+	for (unsigned int cpu = 0; cpu <= 5; cpu++)
+		if (cpu != 4 && cpu != 5)
+			platform_cpuset_add(&on, cpu);
+	assert_int_equal(host_cat_groups(&p->socket[0], &on, g), 3);
+	assert_string_equal(g[1].name, "pmd");
+	assert_int_equal(g[1].ncpus, 1); /* pmd2's CPU 4 is offline */
+	assert_int_equal(g[1].cpus[0], 2);
+	assert_string_equal(g[2].name, "batch");
+	assert_int_equal(g[2].ncpus, 0); /* a group whose CPUs are all offline stays */
+	assert_int_equal(g[0].ncpus, 2);
+	platform_cpuset_add(&on, 4);
+	assert_int_equal(host_cat_groups(&p->socket[0], &on, g), 3);
+	assert_int_equal(g[1].ncpus, 2);
+	assert_int_equal(g[1].cpus[1], 4);
 	free(p);
 	free(g);
 	free(c);
@@ -264,6 +331,9 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_host_counters_lost_samples_advance_seq, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_host_counters_samples_folded_in_one_poll_are_not_lost, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(test_host_counters_restarts_never_go_backwards,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_counters_missing_cpu_keeps_its_counts,
@@ -271,6 +341,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host_counters_ddio_per_socket, setup,
 						teardown),
 		cmocka_unit_test(test_host_cat_groups_from_the_plan),
+		cmocka_unit_test(test_host_cat_groups_lists_only_online_cpus),
 		cmocka_unit_test(test_config_group_name_clash_is_refused),
 		cmocka_unit_test(test_config_ddio_counters_key),
 	};

@@ -221,7 +221,7 @@ static void test_rdt_class_plan_group_maps_to_the_class(void **state)
 	snprintf(sp.group[1].rdt_class, sizeof(sp.group[1].rdt_class), "gold");
 	sp.group[1].mask = 0x1c;
 	platform_cpuset_add(&sp.group[1].cpus, 5);
-	assert_int_equal(host_cat_groups(&sp, out), 2);
+	assert_int_equal(host_cat_groups(&sp, NULL, out), 2);
 	assert_false(out[0].shared);
 	assert_string_equal(out[0].name, "web");
 	assert_true(out[1].shared);

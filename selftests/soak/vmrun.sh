@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Host side of the soak (found by `make vmtest`; `make soak` runs a longer
+# one): builds ioca.ko and resctrl_emu.ko against KDIR and the static iocad
+# and iocactl, boots the guest kernel under QEMU (TCG) with 4 CPUs on two
+# sockets and runs guest.sh there: iocad on the host platform (ioca.ko
+# emulate=1 emulate_sockets=2, resctrl_emu.ko with two L3 domains) under a
+# seeded random sequence of faults, its invariants checked after every
+# step. Prints the guest's TAP and "soak: N passed, M failed".
+#
+# Environment:
+#   SOAK_SECONDS  nominal guest time of the fault sequence: one step per
+#                 2.5 s (default 60, the short pass `make vmtest` runs;
+#                 `make soak` passes 180)
+#   SOAK_SEED     the seed of the sequence (default: a random one); the
+#                 seed is printed, and the same SOAK_SEED and SOAK_SECONDS
+#                 replay the same faults in the same order
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
+KDIR=${KDIR:-$("$root/scripts/kdir.sh")}
+export KDIR
+work=$(mktemp -d "${TMPDIR:-/tmp}/soak-vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail_all() {
+	echo "soak: $1"
+	echo "soak: 0 passed, 1 failed"
+	exit 1
+}
+
+seconds=${SOAK_SECONDS:-60}
+seed=${SOAK_SEED:-$(($(od -An -N4 -tu4 /dev/urandom) & 0x7fffffff))}
+[[ $seconds =~ ^[1-9][0-9]*$ ]] || fail_all "SOAK_SECONDS '$seconds' is not a positive integer"
+[[ $seed =~ ^[0-9]+$ ]] || fail_all "SOAK_SEED '$seed' is not a number"
+steps=$((seconds * 2 / 5))
+[ "$steps" -ge 12 ] || steps=12 # the warm-up is 8, the memory baseline halfway
+echo "soak: seed $seed, $steps steps (SOAK_SECONDS $seconds); replay with SOAK_SEED=$seed SOAK_SECONDS=$seconds"
+
+if ! make --no-print-directory -C "$root/kmod" >"$work/build.log" 2>&1 ||
+	[ ! -f "$root/kmod/ioca.ko" ]; then
+	tail -n 30 "$work/build.log"
+	fail_all "ioca.ko does not build against $KDIR"
+fi
+# resctrl_emu is built from a copy: the tree's objects may be another kernel's.
+mkdir -p "$work/emu"
+cp "$root"/selftests/resctrl_emu/Kbuild "$root"/selftests/resctrl_emu/*.[ch] "$work/emu/" ||
+	fail_all "cannot copy selftests/resctrl_emu"
+if ! make -s -C "$KDIR" M="$work/emu" modules >>"$work/build.log" 2>&1 ||
+	[ ! -f "$work/emu/resctrl_emu.ko" ]; then
+	tail -n 30 "$work/build.log"
+	fail_all "resctrl_emu.ko does not build against $KDIR"
+fi
+if ! make --no-print-directory -C "$root/iocad" -j2 build/iocad.static build/iocactl.static \
+	>>"$work/build.log" 2>&1; then
+	tail -n 30 "$work/build.log"
+	fail_all "iocad/build/iocad.static or iocactl.static does not build"
+fi
+
+# A step waits for up to 4 intervals and checks with bounded waits; under
+# TCG on a loaded host one takes a few times its nominal 2.5 s.
+"$run" --cpu Skylake-Client --smp 4 --sockets 2 --mem 512 --timeout $((300 + seconds * 8)) \
+	--append loglevel=2 \
+	--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
+	--file "$root/iocad/build/iocad.static:/ioca/iocad" \
+	--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
+	--file "$root/scripts/vm/tap.sh" \
+	--file "$here/guest.sh" -- sh ./guest.sh "$seed" "$steps" | tee "$work/console"
+rc=${PIPESTATUS[0]}
+"$root/scripts/vm/taptally.sh" soak "$work/console" "$rc"
