@@ -37,25 +37,9 @@ steps=$((seconds * 2 / 5))
 [ "$steps" -ge 12 ] || steps=12 # the warm-up is 8, the memory baseline halfway
 echo "soak: seed $seed, $steps steps (SOAK_SECONDS $seconds); replay with SOAK_SEED=$seed SOAK_SECONDS=$seconds"
 
-if ! make --no-print-directory -C "$root/kmod" >"$work/build.log" 2>&1 ||
-	[ ! -f "$root/kmod/ioca.ko" ]; then
-	tail -n 30 "$work/build.log"
-	fail_all "ioca.ko does not build against $KDIR"
-fi
-# resctrl_emu is built from a copy: the tree's objects may be another kernel's.
-mkdir -p "$work/emu"
-cp "$root"/selftests/resctrl_emu/Kbuild "$root"/selftests/resctrl_emu/*.[ch] "$work/emu/" ||
-	fail_all "cannot copy selftests/resctrl_emu"
-if ! make -s -C "$KDIR" M="$work/emu" modules >>"$work/build.log" 2>&1 ||
-	[ ! -f "$work/emu/resctrl_emu.ko" ]; then
-	tail -n 30 "$work/build.log"
-	fail_all "resctrl_emu.ko does not build against $KDIR"
-fi
-if ! make --no-print-directory -C "$root/iocad" -j2 build/iocad.static build/iocactl.static \
-	>>"$work/build.log" 2>&1; then
-	tail -n 30 "$work/build.log"
-	fail_all "iocad/build/iocad.static or iocactl.static does not build"
-fi
+# shellcheck source=scripts/vm/guestparts.sh
+. "$root/scripts/vm/guestparts.sh"
+guest_parts "$work"
 
 # A step waits for up to 4 intervals and checks with bounded waits; under
 # TCG on a loaded host one takes a few times its nominal 2.5 s.
