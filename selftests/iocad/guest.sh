@@ -55,6 +55,12 @@ gmask() {
 	[ -n "$v" ] && echo $((0x$v))
 }
 gcpus() { cat "$R/iocad-s0-$1/cpus_list" 2>/dev/null; }
+tap_diag() { # every iocad group's schemata and CPUs, and iocad's last lines
+	for g in "$R"/iocad-s0-*; do
+		[ -d "$g" ] && echo "# ${g##*/}: $(tr '\n' ' ' <"$g/schemata") cpus $(cat "$g/cpus_list")"
+	done
+	tail -n 5 "$LOG" 2>/dev/null | sed 's/^/#   log: /'
+}
 ngroups() { ls -d "$R"/iocad-s0-* 2>/dev/null | wc -l; }
 logs() { grep -q "$1" "$LOG"; }
 running() { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
@@ -165,8 +171,10 @@ start /tmp/three.ini
 wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ -s "$TRACE" ]'
 check "start: one resctrl group per tenant" \
 	'[ -n "$(gmask batch)" ] && [ -n "$(gmask web)" ] && [ -n "$(gmask db)" ]'
-check "start: masks as planned (batch 0x7, web 0x18, db 0x60 beside DDIO 0x600)" \
-	'[ "$(gmask batch)" -eq 7 ] && [ "$(gmask web)" -eq 24 ] && [ "$(gmask db)" -eq 96 ]'
+# web, the networking tenant, on the inclusive ways 0x3 (its own DMA lines
+# land there); db, PS, off them and off DDIO's; batch beside DDIO
+check "start: masks as planned (web 0x3 on the inclusive ways, db 0xc, batch 0x70 beside DDIO 0x600)" \
+	'[ "$(gmask batch)" -eq 112 ] && [ "$(gmask web)" -eq 3 ] && [ "$(gmask db)" -eq 12 ]'
 check "start: each group holds its tenant's CPUs" \
 	'[ "$(gcpus batch)" = 2 ] && [ "$(gcpus web)" = 0 ] && [ "$(gcpus db)" = 1 ]'
 check "start: ioca.ko's sampler runs" '[ "$(sampler)" = running ]'
