@@ -19,6 +19,7 @@
 #include <linux/topology.h>
 #include "compat.h"
 #include "ddio_emul.h"
+#include "ddio_gen.h"
 #include "ddio_msr.h"
 #include "main.h"
 #include "netlink.h"
@@ -84,13 +85,16 @@ static int __init ioca_ddio_setup(struct ioca_ddio *d)
 
 static void ioca_print_backend(const struct ioca_ddio *d)
 {
-	pr_info("backend %s, %u socket(s), %u LLC ways, DDIO mask 0x%x%s%s\n",
+	pr_info("backend %s, %u socket(s), %u LLC ways, DDIO mask 0x%x, field 0x%x%s%s\n",
 		d->ops->name, d->nr_sockets, d->sock[0].llc_ways,
-		d->sock[0].boot_mask,
+		d->sock[0].boot_mask, d->field,
 		d->ops->id == IOCA_BACKEND_MSR && !d->verified ?
 		", model supported but unverified" : "",
 		d->ops->id == IOCA_BACKEND_MSR && ioca_ddio_msr_locked_down() ?
 		", MSR writes refused by kernel lockdown" : "");
+	if (d->gen && d->gen->note)
+		pr_notice("%s (model 0x%02x): %s\n", d->gen->name,
+			  d->gen->model, d->gen->note);
 }
 
 static int ioca_cpuhp_online(unsigned int cpu)

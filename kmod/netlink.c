@@ -61,7 +61,9 @@ static int ioca_put_socket_info(struct sk_buff *msg, struct ioca_ddio *d,
 {
 	const struct ioca_ddio_socket *sk = &d->sock[id];
 	struct nlattr *nest = nla_nest_start(msg, IOCA_A_INFO_SOCKET);
+	struct ioca_ddio_status st;
 
+	ioca_ddio_status(d, id, &st);
 	if (!nest ||
 	    nla_put_u32(msg, IOCA_A_SOCKET_ID, id) ||
 	    nla_put_u32(msg, IOCA_A_SOCKET_LLC_WAYS, sk->llc_ways) ||
@@ -70,7 +72,11 @@ static int ioca_put_socket_info(struct sk_buff *msg, struct ioca_ddio *d,
 	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_BOOT_MASK, sk->boot_mask) ||
 	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_VALID_MASK, sk->valid_mask) ||
 	    nla_put_u32(msg, IOCA_A_SOCKET_CPU_COUNT, ioca_socket_cpus(id)) ||
-	    nla_put_u32(msg, IOCA_A_SOCKET_OWNER_PID, sk->owner_pid))
+	    nla_put_u32(msg, IOCA_A_SOCKET_OWNER_PID, sk->owner_pid) ||
+	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_FIELD, st.field) ||
+	    nla_put_u8(msg, IOCA_A_SOCKET_DDIO_AVAILABLE, st.available) ||
+	    nla_put_u8(msg, IOCA_A_SOCKET_DDIO_WRITABLE, st.writable) ||
+	    nla_put_u8(msg, IOCA_A_SOCKET_DDIO_VERIFIED, st.verified))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;

@@ -6,7 +6,7 @@
 #include "ioca_nl_gen.h"
 
 /* Upper bound of an info reply's payload. */
-#define IOCA_INFO_MSG_SIZE (512 + IOCA_MAX_SOCKETS * 96)
+#define IOCA_INFO_MSG_SIZE (512 + IOCA_MAX_SOCKETS * 128)
 
 int ioca_nl_register(void);
 void ioca_nl_unregister(void);

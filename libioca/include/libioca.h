@@ -180,6 +180,26 @@ struct ioca_sampler_info {
 	struct ioca_subscriber_info subscribers[IOCA_MAX_SUBSCRIBERS];
 };
 
+/*
+ * LIBIOCA_0.3: what the module says of one socket's DDIO way control
+ * (struct ioca_info's ddio[i] belongs to sockets[i]).
+ */
+struct ioca_ddio_control {
+	bool reported;	/* the module sent these (false from an older ioca.ko) */
+	bool available; /* the DDIO field is known and the register was read */
+	bool writable;	/* writes allowed; the last one read back as written */
+	bool verified;	/* writable, and a written mask is known to move DDIO */
+	uint32_t field; /* the bits of IIO_LLC_WAYS that are the DDIO field */
+};
+
+/**
+ * @brief Why a socket's DDIO ways cannot be controlled, for a log line.
+ * @param dc the socket's entry of struct ioca_info's ddio[]
+ * @return NULL when they can (or an older module does not say), else a
+ *         constant sentence
+ */
+LIBIOCA_API const char *ioca_ddio_control__why_not(const struct ioca_ddio_control *dc);
+
 struct ioca_info {
 	uint32_t backend; /* enum ioca_backend */
 	char backend_name[32];
@@ -194,6 +214,8 @@ struct ioca_info {
 	struct ioca_socket_info sockets[IOCA_MAX_SOCKETS];
 	bool has_sampler; /* the sampler nest was present */
 	struct ioca_sampler_info sampler;
+	/* LIBIOCA_0.3: DDIO control of sockets[i]; appended, nothing moved */
+	struct ioca_ddio_control ddio[IOCA_MAX_SOCKETS];
 };
 
 /**

@@ -34,6 +34,10 @@ static const struct nla_policy socket_pol[IOCA_A_SOCKET_MAX + 1] = {
 	[IOCA_A_SOCKET_CPU_COUNT] = IOCA_POL_U32,
 	[IOCA_A_SOCKET_COUNTER] = IOCA_POL_NESTED,
 	[IOCA_A_SOCKET_OWNER_PID] = IOCA_POL_U32,
+	[IOCA_A_SOCKET_DDIO_FIELD] = IOCA_POL_U32,
+	[IOCA_A_SOCKET_DDIO_AVAILABLE] = IOCA_POL_U8,
+	[IOCA_A_SOCKET_DDIO_WRITABLE] = IOCA_POL_U8,
+	[IOCA_A_SOCKET_DDIO_VERIFIED] = IOCA_POL_U8,
 };
 
 static const struct nla_policy sampler_pol[IOCA_A_SAMPLER_MAX + 1] = {
@@ -98,8 +102,23 @@ int ioca_decode_event(struct nlattr *nest, struct ioca_event_info *ev, const str
 	return 0;
 }
 
+static bool get_flag(const struct nlattr *a)
+{
+	return a && ioca_u8(a);
+}
+
+/* Absent in an older module's reply: reported stays false. */
+static void decode_ddio_control(struct nlattr **tb, struct ioca_ddio_control *dc)
+{
+	dc->reported = tb[IOCA_A_SOCKET_DDIO_AVAILABLE] != NULL;
+	dc->available = get_flag(tb[IOCA_A_SOCKET_DDIO_AVAILABLE]);
+	dc->writable = get_flag(tb[IOCA_A_SOCKET_DDIO_WRITABLE]);
+	dc->verified = get_flag(tb[IOCA_A_SOCKET_DDIO_VERIFIED]);
+	dc->field = get_u32(tb[IOCA_A_SOCKET_DDIO_FIELD]);
+}
+
 static int decode_socket(struct nlattr *nest, struct ioca_socket_info *s,
-			 const struct ioca_log *log)
+			 struct ioca_ddio_control *dc, const struct ioca_log *log)
 {
 	struct nlattr *tb[IOCA_A_SOCKET_MAX + 1];
 	int err;
@@ -120,6 +139,7 @@ static int decode_socket(struct nlattr *nest, struct ioca_socket_info *s,
 	s->valid_mask = get_u32(tb[IOCA_A_SOCKET_DDIO_VALID_MASK]);
 	s->cpu_count = get_u32(tb[IOCA_A_SOCKET_CPU_COUNT]);
 	s->owner_pid = get_u32(tb[IOCA_A_SOCKET_OWNER_PID]);
+	decode_ddio_control(tb, dc);
 	return 0;
 }
 
@@ -268,7 +288,9 @@ int ioca_decode_info(const struct nlmsghdr *nlh, struct ioca_info *info, const s
 			pr_warn(log, "info reply: more than IOCA_MAX_SOCKETS socket nests");
 			return -EBADMSG;
 		}
-		err = decode_socket(a, &info->sockets[info->nsockets++], log);
+		err = decode_socket(a, &info->sockets[info->nsockets], &info->ddio[info->nsockets],
+				    log);
+		info->nsockets++;
 		if (err)
 			return err;
 	}

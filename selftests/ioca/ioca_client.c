@@ -36,7 +36,8 @@
 /* libioca's default printer: its reasons for a refused reply go to stderr. */
 static const struct ioca_log log_stderr;
 
-static void copy_socket(const struct lib_socket_info *in, struct ioca_socket_info *s)
+static void copy_socket(const struct lib_socket_info *in, const struct ioca_ddio_control *dc,
+			struct ioca_socket_info *s)
 {
 	s->id = in->id;
 	s->llc_ways = in->llc_ways;
@@ -45,6 +46,11 @@ static void copy_socket(const struct lib_socket_info *in, struct ioca_socket_inf
 	s->boot_mask = in->boot_mask;
 	s->valid_mask = in->valid_mask;
 	s->cpu_count = in->cpu_count;
+	s->field = dc->field;
+	s->reported = dc->reported;
+	s->available = dc->available;
+	s->writable = dc->writable;
+	s->verified = dc->verified;
 }
 
 static int copy_sampler(const struct lib_sampler_info *in, struct ioca_sampler_info *si)
@@ -108,7 +114,7 @@ static int parse_info(struct nlmsghdr *nlh, void *arg)
 	mark_present(nlh, info);
 	err = in->nsockets > T_MAX_SOCKETS ? -E2BIG : 0;
 	for (i = 0; !err && i < in->nsockets; i++)
-		copy_socket(&in->sockets[i], &info->sock[info->nsockets++]);
+		copy_socket(&in->sockets[i], &in->ddio[i], &info->sock[info->nsockets++]);
 	if (!err && in->has_sampler)
 		err = copy_sampler(&in->sampler, &info->sampler);
 out:

@@ -24,6 +24,9 @@
 
 struct ioca_socket_info {
 	uint32_t id, llc_ways, mask, ways, boot_mask, valid_mask, cpu_count;
+	/* DDIO control: field mask and flags; reported: the module sent them */
+	uint32_t field;
+	bool reported, available, writable, verified;
 };
 
 struct ioca_sampler_info {

@@ -89,6 +89,14 @@ enum {
 	IOCA_A_SOCKET_CPU_COUNT,
 	IOCA_A_SOCKET_COUNTER,
 	IOCA_A_SOCKET_OWNER_PID,	/* u32, info: pid owning this mask, 0 none */
+	/* u32, info: bits of 0xC8B that are the DDIO field on this model */
+	IOCA_A_SOCKET_DDIO_FIELD,
+	/* u8, info: the field is known and the register was read */
+	IOCA_A_SOCKET_DDIO_AVAILABLE,
+	/* u8, info: writes allowed and the last one read back as written */
+	IOCA_A_SOCKET_DDIO_WRITABLE,
+	/* u8, info: writable, and a mask is known to move DDIO on this model */
+	IOCA_A_SOCKET_DDIO_VERIFIED,
 
 	__IOCA_A_SOCKET_MAX,
 	IOCA_A_SOCKET_MAX = (__IOCA_A_SOCKET_MAX - 1)
