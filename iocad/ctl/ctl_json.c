@@ -33,14 +33,27 @@ static void kind(FILE *f, uint32_t k)
 	put_str(f, ctl_print_kind(k, buf, sizeof(buf)));
 }
 
-static void socket_obj(FILE *f, const struct ioca_socket_info *s)
+static const char *jbool(bool b)
+{
+	return b ? "true" : "false";
+}
+
+/* The DDIO control keys only when the module reports them. */
+static void socket_obj(FILE *f, const struct ioca_socket_info *s,
+		       const struct ioca_ddio_control *dc)
 {
 	fprintf(f,
 		"{\"id\":%" PRIu32 ",\"llc_ways\":%" PRIu32 ",\"ddio_mask\":%" PRIu32
 		",\"ddio_ways\":%" PRIu32 ",\"boot_mask\":%" PRIu32 ",\"valid_mask\":%" PRIu32
-		",\"cpus\":%" PRIu32 ",\"owner_pid\":%" PRIu32 "}",
+		",\"cpus\":%" PRIu32 ",\"owner_pid\":%" PRIu32,
 		s->id, s->llc_ways, s->ddio_mask, s->ddio_ways, s->boot_mask, s->valid_mask,
 		s->cpu_count, s->owner_pid);
+	if (dc->reported)
+		fprintf(f,
+			",\"ddio_field\":%" PRIu32 ",\"ddio_available\":%s,\"ddio_writable\":%s"
+			",\"ddio_verified\":%s",
+			dc->field, jbool(dc->available), jbool(dc->writable), jbool(dc->verified));
+	fputc('}', f);
 }
 
 static void event_obj(FILE *f, const struct ioca_event_info *e)
@@ -104,7 +117,7 @@ void ctl_json_info(FILE *f, const struct ioca_info *info)
 	for (i = 0; i < info->nsockets; i++) {
 		if (i)
 			fputc(',', f);
-		socket_obj(f, &info->sockets[i]);
+		socket_obj(f, &info->sockets[i], &info->ddio[i]);
 	}
 	fprintf(f, "],\"hw_counters\":%s,\"fallback_kind\":", info->hw_counters ? "true" : "false");
 	kind(f, info->fallback_kind);

@@ -20,6 +20,25 @@ const char *ctl_print_kind(uint32_t kind, char *buf, size_t len)
 	return buf;
 }
 
+static const char *yes_no(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+/* Nothing from a module that does not report DDIO control. */
+static void print_ddio_control(FILE *f, const struct ioca_ddio_control *dc)
+{
+	const char *why = ioca_ddio_control__why_not(dc);
+
+	if (!dc->reported)
+		return;
+	fprintf(f, "  ddio-field 0x%" PRIx32 "\n", dc->field);
+	fprintf(f, "  ddio-control available %s writable %s verified %s\n", yes_no(dc->available),
+		yes_no(dc->writable), yes_no(dc->verified));
+	if (why)
+		fprintf(f, "  ddio-not-controllable: %s\n", why);
+}
+
 static void print_socket(FILE *f, const struct ioca_socket_info *s)
 {
 	fprintf(f, "socket %" PRIu32 ":\n", s->id);
@@ -87,8 +106,10 @@ void ctl_print_info(FILE *f, const struct ioca_info *info)
 	fprintf(f, "ddio-verified: %s\n", info->ddio_verified ? "yes" : "no");
 	fprintf(f, "locked-down: %s\n", info->locked_down ? "yes" : "no");
 	fprintf(f, "min-ways: %" PRIu32 "\n", info->min_ways);
-	for (i = 0; i < info->nsockets; i++)
+	for (i = 0; i < info->nsockets; i++) {
 		print_socket(f, &info->sockets[i]);
+		print_ddio_control(f, &info->ddio[i]);
+	}
 	if (info->hw_counters)
 		fprintf(f, "counters: hardware\n");
 	else
