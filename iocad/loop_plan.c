@@ -7,6 +7,7 @@
  * then nothing of it reaches the platform.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config_socket.h"
@@ -99,6 +100,37 @@ static void say_ddio_control(struct loop *l, const struct config *cfg, uint32_t 
 			 "this CPU model (iocactl info: verified no); 'ddio = observe' leaves "
 			 "DDIO alone",
 			 cfg->socket);
+}
+
+bool loop_plan_ddio_control(struct loop *l)
+{
+	struct platform_info *info = malloc(sizeof(*info));
+	bool changed = false;
+
+	if (!info || l->pf->ops->info(l->pf->ctx, info)) {
+		free(info);
+		return false;
+	}
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
+		struct platform_socket_info *si = &l->info.socket[id];
+		struct loop_sock *s = &l->s[id];
+
+		if (!s->used || si->ddio_fixed || !info->socket[id].ddio_fixed)
+			continue;
+		si->ddio_fixed = true;
+		memcpy(si->ddio_fixed_why, info->socket[id].ddio_fixed_why,
+		       sizeof(si->ddio_fixed_why));
+		s->cfg.ddio_observe = true;
+		s->ctx.alloc.ddio_fixed = true;
+		changed = true;
+		loop_say(l, LOOP_LOG_ERROR,
+			 "socket %u: no DDIO way control any more: %s; iocad goes on without it "
+			 "there, as with ddio = observe: DDIO keeps 0x%x, tenants are planned "
+			 "around it",
+			 id, si->ddio_fixed_why, s->known_ddio);
+	}
+	free(info);
+	return changed;
 }
 
 /* DDIO ways to start with: the config's, or with ddio = observe the platform's. */

@@ -87,8 +87,7 @@ static int take_lock(struct host *h, const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
-/* The module's word on DDIO way control of one socket. */
-static void ddio_control(struct platform_socket_info *ps, const struct ioca_ddio_control *dc)
+void host_ddio_control(struct platform_socket_info *ps, const struct ioca_ddio_control *dc)
 {
 	const char *why = ioca_ddio_control__why_not(dc);
 
@@ -144,7 +143,7 @@ static int open_module(struct host *h, char *err, size_t errlen)
 			.ddio_mask = si->ddio_mask,
 			.ddio_boot_mask = si->boot_mask,
 		};
-		ddio_control(&h->pi.socket[si->id], &h->info->ddio[i]);
+		host_ddio_control(&h->pi.socket[si->id], &h->info->ddio[i]);
 	}
 	h->sub = ioca_subscription__open(&so);
 	if (!h->sub) {

@@ -222,6 +222,35 @@ static void test_ddio_not_controllable_runs_without_ddio_control(void **state)
 	assert_non_null(strstr(f->log, "DDIO keeps its 2 ways (0x600)"));
 }
 
+/* The register turns out locked at the first DDIO write: iocad goes on without DDIO control. */
+static void test_ddio_write_that_does_not_stick_ends_ddio_control(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+	unsigned int applies_before;
+
+	f->fp.sock[0].ddio_locked = true;
+	f->fp.on_poll = misses_rise;
+	o.max_intervals = 12;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
+	assert_non_null(strstr(f->log,
+			       "socket 0: no DDIO way control any more: ioca.ko: DDIO writes "
+			       "do not stick; iocad goes on without it there"));
+	/* no back-off: the plan without the DDIO change went through */
+	assert_non_null(strstr(f->log, "apply failed: Input/output error"));
+	assert_null(strstr(f->log, "time(s) in a row"));
+	assert_null(strstr(f->log, "is retried"));
+	assert_int_equal(f->fp.plan.socket[0].ddio_mask, 0x600);
+	applies_before = f->fp.applies;
+	assert_true(applies_before >= 2);
+	for (size_t i = 2; i < f->n; i++) {
+		assert_int_equal(f->rec[i].ddio_ways, 2);
+		assert_int_not_equal(f->rec[i].decision.action, FSM_ACT_DDIO_GROW);
+		assert_int_equal(f->rec[i].tenant[1].mask & f->rec[i].ddio_mask, 0);
+	}
+	assert_int_equal(f->fp.sock[0].mask_now, 0x600);
+}
+
 /* Unverified control is used, and said once at the start. */
 static void test_ddio_unverified_is_managed_and_said(void **state)
 {
@@ -272,6 +301,7 @@ int main(void)
 		T(test_observe_starts_from_the_platforms_ddio),
 		T(test_ddio_not_controllable_runs_without_ddio_control),
 		T(test_ddio_unverified_is_managed_and_said),
+		T(test_ddio_write_that_does_not_stick_ends_ddio_control),
 		cmocka_unit_test(test_config_ddio_key),
 	};
 
