@@ -15,7 +15,7 @@ TRACE=/tmp/trace.csv
 n=0
 failed=0
 pid=
-echo "1..33"
+echo "1..34"
 
 ok() {
 	n=$((n + 1))
@@ -226,6 +226,15 @@ check "SIGTERM: exit 0, DDIO back to the mask found at start, every group remove
 	'[ "$rc" -eq 0 ] && [ "$(ddio)" = 0x600 ] && [ "$(ngroups)" -eq 0 ]'
 check "groups iocad did not create are untouched" \
 	'[ -d $R/operator ] && grep -q "L3:0=00f" $R/operator/schemata'
+
+# --- a DDIO register DDIO does not follow (ioca.ko's debugfs knob) ---------
+echo ignoring >$DBG/ddio_register
+start /tmp/three.ini
+wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ -s "$TRACE" ]'
+stop TERM
+check "an unverified DDIO register: iocactl info says verified no, iocad says so at start" \
+	'./iocactl info | grep -q "ddio-control available yes writable yes verified no" &&
+	logs "socket 0: DDIO way masks are set but not verified" && [ "$rc" -eq 0 ]'
 
 # --- a DDIO register that does not take writes (ioca.ko's debugfs knob) ----
 echo locked >$DBG/ddio_register
