@@ -120,10 +120,11 @@ static int __init ioca_init(void)
 		return -EINVAL;
 	}
 	mutex_init(&ioca_ctx.owner_lock);
-	/* ORDER: DDIO state, sampler, owner watch, then the family. */
+	/* ORDER: DDIO state (ways, root ports), sampler, owner watch, the family. */
 	err = ioca_ddio_setup(&ioca_ctx.ddio);
 	if (err)
 		return err;
+	ioca_ddio_ports_init(&ioca_ctx.ports, emulate);
 	err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "ioca/ddio:online",
 					ioca_cpuhp_online, ioca_cpuhp_offline);
 	if (err < 0)
@@ -161,6 +162,7 @@ err_sampler_exit:
 err_remove_state:
 	cpuhp_remove_state_nocalls(ioca_ctx.cpuhp_state);
 err_ddio_exit:
+	ioca_ddio_ports_exit(&ioca_ctx.ports);
 	ioca_ddio_exit(&ioca_ctx.ddio);
 	return err;
 }
@@ -175,6 +177,7 @@ static void __exit ioca_exit(void)
 	ioca_emul_exit(&ioca_ctx.emul);
 	ioca_sampler_exit(&ioca_ctx.sampler);
 	cpuhp_remove_state_nocalls(ioca_ctx.cpuhp_state);
+	ioca_ddio_ports_exit(&ioca_ctx.ports);
 	ioca_ddio_exit(&ioca_ctx.ddio);
 }
 
