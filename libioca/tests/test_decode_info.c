@@ -98,6 +98,15 @@ static struct nl_msg *info_msg(int nsockets, int ncpus)
 	put_subscriber(msg, 4242, 101, 70, 0);
 	put_subscriber(msg, 4243, 102, 12, 58);
 	nla_nest_end(msg, s);
+	s = nla_nest_start(msg, IOCA_A_INFO_DEVICE);
+	nla_put_string(msg, IOCA_A_DEVICE_ADDR, "0000:01:00.0");
+	nla_put_string(msg, IOCA_A_DEVICE_ROOT_PORT, "0000:00:1c.0");
+	nla_put_u32(msg, IOCA_A_DEVICE_MODE, IOCA_DDIO_DEVICE_MODE_FULL_OFF);
+	nla_put_u32(msg, IOCA_A_DEVICE_PERFCTRLSTS0, 0x0);
+	nla_put_u32(msg, IOCA_A_DEVICE_PERFCTRLSTS1, 0x100);
+	nla_put_u32(msg, IOCA_A_DEVICE_OWNER_PID, 77);
+	nla_put_u8(msg, IOCA_A_DEVICE_EMULATED, 1);
+	nla_nest_end(msg, s);
 	return msg;
 }
 
@@ -171,6 +180,13 @@ static void test_decode_info_reads_every_field(void **state)
 	assert_int_equal(info->sampler.subscribers[0].dropped, 0);
 	assert_int_equal(info->sampler.subscribers[1].portid, 4243);
 	assert_int_equal(info->sampler.subscribers[1].dropped, 58);
+	assert_int_equal(info->ndevices, 1);
+	assert_string_equal(info->devices[0].addr, "0000:01:00.0");
+	assert_string_equal(info->devices[0].root_port, "0000:00:1c.0");
+	assert_int_equal(info->devices[0].mode, IOCA_DDIO_DEVICE_MODE_FULL_OFF);
+	assert_int_equal(info->devices[0].perfctrlsts1, 0x100);
+	assert_int_equal(info->devices[0].owner_pid, 77);
+	assert_true(info->devices[0].emulated);
 	assert_int_equal(tl.count, 0);
 	free(info);
 }
