@@ -56,6 +56,21 @@ static void socket_obj(FILE *f, const struct ioca_socket_info *s,
 	fputc('}', f);
 }
 
+static void device_obj(FILE *f, const struct ioca_device_info *d, uint32_t i)
+{
+	static const char *const modes[] = {"?", "on", "off", "full-off"};
+
+	fprintf(f, "%s{\"addr\":", i ? "," : "");
+	put_str(f, d->addr);
+	fputs(",\"root_port\":", f);
+	put_str(f, d->root_port);
+	fprintf(f,
+		",\"ddio\":\"%s\",\"perfctrlsts0\":%" PRIu32 ",\"perfctrlsts1\":%" PRIu32
+		",\"owner_pid\":%" PRIu32 ",\"emulated\":%s}",
+		modes[d->mode <= IOCA_DDIO_DEVICE_MODE_MAX ? d->mode : 0], d->perfctrlsts0,
+		d->perfctrlsts1, d->owner_pid, jbool(d->emulated));
+}
+
 static void event_obj(FILE *f, const struct ioca_event_info *e)
 {
 	fprintf(f, "{\"index\":%" PRIu32 ",\"kind\":", e->index);
@@ -121,6 +136,10 @@ void ctl_json_info(FILE *f, const struct ioca_info *info)
 	}
 	fprintf(f, "],\"hw_counters\":%s,\"fallback_kind\":", info->hw_counters ? "true" : "false");
 	kind(f, info->fallback_kind);
+	fputs(",\"devices\":[", f);
+	for (i = 0; i < info->ndevices; i++)
+		device_obj(f, &info->devices[i], i);
+	fputc(']', f);
 	if (info->has_sampler) {
 		fprintf(f, ",\"sampler\":");
 		sampler_obj(f, &info->sampler);

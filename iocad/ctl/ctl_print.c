@@ -39,6 +39,31 @@ static void print_ddio_control(FILE *f, const struct ioca_ddio_control *dc)
 		fprintf(f, "  ddio-not-controllable: %s\n", why);
 }
 
+static const char *device_mode(uint32_t mode)
+{
+	switch (mode) {
+	case IOCA_DDIO_DEVICE_MODE_ON:
+		return "on";
+	case IOCA_DDIO_DEVICE_MODE_OFF:
+		return "off";
+	case IOCA_DDIO_DEVICE_MODE_FULL_OFF:
+		return "full-off";
+	default:
+		return "?";
+	}
+}
+
+/* One line per root port whose DDIO setting the module changed. */
+static void print_device(FILE *f, const struct ioca_device_info *d)
+{
+	fprintf(f, "device %s: root-port %s ddio %s perfctrlsts 0x%" PRIx32 " 0x%" PRIx32 "%s",
+		d->addr[0] ? d->addr : "-", d->root_port, device_mode(d->mode), d->perfctrlsts0,
+		d->perfctrlsts1, d->emulated ? " emulated" : "");
+	if (d->owner_pid)
+		fprintf(f, " owner-pid %" PRIu32, d->owner_pid);
+	fputc('\n', f);
+}
+
 static void print_socket(FILE *f, const struct ioca_socket_info *s)
 {
 	fprintf(f, "socket %" PRIu32 ":\n", s->id);
@@ -110,6 +135,8 @@ void ctl_print_info(FILE *f, const struct ioca_info *info)
 		print_socket(f, &info->sockets[i]);
 		print_ddio_control(f, &info->ddio[i]);
 	}
+	for (i = 0; i < info->ndevices; i++)
+		print_device(f, &info->devices[i]);
 	if (info->hw_counters)
 		fprintf(f, "counters: hardware\n");
 	else

@@ -108,6 +108,39 @@ static void test_ctl_print_info_ddio_control(void **state)
 	free(in);
 }
 
+static void test_ctl_print_info_devices(void **state)
+{
+	struct ioca_info *in = make_info();
+	FILE *f;
+
+	(void)state;
+	in->ndevices = 2;
+	in->devices[0] = (struct ioca_device_info){.addr = "0000:01:00.0",
+						   .root_port = "0000:00:1c.0",
+						   .mode = IOCA_DDIO_DEVICE_MODE_FULL_OFF,
+						   .perfctrlsts1 = 0x100,
+						   .emulated = true,
+						   .owner_pid = 42};
+	in->devices[1] = (struct ioca_device_info){.addr = "0000:3a:00.0",
+						   .root_port = "0000:3a:00.0",
+						   .mode = IOCA_DDIO_DEVICE_MODE_ON,
+						   .perfctrlsts0 = 0x80};
+	f = open_out();
+	ctl_print_info(f, in);
+	fclose(f);
+	assert_non_null(strstr(text, "device 0000:01:00.0: root-port 0000:00:1c.0 ddio full-off "
+				     "perfctrlsts 0x0 0x100 emulated owner-pid 42\n"));
+	assert_non_null(strstr(text, "device 0000:3a:00.0: root-port 0000:3a:00.0 ddio on "
+				     "perfctrlsts 0x80 0x0\n"));
+	f = open_out();
+	ctl_json_info(f, in);
+	fclose(f);
+	assert_non_null(strstr(text, ",\"devices\":[{\"addr\":\"0000:01:00.0\",\"root_port\":"
+				     "\"0000:00:1c.0\",\"ddio\":\"full-off\",\"perfctrlsts0\":0,"
+				     "\"perfctrlsts1\":256,\"owner_pid\":42,\"emulated\":true},{"));
+	free(in);
+}
+
 static void test_ctl_print_info_json(void **state)
 {
 	struct ioca_info *in = make_info();
@@ -196,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_ctl_print_info_lines),
 		cmocka_unit_test(test_ctl_print_info_json),
 		cmocka_unit_test(test_ctl_print_info_ddio_control),
+		cmocka_unit_test(test_ctl_print_info_devices),
 		cmocka_unit_test(test_ctl_print_monitor_deltas_and_generations),
 		cmocka_unit_test(test_ctl_print_sample_lines),
 	};
