@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/pci.h>
 #include <linux/string.h>
@@ -160,8 +161,10 @@ static int ioca_rp_write(struct ioca_ddio_port *p, const u32 v[2])
 	int err;
 
 	if (p->emulated) {
-		p->cur[0] = v[0];
-		p->cur[1] = v[1];
+		if (!READ_ONCE(*p->locked)) {
+			p->cur[0] = v[0];
+			p->cur[1] = v[1];
+		}
 		return 0;
 	}
 	err = pci_write_config_dword(p->port, IOCA_RP_PERFCTRLSTS_0, v[0]);
@@ -213,6 +216,7 @@ static struct ioca_ddio_port *ioca_rp_get(struct ioca_ddio_ports *d,
 	memset(p, 0, sizeof(*p));
 	p->port = port;
 	p->emulated = d->emulate;
+	p->locked = &d->locked;
 	strscpy(p->addr, addr, sizeof(p->addr));
 	strscpy(p->port_addr, pci_name(port), sizeof(p->port_addr));
 	p->cur[0] = IOCA_RP_ALLOC_FLOW_WR;	/* the emulated defaults */
@@ -423,6 +427,20 @@ int ioca_ddio_dev_fill_info(struct ioca_ddio_ports *d, struct sk_buff *msg)
 		err = ioca_rp_put_info(msg, &d->p[i]);
 	mutex_unlock(&d->lock);
 	return err;
+}
+
+/**
+ * ioca_ddio_ports_debugfs_init() - ioca/rootport_locked, root only
+ * @d: state
+ * @dir: the module's debugfs directory (removed with it), or NULL
+ *
+ * With emulate=1 only: Y makes every emulated root-port register ignore
+ * writes, so the read-back's -EIO is testable; N undoes it.
+ */
+void ioca_ddio_ports_debugfs_init(struct ioca_ddio_ports *d, struct dentry *dir)
+{
+	if (d->emulate && !IS_ERR_OR_NULL(dir))
+		debugfs_create_bool("rootport_locked", 0600, dir, &d->locked);
 }
 
 /**

@@ -6,6 +6,7 @@
 #include <linux/types.h>
 #include <linux/ioca.h>
 
+struct dentry;
 struct pci_dev;
 struct sk_buff;
 
@@ -27,6 +28,7 @@ struct sk_buff;
  * @owner_pid: its process
  * @owner_prev: perfctrlsts_0/1 before the owner's first change
  * @emulated: @cur is a software register (emulate=1)
+ * @locked: the emulated register ignores writes (points at the ports' knob)
  * @msg: extack text of the last write that did not stick
  */
 struct ioca_ddio_port {
@@ -39,6 +41,7 @@ struct ioca_ddio_port {
 	u32 owner_pid;
 	u32 owner_prev[2];
 	bool emulated;
+	const bool *locked;
 	char msg[128];
 };
 
@@ -46,6 +49,7 @@ struct ioca_ddio_port {
  * struct ioca_ddio_ports - the root ports the module changed
  * @lock: serialises changes, restores and info
  * @emulate: the emulated backend: software registers, QEMU's root port too
+ * @locked: emulated registers ignore writes (debugfs ioca/rootport_locked)
  * @n: entries in @p
  * @refused: extack text naming a root port the module does not know
  * @p: the ports
@@ -53,6 +57,7 @@ struct ioca_ddio_port {
 struct ioca_ddio_ports {
 	struct mutex lock; /* see @lock */
 	bool emulate;
+	bool locked;
 	unsigned int n;
 	char refused[192];
 	struct ioca_ddio_port p[IOCA_MAX_DDIO_DEVICES];
@@ -80,6 +85,7 @@ int ioca_ddio_dev_set(struct ioca_ddio_ports *d, const char *addr,
 void ioca_ddio_dev_release_owner(struct ioca_ddio_ports *d, u32 portid);
 bool ioca_ddio_dev_may_hold(const struct ioca_ddio_ports *d, u32 portid);
 int ioca_ddio_dev_fill_info(struct ioca_ddio_ports *d, struct sk_buff *msg);
+void ioca_ddio_ports_debugfs_init(struct ioca_ddio_ports *d, struct dentry *dir);
 void ioca_ddio_ports_exit(struct ioca_ddio_ports *d);
 
 #endif /* _IOCA_DDIO_DEV_H */

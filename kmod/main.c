@@ -148,6 +148,7 @@ static int __init ioca_init(void)
 	if (emulate) {
 		ioca_emul_debugfs_init(&ioca_ctx.emul);
 		ioca_ddio_emul_debugfs_init(&ioca_ctx.ddio, ioca_ctx.emul.dir);
+		ioca_ddio_ports_debugfs_init(&ioca_ctx.ports, ioca_ctx.emul.dir);
 	}
 	ioca_print_backend(&ioca_ctx.ddio);
 	if (!ioca_ctx.sampler.hw_counters)

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -28,6 +29,20 @@
 #define ALLOC_FLOW_WR 0x80u
 #define NOSNOOP 0x8u
 #define TPHDIS 0x100u
+
+/* debugfs ioca/rootport_locked: Y, the emulated registers ignore writes. */
+static int rootport_locked(const char *yn)
+{
+	int fd = open("/sys/kernel/debug/ioca/rootport_locked", O_WRONLY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, yn, 1) != 1)
+		err = -errno;
+	close(fd);
+	return err;
+}
 
 static bool emulated(void)
 {
@@ -52,8 +67,10 @@ FIXTURE_SETUP(dev)
 
 FIXTURE_TEARDOWN(dev)
 {
-	if (emulated())
+	if (emulated()) {
+		rootport_locked("N");
 		ioca_client__ddio_device_set(self->c, DEV, IOCA_DDIO_DEVICE_MODE_ON, NULL);
+	}
 	ioca_client__close(self->c);
 	free(self->in);
 }
@@ -105,6 +122,29 @@ TEST_F(dev, off_full_off_and_on_are_written_and_read_back)
 	ASSERT_EQ(0, ioca_client__ddio_device_set(self->c, RP, IOCA_DDIO_DEVICE_MODE_ON, NULL));
 	ASSERT_EQ(0, ioca_client__info(self->c, self->in));
 	EXPECT_EQ(1u, self->in->ndevices);
+}
+
+TEST_F(dev, a_write_the_port_does_not_take_fails_with_eio_naming_both_values)
+{
+	const struct ioca_device_info *d;
+
+	if (!emulated())
+		SKIP(return, "msr backend: no emulated root port registers");
+	ASSERT_EQ(0, ioca_client__ddio_device_set(self->c, DEV, IOCA_DDIO_DEVICE_MODE_ON, NULL));
+	ASSERT_EQ(0, rootport_locked("Y")) TH_LOG("debugfs: %s", strerror(errno));
+	/* Act */
+	EXPECT_EQ(-EIO,
+		  ioca_client__ddio_device_set(self->c, DEV, IOCA_DDIO_DEVICE_MODE_OFF, NULL));
+	/* Assert: named, and info shows what the register holds */
+	EXPECT_STREQ("root port " RP ": perfctrlsts written 0x0 0x0, read back 0x80 0x0: the write "
+		     "did not stick",
+		     ioca_client__last_extack(self->c));
+	d = port_info(self->c, self->in);
+	ASSERT_NE(NULL, d);
+	EXPECT_EQ(IOCA_DDIO_DEVICE_MODE_ON, d->mode);
+	EXPECT_EQ(ALLOC_FLOW_WR, d->perfctrlsts0);
+	ASSERT_EQ(0, rootport_locked("N"));
+	EXPECT_EQ(0, ioca_client__ddio_device_set(self->c, DEV, IOCA_DDIO_DEVICE_MODE_OFF, NULL));
 }
 
 TEST_F(dev, an_owners_close_puts_the_setting_back)
