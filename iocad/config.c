@@ -13,6 +13,7 @@
 
 #include <ini.h>
 
+#include "cgroup_cpus.h"
 #include "config.h"
 #include "config_check.h"
 #include "config_value.h"
@@ -20,6 +21,7 @@
 struct parse_ctx {
 	struct config *cfg;
 	const char *name;
+	const struct config *base; /* a drop-in tenant file adds to this one */
 	/* line source: a FILE or a string */
 	FILE *f;
 	const char *text;
@@ -106,6 +108,9 @@ enum key_bit {
 	K_DDIO_MODE = 1u << 16,
 	K_DDIO_GROWTH = 1u << 17,
 	K_DDIO_COUNTERS = 1u << 20,
+	K_CGROUP = 1u << 21,
+	K_RDT_CLASS = 1u << 22,
+	K_CGROUP_ROOT = 1u << 23,
 };
 
 /* [socket N]: settings of socket N that differ from [platform]'s. */
@@ -196,6 +201,14 @@ static int enter_section(struct parse_ctx *c, const char *section)
 	c->tenant = -1;
 	c->sock = -1;
 	c->in_platform = false;
+	c->in_metrics = false;
+	if (c->base && strncmp(section, "tenant ", 7)) {
+		ctx_error(c, line,
+			  "[%s]: a tenant file (tenants_dir) holds only [tenant NAME] sections; "
+			  "[platform], [socket N] and [metrics] belong in %s",
+			  section, c->base->path);
+		return -1;
+	}
 	if (!strncmp(section, "socket ", 7))
 		return enter_socket(c, section + 7);
 	c->in_metrics = !strcmp(section, "metrics");
@@ -325,6 +338,26 @@ static int platform_key(struct parse_ctx *c, const char *key, const char *val, u
 			cfg->ddio_counters_optional = val[0] == 'o';
 		else
 			r = snprintf(why, sizeof(why), "expected required or optional");
+	} else if (!strcmp(key, "tenants_dir")) {
+		*bit = 0; /* repeatable */
+		if (cfg->ntenants_dirs == CONFIG_MAX_TENANTS_DIRS)
+			r = snprintf(why, sizeof(why), "more than %d tenants_dir lines",
+				     CONFIG_MAX_TENANTS_DIRS);
+		else if (val[0] != '/' || strlen(val) >= CONFIG_PATH_LEN - 64)
+			r = snprintf(why, sizeof(why),
+				     "expected an absolute path of < %d characters",
+				     CONFIG_PATH_LEN - 64);
+		else
+			snprintf(cfg->tenants_dir[cfg->ntenants_dirs++], CONFIG_PATH_LEN, "%s",
+				 val);
+	} else if (!strcmp(key, "cgroup_root")) {
+		*bit = K_CGROUP_ROOT;
+		if (val[0] != '/' || strlen(val) >= CONFIG_PATH_LEN - 64)
+			r = snprintf(why, sizeof(why),
+				     "expected an absolute path of < %d characters",
+				     CONFIG_PATH_LEN - 64);
+		else
+			snprintf(cfg->cgroup_root, sizeof(cfg->cgroup_root), "%s", val);
 	} else {
 		ctx_error(c, line, "[platform] %s: unknown key", key);
 		return -1;
@@ -379,6 +412,30 @@ static int tenant_key(struct parse_ctx *c, const char *key, const char *val, uns
 				     PLATFORM_NAME_LEN - 1);
 		else
 			memcpy(t->group, val, strlen(val) + 1);
+	} else if (!strcmp(key, "cgroup")) {
+		*bit = K_CGROUP;
+		t->cgroup_line = line;
+		if (strlen(val) >= sizeof(t->cgroup))
+			r = snprintf(why, sizeof(why), "longer than %zu characters",
+				     sizeof(t->cgroup) - 1);
+		else if (!cgroup_cpus_check_path(val, why, sizeof(why)))
+			memcpy(t->cgroup, val, strlen(val) + 1);
+		else
+			r = 1;
+	} else if (!strcmp(key, "rdt_class")) {
+		*bit = K_RDT_CLASS;
+		t->rdt_class_line = line;
+		if (config_check_name(val) || !strcmp(val, "info") || !strncmp(val, "mon_", 4))
+			r = snprintf(why, sizeof(why),
+				     "a resctrl group name is 1-%d characters of A-Z a-z 0-9 _ - "
+				     "(not info or mon_*)",
+				     PLATFORM_NAME_LEN - 1);
+		else if (!strncmp(val, "iocad-", 6))
+			r = snprintf(why, sizeof(why),
+				     "groups named iocad-* are iocad's own (removed at start as "
+				     "stale): give the runtime's class another name");
+		else
+			memcpy(t->rdt_class, val, strlen(val) + 1);
 	} else {
 		ctx_error(c, line, "[tenant %s] %s: unknown key", t->name, key);
 		return -1;
@@ -459,11 +516,45 @@ static char *section_reader(char *str, int num, void *stream)
 	return line;
 }
 
+/*
+ * The tenants this parse added that are cgroups get their CPUs now, at
+ * their cgroup line (so later CPU errors point there).
+ */
+static void read_cgroups(struct parse_ctx *c, unsigned int first)
+{
+	struct config *cfg = c->cfg;
+	const char *root = cfg->cgroup_root[0] ? cfg->cgroup_root : CONFIG_CGROUP_ROOT_DEFAULT;
+
+	for (unsigned int i = first; i < cfg->ntenants && !c->rc; i++) {
+		struct config_tenant *t = &cfg->tenant[i];
+		char why[768];
+
+		if (!t->cgroup[0])
+			continue;
+		if (t->cpus_line) {
+			ctx_error(c, t->cgroup_line,
+				  "[tenant %s] cgroup: cpus is given too (line %u): give one of "
+				  "them",
+				  t->name, t->cpus_line);
+			return;
+		}
+		if (cgroup_cpus_read(root, t->cgroup, t->cpus, &t->ncpus, why, sizeof(why)))
+			ctx_error(c, t->cgroup_line, "[tenant %s] cgroup: %s", t->name, why);
+		t->cpus_line = t->cgroup_line;
+	}
+}
+
 static int parse(struct parse_ctx *c, struct config *out)
 {
+	unsigned int first = 0;
 	int r;
 
-	config_defaults(c->cfg);
+	if (c->base) {
+		memcpy(c->cfg, c->base, sizeof(*c->cfg));
+		first = c->cfg->ntenants;
+	} else {
+		config_defaults(c->cfg);
+	}
 	snprintf(c->cfg->path, sizeof(c->cfg->path), "%s", c->name);
 	c->tenant = -1;
 	c->sock = -1;
@@ -475,15 +566,45 @@ static int parse(struct parse_ctx *c, struct config *out)
 		c->rc = r == -2 ? -ENOMEM : -EIO;
 	}
 	if (!c->rc)
-		c->rc = config_check(c->cfg, c->err, c->errlen);
+		read_cgroups(c, first);
 	if (!c->rc)
-		memcpy(out, c->cfg, sizeof(*out));
+		c->rc = config_check(c->cfg, c->err, c->errlen);
+	if (c->rc)
+		return c->rc;
+	/* a drop-in's tenants join the main file's config, named by it */
+	if (c->base)
+		memcpy(c->cfg->path, c->base->path, sizeof(c->cfg->path));
+	memcpy(out, c->cfg, sizeof(*out));
 	return c->rc;
 }
 
 int config_parse_file(const char *path, struct config *out, char *err, size_t errlen)
 {
 	struct parse_ctx c = {.name = path, .err = err, .errlen = errlen};
+	int r;
+
+	c.f = fopen(path, "r");
+	if (!c.f) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	c.cfg = malloc(sizeof(*c.cfg));
+	if (!c.cfg) {
+		fclose(c.f);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	r = parse(&c, out);
+	free(c.cfg);
+	fclose(c.f);
+	return r;
+}
+
+int config_parse_tenants_file(const char *path, const struct config *base, struct config *out,
+			      char *err, size_t errlen)
+{
+	struct parse_ctx c = {.name = path, .base = base, .err = err, .errlen = errlen};
 	int r;
 
 	c.f = fopen(path, "r");

@@ -16,6 +16,8 @@
 #include "platform.h"
 
 #define CONFIG_PATH_LEN 256
+#define CONFIG_MAX_TENANTS_DIRS 4		    /* [platform] tenants_dir, repeated */
+#define CONFIG_CGROUP_ROOT_DEFAULT "/sys/fs/cgroup" /* the cgroup v2 root */
 
 enum config_model {
 	CONFIG_MODEL_AGGREGATION, /* one vswitch owns the NIC (OVS + virtio) */
@@ -38,6 +40,17 @@ struct config_tenant {
 	/* Tenants of one group share one CAT mask (one class of service). */
 	char group[PLATFORM_NAME_LEN]; /* "" : not in a group */
 	unsigned int group_leader;     /* 1 + index of its group's first tenant, 0: none */
+	/*
+	 * cgroup = PATH (below the cgroup v2 root): @cpus were read from its
+	 * cpuset.cpus.effective at parse time (cgroup_cpus.h); "": cpus given.
+	 */
+	char cgroup[CONFIG_PATH_LEN];
+	/*
+	 * rdt_class = NAME: an existing resctrl group (a container runtime's
+	 * RDT class) whose L3 mask iocad manages instead of making its own;
+	 * iocad never creates, removes or fills it. "": iocad's own group.
+	 */
+	char rdt_class[PLATFORM_NAME_LEN];
 	/* The socket its CPUs are on; set by config_place(). */
 	unsigned int socket;
 	/* Where each setting came from, for errors found after parsing. */
@@ -47,6 +60,8 @@ struct config_tenant {
 	unsigned int prio_line;
 	unsigned int vswitch_line;
 	unsigned int group_line;
+	unsigned int cgroup_line;
+	unsigned int rdt_class_line;
 };
 
 /*
@@ -108,6 +123,10 @@ struct config {
 	unsigned int ntenants;
 	struct config_tenant tenant[PLATFORM_MAX_TENANTS];
 	struct config_metrics metrics; /* [metrics]: read at start only */
+	/* [platform] tenants_dir: directories of drop-in tenant files (dropin.h) */
+	unsigned int ntenants_dirs;
+	char tenants_dir[CONFIG_MAX_TENANTS_DIRS][CONFIG_PATH_LEN];
+	char cgroup_root[CONFIG_PATH_LEN]; /* [platform] cgroup_root */
 };
 
 /* Fill @cfg with the documented defaults and no tenants. */
@@ -118,6 +137,14 @@ void config_defaults(struct config *cfg);
  * Returns 0 or -errno; on error @err holds "file:line: key: problem".
  */
 int config_parse_file(const char *path, struct config *out, char *err, size_t errlen);
+
+/*
+ * A drop-in tenant file (dropin.h): only [tenant NAME] sections, added to
+ * a copy of @base (a parsed config) and checked whole into @out; errors
+ * name @path. @out is untouched on error and may be @base.
+ */
+int config_parse_tenants_file(const char *path, const struct config *base, struct config *out,
+			      char *err, size_t errlen);
 
 /* Same, from a string; @name stands in for the file name in messages. */
 int config_parse_string(const char *text, const char *name, struct config *out, char *err,

@@ -194,10 +194,63 @@ int config_check_ways(const struct config *cfg, unsigned int llc, unsigned int d
 	return 0;
 }
 
+/*
+ * rdt_class: one class of service is one mask, so tenants naming the same
+ * class are one `group`; a class is not also the name of one of iocad's
+ * own groups.
+ */
+static int check_rdt_classes(const struct config *cfg, char *err, size_t len)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		const struct config_tenant *a = &cfg->tenant[i];
+		const char *ag = a->group[0] ? a->group : a->name;
+
+		if (!a->rdt_class[0])
+			continue;
+		for (unsigned int j = 0; j < cfg->ntenants; j++) {
+			const struct config_tenant *b = &cfg->tenant[j];
+			const char *bg = b->group[0] ? b->group : b->name;
+
+			/* its own name is fine: its group is the class, not iocad's */
+			if (!strcmp(a->rdt_class, bg) && strcmp(ag, bg))
+				return config_err_at(
+					cfg, a->rdt_class_line, err, len,
+					"[tenant %s] rdt_class: '%s' is also the name of tenant or "
+					"group %s: give the class another name",
+					a->name, a->rdt_class, bg);
+			if (j <= i || !b->rdt_class[0] || strcmp(a->rdt_class, b->rdt_class))
+				continue;
+			if (!a->group[0] || strcmp(a->group, b->group))
+				return config_err_at(cfg, b->rdt_class_line, err, len,
+						     "[tenant %s] rdt_class: '%s' is also tenant "
+						     "%s's (line %u): "
+						     "tenants sharing a class have one mask, put "
+						     "them in one group",
+						     b->name, b->rdt_class, a->name,
+						     a->rdt_class_line);
+		}
+	}
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		const struct config_tenant *t = &cfg->tenant[i];
+		const struct config_tenant *l = &cfg->tenant[config_leader(cfg, i)];
+
+		if (strcmp(t->rdt_class, l->rdt_class))
+			return config_err_at(
+				cfg, t->rdt_class_line ? t->rdt_class_line : t->line, err, len,
+				"[tenant %s] rdt_class: '%s', but group %s's first "
+				"tenant %s has '%s': a group is one class of service",
+				t->name, t->rdt_class, t->group, l->name, l->rdt_class);
+	}
+	return 0;
+}
+
 int config_check(struct config *cfg, char *err, size_t len)
 {
 	int r;
 
+	/* a main file with tenants_dir may leave every tenant to the drop-ins (dropin.h) */
+	if (!cfg->ntenants && cfg->ntenants_dirs)
+		return check_ddio(cfg, err, len);
 	if (!cfg->ntenants)
 		return config_err_at(cfg, 0, err, len,
 				     "no [tenant NAME] section: nothing to manage");
@@ -216,6 +269,8 @@ int config_check(struct config *cfg, char *err, size_t len)
 		r = config_has_socket_sections(cfg) ? 0 : config_check_vswitch(cfg, err, len);
 	if (!r)
 		r = check_groups(cfg, err, len);
+	if (!r)
+		r = check_rdt_classes(cfg, err, len);
 	if (!r)
 		r = check_ddio(cfg, err, len);
 	/*

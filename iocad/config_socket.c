@@ -182,6 +182,7 @@ static void strip(struct config *c)
 
 		t->line = t->cpus_line = t->ways_line = t->prio_line = 0;
 		t->vswitch_line = t->group_line = 0;
+		t->cgroup_line = t->rdt_class_line = 0;
 	}
 }
 

@@ -57,9 +57,15 @@ static enum planner_policy policy(enum iocad_mode m)
 }
 
 int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
-		unsigned int ddio_ways, const struct ioca_interval *last)
+		unsigned int ddio_ways, const struct tenant_interval *last)
 {
-	struct alloc *a = &ctx->alloc;
+	return decide_init_at(ctx, cfg, mode, 0, ddio_ways, last);
+}
+
+int decide_init_at(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
+		   uint32_t ddio_mask, unsigned int ddio_ways, const struct tenant_interval *last)
+{
+	struct planner_alloc *a = &ctx->alloc;
 	double refs[PLATFORM_MAX_TENANTS] = {0};
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -68,6 +74,8 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
 	ctx->state = FSM_LOW_KEEP;
 	a->llc_ways = cfg->llc_ways;
 	a->ddio_ways = ddio_ways;
+	/* where DDIO is now; planner_ddio_at sizes it from there */
+	a->ddio_mask = a->ddio_origin = ddio_mask;
 	a->ddio_fixed = mode != IOCAD_MODE_IOCA || cfg->ddio_observe;
 	a->grow_probe = -1;
 	a->ntenants = cfg->ntenants;
@@ -78,7 +86,7 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
 	return planner_plan(cfg, policy(mode), last ? refs : NULL, 0, a);
 }
 
-static bool any_grown(const struct config *cfg, const struct alloc *a)
+static bool any_grown(const struct config *cfg, const struct planner_alloc *a)
 {
 	for (unsigned int i = 0; i < a->ntenants; i++)
 		if (select_tenant_grown(cfg, a, i))
@@ -87,11 +95,11 @@ static bool any_grown(const struct config *cfg, const struct alloc *a)
 }
 
 /* Exception 2: the core-side allocator, for a tenant's own demand. */
-static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
+static void core_side(struct decide_ctx *ctx, const struct tenant_delta *d, int i,
 		      struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
-	struct alloc *a = &ctx->alloc;
+	struct planner_alloc *a = &ctx->alloc;
 	const struct tenant_rates *c, *p;
 	bool moved, paid;
 
@@ -126,10 +134,10 @@ static void core_side(struct decide_ctx *ctx, const struct ioca_delta *d, int i,
 	}
 }
 
-static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out)
+static void run_fsm(struct decide_ctx *ctx, const struct tenant_delta *d, struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
-	struct alloc *a = &ctx->alloc;
+	struct planner_alloc *a = &ctx->alloc;
 	struct fsm_state s = {
 		.state = ctx->state,
 		.ddio_ways = a->ddio_ways,
@@ -164,7 +172,7 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 			out->blocked = true;
 			break;
 		}
-		if (demand_grow_blocked(ctx, -1, FSM_HIGH_KEEP, out))
+		if (demand_grow_blocked(ctx, -1, d, FSM_HIGH_KEEP, out))
 			break;
 		a->ddio_ways++;
 		a->ddio_grant_ways = a->ddio_ways;
@@ -177,7 +185,7 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 		out->tenant = i;
 		/* no free way, or only at a PS tenant's expense: Low Keep, not a stuck Core Demand
 		 */
-		if (demand_grow_blocked(ctx, i < 0 ? -2 : i, FSM_LOW_KEEP, out))
+		if (demand_grow_blocked(ctx, i < 0 ? -2 : i, d, FSM_LOW_KEEP, out))
 			break;
 		planner_group_add(a, (unsigned int)i, 1);
 		a->grant_refs[i] = d->cur.tenant[i].llc_refs;
@@ -200,30 +208,32 @@ static void run_fsm(struct decide_ctx *ctx, const struct ioca_delta *d, struct d
 	}
 }
 
-bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_delta *d)
+bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenant_delta *d)
 {
 	const struct config *cfg = ctx->cfg;
-	struct alloc *a = &ctx->alloc, b = *a;
+	struct planner_alloc *a = &ctx->alloc, b = *a;
 	double refs[PLATFORM_MAX_TENANTS] = {0};
 	unsigned int n = (unsigned int)__builtin_popcount(mask);
 
 	for (unsigned int i = 0; i < cfg->ntenants && d; i++)
 		refs[i] = d->cur.tenant[i].llc_refs;
 	b.ddio_ways = n < a->llc_ways ? n : a->llc_ways;
+	/* where it is: the planner keeps it there and plans the tenants around it */
+	b.ddio_mask = b.ddio_origin = mask;
 	/* whoever set it decided the load needs it: Reclaim measures from here */
 	b.ddio_grant_ways = b.ddio_ways;
 	b.ddio_grant_traffic = d ? d->cur.ddio_hits + d->cur.ddio_misses : 0;
 	if (!b.ddio_ways || planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &b)) {
 		/* tenants cannot all fit beside it: keep their masks, take the mask */
 		a->ddio_ways = n;
-		a->ddio_mask = mask;
+		a->ddio_mask = a->ddio_origin = mask;
 		return true;
 	}
 	*a = b;
-	return b.ddio_mask != mask;
+	return false;
 }
 
-static bool masks_differ(const struct alloc *x, const struct alloc *y)
+static bool masks_differ(const struct planner_alloc *x, const struct planner_alloc *y)
 {
 	if (x->ddio_mask != y->ddio_mask)
 		return true;
@@ -235,10 +245,10 @@ static bool masks_differ(const struct alloc *x, const struct alloc *y)
  * (fewest LLC references on top, BE before PS); the planner's hysteresis
  * keeps noise from moving anyone, so only a real violation is corrected.
  */
-static void reshare(struct decide_ctx *ctx, const double *refs, const struct alloc *before,
+static void reshare(struct decide_ctx *ctx, const double *refs, const struct planner_alloc *before,
 		    struct decide_out *out)
 {
-	struct alloc b = ctx->alloc;
+	struct planner_alloc b = ctx->alloc;
 
 	if (planner_plan(ctx->cfg, PLANNER_IO_AWARE, refs, ctx->cfg->threshold_stable, &b) ||
 	    !masks_differ(before, &b))
@@ -258,8 +268,9 @@ static bool quiet(enum stab_verdict v)
  * The stability verdict and its exceptions. Returns true if the FSM steps
  * this interval.
  */
-static bool check_and_except(struct decide_ctx *ctx, const struct ioca_delta *d, const double *refs,
-			     const struct alloc *before, struct decide_out *out)
+static bool check_and_except(struct decide_ctx *ctx, const struct tenant_delta *d,
+			     const double *refs, const struct planner_alloc *before,
+			     struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
 	bool acting = !fsm_state_is_keep(ctx->state);
@@ -288,16 +299,23 @@ static bool check_and_except(struct decide_ctx *ctx, const struct ioca_delta *d,
 	case STAB_CORE_ALLOC:
 		core_side(ctx, d, out->stab.tenant, out);
 		return acting;
+	case STAB_SHARER:
+		/* core-only does not know where DDIO is: to it this is exception 2 */
+		if (ctx->mode != IOCAD_MODE_IOCA) {
+			core_side(ctx, d, out->stab.tenant, out);
+			return acting;
+		}
+		return true; /* not the paper's exception 2: the FSM and the planner */
 	case STAB_UNSTABLE:
 	default:
 		return true;
 	}
 }
 
-void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out)
+void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
-	struct alloc before = ctx->alloc;
+	struct planner_alloc before = ctx->alloc;
 	double refs[PLATFORM_MAX_TENANTS];
 	bool replan, step;
 
@@ -325,8 +343,9 @@ void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct deci
 		step = true;
 	if (step) {
 		struct decide_out exc = *out;
-		bool excepted =
-			exc.stab.verdict == STAB_CORE_ALLOC || exc.stab.verdict == STAB_SHUFFLE;
+		bool excepted = exc.stab.verdict == STAB_CORE_ALLOC ||
+				exc.stab.verdict == STAB_SHUFFLE ||
+				(exc.stab.verdict == STAB_SHARER && ctx->mode != IOCAD_MODE_IOCA);
 
 		run_fsm(ctx, d, out);
 		/* an exception that acted keeps its reason if the FSM only stayed */

@@ -56,7 +56,7 @@ struct decide_ctx {
 	const struct config *cfg;
 	enum iocad_mode mode;
 	enum fsm_state_id state;
-	struct alloc alloc;
+	struct planner_alloc alloc;
 	struct decide_window win;
 };
 
@@ -85,19 +85,27 @@ const char *decide_mode_name(enum iocad_mode m);
  * Returns 0 or -ENOSPC.
  */
 int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
-		unsigned int ddio_ways, const struct ioca_interval *last);
+		unsigned int ddio_ways, const struct tenant_interval *last);
+
+/*
+ * decide_init with DDIO's ways where @ddio_mask is (the platform's, or the
+ * running allocation's at a reload), grown or shrunk to @ddio_ways at its
+ * ends (planner_ddio_at); 0: the top @ddio_ways ways.
+ */
+int decide_init_at(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
+		   uint32_t ddio_mask, unsigned int ddio_ways, const struct tenant_interval *last);
 
 /* One interval. ctx->alloc and ctx->state are updated in place. */
-void decide_step(struct decide_ctx *ctx, const struct ioca_delta *d, struct decide_out *out);
+void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct decide_out *out);
 
 /*
  * The platform's DDIO mask is @mask, not what iocad last applied (someone
- * else changed it): adopt it as the platform's state and plan the tenants
- * around it with @d's latest LLC references, PS tenants off its ways.
- * Returns true if the adopted mask is not the DDIO_WAYS at the top of the
- * LLC that the planner lays out (iocad then plans as if it were there).
+ * else changed it): adopt it as the platform's state, where it is, and
+ * plan the tenants around it with @d's latest LLC references, PS tenants
+ * off its ways. Returns true if the tenants cannot all be planned around
+ * it (their masks are then kept as they were).
  */
-bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct ioca_delta *d);
+bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenant_delta *d);
 
 /* "stable", "core_alloc", ... or the FSM reason's name. */
 const char *decide_reason_name(const struct decide_out *out);

@@ -6,7 +6,7 @@
  */
 #include "demand.h"
 
-double demand_miss_ratio(const struct ioca_interval *iv)
+double demand_miss_ratio(const struct tenant_interval *iv)
 {
 	double t = iv->ddio_hits + iv->ddio_misses;
 
@@ -19,15 +19,21 @@ double demand_miss_ratio(const struct ioca_interval *iv)
  * not lower it is given back and DDIO is capped one below, until the DMA
  * traffic rises past what it was. Returns true if it took the way back.
  */
-bool demand_ddio_way_paid(struct decide_ctx *ctx, const struct ioca_delta *d,
+bool demand_ddio_way_paid(struct decide_ctx *ctx, const struct tenant_delta *d,
 			  struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
-	struct alloc *a = &ctx->alloc;
+	struct planner_alloc *a = &ctx->alloc;
 	double traffic = d->cur.ddio_hits + d->cur.ddio_misses;
 
-	if (a->ddio_cap && traffic > a->ddio_cap_traffic * (1.0 + cfg->threshold_stable))
-		a->ddio_cap = 0; /* more traffic: another way may pay again */
+	/*
+	 * more traffic, or a larger share of it missing (the buffers' footprint
+	 * grew at the same rate): another way may pay again
+	 */
+	if (a->ddio_cap &&
+	    (traffic > a->ddio_cap_traffic * (1.0 + cfg->threshold_stable) ||
+	     demand_miss_ratio(&d->cur) > a->ddio_cap_ratio * (1.0 + cfg->threshold_stable)))
+		a->ddio_cap = 0;
 	if (!a->ddio_probe)
 		return false;
 	a->ddio_probe = false;
@@ -37,6 +43,8 @@ bool demand_ddio_way_paid(struct decide_ctx *ctx, const struct ioca_delta *d,
 	a->ddio_ways--;
 	a->ddio_cap = a->ddio_ways;
 	a->ddio_cap_traffic = traffic;
+	/* the ratio at the capped count, measured the interval that asked for the way */
+	a->ddio_cap_ratio = a->ddio_probe_ratio;
 	a->ddio_grant_ways = a->ddio_ways;
 	a->ddio_grant_traffic = traffic;
 	ctx->state = FSM_HIGH_KEEP;
@@ -79,7 +87,7 @@ static bool own_worse(const struct config *cfg, double ipc0, double mr0, double 
  * and its LLC miss rate rose, both by THRESHOLD_STABLE, with its misses
  * up by more than the noise floor, against the previous interval.
  */
-bool demand_own(const struct config *cfg, const struct ioca_delta *d)
+bool demand_own(const struct config *cfg, const struct tenant_delta *d)
 {
 	if (!d->have_prev || io_explains(cfg, d->prev.ddio_misses, d->cur.ddio_misses))
 		return false;
@@ -93,7 +101,7 @@ bool demand_own(const struct config *cfg, const struct ioca_delta *d)
 	return false;
 }
 
-void demand_window_push(struct decide_ctx *ctx, const struct ioca_delta *d)
+void demand_window_push(struct decide_ctx *ctx, const struct tenant_delta *d)
 {
 	struct decide_window *w = &ctx->win;
 
@@ -113,7 +121,7 @@ void demand_window_push(struct decide_ctx *ctx, const struct ioca_delta *d)
  * a flow table growing a few per cent per interval never moves one
  * interval by THRESHOLD_STABLE, but does over several.
  */
-bool demand_own_window(const struct decide_ctx *ctx, const struct ioca_delta *d)
+bool demand_own_window(const struct decide_ctx *ctx, const struct tenant_delta *d)
 {
 	const struct decide_window *w = &ctx->win;
 	const struct config *cfg = ctx->cfg;
@@ -132,9 +140,9 @@ bool demand_own_window(const struct decide_ctx *ctx, const struct ioca_delta *d)
  * In Core Demand, the way just granted paid: the grown tenant's LLC misses
  * fell significantly, so its own demand is not met yet (FSM.md).
  */
-bool demand_last_grow_paid(const struct decide_ctx *ctx, const struct ioca_delta *d)
+bool demand_last_grow_paid(const struct decide_ctx *ctx, const struct tenant_delta *d)
 {
-	const struct alloc *a = &ctx->alloc;
+	const struct planner_alloc *a = &ctx->alloc;
 	double now;
 
 	if (ctx->state != FSM_CORE_DEMAND || a->grow_probe < 0 || !d->have_prev)
@@ -145,14 +153,23 @@ bool demand_last_grow_paid(const struct decide_ctx *ctx, const struct ioca_delta
 			   ctx->cfg->threshold_min_rate);
 }
 
-/* A grow that would put a PS tenant on DDIO's ways is refused: leave the state. */
-bool demand_grow_blocked(struct decide_ctx *ctx, int i, enum fsm_state_id way_out,
-			 struct decide_out *out)
+/*
+ * A tenant's grow that would put a PS tenant on DDIO's ways is refused, and
+ * a DDIO grow that would leave a PS tenant no way off DDIO's (the paper
+ * accepts a partial overlap there): leave the state.
+ */
+bool demand_grow_blocked(struct decide_ctx *ctx, int i, const struct tenant_delta *d,
+			 enum fsm_state_id way_out, struct decide_out *out)
 {
+	double refs[PLATFORM_MAX_TENANTS];
+
 	if (i >= 0 && (ctx->mode != IOCAD_MODE_IOCA ||
 		       planner_grow_keeps_isolation(ctx->cfg, &ctx->alloc, i)))
 		return false;
-	if (i == -1 && planner_grow_keeps_isolation(ctx->cfg, &ctx->alloc, -1))
+	for (unsigned int k = 0; i == -1 && k < ctx->cfg->ntenants; k++)
+		refs[k] = d->cur.tenant[k].llc_refs;
+	if (i == -1 &&
+	    planner_ddio_grow_partial(ctx->cfg, &ctx->alloc, refs, ctx->cfg->threshold_stable))
 		return false;
 	out->blocked = true;
 	out->fsm_reason = FSM_R_GROW_BLOCKED;

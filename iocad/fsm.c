@@ -63,9 +63,9 @@ static bool went_down(double prev, double cur, double rel, double floor)
 	return cur < prev && fsm_changed(prev, cur, rel, floor);
 }
 
-void fsm_signals(const struct fsm_state *s, const struct ioca_delta *d, struct fsm_signals *out)
+void fsm_signals(const struct fsm_state *s, const struct tenant_delta *d, struct fsm_signals *out)
 {
-	const struct ioca_interval *c = &d->cur, *p = &d->prev;
+	const struct tenant_interval *c = &d->cur, *p = &d->prev;
 	double rel = s->threshold_stable, fl = s->threshold_min_rate;
 	double ct = c->ddio_hits + c->ddio_misses, pt = p->ddio_hits + p->ddio_misses;
 	double cr = ct > 0 ? c->ddio_misses / ct : 0, pr = pt > 0 ? p->ddio_misses / pt : 0;
@@ -84,6 +84,19 @@ void fsm_signals(const struct fsm_state *s, const struct ioca_delta *d, struct f
 	out->miss_rate_down =
 		went_down(pr, cr, rel, 0) && (fsm_changed(p->ddio_misses, c->ddio_misses, 0, fl) ||
 					      fsm_changed(p->ddio_hits, c->ddio_hits, 0, fl));
+	/*
+	 * the same DMA traffic, more of it missing, and no core references
+	 * more: the buffers outgrew DDIO's ways (longer rings, more queues),
+	 * which hits_down alone cannot tell from a contending core
+	 */
+	out->footprint_up = went_up(pr, cr, rel, 0) && out->miss_up && !out->refs_up &&
+			    !fsm_changed(pt, ct, rel, fl);
+}
+
+/* Fewer hits with misses not down, and not the I/O footprint's growth. */
+static bool core_contends(const struct fsm_signals *g)
+{
+	return g->hits_down && !g->miss_down && !g->footprint_up;
 }
 
 static void set(struct fsm_out *o, enum fsm_state_id n, enum fsm_reason r, enum fsm_action a)
@@ -132,7 +145,7 @@ static void step_core_demand(const struct fsm_state *s, const struct fsm_signals
 		set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
 	} else if (g->miss_settled) {
 		set(o, FSM_RECLAIM, FSM_R_BALANCED, FSM_ACT_RECLAIM);
-	} else if (g->miss_up && !g->hits_down && g->miss_high) {
+	} else if (g->miss_up && (!g->hits_down || g->footprint_up) && g->miss_high) {
 		to_io_demand(s, o, FSM_R_IO_NOT_CORE);
 		if (o->reason == FSM_R_IO_DISABLED)
 			o->action = FSM_ACT_TENANT_GROW;
@@ -147,7 +160,7 @@ static void step_io_or_high(const struct fsm_state *s, const struct fsm_signals 
 {
 	if (g->miss_settled)
 		set(o, FSM_RECLAIM, FSM_R_OVERPROVISIONED, FSM_ACT_RECLAIM);
-	else if (g->hits_down && !g->miss_down)
+	else if (core_contends(g))
 		set(o, FSM_CORE_DEMAND, FSM_R_HITS_DOWN, FSM_ACT_TENANT_GROW);
 	else if (s->own_demand)
 		/* DDIO holds or cannot help, but the vswitch's own data outgrew its ways */
@@ -170,7 +183,7 @@ static void step_reclaim(const struct fsm_state *s, const struct fsm_signals *g,
 	if (s->own_demand) {
 		set(o, FSM_CORE_DEMAND, FSM_R_OWN_DEMAND, FSM_ACT_TENANT_GROW);
 	} else if (g->miss_high && g->miss_up) {
-		if (g->hits_down)
+		if (g->hits_down && !g->footprint_up)
 			set(o, FSM_CORE_DEMAND, FSM_R_CORE_CONTENTION, FSM_ACT_TENANT_GROW);
 		else
 			to_io_demand(s, o, FSM_R_IO_PRESSURE);
@@ -184,7 +197,7 @@ static void step_reclaim(const struct fsm_state *s, const struct fsm_signals *g,
 	}
 }
 
-void fsm_step(const struct fsm_state *s, const struct ioca_delta *d, struct fsm_out *out)
+void fsm_step(const struct fsm_state *s, const struct tenant_delta *d, struct fsm_out *out)
 {
 	struct fsm_signals g;
 

@@ -79,15 +79,16 @@ struct fsm_signals {
 	bool miss_rate_down; /* DDIO miss rate misses/(hits+misses) fell */
 	bool hits_down;	     /* DDIO hits fell significantly */
 	bool refs_up;	     /* tenants' LLC references rose significantly */
+	bool footprint_up;   /* DDIO miss ratio rose, no core's references did (FSM.md) */
 };
 
 /* True if @cur differs from @prev by more than @rel (relative) and @floor. */
 bool fsm_changed(double prev, double cur, double rel, double floor);
 
-void fsm_signals(const struct fsm_state *s, const struct ioca_delta *d, struct fsm_signals *out);
+void fsm_signals(const struct fsm_state *s, const struct tenant_delta *d, struct fsm_signals *out);
 
 /* One step: next state, why, and the action of that state. */
-void fsm_step(const struct fsm_state *s, const struct ioca_delta *d, struct fsm_out *out);
+void fsm_step(const struct fsm_state *s, const struct tenant_delta *d, struct fsm_out *out);
 
 /* Keep states only step when the stability check says so. */
 bool fsm_state_is_keep(enum fsm_state_id s);

@@ -31,8 +31,8 @@ void loop_say(struct loop *l, enum loop_log_level lvl, const char *fmt, ...)
 static void fill_record(struct loop *l, struct loop_sock *s, uint64_t idx,
 			const struct decide_out *dec, bool applied, struct loop_record *rec)
 {
-	const struct alloc *a = &s->ctx.alloc;
-	const struct ioca_interval *iv = &s->delta.cur;
+	const struct planner_alloc *a = &s->ctx.alloc;
+	const struct tenant_interval *iv = &s->delta.cur;
 
 	memset(rec, 0, sizeof(*rec));
 	rec->index = idx;
@@ -76,10 +76,9 @@ static void adopt_ddio(struct loop *l, struct loop_sock *s, uint32_t now)
 		 s->cfg.socket, was, now, __builtin_popcount(now));
 	if (decide_adopt_ddio(&s->ctx, now, &s->delta))
 		loop_say(l, LOOP_LOG_ERROR,
-			 "socket %u: DDIO mask 0x%x is not the top %d ways iocad lays out: "
-			 "tenants are planned as if it were%s",
-			 s->cfg.socket, now, __builtin_popcount(now),
-			 s->cfg.ddio_observe ? "" : "; the next apply moves it there");
+			 "socket %u: the tenants' ways do not fit beside DDIO mask 0x%x: "
+			 "their masks stay as they were",
+			 s->cfg.socket, now);
 	s->pending_apply = true;
 }
 
@@ -101,7 +100,7 @@ static bool decide_socket(struct loop *l, struct loop_sock *s, struct decide_ctx
 			  struct decide_out *dec, struct loop_record *rec)
 {
 	const struct platform_socket_sample *ss = &l->cur.socket[s->cfg.socket];
-	struct ioca_interval iv;
+	struct tenant_interval iv;
 
 	memset(rec, 0, sizeof(*rec));
 	if (!s->have_base) {

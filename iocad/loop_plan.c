@@ -20,6 +20,21 @@ static const char *why(struct loop *l)
 	return w ? w : "";
 }
 
+/* A group whose tenants name a runtime's RDT class (rdt_class) is that class. */
+static void set_rdt_classes(const struct config *cfg, struct platform_socket_plan *sp)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		const struct config_tenant *t = &cfg->tenant[i];
+		const char *name = t->group[0] ? t->group : t->name;
+
+		if (!t->rdt_class[0])
+			continue;
+		for (unsigned int k = 0; k < sp->ngroups; k++)
+			if (!strcmp(sp->group[k].name, name))
+				memcpy(sp->group[k].rdt_class, t->rdt_class, sizeof(t->rdt_class));
+	}
+}
+
 /* The plan of every used socket; with @next, the reload's sockets instead. */
 static void build(struct loop *l, bool next, struct platform_plan *p)
 {
@@ -41,6 +56,7 @@ static void build(struct loop *l, bool next, struct platform_plan *p)
 		}
 		sp = &p->socket[p->nsockets++];
 		planner_socket_plan(cfg, &ctx->alloc, sp);
+		set_rdt_classes(cfg, sp);
 		/* ddio = observe: DDIO's mask is the platform's; write back only what it has */
 		if (cfg->ddio_observe && s->known_ddio)
 			sp->ddio_mask = s->known_ddio;
@@ -147,11 +163,6 @@ static unsigned int start_ddio(struct loop *l, const struct config *cfg)
 		loop_say(l, LOOP_LOG_INFO,
 			 "socket %u: ddio = observe: DDIO keeps the platform's %u ways (0x%x)",
 			 cfg->socket, n, mask);
-	if (mask != planner_ddio_mask(cfg->llc_ways, n))
-		loop_say(l, LOOP_LOG_ERROR,
-			 "socket %u: DDIO mask 0x%x is not the top %u ways iocad lays out: "
-			 "tenants are planned as if it were",
-			 cfg->socket, mask, n);
 	return n;
 }
 
@@ -190,22 +201,27 @@ static int alloc_next(struct loop *l, bool first)
 {
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
 		struct loop_sock *s = &l->s[id];
-		const struct ioca_interval *last = NULL;
+		const struct tenant_interval *last = NULL;
 		unsigned int ddio;
+		uint32_t at;
 
 		if (!s->next_used || !s->next_changed)
 			continue;
 		if (!s->used)
 			s->known_ddio = l->info.socket[id].ddio_mask;
-		if (first || !s->used)
+		/* DDIO's ways start where they are: the platform's, or the running ones */
+		if (first || !s->used) {
 			ddio = start_ddio(l, &s->next);
-		else
+			at = l->info.socket[id].ddio_mask;
+		} else {
 			ddio = clamp(s->ctx.alloc.ddio_ways, s->next.ddio_ways_min,
 				     s->next.ddio_ways_max);
+			at = s->ctx.alloc.ddio_mask;
+		}
 		/* the latest interval, for the new tenants: who shares DDIO's ways */
 		if (s->have_pbase && !tenant_interval(&s->next, &s->pbase, &s->base, &s->last))
 			last = &s->last;
-		if (decide_init(&s->next_ctx, &s->next, l->o->mode, ddio, last)) {
+		if (decide_init_at(&s->next_ctx, &s->next, l->o->mode, at, ddio, last)) {
 			loop_say(l, LOOP_LOG_ERROR,
 				 "%s: socket %u: the tenants' ways and %u DDIO ways do not fit the "
 				 "LLC's %u",
@@ -221,7 +237,7 @@ static void commit(struct loop *l)
 {
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
 		struct loop_sock *s = &l->s[id];
-		struct ioca_interval iv;
+		struct tenant_interval iv;
 
 		if (!s->next_used) {
 			s->used = false;

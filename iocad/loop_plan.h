@@ -13,7 +13,7 @@ struct loop_sock {
 	bool used;	   /* has tenants in the config in force */
 	struct config cfg; /* its tenants and settings, resolved */
 	struct decide_ctx ctx;
-	struct ioca_delta delta;
+	struct tenant_delta delta;
 	/* The samples its last interval started and ended at. */
 	struct platform_sample base, pbase;
 	bool have_base, have_pbase;
@@ -26,7 +26,7 @@ struct loop_sock {
 	bool next_used, next_changed;
 	struct config next;
 	struct decide_ctx next_ctx;
-	struct ioca_interval last;
+	struct tenant_interval last;
 };
 
 struct loop {

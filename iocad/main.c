@@ -10,19 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup_watch.h"
 #include "config.h"
 #include "config_socket.h"
+#include "dropin.h"
+#include "dropin_watch.h"
 #include "host_platform.h"
 #include "loop.h"
 #include "metrics_exporter.h"
 #include "pace.h"
 
-#if __has_include("sim_platform.h")
 #include "sim_platform.h"
-#define HAVE_SIM 1
-#else
-#define HAVE_SIM 0
-#endif
 
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t reload_flag;
@@ -51,6 +49,11 @@ struct args {
 	uint64_t intervals;
 	bool check_config; /* --check-config: validate CONFIG, touch nothing */
 	bool pace;	   /* --pace: the simulator keeps wall-clock time */
+	/* tenants_dir: the drop-ins last composed, their inotify watch */
+	struct dropin dropin;
+	struct dropin_watch *watch;
+	struct cgroup_watch *cgw; /* cgroup tenants' CPUs, re-read every interval */
+	struct platform *pf;	  /* opened: drop-ins are placed on its sockets */
 };
 
 static void usage(FILE *f)
@@ -179,22 +182,96 @@ static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
 	fprintf(stderr, "iocad: %s%s\n", lvl == LOOP_LOG_ERROR ? "error: " : "", msg);
 }
 
-static int reload_cb(void *arg, struct config *out, char *err, size_t len)
+static void say_cb(void *arg, const char *msg)
 {
-	const struct args *a = arg;
-
-	/* only parsed here: the loop checks it against the platform and applies it */
-	return config_parse_file(a->reload_path[0] ? a->reload_path : a->config, out, err, len);
+	(void)arg;
+	fprintf(stderr, "iocad: %s\n", msg);
 }
 
-#if HAVE_SIM
+/*
+ * The main file's tenants_dir drop-ins into @cfg (dropin.h); with the
+ * platform open, each file is placed on its sockets. Then the watches
+ * follow the directories @cfg names now.
+ */
+static int compose(struct args *a, struct config *cfg, char *err, size_t len, unsigned int *bad)
+{
+	struct platform_info *info = NULL;
+	int r = 0;
+
+	if (a->watch)
+		dropin_watch_drain(a->watch);
+	if (cfg->ntenants_dirs) {
+		if (a->pf && a->pf->ops) {
+			info = malloc(sizeof(*info));
+			if (info && a->pf->ops->info(a->pf->ctx, info)) {
+				free(info);
+				info = NULL;
+			}
+		}
+		r = dropin_compose(&a->dropin, cfg, info, cfg, bad, err, len);
+		free(info);
+	}
+	if (!r && a->cgw)
+		cgroup_watch_set(a->cgw, cfg);
+	return r;
+}
+
+/*
+ * With the platform open, the drop-ins again, each placed on its sockets:
+ * a file naming a CPU the host lacks is refused alone at start too.
+ */
+static int place_dropins(struct args *a, struct platform *pf, struct config *cfg)
+{
+	char err[512] = "";
+	int r;
+
+	if (!cfg->ntenants_dirs)
+		return 0;
+	a->pf = pf;
+	r = config_parse_file(a->config, cfg, err, sizeof(err));
+	if (!r)
+		r = compose(a, cfg, err, sizeof(err), NULL);
+	if (r)
+		fprintf(stderr, "iocad: %s\n", err);
+	return r;
+}
+
+/* Watch the directories @cfg names (opening the watch the first time). */
+static void watch(struct args *a, const struct config *cfg)
+{
+	char werr[256];
+
+	if (cfg->ntenants_dirs && !a->watch) {
+		a->watch = dropin_watch_open(werr, sizeof(werr));
+		if (!a->watch)
+			fprintf(stderr, "iocad: %s; drop-in changes need a SIGHUP\n", werr);
+	}
+	if (a->watch)
+		dropin_watch_set(a->watch, cfg, say_cb, a);
+	if (a->cgw)
+		a->cgw->dropins = a->watch; /* drained every interval */
+}
+
+static int reload_cb(void *arg, struct config *out, char *err, size_t len)
+{
+	struct args *a = arg;
+	int r;
+
+	/* only parsed here: the loop checks it against the platform and applies it */
+	r = config_parse_file(a->reload_path[0] ? a->reload_path : a->config, out, err, len);
+	if (!r)
+		r = compose(a, out, err, len, NULL);
+	if (!r)
+		watch(a, out);
+	return r;
+}
+
 static void sim_reload(void *arg, const char *path)
 {
 	struct args *a = arg;
 
 	snprintf(a->reload_path, sizeof(a->reload_path), "%s", path);
 }
-#endif
 
 static int open_platform(struct args *a, const struct config *cfg, struct platform *pf)
 {
@@ -212,7 +289,6 @@ static int open_platform(struct args *a, const struct config *cfg, struct platfo
 			fprintf(stderr, "iocad: %s\n", err);
 		return r;
 	}
-#if HAVE_SIM
 	{
 		struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
 		struct sim_platform_opts o = {
@@ -240,11 +316,6 @@ static int open_platform(struct args *a, const struct config *cfg, struct platfo
 		if (r)
 			fprintf(stderr, "iocad: %s\n", err);
 	}
-#else
-	(void)cfg;
-	(void)err;
-	fprintf(stderr, "iocad: this build has no simulator (iocad/sim_platform.c missing)\n");
-#endif
 	return r;
 }
 
@@ -374,20 +445,26 @@ int main(int argc, char **argv)
 		fprintf(stderr, "iocad: out of memory\n");
 		return 1;
 	}
-	if (config_parse_file(a.config, cfg, err, sizeof(err))) {
+	unsigned int bad = 0;
+
+	a.dropin.log = say_cb;
+	if (config_parse_file(a.config, cfg, err, sizeof(err)) ||
+	    compose(&a, cfg, err, sizeof(err), &bad)) {
 		fprintf(stderr, "iocad: %s\n", err);
 		free(cfg);
 		return 2;
 	}
 	if (a.check_config) {
 		r = check_config_only(&a, cfg);
+		dropin_clear(&a.dropin);
 		free(cfg);
-		return r ? 2 : 0;
+		return r || bad ? 2 : 0;
 	}
-	if (open_platform(&a, cfg, &pf) || resolve_config(&pf, cfg) ||
-	    check_ddio_counters(&a, &pf, cfg)) {
+	if (open_platform(&a, cfg, &pf) || place_dropins(&a, &pf, cfg) ||
+	    resolve_config(&pf, cfg) || check_ddio_counters(&a, &pf, cfg)) {
 		if (pf.ops)
 			pf.ops->destroy(pf.ctx);
+		dropin_clear(&a.dropin);
 		free(cfg);
 		return 2;
 	}
@@ -403,6 +480,13 @@ int main(int argc, char **argv)
 
 	if (a.pace && a.sim)
 		pace_wrap(&pace, &pf);
+	a.cgw = malloc(sizeof(*a.cgw));
+	if (a.cgw) {
+		cgroup_watch_wrap(a.cgw, &pf, &reload_flag, say_cb, &a);
+		cgroup_watch_set(a.cgw, cfg);
+	}
+	a.pf = &pf;
+	watch(&a, cfg);
 	struct metrics_exporter_opts mo = {
 		.sz = sizeof(mo), .cfg = cfg, .pf = &pf, .log = log_cb, .log_arg = &a};
 
@@ -437,6 +521,9 @@ int main(int argc, char **argv)
 	r = loop_run(&lo, &pf, NULL, 0, NULL);
 	metrics_exporter_stop(mx);
 	pf.ops->destroy(pf.ctx);
+	dropin_watch_close(a.watch);
+	dropin_clear(&a.dropin);
+	free(a.cgw);
 	if (trace && fclose(trace)) {
 		fprintf(stderr, "iocad: --trace %s: %s\n", a.trace, strerror(errno));
 		r = r ? r : -EIO;

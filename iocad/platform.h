@@ -113,8 +113,15 @@ struct platform_sample {
 /* One CAT class of service: a resctrl group on one socket's cache. */
 struct platform_group {
 	char name[PLATFORM_NAME_LEN]; /* a tenant's or a config group's name */
-	uint32_t mask;		      /* contiguous, within the socket's ways */
-	struct platform_cpuset cpus;  /* the CPUs whose fills it confines */
+	/*
+	 * "" : the platform's own group for it. Else an existing class of
+	 * service of that name (a container runtime's RDT class): only its
+	 * mask is written, never its CPUs or tasks, and it is never made or
+	 * removed (the group's cpus still say what is sampled).
+	 */
+	char rdt_class[PLATFORM_NAME_LEN];
+	uint32_t mask;		     /* contiguous, within the socket's ways */
+	struct platform_cpuset cpus; /* the CPUs whose fills it confines */
 };
 
 /* Everything iocad wants on one socket. */

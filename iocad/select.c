@@ -7,12 +7,13 @@
  */
 #include "select.h"
 
-bool select_tenant_grown(const struct config *cfg, const struct alloc *a, unsigned int i)
+bool select_tenant_grown(const struct config *cfg, const struct planner_alloc *a, unsigned int i)
 {
 	return a->ways[i] > cfg->tenant[i].ways;
 }
 
-int select_grow(const struct config *cfg, const struct alloc *a, const struct ioca_delta *d)
+int select_grow(const struct config *cfg, const struct planner_alloc *a,
+		const struct tenant_delta *d)
 {
 	double best = 0;
 	int who = -1;
@@ -41,8 +42,8 @@ int select_grow(const struct config *cfg, const struct alloc *a, const struct io
 }
 
 /* Relative slack of tenant @i, or a negative value if it has none. */
-static double tenant_slack(const struct config *cfg, const struct alloc *a,
-			   const struct ioca_delta *d, unsigned int i)
+static double tenant_slack(const struct config *cfg, const struct planner_alloc *a,
+			   const struct tenant_delta *d, unsigned int i)
 {
 	double g = a->grant_refs[i], now = d->cur.tenant[i].llc_refs;
 
@@ -51,8 +52,8 @@ static double tenant_slack(const struct config *cfg, const struct alloc *a,
 	return 1.0 - now / g - cfg->threshold_stable;
 }
 
-static double ddio_slack(const struct config *cfg, const struct alloc *a,
-			 const struct ioca_delta *d)
+static double ddio_slack(const struct config *cfg, const struct planner_alloc *a,
+			 const struct tenant_delta *d)
 {
 	double now = d->cur.ddio_hits + d->cur.ddio_misses, fit;
 
@@ -65,8 +66,8 @@ static double ddio_slack(const struct config *cfg, const struct alloc *a,
 	return 1.0 - now / fit - cfg->threshold_stable;
 }
 
-void select_reclaim(const struct config *cfg, const struct alloc *a, const struct ioca_delta *d,
-		    struct select_reclaim *out)
+void select_reclaim(const struct config *cfg, const struct planner_alloc *a,
+		    const struct tenant_delta *d, struct select_reclaim *out)
 {
 	double best = -1, s;
 

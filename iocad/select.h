@@ -12,7 +12,8 @@
 #include "tenant.h"
 
 /* The tenant to grow in Core Demand, or -1 if none can grow. */
-int select_grow(const struct config *cfg, const struct alloc *a, const struct ioca_delta *d);
+int select_grow(const struct config *cfg, const struct planner_alloc *a,
+		const struct tenant_delta *d);
 
 enum select_reclaim_kind {
 	SELECT_RECLAIM_NONE, /* nothing is idle enough to take back */
@@ -26,10 +27,10 @@ struct select_reclaim {
 };
 
 /* What Reclaim takes this interval (FSM.md: "Reclaim choice"). */
-void select_reclaim(const struct config *cfg, const struct alloc *a, const struct ioca_delta *d,
-		    struct select_reclaim *out);
+void select_reclaim(const struct config *cfg, const struct planner_alloc *a,
+		    const struct tenant_delta *d, struct select_reclaim *out);
 
 /* True if tenant @i holds ways above its configured count. */
-bool select_tenant_grown(const struct config *cfg, const struct alloc *a, unsigned int i);
+bool select_tenant_grown(const struct config *cfg, const struct planner_alloc *a, unsigned int i);
 
 #endif /* IOCAD_SELECT_H */

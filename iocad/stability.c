@@ -7,19 +7,9 @@
 #include "stability.h"
 #include "fsm.h"
 
-static const char *const names[] = {
-	[STAB_STABLE] = "stable",   [STAB_IPC_ONLY] = "ipc_only", [STAB_CORE_ALLOC] = "core_alloc",
-	[STAB_SHUFFLE] = "shuffle", [STAB_UNSTABLE] = "unstable",
-};
-
-const char *stability_verdict_name(enum stab_verdict v)
-{
-	return (unsigned int)v <= STAB_UNSTABLE ? names[v] : "?";
-}
-
 /* The non-networking tenant whose LLC miss rate moved the most. */
-static int pick(const struct ioca_delta *d, const bool *llc_ch, const struct config *cfg,
-		const struct alloc *a, bool want_overlap)
+static int pick(const struct tenant_delta *d, const bool *llc_ch, const struct config *cfg,
+		const struct planner_alloc *a, bool want_overlap)
 {
 	double best = -1;
 	int who = -1;
@@ -40,10 +30,10 @@ static int pick(const struct ioca_delta *d, const bool *llc_ch, const struct con
 	return who;
 }
 
-void stability_check(const struct config *cfg, const struct alloc *a, const struct ioca_delta *d,
-		     struct stab_out *out)
+void stability_check(const struct config *cfg, const struct planner_alloc *a,
+		     const struct tenant_delta *d, struct stab_out *out)
 {
-	const struct ioca_interval *c = &d->cur, *p = &d->prev;
+	const struct tenant_interval *c = &d->cur, *p = &d->prev;
 	double rel = cfg->threshold_stable, fl = cfg->threshold_min_rate;
 	bool llc_ch[PLATFORM_MAX_TENANTS] = {false};
 	bool net_llc = false;
@@ -75,10 +65,16 @@ void stability_check(const struct config *cfg, const struct alloc *a, const stru
 	out->verdict = STAB_UNSTABLE;
 	if (net_llc || !out->llc_changed)
 		return;
-	/* only non-networking tenants moved: their own demand, not I/O's */
+	/*
+	 * only non-networking tenants moved and DDIO did not: their own
+	 * demand, not I/O's (exception 2) if none is on DDIO's ways (the
+	 * paper's "no DDIO overlap"); one that is may be DDIO's doing
+	 */
 	if (!out->ddio_changed) {
-		out->verdict = STAB_CORE_ALLOC;
-		out->tenant = pick(d, llc_ch, cfg, a, false);
+		out->tenant = pick(d, llc_ch, cfg, a, true);
+		out->verdict = out->tenant >= 0 ? STAB_SHARER : STAB_CORE_ALLOC;
+		if (out->tenant < 0)
+			out->tenant = pick(d, llc_ch, cfg, a, false);
 		return;
 	}
 	out->tenant = pick(d, llc_ch, cfg, a, true);

@@ -18,12 +18,13 @@ enum stab_verdict {
 	STAB_IPC_ONLY,	 /* exception 1: IPC moved alone: sleep */
 	STAB_CORE_ALLOC, /* exception 2: a non-networking tenant's own demand */
 	STAB_SHUFFLE,	 /* exception 3: same, but it shares DDIO: shuffle first */
+	STAB_SHARER,	 /* as exception 2, but the tenant shares DDIO: not exception 2 */
 	STAB_UNSTABLE,	 /* anything else: run the FSM */
 };
 
 struct stab_out {
 	enum stab_verdict verdict;
-	int tenant; /* CORE_ALLOC/SHUFFLE: the tenant concerned, else -1 */
+	int tenant; /* CORE_ALLOC/SHUFFLE/SHARER: the tenant concerned, else -1 */
 	bool ipc_changed;
 	bool llc_changed;  /* some tenant's LLC refs or misses */
 	bool ddio_changed; /* socket DDIO hits or misses */
@@ -33,9 +34,7 @@ struct stab_out {
  * Classify one delta. @a tells which tenants overlap DDIO. Without a
  * previous interval everything counts as stable.
  */
-void stability_check(const struct config *cfg, const struct alloc *a, const struct ioca_delta *d,
-		     struct stab_out *out);
-
-const char *stability_verdict_name(enum stab_verdict v);
+void stability_check(const struct config *cfg, const struct planner_alloc *a,
+		     const struct tenant_delta *d, struct stab_out *out);
 
 #endif /* IOCAD_STABILITY_H */

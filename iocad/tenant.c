@@ -15,7 +15,7 @@ static double per_s(uint64_t n, uint64_t dt_ns)
 }
 
 int tenant_interval(const struct config *cfg, const struct platform_sample *before,
-		    const struct platform_sample *now, struct ioca_interval *out)
+		    const struct platform_sample *now, struct tenant_interval *out)
 {
 	const struct platform_socket_sample *sa, *sb;
 	uint64_t dt;
@@ -68,7 +68,7 @@ int tenant_interval(const struct config *cfg, const struct platform_sample *befo
 	return 0;
 }
 
-void tenant_delta_push(struct ioca_delta *d, const struct ioca_interval *next)
+void tenant_delta_push(struct tenant_delta *d, const struct tenant_interval *next)
 {
 	d->prev = d->cur;
 	d->have_prev = d->cur.dt_ns != 0;

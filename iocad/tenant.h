@@ -24,7 +24,7 @@ struct tenant_rates {
 };
 
 /* One interval of one socket (the config's), as rates. */
-struct ioca_interval {
+struct tenant_interval {
 	uint64_t t_ns;
 	uint64_t dt_ns;
 	unsigned int ntenants;
@@ -41,9 +41,9 @@ struct ioca_interval {
 };
 
 /* What the decision logic compares: now against the interval before. */
-struct ioca_delta {
-	struct ioca_interval cur;
-	struct ioca_interval prev;
+struct tenant_delta {
+	struct tenant_interval cur;
+	struct tenant_interval prev;
 	bool have_prev; /* false on the first interval after (re)allocation */
 };
 
@@ -53,9 +53,9 @@ struct ioca_delta {
  * Returns 0, or -EINVAL if @now is not later than @before.
  */
 int tenant_interval(const struct config *cfg, const struct platform_sample *before,
-		    const struct platform_sample *now, struct ioca_interval *out);
+		    const struct platform_sample *now, struct tenant_interval *out);
 
 /* Shift @d: the current interval becomes the previous one, @next current. */
-void tenant_delta_push(struct ioca_delta *d, const struct ioca_interval *next);
+void tenant_delta_push(struct tenant_delta *d, const struct tenant_interval *next);
 
 #endif /* IOCAD_TENANT_H */

@@ -29,11 +29,6 @@ static const struct ioca_ddio_gen *ioca_ddio_msr_gen(void)
 	return ioca_ddio_gen_find(boot_cpu_data.x86, boot_cpu_data.x86_model);
 }
 
-bool ioca_ddio_msr_supported(void)
-{
-	return !!ioca_ddio_msr_gen();
-}
-
 bool ioca_ddio_msr_locked_down(void)
 {
 	return security_locked_down(LOCKDOWN_MSR) != 0;

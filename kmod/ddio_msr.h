@@ -7,7 +7,6 @@
 /* IIO_LLC_WAYS: package-scope mask of the LLC ways DDIO may fill. */
 #define IOCA_MSR_IIO_LLC_WAYS	0xc8b
 
-bool ioca_ddio_msr_supported(void);
 bool ioca_ddio_msr_locked_down(void);
 int ioca_ddio_init_msr(struct ioca_ddio *d, unsigned int min_ways,
 		       const char **why);

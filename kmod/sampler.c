@@ -5,7 +5,9 @@
  * collect.c.
  *
  * Lock order: ctl_lock, then cpus_read_lock(), then lock. Hotplug callbacks
- * run with the hotplug lock held for writing and take only lock.
+ * run with the hotplug lock held for writing and take only lock. Files
+ * (sysfs) are read under ctl_lock alone: kernfs takes the hotplug locks
+ * under its own when a CPU's "online" file is written.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -146,6 +148,14 @@ int ioca_sampler_start(struct ioca_sampler *s, struct netlink_ext_ack *extack)
 	int err = 0;
 
 	mutex_lock(&s->ctl_lock);
+	/* cfg changes only under ctl_lock; sysfs is read outside the others */
+	if (s->cfg) {
+		err = ioca_sampler_check_uncore(s->cfg, extack);
+		if (err) {
+			mutex_unlock(&s->ctl_lock);
+			return err;
+		}
+	}
 	cpus_read_lock();
 	mutex_lock(&s->lock);
 	if (s->shutdown) {

@@ -81,8 +81,39 @@ static int ioca_uncore_open(struct ioca_sampler *s, unsigned int so, int cpu,
 }
 
 /**
+ * ioca_sampler_check_uncore() - are @cfg's uncore types uncore PMUs'?
+ * @cfg: configuration about to be started
+ * @extack: error report
+ *
+ * Nothing is made of a type until its PMU is known to be uncore. The
+ * check reads sysfs, so it runs before the sampler takes the CPU hotplug
+ * lock: writing a CPU's "online" file takes the hotplug locks under
+ * kernfs' own, and reading a kernfs file under them would close the cycle.
+ *
+ * Return: 0 or -errno with @extack set.
+ */
+int ioca_sampler_check_uncore(const struct ioca_sampler_config *cfg,
+			      struct netlink_ext_ack *extack)
+{
+	const char *why = NULL;
+	unsigned int k;
+	int err;
+
+	for (k = 0; k < cfg->nr_uncore; k++) {
+		if (ioca_emul_kind(cfg->uncore[k].kind))
+			continue;
+		err = ioca_pmu_type_check_uncore(cfg->uncore[k].type, &why);
+		if (err) {
+			ioca_nl_set_err(extack, NULL, why);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/**
  * ioca_sampler_create_uncore() - open every socket's uncore events at start
- * @s: sampler, allocated
+ * @s: sampler, allocated, its types checked (ioca_sampler_check_uncore())
  * @extack: error report
  *
  * Return: 0 or -errno with @extack set.
@@ -90,20 +121,10 @@ static int ioca_uncore_open(struct ioca_sampler *s, unsigned int so, int cpu,
 int ioca_sampler_create_uncore(struct ioca_sampler *s,
 			       struct netlink_ext_ack *extack)
 {
-	unsigned int so, k, u = s->cfg->nr_uncore;
+	unsigned int so, u = s->cfg->nr_uncore;
 	const char *why = NULL;
 	int err;
 
-	/* Nothing is made of a type until its PMU is known to be uncore. */
-	for (k = 0; k < u; k++) {
-		if (ioca_emul_kind(s->cfg->uncore[k].kind))
-			continue;
-		err = ioca_pmu_type_check_uncore(s->cfg->uncore[k].type, &why);
-		if (err) {
-			ioca_nl_set_err(extack, NULL, why);
-			return err;
-		}
-	}
 	for (so = 0; so < s->nr_sockets; so++) {
 		int cpu = ioca_socket_cpu(so);
 

@@ -4,6 +4,8 @@
 
 #include "sampler.h"
 
+int ioca_sampler_check_uncore(const struct ioca_sampler_config *cfg,
+			      struct netlink_ext_ack *extack);
 int ioca_sampler_create_uncore(struct ioca_sampler *s,
 			       struct netlink_ext_ack *extack);
 void ioca_sampler_release_uncore(struct ioca_sampler *s);

@@ -37,6 +37,8 @@ pkgs=(
 	debhelper dh-dkms dkms lintian
 	# examples/dpdk: the L3 forwarder libspec specializes (net_ring ports)
 	dpdk-dev
+	# selftests/oci: OCI runtimes that run a busybox container in an RDT class
+	runc crun
 )
 
 missing=()

@@ -45,7 +45,7 @@ fi
 
 # cppcheck needs the include paths to see through macros; missing system
 # headers are not findings.
-incs="-Iuapi -Ilibspec/include -Ilibioca/include -Iiocad -Iiocad/sim -Iiocad/host"
+incs="-Iuapi -Icommon -Ilibspec/include -Ilibioca/include -Iiocad -Iiocad/sim -Iiocad/host"
 [ -n "$ksrc" ] && incs="$incs -Iselftests/ioca -I$ksrc/tools/testing/selftests \
 	--suppress=*:$ksrc/tools/testing/selftests/*"
 for f in $user_files; do

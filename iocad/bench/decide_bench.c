@@ -74,8 +74,8 @@ static void run_once(unsigned int nt, unsigned int ncores, double *agg_us, doubl
 {
 	struct config *cfg = malloc(sizeof(*cfg));
 	struct platform_sample *s = calloc(2, sizeof(*s));
-	struct ioca_delta *d = calloc(1, sizeof(*d));
-	struct ioca_interval *iv = malloc(sizeof(*iv));
+	struct tenant_delta *d = calloc(1, sizeof(*d));
+	struct tenant_interval *iv = malloc(sizeof(*iv));
 	struct decide_ctx *ctx = malloc(sizeof(*ctx));
 	double agg = 0, dec = 0, t0;
 	unsigned int unstable = 0;

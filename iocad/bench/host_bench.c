@@ -139,8 +139,8 @@ struct state {
 	struct host_counters hc;
 	struct host_ddio_counts ddio[PLATFORM_MAX_SOCKETS];
 	struct platform_sample ps[2];
-	struct ioca_interval iv;
-	struct ioca_delta d;
+	struct tenant_interval iv;
+	struct tenant_delta d;
 	struct decide_ctx ctx;
 	char buf[128 * 1024];
 };

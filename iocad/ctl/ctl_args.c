@@ -6,66 +6,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../config_value.h"
+
 static int fail(char *why, size_t len, const char *msg)
 {
 	snprintf(why, len, "%s", msg);
 	return -EINVAL;
 }
 
-/* Parses a number at *p up to a ':' or the end; advances *p past it. */
+/* The number at *@p up to a ':' or the end; *@p then points past it. */
 static int field_u64(const char **p, uint64_t max, uint64_t *out, char *why, size_t len)
 {
-	char *end;
-	unsigned long long v;
+	const char *colon = strchr(*p, ':');
+	size_t n = colon ? (size_t)(colon - *p) : strlen(*p);
+	char buf[32];
 
-	if (**p < '0' || **p > '9')
-		return fail(why, len, "expected a number");
-	errno = 0;
-	v = strtoull(*p, &end, 0);
-	if (errno || v > max)
+	if (n >= sizeof(buf))
 		return fail(why, len, "number out of range");
-	if (*end && *end != ':')
-		return fail(why, len, "trailing characters after the number");
-	*out = v;
-	*p = end;
+	memcpy(buf, *p, n);
+	buf[n] = '\0';
+	if (config_value_u64(buf, max, out, why, len))
+		return -EINVAL;
+	*p += n;
 	return 0;
-}
-
-int ctl_args_u64(const char *s, uint64_t max, uint64_t *out, char *why, size_t len)
-{
-	const char *p = s;
-	int err = field_u64(&p, max, out, why, len);
-
-	if (!err && *p)
-		return fail(why, len, "trailing characters after the number");
-	return err;
 }
 
 int ctl_args_interval(const char *s, uint32_t *us, char *why, size_t len)
 {
-	static const struct {
-		const char *unit;
-		uint64_t mult;
-	} units[] = {{"", 1}, {"us", 1}, {"ms", 1000}, {"s", 1000000}};
-	char *end;
-	unsigned long long v;
-	size_t i;
+	uint64_t ns;
 
-	if (*s < '0' || *s > '9')
-		return fail(why, len, "expected a duration like 10ms, 500us or 2s");
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return fail(why, len, "number out of range");
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].unit))
-			continue;
-		if (v > UINT32_MAX / units[i].mult)
-			return fail(why, len, "duration out of range");
-		*us = (uint32_t)(v * units[i].mult);
-		return 0;
-	}
-	return fail(why, len, "unknown unit (us, ms or s)");
+	if (config_value_duration(s, &ns, why, len))
+		return -EINVAL;
+	if (ns % 1000)
+		return fail(why, len, "the module counts whole microseconds");
+	if (ns / 1000 > UINT32_MAX)
+		return fail(why, len, "duration out of range");
+	*us = (uint32_t)(ns / 1000);
+	return 0;
 }
 
 static int raw_fields(const char *p, struct ioca_event *e, char *why, size_t len)

@@ -10,10 +10,7 @@
 #include <stdint.h>
 #include <libioca.h>
 
-/* A whole number in C notation (0x600, 3), at most @max. */
-int ctl_args_u64(const char *s, uint64_t max, uint64_t *out, char *why, size_t len);
-
-/* "10ms", "500us", "2s", or a bare number of microseconds. */
+/* "10ms", "500us", "2s" (config_value_duration()), in whole microseconds; "0" is 0. */
 int ctl_args_interval(const char *s, uint32_t *us, char *why, size_t len);
 
 /*

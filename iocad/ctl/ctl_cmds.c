@@ -15,6 +15,7 @@
 #include <string.h>
 #include <libioca.h>
 
+#include "../config_value.h"
 #include "ctl_args.h"
 #include "ctl_json.h"
 #include "ctl_print.h"
@@ -87,12 +88,12 @@ int ctl_cmd_ddio_set(struct ctl_ctx *x, int argc, char **argv)
 
 	if (argc != 3)
 		return ctl_usage(x, NULL, "ddio set: expected SOCKET mask MASK or SOCKET ways N");
-	if (ctl_args_u64(argv[0], UINT32_MAX, &sock, why, sizeof(why)))
+	if (config_value_u64(argv[0], UINT32_MAX, &sock, why, sizeof(why)))
 		return ctl_usage(x, why, "ddio set: bad SOCKET '%s'", argv[0]);
 	if (strcmp(argv[1], "mask") && strcmp(argv[1], "ways"))
 		return ctl_usage(x, NULL, "ddio set: expected 'mask' or 'ways', got '%s'", argv[1]);
 	ways = !strcmp(argv[1], "ways");
-	if (ctl_args_u64(argv[2], UINT32_MAX, &val, why, sizeof(why)))
+	if (config_value_u64(argv[2], UINT32_MAX, &val, why, sizeof(why)))
 		return ctl_usage(x, why,
 				 ways ? "ddio set: bad way count '%s'" : "ddio set: bad mask '%s'",
 				 argv[2]);

@@ -12,7 +12,7 @@ static const char *const state_names[] = {
 
 const char *ctl_print_kind(uint32_t kind, char *buf, size_t len)
 {
-	const char *name = ioca_event_kind_name(kind);
+	const char *name = libioca_event_kind_name(kind);
 
 	if (name)
 		return name;

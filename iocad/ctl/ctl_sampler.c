@@ -212,7 +212,7 @@ int ctl_cmd_monitor(struct ctl_ctx *x, int argc, char **argv)
 	int err, ret;
 
 	if (argc == 2 && !strcmp(argv[0], "--count")) {
-		if (ctl_args_u64(argv[1], UINT32_MAX, &count, why, sizeof(why)) || !count)
+		if (config_value_u64(argv[1], UINT32_MAX, &count, why, sizeof(why)) || !count)
 			return ctl_usage(x, count ? why : "need 1 or more",
 					 "monitor: bad --count '%s'", argv[1]);
 	} else if (argc) {

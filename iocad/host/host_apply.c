@@ -33,6 +33,18 @@ static int check_cpus(struct host *h, const struct host_topo *t,
 		unsigned int cpu;
 		int r;
 
+		if (grp->rdt_class[0]) {
+			/* a runtime's class: its CPUs and tasks are never written */
+			char why[512];
+
+			r = rdt_check_shared(h->sock[sp->id].rdt, grp->rdt_class, why, sizeof(why));
+			if (r)
+				snprintf(h->last_err, sizeof(h->last_err), "group %s: %s",
+					 grp->name, why);
+			if (r)
+				return r;
+			continue;
+		}
 		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++) {
 			if (!platform_cpuset_has(&grp->cpus, c))
 				continue;
@@ -87,7 +99,9 @@ int host_check(void *ctx, const struct platform_plan *p)
 			break;
 		}
 		any = h->sock[sp->id].rdt;
-		ngroups += sp->ngroups;
+		/* a runtime's class has its CLOSID already: it is among the others' groups */
+		for (unsigned int g = 0; g < sp->ngroups; g++)
+			ngroups += !sp->group[g].rdt_class[0];
 		if (!p->sample_only)
 			r = check_cpus(h, t, sp);
 	}

@@ -13,7 +13,9 @@ unsigned int host_cat_groups(const struct platform_socket_plan *sp, struct rdt_g
 		struct rdt_group *o = &out[n++];
 
 		memset(o, 0, sizeof(*o));
-		memcpy(o->name, g->name, sizeof(o->name));
+		/* a runtime's RDT class (rdt_class) is that group, by its name */
+		o->shared = g->rdt_class[0] != '\0';
+		memcpy(o->name, o->shared ? g->rdt_class : g->name, sizeof(o->name));
 		o->name[sizeof(o->name) - 1] = '\0';
 		o->mask = g->mask;
 		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)

@@ -83,6 +83,44 @@ static void ddio_counts(struct host *h, struct host_ddio_counts *d)
 	}
 }
 
+/* One socket's DDIO mask as the platform saw it: an outside change is the
+ * loop's to log and adopt.
+ */
+static void seen_mask(struct host *h, struct platform_sample *out, uint32_t id, uint32_t mask)
+{
+	if (id >= PLATFORM_MAX_SOCKETS)
+		return;
+	out->socket[id].ddio_mask = mask;
+	h->sock[id].ddio_cur = mask;
+}
+
+/*
+ * Every socket's DDIO mask at the newest sample's collection, so someone
+ * else's change is seen. The module puts them in each sample; only when a
+ * socket's entry carries none (a module older than SAMPLES_SUBSCRIBE, a
+ * package never read) does this cost an INFO request.
+ */
+static int sample_masks(struct host *h, struct platform_sample *out)
+{
+	const struct ioca_sample *s = h->sample;
+	bool need_info = !s->nsockets;
+	int r;
+
+	for (uint32_t i = 0; i < s->nsockets; i++)
+		need_info |= !s->sockets[i].ddio_mask;
+	if (!need_info) {
+		for (uint32_t i = 0; i < s->nsockets; i++)
+			seen_mask(h, out, s->sockets[i].id, s->sockets[i].ddio_mask);
+		return 0;
+	}
+	r = ioca_client__info(h->client, h->info);
+	if (r)
+		return lost_module(h, r);
+	for (uint32_t i = 0; i < h->info->nsockets; i++)
+		seen_mask(h, out, h->info->sockets[i].id, h->info->sockets[i].ddio_mask);
+	return 0;
+}
+
 static int poll_op(void *ctx, struct platform_sample *out)
 {
 	struct host *h = ctx;
@@ -119,20 +157,7 @@ static int poll_op(void *ctx, struct platform_sample *out)
 		host_counters_fold(&h->hc, h->sample, d, out);
 		got = true;
 	}
-	/* DDIO read back every interval: someone else's change is seen */
-	r = ioca_client__info(h->client, h->info);
-	if (r)
-		return lost_module(h, r);
-	for (uint32_t i = 0; i < h->info->nsockets; i++) {
-		uint32_t id = h->info->sockets[i].id;
-
-		if (id >= PLATFORM_MAX_SOCKETS)
-			continue;
-		/* an outside change is the loop's to log and adopt */
-		out->socket[id].ddio_mask = h->info->sockets[i].ddio_mask;
-		h->sock[id].ddio_cur = h->info->sockets[i].ddio_mask;
-	}
-	return 0;
+	return sample_masks(h, out);
 }
 
 static int wait_op(void *ctx, uint64_t interval_ns)

@@ -73,6 +73,81 @@ void rdt_group_path(const struct rdt *r, const char *name, const char *file, cha
 		rdt_pathf(buf, len, "%s/%s%s", r->root, r->prefix, name);
 }
 
+void rdt_gpath(const struct rdt *r, const struct rdt_group *g, const char *file, char *buf,
+	       size_t len)
+{
+	if (!g->shared)
+		rdt_group_path(r, g->name, file, buf, len);
+	else if (file)
+		rdt_pathf(buf, len, "%s/%s/%s", r->root, g->name, file);
+	else
+		rdt_pathf(buf, len, "%s/%s", r->root, g->name);
+}
+
+int rdt_note_orig(struct rdt *r, const struct rdt_group *g)
+{
+	char path[RDT_PATH_LEN], buf[4096];
+	struct rdt_group *o;
+	int e;
+
+	if (rdt_find(r->orig, r->norig, g->name))
+		return 0;
+	if (r->norig == RDT_MAX_GROUPS)
+		return -ENOSPC;
+	o = &r->orig[r->norig];
+	memset(o, 0, sizeof(*o));
+	memcpy(o->name, g->name, sizeof(o->name));
+	o->shared = true;
+	rdt_gpath(r, g, "schemata", path, sizeof(path));
+	e = rdt_info_read_file(path, buf, sizeof(buf));
+	if (!e)
+		e = rdt_info_schemata_l3(buf, r->cache_id, &o->mask);
+	if (!e)
+		r->norig++;
+	return e;
+}
+
+int rdt_put_orig(struct rdt *r, const struct rdt_group *g)
+{
+	const struct rdt_group *o = rdt_find(r->orig, r->norig, g->name);
+	char path[RDT_PATH_LEN], line[64];
+	unsigned int i;
+	int e;
+
+	if (!o)
+		return 0;
+	rdt_gpath(r, g, "schemata", path, sizeof(path));
+	snprintf(line, sizeof(line), "L3:%u=%x\n", r->cache_id, o->mask);
+	e = r->write(r->fs_arg, path, line);
+	i = (unsigned int)(o - r->orig);
+	memmove(&r->orig[i], &r->orig[i + 1], (r->norig - i - 1) * sizeof(r->orig[0]));
+	r->norig--;
+	return e;
+}
+
+int rdt_check_shared(struct rdt *r, const char *name, char *err, size_t errlen)
+{
+	char path[RDT_PATH_LEN];
+	struct stat st;
+
+	if (!strncmp(name, r->family, strlen(r->family))) {
+		snprintf(err, errlen, "rdt_class %s: a group of iocad's own, not a runtime's",
+			 name);
+		return -EINVAL;
+	}
+	rdt_pathf(path, sizeof(path), "%s/%s/schemata", r->root, name);
+	if (stat(path, &st)) {
+		int e = -errno;
+
+		snprintf(err, errlen,
+			 "rdt_class %s: %s: %s; iocad never creates a runtime's class: create it "
+			 "(mkdir %s/%s, or the runtime's RDT class config) or fix the name",
+			 name, path, strerror(-e), r->root, name);
+		return e;
+	}
+	return 0;
+}
+
 static int default_rmdir(void *arg, const char *path)
 {
 	(void)arg;
@@ -288,6 +363,15 @@ int rdt_remove_all(struct rdt *r)
 	int e, first = 0;
 
 	for (unsigned int i = 0; i < r->ngroups; i++) {
+		if (r->group[i].shared) {
+			e = rdt_put_orig(r, &r->group[i]);
+			if (e && !first) {
+				first = e;
+				rdt_say(r, "resctrl: putting back the mask of %s: %s",
+					r->group[i].name, strerror(-e));
+			}
+			continue;
+		}
 		rdt_group_path(r, r->group[i].name, NULL, path, sizeof(path));
 		e = r->rmdir(r->fs_arg, path);
 		if (e && e != -ENOENT && !first) {

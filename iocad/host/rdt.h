@@ -54,7 +54,14 @@ int rdt_parse_cpus(const char *list, struct platform_cpuset *out);
 
 /* One group of a plan. */
 struct rdt_group {
+	/*
+	 * iocad's own group <prefix><name>, or with @shared a container
+	 * runtime's RDT class at <root>/<name> (rdt_class): iocad writes only
+	 * its mask on our domain, never creates or removes it, never writes its
+	 * CPUs or tasks, and puts back the mask it found there when it lets go.
+	 */
 	char name[PLATFORM_NAME_LEN];
+	bool shared;
 	unsigned int cpus[PLATFORM_MAX_CPUS]; /* ascending */
 	unsigned int ncpus;
 	uint32_t mask;
@@ -116,7 +123,17 @@ int rdt_apply(struct rdt *r, const struct rdt_group *groups, unsigned int n, cha
  */
 int rdt_reread(struct rdt *r);
 
-/* Remove every group of ours. 0 or the first -errno (the rest still tried). */
+/*
+ * Is @name a group iocad may share (rdt_class): a directory with a
+ * schemata file under the root, outside the family? 0, or -errno with @err
+ * saying what to do.
+ */
+int rdt_check_shared(struct rdt *r, const char *name, char *err, size_t errlen);
+
+/*
+ * Remove every group of ours; shared groups get back the mask found there.
+ * 0 or the first -errno (the rest still tried).
+ */
 int rdt_remove_all(struct rdt *r);
 
 /* The groups applied last (what resctrl holds). */

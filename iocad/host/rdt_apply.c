@@ -35,11 +35,12 @@ static void format_cpus(const unsigned int *cpus, unsigned int n, char *buf, siz
 		strcat(buf, "\n");
 }
 
-static int write_mask(struct rdt *r, const char *name, uint32_t mask)
+/* A partial schemata line: the kernel changes only the domain it names. */
+static int write_mask(struct rdt *r, const struct rdt_group *g, uint32_t mask)
 {
 	char path[RDT_PATH_LEN], line[64];
 
-	rdt_group_path(r, name, "schemata", path, sizeof(path));
+	rdt_gpath(r, g, "schemata", path, sizeof(path));
 	snprintf(line, sizeof(line), "L3:%u=%x\n", r->cache_id, mask);
 	return r->write(r->fs_arg, path, line);
 }
@@ -89,8 +90,13 @@ static void rollback(struct rdt *r, const struct rdt_group *g, unsigned int n, c
 			e = r->rmdir(r->fs_arg, path);
 			if (e)
 				rdt_say(r, "resctrl: rollback: rmdir %s: %s", path, strerror(-e));
+		} else if (u->mask_written[i] && !old && g[i].shared) {
+			e = rdt_put_orig(r, &g[i]);
+			if (e)
+				rdt_say(r, "resctrl: rollback: mask of %s: %s", g[i].name,
+					strerror(-e));
 		} else if (u->mask_written[i] && old) {
-			e = write_mask(r, old->name, old->mask);
+			e = write_mask(r, old, old->mask);
 			if (e)
 				rdt_say(r, "resctrl: rollback: mask of %s%s: %s", r->prefix,
 					old->name, strerror(-e));
@@ -99,6 +105,8 @@ static void rollback(struct rdt *r, const struct rdt_group *g, unsigned int n, c
 	/* CPUs taken by a new or changed group go back where they were */
 	if (u->cpus_written)
 		for (unsigned int i = 0; i < r->ngroups; i++) {
+			if (r->group[i].shared)
+				continue;
 			e = write_cpus(r, &r->group[i]);
 			if (e)
 				rdt_say(r, "resctrl: rollback: cpus of %s%s: %s", r->prefix,
@@ -112,8 +120,9 @@ static int fail(struct rdt *r, const struct rdt_group *g, const char *what, int 
 	char status[256];
 
 	last_status(r, status, sizeof(status));
-	snprintf(err, errlen, "resctrl: %s %s%s: %s%s%s%s", what, r->prefix, g->name, strerror(-e),
-		 status[0] ? " (last_cmd_status: " : "", status, status[0] ? ")" : "");
+	snprintf(err, errlen, "resctrl: %s %s%s: %s%s%s%s", what, g->shared ? "" : r->prefix,
+		 g->name, strerror(-e), status[0] ? " (last_cmd_status: " : "", status,
+		 status[0] ? ")" : "");
 	return e;
 }
 
@@ -152,6 +161,15 @@ int rdt_apply(struct rdt *r, const struct rdt_group *g, unsigned int n, char *er
 	for (i = 0; i < n; i++) {
 		if (rdt_find(r->group, r->ngroups, g[i].name))
 			continue;
+		if (g[i].shared) {
+			/* a runtime's class: there already; its mask is noted to put back */
+			e = rdt_check_shared(r, g[i].name, err, errlen);
+			if (!e && (e = rdt_note_orig(r, &g[i])))
+				fail(r, &g[i], "reading the L3 mask of", e, err, errlen);
+			if (e)
+				goto undo;
+			continue;
+		}
 		rdt_group_path(r, g[i].name, NULL, path, sizeof(path));
 		if (mkdir(path, 0755)) {
 			e = -errno;
@@ -170,7 +188,7 @@ int rdt_apply(struct rdt *r, const struct rdt_group *g, unsigned int n, char *er
 
 		if (old && old->mask == g[i].mask)
 			continue;
-		e = write_mask(r, g[i].name, g[i].mask);
+		e = write_mask(r, &g[i], g[i].mask);
 		if (e) {
 			fail(r, &g[i], "writing the L3 mask of", e, err, errlen);
 			goto undo;
@@ -180,7 +198,7 @@ int rdt_apply(struct rdt *r, const struct rdt_group *g, unsigned int n, char *er
 	for (i = 0; i < n; i++) {
 		const struct rdt_group *old = rdt_find(r->group, r->ngroups, g[i].name);
 
-		if (old && same_cpus(old, &g[i]))
+		if (g[i].shared || (old && same_cpus(old, &g[i])))
 			continue;
 		u.cpus_written = true;
 		e = write_cpus(r, &g[i]);
@@ -195,6 +213,14 @@ int rdt_apply(struct rdt *r, const struct rdt_group *g, unsigned int n, char *er
 	for (i = 0; i < r->ngroups; i++) {
 		if (rdt_find(g, n, r->group[i].name))
 			continue;
+		if (r->group[i].shared) {
+			/* let go of a runtime's class: the mask it had, never rmdir */
+			e = rdt_put_orig(r, &r->group[i]);
+			if (e)
+				rdt_say(r, "resctrl: putting back the mask of %s: %s",
+					r->group[i].name, strerror(-e));
+			continue;
+		}
 		rdt_group_path(r, r->group[i].name, NULL, path, sizeof(path));
 		e = r->rmdir(r->fs_arg, path);
 		if (e && e != -ENOENT) {
@@ -249,6 +275,16 @@ int rdt_reread(struct rdt *r)
 			if (platform_cpuset_has(&cpus, c))
 				g->cpus[g->ncpus++] = c;
 		r->ngroups++;
+	}
+	/* the runtimes' classes iocad holds: their masks as they are now */
+	for (unsigned int i = 0; i < r->norig && r->ngroups < RDT_MAX_GROUPS; i++) {
+		struct rdt_group *g = &r->group[r->ngroups];
+
+		*g = r->orig[i];
+		rdt_gpath(r, g, "schemata", path, sizeof(path));
+		if (!rdt_info_read_file(path, buf, sizeof(buf)) &&
+		    !rdt_info_schemata_l3(buf, r->cache_id, &g->mask))
+			r->ngroups++;
 	}
 	return first;
 }

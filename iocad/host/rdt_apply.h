@@ -27,6 +27,9 @@ struct rdt {
 	unsigned int ngroups;
 	struct rdt_group group[RDT_MAX_GROUPS];
 	struct rdt_group next[RDT_MAX_GROUPS]; /* scratch of rdt_apply */
+	/* The masks shared groups had on our domain before iocad wrote them. */
+	unsigned int norig;
+	struct rdt_group orig[RDT_MAX_GROUPS];
 };
 
 /* vsnprintf: a path cut short fails at open(), gcc need not prove it fits */
@@ -36,6 +39,16 @@ void rdt_say(const struct rdt *r, const char *fmt, ...) __attribute__((format(pr
 
 /* The group called @name among @n, or NULL. */
 const struct rdt_group *rdt_find(const struct rdt_group *g, unsigned int n, const char *name);
+
+/* root/<prefix><name>[/file], or root/<name>[/file] for a shared one, into @buf. */
+void rdt_gpath(const struct rdt *r, const struct rdt_group *g, const char *file, char *buf,
+	       size_t len);
+
+/* Note a shared group's mask before iocad's first write (once). 0 or -errno. */
+int rdt_note_orig(struct rdt *r, const struct rdt_group *g);
+
+/* Put back a shared group's noted mask and forget it. 0 or -errno. */
+int rdt_put_orig(struct rdt *r, const struct rdt_group *g);
 
 /* root/<prefix><name>[/file] into @buf. */
 void rdt_group_path(const struct rdt *r, const char *name, const char *file, char *buf, size_t len);

@@ -15,6 +15,7 @@
 
 #include "rdt.h"
 #include "rdt_info.h"
+#include "ways.h"
 
 int rdt_info_read_file(const char *path, char *buf, size_t len)
 {
@@ -130,8 +131,6 @@ int rdt_info_read(const char *root, struct rdt_l3_info *out, char *err, size_t e
 
 int rdt_info_check_mask(const struct rdt_l3_info *info, uint32_t mask, char *why, size_t len)
 {
-	uint32_t low;
-
 	if (!mask) {
 		snprintf(why, len, "L3 mask is empty");
 		return -EINVAL;
@@ -141,8 +140,7 @@ int rdt_info_check_mask(const struct rdt_l3_info *info, uint32_t mask, char *why
 			 info->cbm_mask);
 		return -EINVAL;
 	}
-	low = mask & -mask;
-	if ((mask + low) & mask) {
+	if (!ways_contiguous(mask)) {
 		snprintf(why, len, "L3 mask 0x%x is not contiguous", mask);
 		return -EINVAL;
 	}

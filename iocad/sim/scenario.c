@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_value.h"
 #include "sim_event.h"
 #include "sim_keys.h"
-#include "sim_parse.h"
+#include "ways.h"
 
 #define LINE_MAX_LEN 1024
 #define MSG_LEN 200
@@ -72,10 +73,10 @@ static int tenant_key(struct parser *p, const char *key, const char *val)
 	int rc;
 
 	if (!strcmp(key, "cpus")) {
-		if (sim_parse_cpus(val, t->cpus, &t->ncpus, PLATFORM_MAX_CPUS))
-			return fail(p,
-				    "cpus: bad CPU list '%s' (expected ascending ids like 0-3,8)",
-				    val);
+		char why[80];
+
+		if (config_value_cpus(val, t->cpus, &t->ncpus, why, sizeof(why)))
+			return fail(p, "cpus: bad CPU list '%s': %s", val, why);
 		return 0;
 	}
 	rc = tenant_value(p, key, val, 0, &set);
@@ -201,11 +202,6 @@ static int line(struct parser *p, char *raw)
 	return fail(p, "key '%s' outside any section", s);
 }
 
-static bool contiguous(uint32_t m)
-{
-	return m && !((m >> __builtin_ctz(m)) & ((m >> __builtin_ctz(m)) + 1));
-}
-
 static int by_time(const void *a, const void *b)
 {
 	const struct scenario_event *x = a, *y = b;
@@ -218,7 +214,7 @@ static int by_time(const void *a, const void *b)
 static int finish(struct parser *p)
 {
 	struct scenario *s = p->s;
-	uint32_t all = s->params.ways == 32 ? 0xffffffffu : (1u << s->params.ways) - 1;
+	uint32_t all = ways_all(s->params.ways);
 	unsigned int i;
 
 	if (!s->ntenants) {
@@ -228,7 +224,7 @@ static int finish(struct parser *p)
 	if (!s->ddio_line)
 		s->ddio_mask = (all & ~(all >> 2));
 	p->line = s->ddio_line;
-	if (!contiguous(s->ddio_mask) || (s->ddio_mask & ~all))
+	if (!ways_fits(s->ddio_mask, s->params.ways))
 		return fail(p, "ddio_mask: 0x%x is not a contiguous mask within %u ways",
 			    s->ddio_mask, s->params.ways);
 	p->line = 0;
@@ -246,7 +242,7 @@ static int finish(struct parser *p)
 			return fail(p, "event at %.3fs is not before the end of the run (%.3fs)",
 				    ev->t_ns / 1e9, s->duration_ns / 1e9);
 		if (ev->kind == SCN_EV_DDIO) {
-			if (!contiguous(ev->mask) || (ev->mask & ~all))
+			if (!ways_fits(ev->mask, s->params.ways))
 				return fail(p, "ddio: 0x%x is not a contiguous mask within %u ways",
 					    ev->mask, s->params.ways);
 			continue;

@@ -90,13 +90,13 @@ static int from_cfg(const struct scenario *s, const struct sim_tenant_cfg *cfg, 
 			       s->tenant[i].ncpus * sizeof(unsigned int));
 			continue;
 		}
-		if (k < 0) {
-			snprintf(err, len,
-				 "%s:%u: tenant '%s' is not in the config (a tenant that joins by "
-				 "reload needs its cpus in the scenario)",
-				 s->path, s->tenant[i].line, s->tenant[i].name);
-			return -EINVAL;
-		}
+		/*
+		 * not in the config and no cpus: a tenant a reload adds, described
+		 * in that config only; it runs once a plan puts a group named after
+		 * it on CPUs (sim_plan_check)
+		 */
+		if (k < 0)
+			continue;
 		if (cfg[k].ncpus > PLATFORM_MAX_CPUS || (cfg[k].ncpus && !cfg[k].cpus)) {
 			snprintf(err, len, "config tenant '%s': bad cpu list", cfg[k].name);
 			return -EINVAL;
@@ -159,5 +159,20 @@ int sim_bind_tenants(const struct scenario *s, const struct sim_tenant_cfg *cfg,
 			if (id + 1 > b->ncpus)
 				b->ncpus = id + 1;
 		}
+	/* the machine has every CPU of its sockets, busy or not */
+	if (s->cpus_per_socket) {
+		unsigned int all = (s->nsockets ? s->nsockets : 1) * s->cpus_per_socket;
+
+		if (all > b->ncpus)
+			b->ncpus = all < PLATFORM_MAX_CPUS ? all : PLATFORM_MAX_CPUS;
+	}
 	return 0;
+}
+
+void sim_bind_group(struct sim_bind *b, unsigned int i, const struct platform_cpuset *cpus)
+{
+	b->tenant_ncpus[i] = 0;
+	for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
+		if (platform_cpuset_has(cpus, c))
+			b->cpu[i][b->tenant_ncpus[i]++] = c;
 }

@@ -23,9 +23,15 @@ struct sim_bind {
 
 /*
  * Fill @b for the tenants of @s (in scenario order) from @cfg (may be
- * NULL or empty). Returns 0 or -EINVAL with @err naming file:line.
+ * NULL or empty). A scenario tenant the config lacks takes the scenario's
+ * cpus, or without them stays unbound (no CPUs) until a plan names it.
+ * With cpus_per_socket the machine has every CPU of its sockets.
+ * Returns 0 or -EINVAL with @err naming file:line.
  */
 int sim_bind_tenants(const struct scenario *s, const struct sim_tenant_cfg *cfg, unsigned int ncfg,
 		     struct sim_bind *b, char *err, size_t len);
+
+/* Bind scenario tenant @i, unbound until now, to the CPUs of @cpus. */
+void sim_bind_group(struct sim_bind *b, unsigned int i, const struct platform_cpuset *cpus);
 
 #endif /* IOCAD_SIM_BIND_H */

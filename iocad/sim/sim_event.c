@@ -3,12 +3,13 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_value.h"
 #include "sim_keys.h"
-#include "sim_parse.h"
 
 #define MAX_WORDS (SCENARIO_MAX_SETS + 8)
 
@@ -107,20 +108,21 @@ static int verb(struct out *o, struct scenario_event *ev, char **tok, int ntok)
 		return tenant(o, ev, tok[3]);
 	}
 	if (!strcmp(v, "ddio")) {
-		char *end;
+		char why[80];
+		uint64_t mask;
 
 		ev->kind = SCN_EV_DDIO;
-		if ((ntok != 4 && ntok != 6) || sim_parse_mask(tok[3], &ev->mask))
+		if ((ntok != 4 && ntok != 6) ||
+		    config_value_u64(tok[3], UINT32_MAX, &mask, why, sizeof(why)))
 			return say(
 				o,
 				"expected 'at TIME ddio MASK [socket N]' with a mask like 0x780");
-		if (ntok == 6) {
-			ev->socket = (unsigned int)strtoul(tok[5], &end, 10);
-			if (strcmp(tok[4], "socket") || *end || end == tok[5] ||
-			    ev->socket >= PLATFORM_MAX_SOCKETS)
-				return say(o, "ddio: expected 'socket N' after the mask, N < %d",
-					   PLATFORM_MAX_SOCKETS);
-		}
+		ev->mask = (uint32_t)mask;
+		if (ntok == 6 && (strcmp(tok[4], "socket") ||
+				  config_value_uint(tok[5], 0, PLATFORM_MAX_SOCKETS - 1,
+						    &ev->socket, why, sizeof(why))))
+			return say(o, "ddio: expected 'socket N' after the mask, N < %d",
+				   PLATFORM_MAX_SOCKETS);
 		return 0;
 	}
 	if (!strcmp(v, "reload")) {
@@ -142,7 +144,7 @@ static int verb(struct out *o, struct scenario_event *ev, char **tok, int ntok)
 int sim_event_parse(char *text, struct scenario_event *ev, char *msg, size_t len)
 {
 	struct out o = {.msg = msg, .len = len};
-	char *tok[MAX_WORDS];
+	char *tok[MAX_WORDS], why[120];
 	unsigned int line = ev->line;
 	int ntok;
 
@@ -153,7 +155,7 @@ int sim_event_parse(char *text, struct scenario_event *ev, char *msg, size_t len
 		return say(&o, "event has more than %d words", MAX_WORDS);
 	if (ntok < 3 || strcmp(tok[0], "at"))
 		return say(&o, "expected 'at TIME VERB ...' in [events]");
-	if (sim_parse_time(tok[1], &ev->t_ns))
-		return say(&o, "bad event time '%s' (expected e.g. 5s or 500ms)", tok[1]);
+	if (config_value_duration(tok[1], &ev->t_ns, why, sizeof(why)))
+		return say(&o, "bad event time '%s': %s", tok[1], why);
 	return verb(&o, ev, tok, ntok);
 }

@@ -3,12 +3,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_parse.h"
+#include "config_value.h"
 
 enum key_type { K_SIZE, K_COUNT, K_REAL, K_UINT, K_BOOL };
 
@@ -90,27 +92,29 @@ void sim_keys_apply(struct sim_workload *w, const struct scenario_set *set)
 	store((char *)w + k->off, k->type, set->value);
 }
 
+/* The callers say what was expected (type_hint, a key's hint), so @why is not kept. */
 static int parse_typed(enum key_type type, const char *val, double *v)
 {
+	char why[80];
 	bool b = false;
 	int rc;
 
 	switch (type) {
 	case K_SIZE:
-		return sim_parse_size(val, v);
+		return config_value_size(val, v, why, sizeof(why));
 	case K_COUNT:
-		return sim_parse_count(val, v);
+		return config_value_count(val, v, why, sizeof(why));
 	case K_BOOL:
-		rc = sim_parse_bool(val, &b);
+		rc = config_value_bool(val, &b, why, sizeof(why));
 		*v = b;
 		return rc;
 	case K_UINT:
-		rc = sim_parse_real(val, v);
-		if (!rc && (*v < 0 || *v > 4e9 || *v != (double)(unsigned long)*v))
+		rc = config_value_double(val, 0, 4e9, v, why, sizeof(why));
+		if (!rc && *v != (double)(unsigned long)*v)
 			rc = -EINVAL;
 		return rc;
 	default:
-		return sim_parse_real(val, v);
+		return config_value_double(val, -HUGE_VAL, HUGE_VAL, v, why, sizeof(why));
 	}
 }
 
@@ -171,39 +175,43 @@ static const struct pkey pkeys[] = {
 static int other_platform_key(struct scenario *s, const char *key, const char *val, char *msg,
 			      size_t len)
 {
-	char *end;
+	char why[120];
+	uint64_t u;
 	double v;
 
 	if (!strcmp(key, "noise")) {
-		if (sim_parse_real(val, &v) || v < 0 || v > 0.5)
+		if (config_value_double(val, 0, 0.5, &v, why, sizeof(why)))
 			goto bad;
 		s->noise = v;
 	} else if (!strcmp(key, "seed")) {
-		errno = 0;
-		s->seed = strtoull(val, &end, 0);
-		if (*end || errno || *val == '-' || !*val)
+		if (config_value_u64(val, UINT64_MAX, &u, why, sizeof(why)))
 			goto bad;
+		s->seed = u;
 	} else if (!strcmp(key, "duration")) {
-		if (sim_parse_time(val, &s->duration_ns) || !s->duration_ns)
+		if (config_value_duration(val, &u, why, sizeof(why)))
+			goto bad_why;
+		if (!u)
 			goto bad;
+		s->duration_ns = u;
 	} else if (!strcmp(key, "ddio_mask")) {
-		if (sim_parse_mask(val, &s->ddio_mask))
+		if (config_value_u64(val, UINT32_MAX, &u, why, sizeof(why)))
 			goto bad;
-	} else if (!strcmp(key, "sockets") || !strcmp(key, "cpus_per_socket")) {
-		errno = 0;
-		v = (double)strtoul(val, &end, 10);
-		if (*end || errno || *val == '-' || !*val || v < 1 ||
-		    v > (key[0] == 's' ? PLATFORM_MAX_SOCKETS : PLATFORM_MAX_CPUS))
+		s->ddio_mask = (uint32_t)u;
+	} else if (!strcmp(key, "sockets")) {
+		if (config_value_uint(val, 1, PLATFORM_MAX_SOCKETS, &s->nsockets, why, sizeof(why)))
 			goto bad;
-		if (key[0] == 's')
-			s->nsockets = (unsigned int)v;
-		else
-			s->cpus_per_socket = (unsigned int)v;
+	} else if (!strcmp(key, "cpus_per_socket")) {
+		if (config_value_uint(val, 1, PLATFORM_MAX_CPUS, &s->cpus_per_socket, why,
+				      sizeof(why)))
+			goto bad;
 	} else {
 		snprintf(msg, len, "unknown key '%s' in [platform]", key);
 		return -EINVAL;
 	}
 	return 0;
+bad_why:
+	snprintf(msg, len, "%s: bad value '%s': %s", key, val, why);
+	return -EINVAL;
 bad:
 	snprintf(msg, len, "%s: bad value '%s' (expected %s)", key, val,
 		 !strcmp(key, "noise")		   ? "a relative sd in [0, 0.5]"

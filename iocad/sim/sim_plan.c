@@ -6,12 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool fits(uint32_t m, unsigned int ways)
-{
-	uint32_t all = ways >= 32 ? 0xffffffffu : (1u << ways) - 1;
-
-	return m && !((m >> __builtin_ctz(m)) & ((m >> __builtin_ctz(m)) + 1)) && !(m & ~all);
-}
+#include "ways.h"
 
 /* The group of @sp holding tenant @i's first CPU, or NULL. */
 static const struct platform_group *group_of(const struct sim_bind *b, unsigned int i,
@@ -29,9 +24,9 @@ static const struct platform_group *group_of(const struct sim_bind *b, unsigned 
 static int check_socket(const struct scenario *s, const struct sim_bind *b,
 			const struct sim_sockets *ss, unsigned int ways,
 			const struct platform_socket_plan *sp, uint32_t *mask, uint32_t *ddio,
-			char *err, size_t len)
+			const struct platform_group **late, char *err, size_t len)
 {
-	if (!fits(sp->ddio_mask, ways)) {
+	if (!ways_fits(sp->ddio_mask, ways)) {
 		snprintf(err, len, "socket %u: DDIO mask 0x%x is not contiguous within %u ways",
 			 sp->id, sp->ddio_mask, ways);
 		return -EINVAL;
@@ -41,7 +36,7 @@ static int check_socket(const struct scenario *s, const struct sim_bind *b,
 		const struct platform_group *grp = &sp->group[g];
 		bool runs = false;
 
-		if (!fits(grp->mask, ways)) {
+		if (!ways_fits(grp->mask, ways)) {
 			snprintf(err, len,
 				 "group '%.*s': mask 0x%x is not contiguous within %u ways",
 				 PLATFORM_NAME_LEN, grp->name, grp->mask, ways);
@@ -50,6 +45,15 @@ static int check_socket(const struct scenario *s, const struct sim_bind *b,
 		for (unsigned int i = 0; i < s->ntenants; i++)
 			if (ss->of[i] == sp->id && group_of(b, i, sp) == grp) {
 				mask[i] = grp->mask;
+				runs = true;
+			}
+		/* a joining tenant described in the config only: the group named after it */
+		for (unsigned int i = 0; !runs && i < s->ntenants; i++)
+			if (!b->tenant_ncpus[i] &&
+			    !strncmp(s->tenant[i].name, grp->name, PLATFORM_NAME_LEN)) {
+				mask[i] = grp->mask;
+				if (late)
+					late[i] = grp;
 				runs = true;
 			}
 		if (!runs) {
@@ -64,15 +68,19 @@ static int check_socket(const struct scenario *s, const struct sim_bind *b,
 
 int sim_plan_check(const struct scenario *s, const struct sim_bind *b, const struct sim_sockets *ss,
 		   unsigned int ways, const struct platform_plan *plan, uint32_t all,
-		   uint32_t *mask, uint32_t *ddio, char *err, size_t len)
+		   uint32_t *mask, uint32_t *ddio, const struct platform_group **late, char *err,
+		   size_t len)
 {
 	err[0] = '\0';
 	if (!plan || plan->nsockets > PLATFORM_MAX_SOCKETS) {
 		snprintf(err, len, "plan of %u sockets", plan ? plan->nsockets : 0);
 		return -EINVAL;
 	}
-	for (unsigned int i = 0; i < s->ntenants; i++)
+	for (unsigned int i = 0; i < s->ntenants; i++) {
 		mask[i] = all;
+		if (late)
+			late[i] = NULL;
+	}
 	for (unsigned int k = 0; k < plan->nsockets; k++) {
 		const struct platform_socket_plan *sp = &plan->socket[k];
 		int r;
@@ -82,7 +90,7 @@ int sim_plan_check(const struct scenario *s, const struct sim_bind *b, const str
 				 s->path, ss->n);
 			return -ENOENT;
 		}
-		r = check_socket(s, b, ss, ways, sp, mask, &ddio[sp->id], err, len);
+		r = check_socket(s, b, ss, ways, sp, mask, &ddio[sp->id], late, err, len);
 		if (r)
 			return r;
 	}

@@ -22,11 +22,15 @@
  * sockets of @ss) with @ways LLC ways per socket. On success @mask[i] is
  * scenario tenant i's CAT mask (@all when no group holds its CPUs) and
  * @ddio[socket] each planned socket's DDIO mask (the others' left as
- * given). Returns 0, -EINVAL or -ENOENT with @err saying what and whose.
+ * given). A group whose CPUs run no tenant but which is named after a
+ * scenario tenant without CPUs (one that joins by the config alone) is
+ * that tenant's: @late[i] (may be NULL) is then its group, else NULL.
+ * Returns 0, -EINVAL or -ENOENT with @err saying what and whose.
  */
 int sim_plan_check(const struct scenario *s, const struct sim_bind *b, const struct sim_sockets *ss,
 		   unsigned int ways, const struct platform_plan *plan, uint32_t all,
-		   uint32_t *mask, uint32_t *ddio, char *err, size_t len);
+		   uint32_t *mask, uint32_t *ddio, const struct platform_group **late, char *err,
+		   size_t len);
 
 /* A path from a scenario event, relative to the scenario's directory. */
 void sim_plan_path(const struct scenario *s, const char *rel, char *out, size_t len);

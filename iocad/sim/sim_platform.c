@@ -14,6 +14,7 @@
 #include "sim_plan.h"
 #include "sim_rng.h"
 #include "sim_socket.h"
+#include "ways.h"
 
 #define DEFAULT_INTERVAL_NS 1000000000ULL
 
@@ -237,13 +238,14 @@ static int sim_check(void *c, const struct platform_plan *plan)
 
 	memcpy(ddio, x->ddio_mask, sizeof(ddio));
 	return sim_plan_check(x->scn, &x->bind, &x->sock, x->params.ways, plan, x->all_ways, mask,
-			      ddio, x->err, sizeof(x->err));
+			      ddio, NULL, x->err, sizeof(x->err));
 }
 
 static int sim_apply(void *c, const struct platform_plan *plan)
 {
 	struct sim_ctx *x = c;
 	uint32_t mask[PLATFORM_MAX_TENANTS], ddio[PLATFORM_MAX_SOCKETS];
+	const struct platform_group *late[PLATFORM_MAX_TENANTS];
 	int r;
 
 	/* the simulator always samples every tenant's CPUs */
@@ -252,9 +254,16 @@ static int sim_apply(void *c, const struct platform_plan *plan)
 	/* a socket iocad does not plan keeps what it has */
 	memcpy(ddio, x->ddio_mask, sizeof(ddio));
 	r = sim_plan_check(x->scn, &x->bind, &x->sock, x->params.ways, plan, x->all_ways, mask,
-			   ddio, x->err, sizeof(x->err));
+			   ddio, late, x->err, sizeof(x->err));
 	if (r)
 		return r;
+	/* a tenant that joined by its config alone runs on its group's CPUs from now on */
+	for (unsigned int i = 0; i < x->scn->ntenants; i++)
+		if (late[i]) {
+			sim_bind_group(&x->bind, i, &late[i]->cpus);
+			x->t[i].ncpus = x->bind.tenant_ncpus[i];
+		}
+	sim_sockets_bind(&x->sock, x->scn, &x->bind);
 	/* Everything checked: now change it all. A tenant in no group is in
 	 * CAT's default class, all ways. */
 	memcpy(x->ddio_mask, ddio, sizeof(ddio));
@@ -355,7 +364,7 @@ static int take_opts(struct sim_ctx *x, const struct sim_platform_opts *o, char 
 			return -EINVAL;
 		}
 		s->params.ways = o->llc_ways;
-		all = o->llc_ways == 32 ? 0xffffffffu : (1u << o->llc_ways) - 1;
+		all = ways_all(o->llc_ways);
 		if (!s->ddio_line)
 			s->ddio_mask = all & ~(all >> 2);
 		if (s->ddio_mask & ~all) {
@@ -407,7 +416,7 @@ int sim_platform_open(const char *scenario_path, const struct sim_platform_opts 
 	x->reload = opts ? opts->reload : NULL;
 	x->reload_cb = opts ? opts->reload_cb : NULL;
 	x->reload_arg = opts ? opts->reload_arg : NULL;
-	x->all_ways = x->params.ways == 32 ? 0xffffffffu : (1u << x->params.ways) - 1;
+	x->all_ways = ways_all(x->params.ways);
 	sim_sockets_bind(&x->sock, x->scn, &x->bind);
 	for (i = 0; i < PLATFORM_MAX_SOCKETS; i++)
 		x->ddio_mask[i] = x->ddio_open[i] = x->scn->ddio_mask;
@@ -432,13 +441,6 @@ const struct sim_rates *sim_platform_rates(const struct platform *pf)
 	struct sim_ctx *x = sim_of(pf);
 
 	return x && x->polled ? &x->rates : NULL;
-}
-
-int sim_platform_tenant_index(const struct platform *pf, const char *name)
-{
-	struct sim_ctx *x = sim_of(pf);
-
-	return x ? scenario_tenant_index(x->scn, name) : -1;
 }
 
 const char *sim_platform_reload_path(const struct platform *pf)

@@ -57,9 +57,6 @@ int sim_platform_open(const char *scenario_path, const struct sim_platform_opts 
  */
 const struct sim_rates *sim_platform_rates(const struct platform *pf);
 
-/* Scenario index of tenant @name in a simulator platform, or -1. */
-int sim_platform_tenant_index(const struct platform *pf, const char *name);
-
 /*
  * The config file named by the last scenario reload event that fired
  * (relative paths resolved against the scenario's directory), or NULL.

@@ -13,6 +13,8 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "ways.h"
+
 #define FLOW_INF 1e300
 #define T_START 1e-7 /* s; far below any reuse time the model produces */
 #define T_LIMIT 1e15 /* s; beyond it a T is as good as infinite */
@@ -231,7 +233,7 @@ int sim_pool_solve(struct sim_pool *p, const struct sim_agent *agents, unsigned 
 		return -EINVAL;
 	c.eps = way_lines * 1e-12;
 	c.tol = way_lines * nways * 1e-9;
-	valid = nways == 32 ? 0xffffffffu : (1u << nways) - 1;
+	valid = ways_all(nways);
 	for (w = 0; w < nways; w++)
 		way_cap[w] = way_lines;
 	for (i = 0; i < n; i++) {

@@ -11,8 +11,8 @@
 struct decide_fx {
 	struct config cfg;
 	struct decide_ctx ctx;
-	struct ioca_delta d;
-	struct ioca_interval iv;
+	struct tenant_delta d;
+	struct tenant_interval iv;
 	struct decide_out out;
 };
 

@@ -19,7 +19,7 @@ static void test_ctl_args_interval_units(void **state)
 	static const struct {
 		const char *in;
 		uint32_t us;
-	} ok[] = {{"10ms", 10000}, {"500us", 500}, {"2s", 2000000}, {"1500", 1500}, {"0", 0}};
+	} ok[] = {{"10ms", 10000}, {"500us", 500}, {"2s", 2000000}, {"1.5ms", 1500}, {"0", 0}};
 	char why[128];
 	uint32_t us;
 	size_t i;
@@ -44,7 +44,9 @@ static void test_ctl_args_interval_rejects(void **state)
 		{"10h", "unknown unit"},
 		{"10 ms", "unknown unit"},
 		{"5000s", "duration out of range"},
-		{"99999999999999999999", "number out of range"},
+		{"99999999999999999999s", "duration out of range"},
+		{"1500", "a bare number has no unit"},
+		{"1500ns", "whole microseconds"},
 	};
 	char why[128];
 	uint32_t us = 7;
@@ -59,22 +61,22 @@ static void test_ctl_args_interval_rejects(void **state)
 	}
 }
 
-static void test_ctl_args_u64_bounds_and_bases(void **state)
+static void test_config_value_u64_bounds_and_bases(void **state)
 {
 	char why[128];
 	uint64_t v;
 
 	(void)state;
-	assert_int_equal(ctl_args_u64("0x600", 0xffffffff, &v, why, sizeof(why)), 0);
+	assert_int_equal(config_value_u64("0x600", 0xffffffff, &v, why, sizeof(why)), 0);
 	assert_int_equal(v, 0x600);
-	assert_int_equal(ctl_args_u64("3", 32, &v, why, sizeof(why)), 0);
+	assert_int_equal(config_value_u64("3", 32, &v, why, sizeof(why)), 0);
 	assert_int_equal(v, 3);
-	assert_int_equal(ctl_args_u64("33", 32, &v, why, sizeof(why)), -EINVAL);
+	assert_int_equal(config_value_u64("33", 32, &v, why, sizeof(why)), -EINVAL);
 	assert_non_null(strstr(why, "out of range"));
-	assert_int_equal(ctl_args_u64("3x", 32, &v, why, sizeof(why)), -EINVAL);
+	assert_int_equal(config_value_u64("3x", 32, &v, why, sizeof(why)), -EINVAL);
 	assert_non_null(strstr(why, "trailing"));
-	assert_int_equal(ctl_args_u64("3:4", 32, &v, why, sizeof(why)), -EINVAL);
-	assert_int_equal(ctl_args_u64("", 32, &v, why, sizeof(why)), -EINVAL);
+	assert_int_equal(config_value_u64("3:4", 32, &v, why, sizeof(why)), -EINVAL);
+	assert_int_equal(config_value_u64("", 32, &v, why, sizeof(why)), -EINVAL);
 }
 
 static void test_ctl_args_event_names_and_raw(void **state)
@@ -134,7 +136,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ctl_args_interval_units),
 		cmocka_unit_test(test_ctl_args_interval_rejects),
-		cmocka_unit_test(test_ctl_args_u64_bounds_and_bases),
+		cmocka_unit_test(test_config_value_u64_bounds_and_bases),
 		cmocka_unit_test(test_ctl_args_event_names_and_raw),
 		cmocka_unit_test(test_ctl_args_event_rejects),
 	};

@@ -42,7 +42,7 @@ static void refs(struct decide_fx *f, unsigned int i, double r, double m)
 static void test_decide_fig7a_vswitch_grows_then_gives_back(void **u)
 {
 	struct decide_fx *f = load(fig7a, IOCAD_MODE_IOCA);
-	const struct alloc *a = &f->ctx.alloc;
+	const struct planner_alloc *a = &f->ctx.alloc;
 
 	(void)u;
 	assert_string_equal(decide_fx_step(f), "low_keep");
@@ -106,7 +106,7 @@ static void io_sequence(struct decide_fx *f)
 static void test_decide_static_never_changes(void **u)
 {
 	struct decide_fx *f = load(fig7a, IOCAD_MODE_STATIC);
-	struct alloc before = f->ctx.alloc;
+	struct planner_alloc before = f->ctx.alloc;
 
 	(void)u;
 	io_sequence(f);

@@ -197,6 +197,38 @@ static void test_stable_system_corrects_who_shares(void **u)
 	free(f);
 }
 
+/*
+ * Exception 2 as the paper states it: a non-networking tenant "(no DDIO
+ * overlap)". be2 shares DDIO's ways and its working set grows while DDIO's
+ * counters hold: that is not the core-side allocator's case (which grew
+ * be2 onto a second shared way); the FSM runs and the I/O-aware planner
+ * moves the now lighter be1 onto DDIO's ways instead.
+ */
+static void test_sharer_demand_without_ddio_change_is_shuffled_not_granted(void **u)
+{
+	struct decide_fx *f = load(sharing, "");
+
+	(void)u;
+	f->iv.tenant[2].llc_refs = 5e5;
+	decide_fx_step(f);
+	decide_fx_step(f);
+	assert_int_equal(overlap(f, 2), 1);
+	assert_int_equal(overlap(f, 1), 0);
+	/* be2's working set grows: three times the references, more misses */
+	f->iv.tenant[2].llc_refs = 3e6;
+	f->iv.tenant[2].llc_misses = 6e5;
+	f->iv.tenant[2].miss_rate = 0.2;
+	f->iv.tenant[2].ipc = 0.7;
+	decide_fx_step(f);
+	assert_int_equal(f->out.stab.verdict, STAB_SHARER);
+	assert_string_not_equal(decide_reason_name(&f->out), "core_alloc");
+	assert_int_equal(f->ctx.alloc.ways[2], 4);
+	assert_int_equal(overlap(f, 2), 0);
+	assert_int_equal(overlap(f, 1), 1);
+	assert_int_equal(overlap(f, 0), 0);
+	free(f);
+}
+
 static const char aggregation[] =
 	"[platform]\nmodel = aggregation\nllc_ways = 11\nddio_ways = 2\n"
 	"threshold_miss_low = 1000\n"
@@ -269,8 +301,15 @@ static void test_core_demand_never_buys_ways_with_ps_isolation(void **u)
 	for (int k = 1; k < 9; k++) {
 		contention(f, k);
 		decide_fx_step(f);
-		assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 0); /* ps */
-		assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 0), 0); /* the vswitch */
+		if (f->ctx.alloc.ddio_ways == 2) {
+			/* Core Demand's grows never put ps or the vswitch on DDIO's ways */
+			assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 0); /* ps */
+			assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 0), 0); /* vswitch */
+		} else {
+			/* a DDIO grow may overlap them partially, as the paper's does */
+			assert_true(planner_ddio_overlap(&f->ctx.alloc, 1) < f->ctx.alloc.ways[1]);
+			assert_true(planner_ddio_overlap(&f->ctx.alloc, 0) < f->ctx.alloc.ways[0]);
+		}
 		if (f->out.blocked && f->ctx.state == FSM_CORE_DEMAND)
 			blocked_in_core_demand++;
 	}
@@ -278,8 +317,43 @@ static void test_core_demand_never_buys_ways_with_ps_isolation(void **u)
 	assert_int_equal(f->ctx.alloc.ways[0], 5);
 	/* a grow that would cost ps its isolation is refused, and leaves Core Demand */
 	assert_int_equal(blocked_in_core_demand, 0);
-	assert_non_null(strstr("grow_blocked io_pressure still_missing high_keep ddio_max",
-			       decide_reason_name(&f->out)));
+	/*
+	 * then the misses are I/O's: DDIO grows although the BE tenant's one way
+	 * cannot take the overlap, ps keeps three of its four ways off DDIO's
+	 * (the paper's High Keep "partial LLC way overlap", its reason 2)
+	 */
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 1), 1);
+	assert_string_equal(decide_reason_name(&f->out), "io_pressure");
+	free(f);
+}
+
+/*
+ * A DDIO grow that would leave a PS tenant no way off DDIO's is refused
+ * (grow_blocked, High Keep): partial overlap only.
+ */
+static const char one_way_ps[] =
+	"[platform]\nmodel = slicing\nllc_ways = 4\nddio_ways = 2\n"
+	"ddio_ways_min = 2\nddio_ways_max = 4\nddio_growth = paper\n"
+	"threshold_miss_low = 1000\n"
+	"[tenant ps]\ncpus = 0\nways = 1\npriority = PS\nnetworking = yes\n"
+	"[tenant be]\ncpus = 1\nways = 1\n";
+
+static void test_ddio_grow_never_covers_a_ps_tenant_whole(void **u)
+{
+	struct decide_fx *f = load(one_way_ps, "");
+
+	(void)u;
+	decide_fx_step(f);
+	decide_fx_step(f);
+	for (int k = 1; k < 6; k++) {
+		ddio(f, 1e5, 1e5);
+		decide_fx_step(f);
+		assert_int_equal(planner_ddio_overlap(&f->ctx.alloc, 0), 0);
+	}
+	/* three DDIO ways: the BE tenant's one way takes the overlap; a fourth would cover ps */
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	assert_int_equal(f->ctx.state, FSM_HIGH_KEEP);
 	free(f);
 }
 
@@ -287,6 +361,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reclaim_after_io_demand_makes_progress),
+		cmocka_unit_test(test_sharer_demand_without_ddio_change_is_shuffled_not_granted),
+		cmocka_unit_test(test_ddio_grow_never_covers_a_ps_tenant_whole),
 		cmocka_unit_test(test_ddio_growth_stops_when_a_way_does_not_pay),
 		cmocka_unit_test(test_ddio_growth_paper_rule_grows_to_max),
 		cmocka_unit_test(test_fresh_layout_uses_latest_counters),

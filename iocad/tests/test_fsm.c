@@ -26,9 +26,9 @@ static struct fsm_state st(enum fsm_state_id s, unsigned int ddio)
 }
 
 /* prev/cur DDIO hits, misses and tenants' LLC refs, per second */
-static struct ioca_delta dl(double ph, double pm, double pr, double ch, double cm, double cr)
+static struct tenant_delta dl(double ph, double pm, double pr, double ch, double cm, double cr)
 {
-	struct ioca_delta d;
+	struct tenant_delta d;
 
 	memset(&d, 0, sizeof(d));
 	d.have_prev = true;
@@ -41,7 +41,7 @@ static struct ioca_delta dl(double ph, double pm, double pr, double ch, double c
 	return d;
 }
 
-static void expect(struct fsm_state s, struct ioca_delta d, enum fsm_state_id next,
+static void expect(struct fsm_state s, struct tenant_delta d, enum fsm_state_id next,
 		   enum fsm_reason why, enum fsm_action act)
 {
 	struct fsm_out o;
@@ -182,6 +182,26 @@ static void test_fsm_high_keep_follows_io_demand_rules(void **u)
 	       FSM_R_HITS_DOWN, FSM_ACT_TENANT_GROW);
 }
 
+/*
+ * The same DMA traffic with more of it missing and no core referencing
+ * more: the I/O footprint grew (issue 19). Fewer hits then are not a
+ * contending core: High Keep below the maximum grows DDIO, Reclaim goes to
+ * I/O Demand. With the cores' references up it is Core Demand as before.
+ */
+static void test_fsm_footprint_growth_is_io_not_core(void **u)
+{
+	(void)u;
+	/* 1e5 lines/s: 5 % missed, then 30 % */
+	expect(st(FSM_HIGH_KEEP, 3), dl(95000, 5000, 1e6, 70000, 30000, 1e6), FSM_IO_DEMAND,
+	       FSM_R_STILL_MISSING, FSM_ACT_DDIO_GROW);
+	expect(st(FSM_RECLAIM, 3), dl(95000, 5000, 1e6, 70000, 30000, 1e6), FSM_IO_DEMAND,
+	       FSM_R_IO_PRESSURE, FSM_ACT_DDIO_GROW);
+	expect(st(FSM_HIGH_KEEP, 3), dl(95000, 5000, 1e6, 70000, 30000, 1.3e6), FSM_CORE_DEMAND,
+	       FSM_R_HITS_DOWN, FSM_ACT_TENANT_GROW);
+	expect(st(FSM_RECLAIM, 3), dl(95000, 5000, 1e6, 70000, 30000, 1.3e6), FSM_CORE_DEMAND,
+	       FSM_R_CORE_CONTENTION, FSM_ACT_TENANT_GROW);
+}
+
 static void test_fsm_reclaim_keeps_reclaiming(void **u)
 {
 	struct fsm_state s = st(FSM_RECLAIM, 4);
@@ -246,7 +266,7 @@ static void test_fsm_small_changes_are_noise(void **u)
 {
 	struct fsm_signals g;
 	struct fsm_state s = st(FSM_LOW_KEEP, 2);
-	struct ioca_delta d = dl(30, 5, 100, 25, 9, 300);
+	struct tenant_delta d = dl(30, 5, 100, 25, 9, 300);
 
 	(void)u;
 	/* relative moves are large, but below threshold_min_rate events/s */
@@ -293,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_fsm_io_demand_to_reclaim_when_misses_fall),
 		cmocka_unit_test(test_fsm_io_demand_to_core_demand_when_hits_fall),
 		cmocka_unit_test(test_fsm_high_keep_follows_io_demand_rules),
+		cmocka_unit_test(test_fsm_footprint_growth_is_io_not_core),
 		cmocka_unit_test(test_fsm_reclaim_keeps_reclaiming),
 		cmocka_unit_test(test_fsm_reclaim_with_nothing_idle_keeps_low),
 		cmocka_unit_test(test_fsm_reclaim_to_low_keep_at_min),

@@ -189,7 +189,7 @@ static void test_host_cat_groups_from_the_plan(void **state)
 	struct config *c = parse(groups_cfg);
 	struct rdt_group *g = calloc(RDT_MAX_GROUPS, sizeof(*g));
 	struct platform_plan *p = calloc(1, sizeof(*p));
-	struct alloc a = {.llc_ways = 11, .ddio_ways = 2, .ntenants = 4};
+	struct planner_alloc a = {.llc_ways = 11, .ddio_ways = 2, .ntenants = 4};
 	uint32_t cpus[PLATFORM_MAX_CPUS];
 
 	(void)state;

@@ -164,6 +164,30 @@ static void test_observe_never_changes_ddio_ways(void **state)
 }
 
 /* observe: the starting DDIO is the platform's, whatever ddio_ways says, and stays it. */
+/*
+ * ddio = manage starting on a DDIO mask in the middle of the LLC (ways 4-5,
+ * an operator's or another tool's): iocad keeps it there, never writes the
+ * top ways over it, and plans both tenants around it.
+ */
+static void test_manage_starts_where_the_platforms_ddio_is(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+
+	f->fp.info.socket[0].ddio_mask = 0x30;
+	f->fp.sock[0].mask_now = 0x30;
+	f->fp.on_poll = NULL;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
+	assert_true(f->fp.applies >= 1);
+	assert_int_equal(f->fp.plan.socket[0].ddio_mask, 0x30);
+	for (size_t i = 0; i < f->n; i++) {
+		assert_int_equal(f->rec[i].ddio_mask, 0x30);
+		assert_false(f->rec[i].ddio_outside);
+		assert_int_equal(f->rec[i].tenant[0].mask & 0x30, 0);
+		assert_int_equal(f->rec[i].tenant[1].mask & 0x30, 0);
+	}
+}
+
 static void test_observe_starts_from_the_platforms_ddio(void **state)
 {
 	struct fx *f = *state;
@@ -177,15 +201,24 @@ static void test_observe_starts_from_the_platforms_ddio(void **state)
 	for (size_t i = 0; i < f->n; i++)
 		assert_int_equal(f->rec[i].ddio_ways, 2);
 	assert_non_null(strstr(f->log, "ddio = observe: DDIO keeps the platform's 2 ways (0x600)"));
-	/* a mask not at the top is never rewritten either, and the log says how it is planned */
+	/*
+	 * a mask in the middle (ways 4-5) is never rewritten either, and the
+	 * tenants are planned around it: the PS tenant, which the top-aligned
+	 * layout put on ways 4-7, goes above it, nobody shares its ways
+	 */
 	memset(f->log, 0, sizeof(f->log));
-	f->fp.info.socket[0].ddio_mask = 0x300;
-	f->fp.sock[0].mask_now = 0x300;
+	f->fp.info.socket[0].ddio_mask = 0x30;
+	f->fp.sock[0].mask_now = 0x30;
 	f->fp.applies = 0;
 	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
 	assert_true(f->fp.applies >= 1);
-	assert_int_equal(f->fp.plan.socket[0].ddio_mask, 0x300);
-	assert_non_null(strstr(f->log, "DDIO mask 0x300 is not the top 2 ways"));
+	assert_int_equal(f->fp.plan.socket[0].ddio_mask, 0x30);
+	for (size_t i = 0; i < f->n; i++) {
+		assert_int_equal(f->rec[i].ddio_mask, 0x30);
+		assert_int_equal(f->rec[i].tenant[0].mask & 0x30, 0);
+		assert_int_equal(f->rec[i].tenant[1].mask & 0x30, 0);
+	}
+	assert_null(strstr(f->log, "not the top"));
 }
 
 /* I/O misses rising from the 3rd poll, nobody else touching DDIO. */
@@ -298,6 +331,7 @@ int main(void)
 		T(test_outside_ddio_change_is_adopted_never_undone),
 		T(test_outside_ddio_change_in_dry_run_is_seen_once),
 		T(test_observe_never_changes_ddio_ways),
+		T(test_manage_starts_where_the_platforms_ddio_is),
 		T(test_observe_starts_from_the_platforms_ddio),
 		T(test_ddio_not_controllable_runs_without_ddio_control),
 		T(test_ddio_unverified_is_managed_and_said),

@@ -21,8 +21,8 @@ static const char slc[] = "[platform]\nmodel = slicing\nllc_ways = 11\n"
 
 struct fx {
 	struct config cfg;
-	struct alloc a;
-	struct ioca_delta d;
+	struct planner_alloc a;
+	struct tenant_delta d;
 };
 
 static struct fx *load(const char *text)

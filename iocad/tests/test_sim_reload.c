@@ -128,6 +128,11 @@ static int idx(const struct loop_record *rec, const char *name)
 	return -1;
 }
 
+/*
+ * web is described once, in join-leave.add.ini: the scenario gives only
+ * its load (no cpus), and it runs on the CPUs of the group iocad names
+ * after it from the reload on (issue 19; before, the scenario was refused).
+ */
 static void test_sim_reload_tenants_join_and_leave_on_time(void **st)
 {
 	struct run *r = run_join_leave(NULL);

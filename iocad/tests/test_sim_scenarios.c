@@ -48,7 +48,8 @@ static int find_example(const char *name, char *path, size_t len)
 	return -ENOENT;
 }
 
-static struct run *run_example(const char *base, enum iocad_mode mode)
+/* Scenario @scn_base.scn under config @ini_base.ini. */
+static struct run *run_pair(const char *scn_base, const char *ini_base, enum iocad_mode mode)
 {
 	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
 	char ini[256], scn[256], name[64], err[512] = "";
@@ -57,9 +58,9 @@ static struct run *run_example(const char *base, enum iocad_mode mode)
 	unsigned int i;
 
 	assert_non_null(r);
-	snprintf(name, sizeof(name), "%s.ini", base);
+	snprintf(name, sizeof(name), "%s.ini", ini_base);
 	assert_int_equal(find_example(name, ini, sizeof(ini)), 0);
-	snprintf(name, sizeof(name), "%s.scn", base);
+	snprintf(name, sizeof(name), "%s.scn", scn_base);
 	assert_int_equal(find_example(name, scn, sizeof(scn)), 0);
 	if (config_parse_file(ini, &r->cfg, err, sizeof(err)))
 		fail_msg("%s", err);
@@ -85,6 +86,11 @@ static struct run *run_example(const char *base, enum iocad_mode mode)
 	}
 	assert_true(r->n > 10);
 	return r;
+}
+
+static struct run *run_example(const char *base, enum iocad_mode mode)
+{
+	return run_pair(base, base, mode);
 }
 
 static const char *state(const struct loop_record *rec)
@@ -329,6 +335,144 @@ static void test_sim_scenario_slow_flow_ramp_gets_core_demand(void **st)
 	free(sa);
 }
 
+/*
+ * Issue 19: a growing ring footprint at a constant line rate
+ * (examples/iocad/ring-growth). Once DDIO is capped (no_gain), the rings
+ * double at 35 s: the same DMA traffic misses more, DDIO hits fall, no
+ * core references more. DDIO's growth reopens (High Keep -> I/O Demand);
+ * the fallen hits are not read as Core Demand, so the vswitch never grows
+ * and the BE tenants are not pushed onto DDIO's ways.
+ */
+static void test_sim_scenario_ring_growth_reopens_ddio_not_the_vswitch(void **st)
+{
+	struct run *io = run_example("ring-growth", IOCAD_MODE_IOCA);
+	int vs = run_fx_tenant(&io->cfg, "vswitch"), ps = run_fx_tenant(&io->cfg, "PS");
+	int be1 = run_fx_tenant(&io->cfg, "BE1"), be2 = run_fx_tenant(&io->cfg, "BE2");
+	int pre = at(io, 34 * SEC), cap = first_state(io, 15 * SEC, FSM_HIGH_KEEP);
+	unsigned int shared =
+		run_fx_overlap(&io->rec[pre], be1) + run_fx_overlap(&io->rec[pre], be2);
+	int grow = -1;
+	size_t i;
+
+	(void)st;
+	if (cap < 0 || io->rec[cap].t_ns > 34 * SEC)
+		fail_msg("DDIO was not capped before the rings grew");
+	EXPECT(io, cap, io->rec[cap].decision.fsm_reason == FSM_R_NO_GAIN);
+	for (i = (size_t)pre + 1; i < io->n && grow < 0; i++)
+		if (io->rec[i].ddio_ways > io->rec[i - 1].ddio_ways)
+			grow = (int)i;
+	if (grow < 0)
+		fail_msg("DDIO never grew again after the rings doubled at 35 s");
+	EXPECT(io, grow, io->rec[grow].t_ns <= 38 * SEC);
+	EXPECT(io, grow, io->rec[grow].decision.prev_state == FSM_HIGH_KEEP);
+	EXPECT(io, grow, io->rec[grow].decision.fsm_reason == FSM_R_STILL_MISSING);
+	for (i = 0; i < io->n; i++) {
+		EXPECT(io, i, io->rec[i].tenant[vs].ways == 2);
+		EXPECT(io, i, io->rec[i].decision.fsm_reason != FSM_R_HITS_DOWN);
+		EXPECT(io, i, run_fx_overlap(&io->rec[i], ps) == 0);
+		if (i > (size_t)pre)
+			EXPECT(io, i,
+			       run_fx_overlap(&io->rec[i], be1) +
+					       run_fx_overlap(&io->rec[i], be2) <=
+				       shared + 1);
+	}
+	free(io);
+}
+
+/* The interval that noticed the outside DDIO change, or fail. */
+static int outside_at(const struct run *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->rec[i].ddio_outside)
+			return (int)i;
+	fail_msg("the outside DDIO change was never noticed");
+	return -1;
+}
+
+/*
+ * Issue 19: DDIO's ways anywhere contiguous (examples/iocad/ddio-anywhere).
+ * An operator moves DDIO to ways 7-8 (0x180) at 8 s; with ddio = manage
+ * iocad adopts it where it is, plans PS around it and, when the packets
+ * grow at 20 s, grows DDIO at the ends of that range, never moving it.
+ */
+static void test_sim_scenario_ddio_anywhere_manage_grows_at_the_ends(void **st)
+{
+	struct run *r = run_pair("ddio-anywhere", "ddio-anywhere", IOCAD_MODE_IOCA);
+	int ps = run_fx_tenant(&r->cfg, "PS"), o = outside_at(r), grow = -1;
+
+	(void)st;
+	EXPECT(r, o, r->rec[o].ddio_outside_from == 0x600);
+	EXPECT(r, o, r->rec[o].ddio_mask == 0x180);
+	for (size_t i = (size_t)o; i < r->n; i++) {
+		uint32_t m = r->rec[i].ddio_mask, p = r->rec[i - 1].ddio_mask;
+		uint32_t small = __builtin_popcount(m) < __builtin_popcount(p) ? m : p;
+
+		EXPECT(r, i, (m & 0x180) == 0x180);
+		EXPECT(r, i, run_fx_overlap(&r->rec[i], ps) == 0);
+		if (i == (size_t)o)
+			continue;
+		/* one way per interval, at an end of the range */
+		EXPECT(r, i, abs(__builtin_popcount(m) - __builtin_popcount(p)) <= 1);
+		EXPECT(r, i, (m & p) == small);
+		if (grow < 0 && __builtin_popcount(m) > __builtin_popcount(p))
+			grow = (int)i;
+	}
+	if (grow < 0)
+		fail_msg("DDIO never grew after the packets grew");
+	EXPECT(r, grow, r->rec[grow].t_ns > 20 * SEC);
+	EXPECT(r, grow, r->rec[grow].ddio_mask == 0x380);
+	free(r);
+}
+
+/* The same with ddio = observe: DDIO stays 0x180, PS is kept off it. */
+static void test_sim_scenario_ddio_anywhere_observe_keeps_ps_off(void **st)
+{
+	struct run *r = run_pair("ddio-anywhere", "ddio-anywhere-observe", IOCAD_MODE_IOCA);
+	int ps = run_fx_tenant(&r->cfg, "PS"), o = outside_at(r);
+
+	(void)st;
+	for (size_t i = (size_t)o; i < r->n; i++) {
+		EXPECT(r, i, r->rec[i].ddio_mask == 0x180);
+		EXPECT(r, i, (r->rec[i].tenant[ps].mask & 0x180) == 0);
+	}
+	free(r);
+}
+
+/*
+ * Issue 19: the paper's High Keep overlap (examples/iocad/high-keep-overlap).
+ * Two PS tenants and one BE tenant: past four DDIO ways the overlap needs a
+ * PS tenant's way. DDIO grows on (the paper's partial overlap), never
+ * putting a PS tenant wholly on DDIO's ways and never a PS tenant while the
+ * BE tenant is not wholly shared.
+ */
+static void test_sim_scenario_high_keep_overlaps_ps_partially(void **st)
+{
+	struct run *r = run_example("high-keep-overlap", IOCAD_MODE_IOCA);
+	int be = run_fx_tenant(&r->cfg, "BE1"), five = -1;
+	size_t i;
+
+	(void)st;
+	for (i = 0; i < r->n; i++) {
+		const struct loop_record *c = &r->rec[i];
+		unsigned int prot = 0;
+
+		EXPECT(r, i, c->decision.fsm_reason != FSM_R_GROW_BLOCKED);
+		for (unsigned int k = 0; k < r->cfg.ntenants; k++) {
+			if (r->cfg.tenant[k].prio != CONFIG_PRIO_PS)
+				continue;
+			EXPECT(r, i, run_fx_overlap(c, (int)k) < c->tenant[k].ways);
+			prot += run_fx_overlap(c, (int)k);
+		}
+		EXPECT(r, i, !prot || run_fx_overlap(c, be) == c->tenant[be].ways);
+		if (five < 0 && c->ddio_ways == 5)
+			five = (int)i;
+	}
+	if (five < 0)
+		fail_msg("DDIO never grew past the four ways the BE tenant can cover");
+	EXPECT(r, five, r->rec[five].decision.fsm_reason == FSM_R_STILL_MISSING);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +483,10 @@ int main(void)
 			test_sim_scenario_latent_contender_ioca_beats_core_only_beats_static),
 		cmocka_unit_test(test_sim_scenario_two_sockets_decide_independently),
 		cmocka_unit_test(test_sim_scenario_slow_flow_ramp_gets_core_demand),
+		cmocka_unit_test(test_sim_scenario_ring_growth_reopens_ddio_not_the_vswitch),
+		cmocka_unit_test(test_sim_scenario_ddio_anywhere_manage_grows_at_the_ends),
+		cmocka_unit_test(test_sim_scenario_ddio_anywhere_observe_keeps_ps_off),
+		cmocka_unit_test(test_sim_scenario_high_keep_overlaps_ps_partially),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,8 +17,8 @@ static const char text[] = "[platform]\nllc_ways = 11\n"
 struct fx {
 	struct config cfg;
 	struct platform_sample s0, s1;
-	struct ioca_interval iv;
-	struct ioca_delta d;
+	struct tenant_interval iv;
+	struct tenant_delta d;
 };
 
 static struct fx *load(void)
@@ -81,7 +81,7 @@ static void test_tenant_skips_offline_and_reset_counters(void **u)
 static void test_tenant_delta_keeps_previous_interval(void **u)
 {
 	struct fx *f = load();
-	struct ioca_interval a = {.dt_ns = 1, .ddio_hits = 1}, b = {.dt_ns = 1, .ddio_hits = 2};
+	struct tenant_interval a = {.dt_ns = 1, .ddio_hits = 1}, b = {.dt_ns = 1, .ddio_hits = 2};
 
 	(void)u;
 	tenant_delta_push(&f->d, &a);

@@ -560,13 +560,15 @@ LIBIOCA_API int ioca_cha_preset__sum(const struct ioca_cha_preset *p,
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
+/* Library-wide helpers are libioca_*, as libbpf's are libbpf_* (LIBIOCA_0.3). */
+
 /**
  * @brief Whether @mask is one contiguous run of set bits (the only shape a
  *        DDIO mask may have).
  * @param mask the mask
  * @return true or false (false for 0)
  */
-LIBIOCA_API bool ioca_mask_contiguous(uint32_t mask);
+LIBIOCA_API bool libioca_mask_contiguous(uint32_t mask);
 
 /**
  * @brief The mask of the @ways most significant ways of an LLC with
@@ -575,14 +577,31 @@ LIBIOCA_API bool ioca_mask_contiguous(uint32_t mask);
  * @param ways 1 .. llc_ways
  * @return the mask, 0 when the arguments are out of range
  */
-LIBIOCA_API uint32_t ioca_top_ways(uint32_t llc_ways, uint32_t ways);
+LIBIOCA_API uint32_t libioca_top_ways(uint32_t llc_ways, uint32_t ways);
 
 /**
  * @brief Name of an enum ioca_event_kind ("instructions", "ddio-miss-emulated").
  * @param kind the kind
  * @return the name, or NULL for an unknown kind
  */
-LIBIOCA_API const char *ioca_event_kind_name(uint32_t kind);
+LIBIOCA_API const char *libioca_event_kind_name(uint32_t kind);
+
+/*
+ * The same three under their LIBIOCA_0.1 names, kept for the binaries that
+ * were built against them.
+ */
+
+/** @brief libioca_mask_contiguous(). @param mask the mask @return as it */
+LIBIOCA_API __attribute__((deprecated("use libioca_mask_contiguous"))) bool
+ioca_mask_contiguous(uint32_t mask);
+
+/** @brief libioca_top_ways(). @param llc_ways LLC ways @param ways ways @return as it */
+LIBIOCA_API __attribute__((deprecated("use libioca_top_ways"))) uint32_t
+ioca_top_ways(uint32_t llc_ways, uint32_t ways);
+
+/** @brief libioca_event_kind_name(). @param kind the kind @return as it */
+LIBIOCA_API __attribute__((deprecated("use libioca_event_kind_name"))) const char *
+ioca_event_kind_name(uint32_t kind);
 
 #ifdef __cplusplus
 }

@@ -108,7 +108,6 @@ static int check_list(const void *list, size_t n, size_t max, const char *what,
 int ioca_req_sampler(struct nl_msg *msg, const struct ioca_sampler_config *cfg, bool owner,
 		     const struct ioca_log *log)
 {
-	size_t i;
 	int err;
 
 	err = check_list(cfg->cpus, cfg->ncpus, IOCA_MAX_CPUS, "CPUs", log);
@@ -119,6 +118,13 @@ int ioca_req_sampler(struct nl_msg *msg, const struct ioca_sampler_config *cfg, 
 				 log);
 	if (err)
 		return err;
+	return ioca_req_sampler_put(msg, cfg, owner);
+}
+
+int ioca_req_sampler_put(struct nl_msg *msg, const struct ioca_sampler_config *cfg, bool owner)
+{
+	size_t i;
+
 	if (cfg->interval_us && nla_put_u32(msg, IOCA_A_SAMPLER_INTERVAL_US, cfg->interval_us))
 		return -EMSGSIZE;
 	for (i = 0; i < cfg->ncpus; i++)

@@ -30,4 +30,10 @@ int ioca_req_ddio_device(struct nl_msg *msg, const char *addr, uint32_t mode, bo
 int ioca_req_sampler(struct nl_msg *msg, const struct ioca_sampler_config *cfg, bool owner,
 		     const struct ioca_log *log);
 
+/*
+ * The same attributes as given, lists past the ABI's maxima included (the
+ * module's own selftests send those to see them refused): 0 or -EMSGSIZE.
+ */
+int ioca_req_sampler_put(struct nl_msg *msg, const struct ioca_sampler_config *cfg, bool owner);
+
 #endif

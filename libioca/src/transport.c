@@ -91,28 +91,45 @@ static int setopt(struct nl_sock *sk, int opt)
 	return 0;
 }
 
+int ioca_transport_socket(struct nl_sock **out, const char **what)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int err;
+
+	*what = "generic netlink socket";
+	if (!sk)
+		return -ENOMEM;
+	err = genl_connect(sk);
+	if (err) {
+		err = ioca_nl_errno(err);
+		goto out_free;
+	}
+	*what = "NETLINK_EXT_ACK/NETLINK_CAP_ACK";
+	err = setopt(sk, NETLINK_EXT_ACK);
+	if (!err)
+		err = setopt(sk, NETLINK_CAP_ACK);
+	if (err)
+		goto out_free;
+	*out = sk;
+	return 0;
+
+out_free:
+	nl_socket_free(sk);
+	return err;
+}
+
 int ioca_transport_open(struct ioca_transport *t, const struct ioca_log *log)
 {
+	const char *what;
 	int err;
 
 	memset(t, 0, sizeof(*t));
 	t->log = log;
 	t->extack_offs = -1;
-	t->sk = nl_socket_alloc();
-	if (!t->sk)
-		return -ENOMEM;
-	err = genl_connect(t->sk);
+	err = ioca_transport_socket(&t->sk, &what);
 	if (err) {
-		err = ioca_nl_errno(err);
-		pr_warn(log, "generic netlink socket: %s", strerror(-err));
-		goto out_free;
-	}
-	err = setopt(t->sk, NETLINK_EXT_ACK);
-	if (!err)
-		err = setopt(t->sk, NETLINK_CAP_ACK);
-	if (err) {
-		pr_warn(log, "NETLINK_EXT_ACK/NETLINK_CAP_ACK: %s", strerror(-err));
-		goto out_free;
+		pr_warn(log, "%s: %s", what, strerror(-err));
+		return err;
 	}
 	/*
 	 * Replies of 256 CPUs exceed libnl's default buffer. One buffer that

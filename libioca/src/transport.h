@@ -29,6 +29,13 @@ struct ioca_transport {
  * family is not registered; the reason also goes to @log.
  */
 int ioca_transport_open(struct ioca_transport *t, const struct ioca_log *log);
+
+/*
+ * A connected generic netlink socket with NETLINK_EXT_ACK and
+ * NETLINK_CAP_ACK on, into *@out: 0, or -errno with *@what naming the step
+ * that failed. The module's selftests open theirs with it too.
+ */
+int ioca_transport_socket(struct nl_sock **out, const char **what);
 void ioca_transport_close(struct ioca_transport *t);
 
 /* A request header for @cmd in a buffer of @size bytes (NULL on ENOMEM). */

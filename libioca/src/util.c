@@ -1,25 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #include "util.h"
+#include "ways.h"
 
-LIBIOCA_API bool ioca_mask_contiguous(uint32_t mask)
+LIBIOCA_API bool libioca_mask_contiguous(uint32_t mask)
 {
-	uint32_t low;
-
-	if (!mask)
-		return false;
-	low = mask & -mask;
-	/* Adding the lowest set bit clears a contiguous run entirely. */
-	return ((mask + low) & mask) == 0;
+	return ways_contiguous(mask);
 }
 
-LIBIOCA_API uint32_t ioca_top_ways(uint32_t llc_ways, uint32_t ways)
+LIBIOCA_API uint32_t libioca_top_ways(uint32_t llc_ways, uint32_t ways)
 {
-	uint32_t run;
-
-	if (llc_ways < 1 || llc_ways > 32 || ways < 1 || ways > llc_ways)
-		return 0;
-	run = ways == 32 ? 0xffffffffu : (1u << ways) - 1;
-	return run << (llc_ways - ways);
+	return ways_top(llc_ways, ways);
 }
 
 static const char *const kind_names[] = {
@@ -34,9 +24,25 @@ static const char *const kind_names[] = {
 	[IOCA_EVENT_KIND_DDIO_MISS_EMULATED] = "ddio-miss-emulated",
 };
 
-LIBIOCA_API const char *ioca_event_kind_name(uint32_t kind)
+LIBIOCA_API const char *libioca_event_kind_name(uint32_t kind)
 {
 	if (kind >= sizeof(kind_names) / sizeof(kind_names[0]))
 		return NULL;
 	return kind_names[kind];
+}
+
+/* The LIBIOCA_0.1 names (libioca.h), one call each. */
+LIBIOCA_API bool ioca_mask_contiguous(uint32_t mask)
+{
+	return libioca_mask_contiguous(mask);
+}
+
+LIBIOCA_API uint32_t ioca_top_ways(uint32_t llc_ways, uint32_t ways)
+{
+	return libioca_top_ways(llc_ways, ways);
+}
+
+LIBIOCA_API const char *ioca_event_kind_name(uint32_t kind)
+{
+	return libioca_event_kind_name(kind);
 }

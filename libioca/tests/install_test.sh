@@ -65,14 +65,14 @@ t "the README's example builds against the installed library" \
 		'$dest/example.c' \$(pkg-config --cflags --libs libioca)"
 t "the soname is libioca.so.0" \
 	sh -c "readelf -d '$dest$prefix/lib/libioca.so.0' | grep -q 'SONAME.*\[libioca.so.0\]'"
-t "every exported symbol is ioca_* in a LIBIOCA_0.N node" \
+t "every exported symbol is ioca_* or libioca_* in a LIBIOCA_0.N node" \
 	sh -c "nm -D --defined-only '$dest$prefix/lib/libioca.so.0' | awk '\$2 != \"A\"' |
-		grep -v ' ioca_[a-z_]*@@LIBIOCA_0\.[0-9]*\$' | grep . && exit 1 || exit 0"
+		grep -vE ' (lib)?ioca_[a-z_]*@@LIBIOCA_0\.[0-9]*\$' | grep . && exit 1 || exit 0"
 header_api() { # every function declared LIBIOCA_API, one per line
-	tr '\n' ' ' <include/libioca.h | grep -oE 'LIBIOCA_API [^;{]*' | grep -oE 'ioca_[a-z_]+\(' |
+	tr '\n' ' ' <include/libioca.h | grep -oE 'LIBIOCA_API [^;{]*' | grep -oE '(libioca|ioca)_[a-z_]+\(' |
 		tr -d '(' | sort
 }
-map_api() { grep -oE '^\s+ioca_[a-z_]+;' libioca.map | tr -d ' \t;' | sort; }
+map_api() { grep -oE '^\s+(libioca|ioca)_[a-z_]+;' libioca.map | tr -d ' \t;' | sort; }
 t "the symbol map lists every LIBIOCA_API function of the header" \
 	diff <(header_api) <(map_api)
 echo "1..$n"

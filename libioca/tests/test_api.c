@@ -103,17 +103,30 @@ static void test_api_print_keeps_errno(void **state)
 static void test_api_mask_helpers(void **state)
 {
 	(void)state;
+	assert_true(libioca_mask_contiguous(0x600));
+	assert_true(libioca_mask_contiguous(0x1));
+	assert_true(libioca_mask_contiguous(0xffffffffu));
+	assert_false(libioca_mask_contiguous(0));
+	assert_false(libioca_mask_contiguous(0x500));
+	assert_int_equal(libioca_top_ways(11, 2), 0x600);
+	assert_int_equal(libioca_top_ways(11, 11), 0x7ff);
+	assert_int_equal(libioca_top_ways(32, 32), 0xffffffffu);
+	assert_int_equal(libioca_top_ways(11, 12), 0);
+	assert_int_equal(libioca_top_ways(11, 0), 0);
+	assert_int_equal(libioca_top_ways(33, 2), 0);
+}
+
+/* Binaries built against LIBIOCA_0.1 call the helpers by their old names. */
+static void test_api_helpers_keep_their_0_1_names(void **state)
+{
+	(void)state;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 	assert_true(ioca_mask_contiguous(0x600));
-	assert_true(ioca_mask_contiguous(0x1));
-	assert_true(ioca_mask_contiguous(0xffffffffu));
-	assert_false(ioca_mask_contiguous(0));
 	assert_false(ioca_mask_contiguous(0x500));
 	assert_int_equal(ioca_top_ways(11, 2), 0x600);
-	assert_int_equal(ioca_top_ways(11, 11), 0x7ff);
-	assert_int_equal(ioca_top_ways(32, 32), 0xffffffffu);
-	assert_int_equal(ioca_top_ways(11, 12), 0);
-	assert_int_equal(ioca_top_ways(11, 0), 0);
-	assert_int_equal(ioca_top_ways(33, 2), 0);
+	assert_string_equal(ioca_event_kind_name(IOCA_EVENT_KIND_CYCLES), "cycles");
+#pragma GCC diagnostic pop
 }
 
 static void test_api_ddio_control_says_why_not(void **state)
@@ -140,11 +153,11 @@ static void test_api_ddio_control_says_why_not(void **state)
 static void test_api_event_kind_names(void **state)
 {
 	(void)state;
-	assert_string_equal(ioca_event_kind_name(IOCA_EVENT_KIND_INSTRUCTIONS), "instructions");
-	assert_string_equal(ioca_event_kind_name(IOCA_EVENT_KIND_DDIO_MISS_EMULATED),
+	assert_string_equal(libioca_event_kind_name(IOCA_EVENT_KIND_INSTRUCTIONS), "instructions");
+	assert_string_equal(libioca_event_kind_name(IOCA_EVENT_KIND_DDIO_MISS_EMULATED),
 			    "ddio-miss-emulated");
-	assert_null(ioca_event_kind_name(0));
-	assert_null(ioca_event_kind_name(IOCA_EVENT_KIND_MAX + 1));
+	assert_null(libioca_event_kind_name(0));
+	assert_null(libioca_event_kind_name(IOCA_EVENT_KIND_MAX + 1));
 }
 
 /* An NLMSG_ERROR with extack TLVs, as the kernel builds it. */
@@ -222,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_api_err_sets_errno),
 		cmocka_unit_test(test_api_print_keeps_errno),
 		cmocka_unit_test(test_api_mask_helpers),
+		cmocka_unit_test(test_api_helpers_keep_their_0_1_names),
 		cmocka_unit_test(test_api_ddio_control_says_why_not),
 		cmocka_unit_test(test_api_event_kind_names),
 		cmocka_unit_test(test_api_extack_text_and_offset_are_kept),

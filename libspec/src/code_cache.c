@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "code_cache.h"
-#include "jit_hash.h"
+#include "jit/jit_hash.h"
 #include "log.h"
 
 #define CC_MAGIC "LSPCODE"

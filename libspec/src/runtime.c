@@ -8,7 +8,7 @@
 #include "code_cache.h"
 #include "log.h"
 #include "compiler.h"
-#include "jit_event.h"
+#include "jit/jit_event.h"
 #include "runtime.h"
 #include "variant.h"
 #include "sampler.h"

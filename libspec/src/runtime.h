@@ -8,7 +8,7 @@
 
 #include "config.h"
 #include "epoch.h"
-#include "jit.h"
+#include "jit/jit.h"
 #include "points.h"
 
 #define RT_MSG_MAX 1024

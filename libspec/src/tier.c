@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "clock.h"
-#include "jit_timer.h"
+#include "jit/jit_timer.h"
 #include "log.h"
 #include "tier.h"
 #include "variant.h"

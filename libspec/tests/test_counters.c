@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "libspec/metric.h"
-#include "metric_counters.h"
+#include "metric/metric_counters.h"
 #include "testutil.h"
 
 static struct counters_window win;

@@ -20,8 +20,8 @@
 #include <cmocka.h>
 
 #include "ctp_stack.h"
-#include "event_registry.h"
-#include "jit_event.h"
+#include "events/event_registry.h"
+#include "jit/jit_event.h"
 #include "testutil.h"
 
 #define NR_MSGS 120

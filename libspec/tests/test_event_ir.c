@@ -21,8 +21,8 @@
 #include <cmocka.h>
 
 #include "event_fixture.h"
-#include "event_registry.h"
-#include "jit_event.h"
+#include "events/event_registry.h"
+#include "jit/jit_event.h"
 #include "testutil.h"
 
 /* Unused here, defined for the handler IR (ev_rebind calls it). */

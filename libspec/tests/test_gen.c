@@ -673,7 +673,7 @@ static void test_gen_fastpath_policy_rebuilds_after_a_hot_set_shift(void **state
 	LIBSPEC_OPTS(spec_policy_fastpath_opts, po, .hot = 4, .min_samples = 256);
 	struct spec_runtime_stats st0, st1;
 	struct spec_policy_fastpath *fp;
-	uint32_t a[4], b[4];
+	uint32_t a[4] = {0}, b[4] = {0};
 	struct gen_table t;
 	uint64_t s = 21;
 	int i;

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "policy_exhaustive.h"
+#include "policy/policy_exhaustive.h"
 #include "testutil.h"
 
 /* ---- the fake world: clock, metric by installed pk, event log ---------- */

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "policy_exhaustive.h"
+#include "policy/policy_exhaustive.h"
 #include "testutil.h"
 
 typedef long (*stride_fn)(long, long);

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "policy_exhaustive.h"
+#include "policy/policy_exhaustive.h"
 #include "testutil.h"
 
 static double zero_metric(void *ctx)

@@ -86,8 +86,8 @@ FIXTURE_TEARDOWN(ioca_caps)
 
 TEST_F(ioca_caps, ddio_set_needs_cap_sys_rawio)
 {
-	const struct ioca_socket_info *s0 = &self->before.sock[0];
-	uint32_t mask = ioca_top_ways(s0->llc_ways, 3);
+	const struct ioca_socket_info *s0 = &self->before.sockets[0];
+	uint32_t mask = libioca_top_ways(s0->llc_ways, 3);
 	struct ioca_info after;
 	int err = ioca_ddio_set(&self->nl, 0, mask, -1, &self->r);
 
@@ -106,7 +106,7 @@ TEST_F(ioca_caps, ddio_set_needs_cap_sys_rawio)
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
 	if (variant->rawio) {
 		EXPECT_EQ(0, err);
-		EXPECT_EQ(mask, after.sock[0].mask);
+		EXPECT_EQ(mask, after.sockets[0].ddio_mask);
 		EXPECT_EQ(0, ioca_ddio_restore(&self->nl, &self->r));
 		return;
 	}
@@ -169,14 +169,14 @@ TEST_F(ioca_caps, subscribing_needs_cap_perfmon_only)
 TEST_F(ioca_nl, user_namespace_root_changes_nothing)
 {
 	struct ioca_sampler_cfg cfg = {.interval_us = 10000, .nevents = 1};
-	const struct ioca_socket_info *s0 = &self->before.sock[0];
+	const struct ioca_socket_info *s0 = &self->before.sockets[0];
 	struct ioca_info after;
 	struct tnl nl, sub;
 
 	cfg.ev[0].kind = IOCA_EVENT_KIND_CPU_CLOCK;
 	ASSERT_EQ(0, unshare(CLONE_NEWUSER)) TH_LOG("unshare: %s", strerror(errno));
 	ASSERT_EQ(0, tnl_open(&nl, IOCA_FAMILY_NAME));
-	EXPECT_EQ(-EPERM, ioca_ddio_set(&nl, 0, ioca_top_ways(s0->llc_ways, 3), -1, &self->r));
+	EXPECT_EQ(-EPERM, ioca_ddio_set(&nl, 0, libioca_top_ways(s0->llc_ways, 3), -1, &self->r));
 	EXPECT_EQ(-EPERM, ioca_ddio_restore(&nl, &self->r));
 	EXPECT_EQ(-EPERM, ioca_sampler_set(&nl, &cfg, &self->r));
 	EXPECT_EQ(-EPERM, ioca_simple_cmd(&nl, IOCA_CMD_SAMPLER_STOP, &self->r));

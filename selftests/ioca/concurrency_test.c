@@ -16,7 +16,7 @@
 /* Child body: returns the number of unexpected results (exit status). */
 static int hammer(int id, uint32_t llc_ways)
 {
-	uint32_t mask = ioca_top_ways(llc_ways, id ? 3 : 5);
+	uint32_t mask = libioca_top_ways(llc_ways, id ? 3 : 5);
 	struct ioca_sampler_cfg cfg = {.interval_us = id ? 2000 : 5000, .nevents = 1};
 	struct tnl_reply r;
 	struct tnl nl;
@@ -45,7 +45,7 @@ static int hammer(int id, uint32_t llc_ways)
 
 TEST_F_TIMEOUT(ioca_nl, two_processes_configuring_at_once_stay_consistent, 300)
 {
-	uint32_t l = self->before.sock[0].llc_ways;
+	uint32_t l = self->before.sockets[0].llc_ways;
 	size_t mark = kmsg_mark();
 	struct ioca_info after;
 	char splat[256];
@@ -64,16 +64,16 @@ TEST_F_TIMEOUT(ioca_nl, two_processes_configuring_at_once_stay_consistent, 300)
 		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("writer %d saw unexpected errors", i);
 	}
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_TRUE(after.sock[0].mask == ioca_top_ways(l, 5) ||
-		    after.sock[0].mask == ioca_top_ways(l, 3))
-	TH_LOG("final mask 0x%x is neither writer's", after.sock[0].mask);
+	EXPECT_TRUE(after.sockets[0].ddio_mask == libioca_top_ways(l, 5) ||
+		    after.sockets[0].ddio_mask == libioca_top_ways(l, 3))
+	TH_LOG("final mask 0x%x is neither writer's", after.sockets[0].ddio_mask);
 	EXPECT_EQ(IOCA_SAMPLER_STATE_CONFIGURED, after.sampler.state);
 	EXPECT_TRUE(after.sampler.interval_us == 2000 || after.sampler.interval_us == 5000);
 	ASSERT_EQ(1, after.sampler.nevents);
 	/* Config is applied whole: interval and event come from the same writer. */
 	EXPECT_EQ(after.sampler.interval_us == 2000 ? IOCA_EVENT_KIND_CPU_CLOCK
 						    : IOCA_EVENT_KIND_TASK_CLOCK,
-		  after.sampler.kind[0]);
+		  after.sampler.events[0].kind);
 	EXPECT_EQ(0, kmsg_find_splat(mark, splat, sizeof(splat))) TH_LOG("kernel log: %s", splat);
 	ioca_ddio_restore(&self->nl, &self->r);
 }

@@ -49,55 +49,55 @@ static void expect_rejected(struct __test_metadata *_metadata, struct tnl *nl,
 
 TEST_F(ioca_nl, ddio_set_by_mask_applies_to_that_socket)
 {
-	const struct ioca_socket_info *s = &self->before.sock[0];
-	uint32_t want = ioca_top_ways(s->llc_ways, 3);
+	const struct ioca_socket_info *s = &self->before.sockets[0];
+	uint32_t want = libioca_top_ways(s->llc_ways, 3);
 	struct ioca_info after;
 
-	if (want == s->mask)
-		want = ioca_top_ways(s->llc_ways, 4);
+	if (want == s->ddio_mask)
+		want = libioca_top_ways(s->llc_ways, 4);
 	ASSERT_EQ(0, ioca_ddio_set(&self->nl, 0, want, -1, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_EQ(want, after.sock[0].mask);
-	EXPECT_EQ((uint32_t)__builtin_popcount(want), after.sock[0].ways);
-	EXPECT_EQ(s->boot_mask, after.sock[0].boot_mask);
+	EXPECT_EQ(want, after.sockets[0].ddio_mask);
+	EXPECT_EQ((uint32_t)__builtin_popcount(want), after.sockets[0].ddio_ways);
+	EXPECT_EQ(s->boot_mask, after.sockets[0].boot_mask);
 	restore_boot(&self->nl);
 }
 
 TEST_F(ioca_nl, ddio_set_by_ways_takes_the_most_significant_ways)
 {
-	const struct ioca_socket_info *s = &self->before.sock[0];
+	const struct ioca_socket_info *s = &self->before.sockets[0];
 	struct ioca_info after;
 
 	ASSERT_EQ(0, ioca_ddio_set(&self->nl, 0, -1, 4, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_EQ(ioca_top_ways(s->llc_ways, 4), after.sock[0].mask);
-	EXPECT_EQ(4, after.sock[0].ways);
+	EXPECT_EQ(libioca_top_ways(s->llc_ways, 4), after.sockets[0].ddio_mask);
+	EXPECT_EQ(4, after.sockets[0].ddio_ways);
 	restore_boot(&self->nl);
 }
 
 TEST_F(ioca_nl, ddio_set_accepts_every_way_of_the_llc)
 {
-	const struct ioca_socket_info *s = &self->before.sock[0];
+	const struct ioca_socket_info *s = &self->before.sockets[0];
 	struct ioca_info after;
 
 	ASSERT_EQ(0, ioca_ddio_set(&self->nl, 0, -1, s->llc_ways, &self->r))
 	TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_EQ(s->valid_mask, after.sock[0].mask);
+	EXPECT_EQ(s->valid_mask, after.sockets[0].ddio_mask);
 	restore_boot(&self->nl);
 }
 
 TEST_F(ioca_nl, ddio_restore_returns_every_socket_to_its_boot_mask)
 {
-	const struct ioca_socket_info *s = &self->before.sock[0];
+	const struct ioca_socket_info *s = &self->before.sockets[0];
 	struct ioca_info after;
-	int i;
+	uint32_t i;
 
 	ASSERT_EQ(0, ioca_ddio_set(&self->nl, 0, -1, s->llc_ways - 1, &self->r));
 	ASSERT_EQ(0, ioca_ddio_restore(&self->nl, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
 	for (i = 0; i < after.nsockets; i++)
-		EXPECT_EQ(after.sock[i].boot_mask, after.sock[i].mask);
+		EXPECT_EQ(after.sockets[i].boot_mask, after.sockets[i].ddio_mask);
 }
 
 TEST_F(ioca_nl, ddio_set_rejects_empty_mask)
@@ -121,7 +121,7 @@ TEST_F(ioca_nl, ddio_set_rejects_way_count_beyond_the_policy)
 
 TEST_F(ioca_nl, ddio_set_rejects_non_contiguous_mask)
 {
-	uint32_t l = self->before.sock[0].llc_ways;
+	uint32_t l = self->before.sockets[0].llc_ways;
 	const struct reject rj = {0,	   (int64_t)(0x5u << (l - 3)),	  -1,
 				  -EINVAL, "DDIO mask is not contiguous", off_value(0)};
 
@@ -130,9 +130,9 @@ TEST_F(ioca_nl, ddio_set_rejects_non_contiguous_mask)
 
 TEST_F(ioca_nl, ddio_set_rejects_fewer_ways_than_min_ways)
 {
-	uint32_t l = self->before.sock[0].llc_ways;
+	uint32_t l = self->before.sockets[0].llc_ways;
 	const struct reject by_mask = {0,
-				       ioca_top_ways(l, 1),
+				       libioca_top_ways(l, 1),
 				       -1,
 				       -EINVAL,
 				       "DDIO mask has fewer ways than min_ways",
@@ -146,7 +146,7 @@ TEST_F(ioca_nl, ddio_set_rejects_fewer_ways_than_min_ways)
 
 TEST_F(ioca_nl, ddio_set_rejects_more_ways_than_the_llc_has)
 {
-	uint32_t l = self->before.sock[0].llc_ways;
+	uint32_t l = self->before.sockets[0].llc_ways;
 	const struct reject by_ways = {
 		0, -1, l + 1, -EINVAL, "DDIO way count exceeds the LLC ways", off_value(0)};
 	/* Contiguous, enough ways, but its top two bits lie above the LLC. */
@@ -164,16 +164,16 @@ TEST_F(ioca_nl, ddio_set_rejects_more_ways_than_the_llc_has)
 
 TEST_F(ioca_nl, ddio_set_rejects_unknown_socket)
 {
-	uint32_t l = self->before.sock[0].llc_ways;
+	uint32_t l = self->before.sockets[0].llc_ways;
 	const struct reject known_range = {self->before.nsockets,
-					   ioca_top_ways(l, 3),
+					   libioca_top_ways(l, 3),
 					   -1,
 					   -ENODEV,
 					   "unknown socket",
 					   OFF_FIRST};
 	/* Beyond IOCA_MAX_SOCKETS too: the same errno and message. */
-	const struct reject out_of_range = {IOCA_MAX_SOCKETS, ioca_top_ways(l, 3), -1,
-					    -ENODEV,	      "unknown socket",	   OFF_FIRST};
+	const struct reject out_of_range = {IOCA_MAX_SOCKETS, libioca_top_ways(l, 3), -1,
+					    -ENODEV,	      "unknown socket",	      OFF_FIRST};
 
 	if (self->before.nsockets < IOCA_MAX_SOCKETS)
 		expect_rejected(_metadata, &self->nl, &self->before, &known_range);
@@ -182,11 +182,11 @@ TEST_F(ioca_nl, ddio_set_rejects_unknown_socket)
 
 TEST_F(ioca_nl, ddio_set_rejects_mask_and_ways_together)
 {
-	uint32_t l = self->before.sock[0].llc_ways;
+	uint32_t l = self->before.sockets[0].llc_ways;
 	struct tnl_reply r;
 	struct ioca_info after;
 
-	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, 0, ioca_top_ways(l, 3), 3, &r));
+	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, 0, libioca_top_ways(l, 3), 3, &r));
 	EXPECT_STREQ("give exactly one of ddio-mask and ddio-ways", r.msg);
 	EXPECT_EQ(OFF_NEST, r.offs);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &r));
@@ -195,11 +195,11 @@ TEST_F(ioca_nl, ddio_set_rejects_mask_and_ways_together)
 
 TEST_F(ioca_nl, ddio_set_rejects_socket_without_id_or_value)
 {
-	uint32_t l = self->before.sock[0].llc_ways;
+	uint32_t l = self->before.sockets[0].llc_ways;
 	struct tnl_reply r;
 	struct ioca_info after;
 
-	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, -1, ioca_top_ways(l, 3), -1, &r));
+	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, -1, libioca_top_ways(l, 3), -1, &r));
 	EXPECT_STREQ("socket id missing", r.msg);
 	EXPECT_EQ(OFF_NEST, r.offs);
 	ASSERT_EQ(-EINVAL, ioca_ddio_set(&self->nl, 0, -1, -1, &r));
@@ -252,12 +252,13 @@ TEST_F(ioca_nl, ddio_set_rejects_an_empty_request)
 
 TEST_F(ioca_nl, ddio_set_is_all_or_nothing_across_sockets)
 {
-	uint32_t l = self->before.sock[0].llc_ways;
+	uint32_t l = self->before.sockets[0].llc_ways;
 	struct nl_msg *msg = tnl_msg(&self->nl, IOCA_CMD_DDIO_SET, 0);
 	struct nlattr *nest;
 	struct ioca_info after;
-	uint32_t good = ioca_top_ways(l, 3) == self->before.sock[0].mask ? ioca_top_ways(l, 4)
-									 : ioca_top_ways(l, 3);
+	uint32_t good = libioca_top_ways(l, 3) == self->before.sockets[0].ddio_mask
+				? libioca_top_ways(l, 4)
+				: libioca_top_ways(l, 3);
 
 	ASSERT_NE(NULL, msg);
 	nest = nla_nest_start(msg, IOCA_A_DDIO_SOCKET | NLA_F_NESTED);

@@ -59,12 +59,12 @@ TEST_F_TIMEOUT(ioca_nl, emulated_ddio_rates_show_as_counter_deltas, 60)
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
 
 	/* Assert: delta / elapsed is the rate (1 % covers the rounding). */
-	ASSERT_LE(1, a->nsockets);
-	ASSERT_EQ(2, a->socket_ncounters[0]);
-	dt = (double)(b->time_ns - a->time_ns) / 1e9;
+	ASSERT_LE(1, a->s.nsockets);
+	ASSERT_EQ(2, a->s.sockets[0].ncounters);
+	dt = (double)(b->s.time_ns - a->s.time_ns) / 1e9;
 	ASSERT_LT(0.9, dt);
-	dh = (double)(b->socket_value[0][0] - a->socket_value[0][0]);
-	dm = (double)(b->socket_value[0][1] - a->socket_value[0][1]);
+	dh = (double)(iocx_counter(&b->s.sockets[0], 0) - iocx_counter(&a->s.sockets[0], 0));
+	dm = (double)(iocx_counter(&b->s.sockets[0], 1) - iocx_counter(&a->s.sockets[0], 1));
 	EXPECT_LT(hit * dt * 0.99, dh) TH_LOG("hits %.0f over %.3f s", dh, dt);
 	EXPECT_GT(hit * dt * 1.01, dh) TH_LOG("hits %.0f over %.3f s", dh, dt);
 	EXPECT_LT(miss * dt * 0.99, dm) TH_LOG("misses %.0f over %.3f s", dm, dt);

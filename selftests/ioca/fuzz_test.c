@@ -103,7 +103,7 @@ TEST_F_TIMEOUT(ioca_nl, random_attributes_to_every_op_leave_no_trace, 300)
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
 	ASSERT_EQ(0, ioca_ddio_restore(&self->nl, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_EQ(after.sock[0].boot_mask, after.sock[0].mask);
+	EXPECT_EQ(after.sockets[0].boot_mask, after.sockets[0].ddio_mask);
 	EXPECT_EQ(0, kmsg_find_splat(mark, splat, sizeof(splat))) TH_LOG("kernel log: %s", splat);
 }
 

@@ -18,8 +18,8 @@ static int find(const struct iocx_sample *s, uint32_t cpu)
 {
 	int i;
 
-	for (i = 0; i < s->ncpus; i++)
-		if (s->cpu_id[i] == cpu)
+	for (i = 0; i < (int)s->s.ncpus; i++)
+		if (s->s.cpus[i].id == cpu)
 			return i;
 	return -1;
 }
@@ -28,7 +28,7 @@ TEST_F_TIMEOUT(ioca_nl, cpu_back_from_offline_has_a_new_generation, 60)
 {
 	struct ioca_sampler_cfg cfg = {.interval_us = 20000, .nevents = 1};
 	struct iocx_sample *a = calloc(2, sizeof(*a)), *b = a + 1;
-	struct iocx_owners o;
+	struct ioca_info o;
 	int ia, ib, i0a, i0b;
 
 	ASSERT_NE(NULL, a);
@@ -44,7 +44,7 @@ TEST_F_TIMEOUT(ioca_nl, cpu_back_from_offline_has_a_new_generation, 60)
 	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 0));
 	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 1));
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, b, &self->r)) TH_LOG("%s", self->r.msg);
-	ASSERT_EQ(0, iocx_owners_get(&self->nl, &o, &self->r));
+	ASSERT_EQ(0, ioca_info_get(&self->nl, &o, &self->r));
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
 
 	/* Assert */
@@ -56,13 +56,12 @@ TEST_F_TIMEOUT(ioca_nl, cpu_back_from_offline_has_a_new_generation, 60)
 	ASSERT_LE(0, ib);
 	ASSERT_LE(0, i0a);
 	ASSERT_LE(0, i0b);
-	ASSERT_TRUE(a->cpu_has_generation[ia]);
-	EXPECT_NE(0, a->cpu_generation[ia]) TH_LOG("start creates the counters: generation >= 1");
-	EXPECT_EQ(a->cpu_generation[ia] + 1, b->cpu_generation[ib]);
-	EXPECT_EQ(a->cpu_generation[i0a], b->cpu_generation[i0b]);
+	EXPECT_NE(0, a->s.cpus[ia].generation)
+	TH_LOG("start creates the counters: generation >= 1");
+	EXPECT_EQ(a->s.cpus[ia].generation + 1, b->s.cpus[ib].generation);
+	EXPECT_EQ(a->s.cpus[i0a].generation, b->s.cpus[i0b].generation);
 	EXPECT_FALSE(b->has_part) TH_LOG("a small sample is one message without part attributes");
-	EXPECT_TRUE(o.has_parts);
-	EXPECT_EQ(1, o.parts);
+	EXPECT_EQ(1, o.sampler.parts);
 	free(a);
 }
 

@@ -15,11 +15,11 @@
 
 static const struct ioca_cpu_sample *find_cpu(const struct ioca_sample *s, uint32_t id)
 {
-	int i;
+	uint32_t i;
 
 	for (i = 0; i < s->ncpus; i++)
-		if (s->cpu[i].id == id)
-			return &s->cpu[i];
+		if (s->cpus[i].id == id)
+			return &s->cpus[i];
 	return NULL;
 }
 
@@ -77,14 +77,14 @@ TEST_F_TIMEOUT(ioca_nl, offline_cpu_is_reported_and_its_counters_return, 120)
 	EXPECT_EQ(2, c->ncounters) TH_LOG("counters not re-created after the CPU returned");
 	/* And they keep counting once back. */
 	{
-		uint64_t before = c->c[0].value;
+		uint64_t before = c->counters[0].value;
 
 		ASSERT_EQ(1, tnl_recv_one(&sub, 3000, ioca_parse_sample, s));
 		ASSERT_EQ(1, tnl_recv_one(&sub, 3000, ioca_parse_sample, s));
 		c = find_cpu(s, HOTCPU);
 		ASSERT_NE(NULL, c);
 		ASSERT_EQ(2, c->ncounters);
-		EXPECT_LE(before, c->c[0].value);
+		EXPECT_LE(before, c->counters[0].value);
 	}
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
 	EXPECT_EQ(0, kmsg_find_splat(mark, splat, sizeof(splat))) TH_LOG("kernel log: %s", splat);

@@ -1,29 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Replies are decoded by libioca's decoders (one per reply, policy-checked)
- * and copied into the tests' structs. Requests are put attribute by
- * attribute: tests send ill-formed ones on purpose, which libioca's
- * builders would refuse before the kernel saw them.
- *
- * The tests' structs keep the names the *_test.c files use (struct
- * ioca_info, struct ioca_sample, ...), which are also libioca's: libioca's
- * tags are renamed while its internal headers are included.
+ * straight into libioca's public structs. Requests are put attribute by
+ * attribute where tests send ill-formed ones on purpose (a DDIO socket
+ * without its id, both or neither of mask and ways), which libioca's
+ * builders would refuse before the kernel saw them; a sampler-set goes
+ * through libioca's attribute putter without its ABI-limit check, so lists
+ * past the limits reach the kernel.
  */
-#define ioca_socket_info lib_socket_info
-#define ioca_sampler_info lib_sampler_info
-#define ioca_info lib_info
-#define ioca_counter lib_counter
-#define ioca_cpu_sample lib_cpu_sample
-#define ioca_sample lib_sample
-#include "decode_info.h"
-#include "decode_sample.h"
-#undef ioca_socket_info
-#undef ioca_sampler_info
-#undef ioca_info
-#undef ioca_counter
-#undef ioca_cpu_sample
-#undef ioca_sample
-
 #include "ioca_client.h"
 
 #include <errno.h>
@@ -33,98 +17,48 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 
+#include "decode_info.h"
+#include "decode_sample.h"
+#include "request.h"
+
 /* libioca's default printer: its reasons for a refused reply go to stderr. */
 static const struct ioca_log log_stderr;
 
-static void copy_socket(const struct lib_socket_info *in, const struct ioca_ddio_control *dc,
-			struct ioca_socket_info *s)
-{
-	s->id = in->id;
-	s->llc_ways = in->llc_ways;
-	s->mask = in->ddio_mask;
-	s->ways = in->ddio_ways;
-	s->boot_mask = in->boot_mask;
-	s->valid_mask = in->valid_mask;
-	s->cpu_count = in->cpu_count;
-	s->field = dc->field;
-	s->reported = dc->reported;
-	s->available = dc->available;
-	s->writable = dc->writable;
-	s->verified = dc->verified;
-}
-
-static int copy_sampler(const struct lib_sampler_info *in, struct ioca_sampler_info *si)
-{
-	uint32_t i;
-
-	si->present = true;
-	si->state = in->state;
-	si->interval_us = in->interval_us;
-	si->seq = in->seq;
-	si->last_collect_ns = in->last_collect_ns;
-	si->mean_collect_ns = in->mean_collect_ns;
-	si->intervals = in->intervals;
-	si->no_listener = in->no_listener;
-	si->send_errors = in->send_errors;
-	si->ncpus = (int)in->ncpus;
-	if (in->nevents > T_MAX_EVENTS)
-		return -E2BIG;
-	si->nevents = (int)in->nevents;
-	for (i = 0; i < in->nevents; i++) {
-		si->kind[i] = in->events[i].kind;
-		si->effective_kind[i] = in->events[i].effective_kind;
-	}
-	return 0;
-}
-
-/* Which attributes the module sent: the tests assert presence too. */
-static void mark_present(struct nlmsghdr *nlh, struct ioca_info *info)
-{
-	struct nlattr *tb[IOCA_A_INFO_MAX + 1];
-
-	if (genlmsg_parse(nlh, 0, tb, IOCA_A_INFO_MAX, NULL))
-		return;
-	info->has_backend = tb[IOCA_A_INFO_BACKEND] != NULL;
-	info->has_model = tb[IOCA_A_INFO_CPU_MODEL] != NULL;
-	info->has_min_ways = tb[IOCA_A_INFO_MIN_WAYS] != NULL;
-}
-
 static int parse_info(struct nlmsghdr *nlh, void *arg)
 {
-	struct ioca_info *info = arg;
-	struct lib_info *in = calloc(1, sizeof(*in));
-	uint32_t i;
-	int err;
-
-	memset(info, 0, sizeof(*info));
-	if (!in)
-		return -ENOMEM;
-	err = ioca_decode_info(nlh, in, &log_stderr);
-	if (err)
-		goto out;
-	info->backend = in->backend;
-	info->family = in->cpu_family;
-	info->model = in->cpu_model;
-	info->min_ways = in->min_ways;
-	info->fallback_kind = in->fallback_kind;
-	snprintf(info->backend_name, sizeof(info->backend_name), "%s", in->backend_name);
-	snprintf(info->model_name, sizeof(info->model_name), "%s", in->cpu_model_name);
-	info->hw_counters = in->hw_counters;
-	info->locked_down = in->locked_down;
-	mark_present(nlh, info);
-	err = in->nsockets > T_MAX_SOCKETS ? -E2BIG : 0;
-	for (i = 0; !err && i < in->nsockets; i++)
-		copy_socket(&in->sockets[i], &in->ddio[i], &info->sock[info->nsockets++]);
-	if (!err && in->has_sampler)
-		err = copy_sampler(&in->sampler, &info->sampler);
-out:
-	free(in);
-	return err;
+	return ioca_decode_info(nlh, arg, &log_stderr);
 }
 
 int ioca_info_get(struct tnl *t, struct ioca_info *info, struct tnl_reply *r)
 {
 	return tnl_get_one(t, IOCA_CMD_INFO_GET, parse_info, info, r);
+}
+
+struct has_attr {
+	int attr;
+	int found;
+};
+
+/* Which attributes the module sent: the tests assert presence too. */
+static int parse_has(struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IOCA_A_INFO_MAX + 1];
+	struct has_attr *h = arg;
+
+	if (h->attr < 1 || h->attr > IOCA_A_INFO_MAX)
+		return -EINVAL;
+	if (genlmsg_parse(nlh, 0, tb, IOCA_A_INFO_MAX, NULL))
+		return -EBADMSG;
+	h->found = tb[h->attr] != NULL;
+	return 0;
+}
+
+int ioca_info_has(struct tnl *t, int attr, struct tnl_reply *r)
+{
+	struct has_attr h = {.attr = attr};
+	int err = tnl_get_one(t, IOCA_CMD_INFO_GET, parse_has, &h, r);
+
+	return err ? err : h.found;
 }
 
 int ioca_ddio_set(struct tnl *t, int64_t sock, int64_t mask, int64_t ways, struct tnl_reply *r)
@@ -166,46 +100,23 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
-static int put_event(struct nl_msg *msg, int attr, const struct ioca_event_cfg *ev)
-{
-	struct nlattr *nest = nla_nest_start(msg, attr | NLA_F_NESTED);
-
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(msg, IOCA_A_EVENT_KIND, ev->kind))
-		return -EMSGSIZE;
-	if ((ev->type || ev->has_type) && nla_put_u32(msg, IOCA_A_EVENT_TYPE, ev->type))
-		return -EMSGSIZE;
-	if (ev->config && nla_put_u64(msg, IOCA_A_EVENT_CONFIG, ev->config))
-		return -EMSGSIZE;
-	if (ev->config1 && nla_put_u64(msg, IOCA_A_EVENT_CONFIG1, ev->config1))
-		return -EMSGSIZE;
-	nla_nest_end(msg, nest);
-	return 0;
-}
-
-/*
- * Not libioca's builder: that one refuses lists beyond the ABI's limits,
- * and the tests send such lists to see the kernel refuse them.
- */
 int ioca_put_sampler(struct nl_msg *msg, uint32_t interval_us, const uint32_t *cpus, int ncpus,
-		     const struct ioca_event_cfg *ev, int nevents, const struct ioca_event_cfg *unc,
+		     const struct ioca_event *ev, int nevents, const struct ioca_event *unc,
 		     int nuncore)
 {
-	int i;
+	const struct ioca_sampler_config cfg = {
+		.interval_us = interval_us,
+		.cpus = cpus,
+		.ncpus = (size_t)ncpus,
+		.events = ev,
+		.nevents = (size_t)nevents,
+		.uncore = unc,
+		.nuncore = (size_t)nuncore,
+	};
 
-	if (interval_us && nla_put_u32(msg, IOCA_A_SAMPLER_INTERVAL_US, interval_us))
-		return -EMSGSIZE;
-	for (i = 0; i < ncpus; i++)
-		if (nla_put_u32(msg, IOCA_A_SAMPLER_CPU, cpus[i]))
-			return -EMSGSIZE;
-	for (i = 0; i < nevents; i++)
-		if (put_event(msg, IOCA_A_SAMPLER_EVENT, &ev[i]))
-			return -EMSGSIZE;
-	for (i = 0; i < nuncore; i++)
-		if (put_event(msg, IOCA_A_SAMPLER_UNCORE_EVENT, &unc[i]))
-			return -EMSGSIZE;
-	return 0;
+	if (ncpus < 0 || nevents < 0 || nuncore < 0)
+		return -EINVAL;
+	return ioca_req_sampler_put(msg, &cfg, false);
 }
 
 int ioca_sampler_set(struct tnl *t, const struct ioca_sampler_cfg *cfg, struct tnl_reply *r)
@@ -239,59 +150,11 @@ int ioca_simple_cmd(struct tnl *t, uint8_t cmd, struct tnl_reply *r)
 	return tnl_do(t, msg, r);
 }
 
-static int copy_cpu(const struct lib_cpu_sample *in, struct ioca_cpu_sample *cs)
-{
-	uint32_t i;
-
-	memset(cs, 0, sizeof(*cs));
-	cs->id = in->id;
-	cs->socket = in->socket;
-	cs->online = in->online;
-	if (in->ncounters > T_MAX_EVENTS)
-		return -E2BIG;
-	cs->ncounters = (int)in->ncounters;
-	for (i = 0; i < in->ncounters; i++) {
-		cs->c[i].index = in->counters[i].index;
-		cs->c[i].value = in->counters[i].value;
-		cs->c[i].enabled_ns = in->counters[i].enabled_ns;
-		cs->c[i].running_ns = in->counters[i].running_ns;
-	}
-	return 0;
-}
-
-static int copy_sample(const struct lib_sample *in, struct ioca_sample *s)
-{
-	uint32_t i;
-	int err;
-
-	s->seq = in->seq;
-	s->has_seq = true;
-	s->time_ns = in->time_ns;
-	s->realtime_ns = in->realtime_ns;
-	s->collect_ns = in->collect_ns;
-	s->interval_us = in->interval_us;
-	s->on_demand = in->on_demand;
-	if (in->ncpus > T_MAX_CPUS || in->nsockets > T_MAX_SOCKETS)
-		return -E2BIG;
-	for (i = 0; i < in->ncpus; i++) {
-		err = copy_cpu(&in->cpus[i], &s->cpu[s->ncpus++]);
-		if (err)
-			return err;
-	}
-	for (i = 0; i < in->nsockets; i++) {
-		s->socket_id[i] = in->sockets[i].id;
-		s->socket_ncounters[i] = (int)in->sockets[i].ncounters;
-		s->nsockets++;
-	}
-	return 0;
-}
-
 /* One message, whole or one part of a sample: what it holds, decoded. */
 int ioca_parse_sample(struct nlmsghdr *nlh, void *arg)
 {
 	struct ioca_sample *s = arg;
 	struct ioca_sample_head h;
-	struct lib_sample *in;
 	int err;
 
 	memset(s, 0, sizeof(*s));
@@ -301,14 +164,10 @@ int ioca_parse_sample(struct nlmsghdr *nlh, void *arg)
 	err = ioca_decode_sample_head(nlh, &h, &log_stderr);
 	if (err)
 		return err;
-	in = calloc(1, sizeof(*in));
-	if (!in)
-		return -ENOMEM;
-	err = ioca_decode_sample_body(&h, in, &log_stderr);
-	if (!err)
-		err = copy_sample(in, s);
-	free(in);
-	return err;
+	s->seq = h.seq;
+	s->on_demand = h.on_demand;
+	s->parts = h.parts;
+	return ioca_decode_sample_body(&h, s, &log_stderr);
 }
 
 int ioca_sample_get(struct tnl *t, struct ioca_sample *s, struct tnl_reply *r)

@@ -33,15 +33,15 @@ FIXTURE_TEARDOWN(ioca_nl)
 }
 
 /* Asserts the DDIO state of every socket equals @a's. */
-#define ASSERT_DDIO_UNCHANGED(a, b)                                                  \
-	do {                                                                         \
-		int __i;                                                             \
-		ASSERT_EQ((a)->nsockets, (b)->nsockets);                             \
-		for (__i = 0; __i < (a)->nsockets; __i++) {                          \
-			ASSERT_EQ((a)->sock[__i].mask, (b)->sock[__i].mask)          \
-			TH_LOG("socket %d mask changed by a rejected request", __i); \
-			ASSERT_EQ((a)->sock[__i].ways, (b)->sock[__i].ways);         \
-		}                                                                    \
+#define ASSERT_DDIO_UNCHANGED(a, b)                                                          \
+	do {                                                                                 \
+		uint32_t __i;                                                                \
+		ASSERT_EQ((a)->nsockets, (b)->nsockets);                                     \
+		for (__i = 0; __i < (a)->nsockets; __i++) {                                  \
+			ASSERT_EQ((a)->sockets[__i].ddio_mask, (b)->sockets[__i].ddio_mask)  \
+			TH_LOG("socket %u mask changed by a rejected request", __i);         \
+			ASSERT_EQ((a)->sockets[__i].ddio_ways, (b)->sockets[__i].ddio_ways); \
+		}                                                                            \
 	} while (0)
 
 #endif

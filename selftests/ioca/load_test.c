@@ -51,7 +51,7 @@ static void expect_backend(struct __test_metadata *_metadata, uint32_t backend, 
 	EXPECT_EQ(backend, info.backend);
 	EXPECT_STREQ(name, info.backend_name);
 	ASSERT_LE(1, info.nsockets);
-	EXPECT_LE(info.min_ways, info.sock[0].llc_ways);
+	EXPECT_LE(info.min_ways, info.sockets[0].llc_ways);
 	tnl_close(&nl);
 }
 

@@ -27,7 +27,6 @@ struct tnl_reply {
 	int offs;      /* extack NLMSGERR_ATTR_OFFS, -1 when absent */
 	int nmsgs;     /* data messages handed to parse */
 	int parse_err; /* first non-zero return of parse */
-	int done;
 	tnl_parse_fn parse;
 	void *arg;
 };
@@ -40,9 +39,11 @@ void tnl_close(struct tnl *t);
 struct nl_msg *tnl_msg(const struct tnl *t, uint8_t cmd, int flags);
 
 /*
- * Sends @msg (always freed), then receives until the ack, the error or the
- * end of a dump. Returns r->err, or a -errno of its own when the exchange
- * itself failed (send/recv), so callers see one number either way.
+ * Sends @msg (always freed) through libioca's exchange, then receives until
+ * the ack, the error or the end of a dump. Returns r->err: the kernel's
+ * answer, or -EIO when the exchange itself failed (send/recv: never one of
+ * the kernel's answers), so callers see one number either way; @parse's
+ * errors stay in r->parse_err.
  */
 int tnl_do(struct tnl *t, struct nl_msg *msg, struct tnl_reply *r);
 

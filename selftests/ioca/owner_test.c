@@ -64,10 +64,10 @@ static void reset(struct tnl *nl)
 
 TEST_F_TIMEOUT(ioca_nl, owner_killed_puts_masks_back_and_stops_the_sampler, 60)
 {
-	const struct ioca_socket_info *s0 = &self->before.sock[0];
-	uint32_t prev = ioca_top_ways(s0->llc_ways, 4), mask = ioca_top_ways(s0->llc_ways, 6);
+	const struct ioca_socket_info *s0 = &self->before.sockets[0];
+	uint32_t prev = libioca_top_ways(s0->llc_ways, 4), mask = libioca_top_ways(s0->llc_ways, 6);
 	struct ioca_info after;
-	struct iocx_owners o;
+	struct ioca_info o;
 	char want[64];
 	pid_t pid;
 	int i;
@@ -77,12 +77,11 @@ TEST_F_TIMEOUT(ioca_nl, owner_killed_puts_masks_back_and_stops_the_sampler, 60)
 	ASSERT_EQ(0, iocx_ddio_set(&self->nl, 0, prev, false, &self->r)) TH_LOG("%s", self->r.msg);
 	pid = start_owner(_metadata, mask);
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, iocx_owners_get(&self->nl, &o, &self->r));
-	EXPECT_EQ((uint32_t)pid, o.socket_pid[0]);
-	EXPECT_TRUE(o.has_sampler_pid);
-	EXPECT_EQ((uint32_t)pid, o.sampler_pid);
+	ASSERT_EQ(0, ioca_info_get(&self->nl, &o, &self->r));
+	EXPECT_EQ((uint32_t)pid, o.sockets[0].owner_pid);
+	EXPECT_EQ((uint32_t)pid, o.sampler.owner_pid);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_EQ(mask, after.sock[0].mask);
+	EXPECT_EQ(mask, after.sockets[0].ddio_mask);
 	EXPECT_EQ(IOCA_SAMPLER_STATE_RUNNING, after.sampler.state);
 
 	/* Others cannot stop or reconfigure an owned sampler. */
@@ -104,20 +103,21 @@ TEST_F_TIMEOUT(ioca_nl, owner_killed_puts_masks_back_and_stops_the_sampler, 60)
 		usleep(20000);
 	}
 	EXPECT_EQ(IOCA_SAMPLER_STATE_UNCONFIGURED, after.sampler.state);
-	EXPECT_EQ(prev, after.sock[0].mask)
-	TH_LOG("mask 0x%x, want 0x%x", after.sock[0].mask, prev);
-	ASSERT_EQ(0, iocx_owners_get(&self->nl, &o, &self->r));
-	EXPECT_EQ(0, o.socket_pid[0]);
-	EXPECT_EQ(0, o.sampler_pid);
+	EXPECT_EQ(prev, after.sockets[0].ddio_mask)
+	TH_LOG("mask 0x%x, want 0x%x", after.sockets[0].ddio_mask, prev);
+	ASSERT_EQ(0, ioca_info_get(&self->nl, &o, &self->r));
+	EXPECT_EQ(0, o.sockets[0].owner_pid);
+	EXPECT_EQ(0, o.sampler.owner_pid);
 	reset(&self->nl);
 }
 
 TEST_F(ioca_nl, owner_ends_when_another_socket_sets_the_mask)
 {
-	const struct ioca_socket_info *s0 = &self->before.sock[0];
-	uint32_t mask = ioca_top_ways(s0->llc_ways, 5), other = ioca_top_ways(s0->llc_ways, 3);
+	const struct ioca_socket_info *s0 = &self->before.sockets[0];
+	uint32_t mask = libioca_top_ways(s0->llc_ways, 5),
+		 other = libioca_top_ways(s0->llc_ways, 3);
 	struct ioca_info after;
-	struct iocx_owners o;
+	struct ioca_info o;
 	pid_t pid;
 
 	reset(&self->nl);
@@ -125,13 +125,13 @@ TEST_F(ioca_nl, owner_ends_when_another_socket_sets_the_mask)
 	ASSERT_LT(0, pid);
 	/* Another socket's DDIO set is allowed and takes the mask over. */
 	ASSERT_EQ(0, iocx_ddio_set(&self->nl, 0, other, false, &self->r)) TH_LOG("%s", self->r.msg);
-	ASSERT_EQ(0, iocx_owners_get(&self->nl, &o, &self->r));
-	EXPECT_EQ(0, o.socket_pid[0]);
+	ASSERT_EQ(0, ioca_info_get(&self->nl, &o, &self->r));
+	EXPECT_EQ(0, o.sockets[0].owner_pid);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	usleep(100000);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_EQ(other, after.sock[0].mask)
+	EXPECT_EQ(other, after.sockets[0].ddio_mask)
 	TH_LOG("the dead owner's close undid someone else's mask");
 	reset(&self->nl);
 }
@@ -139,15 +139,14 @@ TEST_F(ioca_nl, owner_ends_when_another_socket_sets_the_mask)
 TEST_F(ioca_nl, sampler_set_without_owner_flag_is_unowned)
 {
 	struct ioca_sampler_cfg cfg = {.interval_us = 10000, .nevents = 1};
-	struct iocx_owners o;
+	struct ioca_info o;
 
 	reset(&self->nl);
 	cfg.ev[0].kind = IOCA_EVENT_KIND_CPU_CLOCK;
 	ASSERT_EQ(0, iocx_sampler_set(&self->nl, &cfg, false, &self->r));
-	ASSERT_EQ(0, iocx_owners_get(&self->nl, &o, &self->r));
-	EXPECT_TRUE(o.has_sampler_pid);
-	EXPECT_EQ(0, o.sampler_pid);
-	EXPECT_EQ(0, o.socket_pid[0]);
+	ASSERT_EQ(0, ioca_info_get(&self->nl, &o, &self->r));
+	EXPECT_EQ(0, o.sampler.owner_pid);
+	EXPECT_EQ(0, o.sockets[0].owner_pid);
 }
 
 TEST_HARNESS_MAIN

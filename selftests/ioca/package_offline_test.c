@@ -37,7 +37,7 @@ static int cpu_online(int cpu)
 
 TEST_F_TIMEOUT(ioca_nl, loads_with_an_offline_middle_package, 120)
 {
-	const struct ioca_socket_info *mid = &self->before.sock[MIDSOCK];
+	const struct ioca_socket_info *mid = &self->before.sockets[MIDSOCK];
 	uint32_t mask;
 	struct ioca_info now;
 	int err;
@@ -46,30 +46,30 @@ TEST_F_TIMEOUT(ioca_nl, loads_with_an_offline_middle_package, 120)
 	EXPECT_STREQ("msr", self->before.backend_name);
 	ASSERT_EQ(3, self->before.nsockets);
 	EXPECT_EQ(0, mid->cpu_count);
-	EXPECT_FALSE(mid->available);
-	EXPECT_TRUE(self->before.sock[2].available);
-	EXPECT_EQ(1, self->before.sock[2].cpu_count);
-	mask = ioca_top_ways(mid->llc_ways, 3);
+	EXPECT_FALSE(self->before.ddio[MIDSOCK].available);
+	EXPECT_TRUE(self->before.ddio[2].available);
+	EXPECT_EQ(1, self->before.sockets[2].cpu_count);
+	mask = libioca_top_ways(mid->llc_ways, 3);
 
 	/* No CPU to write through: refused, nothing changed. */
 	EXPECT_EQ(-ENODEV, ioca_ddio_set(&self->nl, MIDSOCK, mask, -1, &self->r));
 	EXPECT_STREQ(OFFLINE_MSG, self->r.msg);
 	/* The packages around it are written (and read back). */
-	err = ioca_ddio_set(&self->nl, 2, ioca_top_ways(mid->llc_ways, 4), -1, &self->r);
+	err = ioca_ddio_set(&self->nl, 2, libioca_top_ways(mid->llc_ways, 4), -1, &self->r);
 	EXPECT_TRUE(reached(err, self->r.msg)) TH_LOG("%s", self->r.msg);
 
 	/* Its CPU comes online: the socket is read and can be set. */
 	ASSERT_EQ(0, knob_cpu_online(MIDCPU, 1));
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &now, &self->r));
-	EXPECT_EQ(1, now.sock[MIDSOCK].cpu_count);
-	EXPECT_TRUE(now.sock[MIDSOCK].available);
+	EXPECT_EQ(1, now.sockets[MIDSOCK].cpu_count);
+	EXPECT_TRUE(now.ddio[MIDSOCK].available);
 	err = ioca_ddio_set(&self->nl, MIDSOCK, mask, -1, &self->r);
 	EXPECT_TRUE(reached(err, self->r.msg)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &now, &self->r));
 	if (!err) {
-		EXPECT_EQ(mask, now.sock[MIDSOCK].mask);
+		EXPECT_EQ(mask, now.sockets[MIDSOCK].ddio_mask);
 	} else {
-		EXPECT_FALSE(now.sock[MIDSOCK].writable);
+		EXPECT_FALSE(now.ddio[MIDSOCK].writable);
 	}
 	EXPECT_EQ(0, ioca_ddio_restore(&self->nl, &self->r));
 }

@@ -39,56 +39,57 @@ FIXTURE_SETUP(readback)
 /* Whatever a test did, later programs find normal registers, boot masks. */
 FIXTURE_TEARDOWN(readback)
 {
-	int i;
+	uint32_t i;
 
 	if (emulated())
 		for (i = 0; i < self->before.nsockets; i++)
-			knob_ddio_register((unsigned int)i, "normal");
+			knob_ddio_register(i, "normal");
 	ioca_ddio_restore(&self->nl, &self->r);
 	tnl_close(&self->nl);
 }
 
 static uint32_t other_mask(const struct ioca_socket_info *s)
 {
-	uint32_t want = ioca_top_ways(s->llc_ways, 4);
+	uint32_t want = libioca_top_ways(s->llc_ways, 4);
 
-	return want == s->mask ? ioca_top_ways(s->llc_ways, 3) : want;
+	return want == s->ddio_mask ? libioca_top_ways(s->llc_ways, 3) : want;
 }
 
 TEST_F(readback, info_reports_the_ddio_field_and_control_per_socket)
 {
-	int i;
+	uint32_t i;
 
 	for (i = 0; i < self->before.nsockets; i++) {
-		const struct ioca_socket_info *s = &self->before.sock[i];
+		const struct ioca_socket_info *s = &self->before.sockets[i];
+		const struct ioca_ddio_control *c = &self->before.ddio[i];
 
-		ASSERT_TRUE(s->reported) TH_LOG("socket %d: no DDIO control flags in info", i);
-		EXPECT_TRUE(s->available);
-		EXPECT_TRUE(s->writable);
-		EXPECT_EQ(s->valid_mask, s->field & s->valid_mask);
+		ASSERT_TRUE(c->reported) TH_LOG("socket %u: no DDIO control flags in info", i);
+		EXPECT_TRUE(c->available);
+		EXPECT_TRUE(c->writable);
+		EXPECT_EQ(s->valid_mask, c->field & s->valid_mask);
 		if (emulated()) {
 			/* The emulated register's field is its LLC ways. */
-			EXPECT_EQ(s->valid_mask, s->field);
-			EXPECT_TRUE(s->verified);
-		} else if (self->before.family == 6 && self->before.model == 0x55 &&
+			EXPECT_EQ(s->valid_mask, c->field);
+			EXPECT_TRUE(c->verified);
+		} else if (self->before.cpu_family == 6 && self->before.cpu_model == 0x55 &&
 			   s->llc_ways == 11) {
 			/* Skylake-SP/Cascade Lake: 0x7ff, the one verified model. */
-			EXPECT_EQ(0x7ffu, s->field);
-			EXPECT_TRUE(s->verified);
+			EXPECT_EQ(0x7ffu, c->field);
+			EXPECT_TRUE(c->verified);
 		} else {
 			/*
 			 * Another model, or a VM's CPUID contradicting model
 			 * 0x55's 11 ways (QEMU: 16): the low ways, assumed.
 			 */
-			EXPECT_EQ(s->valid_mask, s->field);
-			EXPECT_FALSE(s->verified);
+			EXPECT_EQ(s->valid_mask, c->field);
+			EXPECT_FALSE(c->verified);
 		}
 	}
 }
 
 TEST_F(readback, ddio_set_on_a_locked_register_fails_with_eio_naming_both_values)
 {
-	const struct ioca_socket_info *s = &self->before.sock[0];
+	const struct ioca_socket_info *s = &self->before.sockets[0];
 	uint32_t want = other_mask(s);
 	struct ioca_info after;
 	char msg[160];
@@ -101,25 +102,25 @@ TEST_F(readback, ddio_set_on_a_locked_register_fails_with_eio_naming_both_values
 	/* Assert: the emulated register holds exactly its mask */
 	snprintf(msg, sizeof(msg),
 		 "socket 0: DDIO register written 0x%x, read back 0x%x: the write did not stick",
-		 want, s->mask);
+		 want, s->ddio_mask);
 	EXPECT_STREQ(msg, self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
 	ASSERT_DDIO_UNCHANGED(&self->before, &after);
-	EXPECT_TRUE(after.sock[0].available);
-	EXPECT_FALSE(after.sock[0].writable);
-	EXPECT_FALSE(after.sock[0].verified);
+	EXPECT_TRUE(after.ddio[0].available);
+	EXPECT_FALSE(after.ddio[0].writable);
+	EXPECT_FALSE(after.ddio[0].verified);
 	/* Unlocked, the next set sticks and the socket is writable again */
 	ASSERT_EQ(0, knob_ddio_register(0, "normal"));
 	ASSERT_EQ(0, ioca_ddio_set(&self->nl, 0, want, -1, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_EQ(want, after.sock[0].mask);
-	EXPECT_TRUE(after.sock[0].writable);
-	EXPECT_TRUE(after.sock[0].verified);
+	EXPECT_EQ(want, after.sockets[0].ddio_mask);
+	EXPECT_TRUE(after.ddio[0].writable);
+	EXPECT_TRUE(after.ddio[0].verified);
 }
 
 TEST_F(readback, ddio_set_on_an_ignoring_register_succeeds_unverified)
 {
-	const struct ioca_socket_info *s = &self->before.sock[0];
+	const struct ioca_socket_info *s = &self->before.sockets[0];
 	uint32_t want = other_mask(s);
 	struct ioca_info after;
 
@@ -128,9 +129,9 @@ TEST_F(readback, ddio_set_on_an_ignoring_register_succeeds_unverified)
 	ASSERT_EQ(0, knob_ddio_register(0, "ignoring"));
 	ASSERT_EQ(0, ioca_ddio_set(&self->nl, 0, want, -1, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
-	EXPECT_EQ(want, after.sock[0].mask);
-	EXPECT_TRUE(after.sock[0].writable);
-	EXPECT_FALSE(after.sock[0].verified);
+	EXPECT_EQ(want, after.sockets[0].ddio_mask);
+	EXPECT_TRUE(after.ddio[0].writable);
+	EXPECT_FALSE(after.ddio[0].verified);
 }
 
 TEST_F(readback, the_register_knob_refuses_an_unknown_mode)
@@ -143,7 +144,7 @@ TEST_F(readback, the_register_knob_refuses_an_unknown_mode)
 
 TEST_F(readback, ddio_set_of_an_msr_that_drops_writes_fails_with_eio)
 {
-	const struct ioca_socket_info *s = &self->before.sock[0];
+	const struct ioca_socket_info *s = &self->before.sockets[0];
 	uint32_t want = other_mask(s);
 	struct ioca_info after;
 	char msg[160];
@@ -162,9 +163,9 @@ TEST_F(readback, ddio_set_of_an_msr_that_drops_writes_fails_with_eio)
 	EXPECT_STREQ(msg, self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
 	ASSERT_DDIO_UNCHANGED(&self->before, &after);
-	EXPECT_TRUE(after.sock[0].available);
-	EXPECT_FALSE(after.sock[0].writable);
-	EXPECT_FALSE(after.sock[0].verified);
+	EXPECT_TRUE(after.ddio[0].available);
+	EXPECT_FALSE(after.ddio[0].writable);
+	EXPECT_FALSE(after.ddio[0].verified);
 }
 
 TEST_HARNESS_MAIN

@@ -56,7 +56,7 @@ TEST_F_TIMEOUT(ioca_nl, periodic_and_on_demand_samples_arrive_in_parts, 60)
 	struct iocx_sample *s = calloc(8, sizeof(*s));
 	struct multi m = {.s = s, .max = 8};
 	struct ioca_sampler_cfg cfg;
-	struct iocx_owners o;
+	struct ioca_info o;
 	struct tnl_reply r;
 	struct tnl nl, sub;
 	int ncpus = 0, nsock = 0, i;
@@ -81,29 +81,29 @@ TEST_F_TIMEOUT(ioca_nl, periodic_and_on_demand_samples_arrive_in_parts, 60)
 	ASSERT_EQ(0, s[0].part);
 	ASSERT_LE(2, s[0].parts);
 	ASSERT_GE(8, s[0].parts);
-	seq = s[0].seq;
+	seq = s[0].s.seq;
 	for (i = 1; i < (int)s[0].parts; i++) {
 		ASSERT_EQ(1, tnl_recv_one(&sub, 3000, iocx_parse_sample, &s[i]));
-		EXPECT_EQ(seq, s[i].seq) TH_LOG("part %d of another sample", i);
+		EXPECT_EQ(seq, s[i].s.seq) TH_LOG("part %d of another sample", i);
 		EXPECT_EQ((uint32_t)i, s[i].part);
 		EXPECT_EQ(s[0].parts, s[i].parts);
-		EXPECT_EQ(s[0].time_ns, s[i].time_ns);
+		EXPECT_EQ(s[0].s.time_ns, s[i].s.time_ns);
 	}
 	for (i = 0; i < (int)s[0].parts; i++) {
-		int c;
+		uint32_t c;
 
-		for (c = 0; c < s[i].ncpus; c++)
-			EXPECT_EQ((uint32_t)(ncpus + c), s[i].cpu_id[c])
+		for (c = 0; c < s[i].s.ncpus; c++)
+			EXPECT_EQ((uint32_t)(ncpus + c), s[i].s.cpus[c].id)
 		TH_LOG("CPUs out of order");
-		ncpus += s[i].ncpus;
-		if (s[i].nsockets)
-			EXPECT_EQ(0, s[i].ncpus) TH_LOG("sockets come after every CPU");
-		nsock += s[i].nsockets;
+		ncpus += s[i].s.ncpus;
+		if (s[i].s.nsockets)
+			EXPECT_EQ(0, s[i].s.ncpus) TH_LOG("sockets come after every CPU");
+		nsock += s[i].s.nsockets;
 	}
 	EXPECT_EQ(sysconf(_SC_NPROCESSORS_ONLN), ncpus);
 	EXPECT_EQ(1, nsock);
-	ASSERT_EQ(0, iocx_owners_get(&nl, &o, &r));
-	EXPECT_EQ(s[0].parts, o.parts);
+	ASSERT_EQ(0, ioca_info_get(&nl, &o, &r));
+	EXPECT_EQ(s[0].parts, o.sampler.parts);
 
 	/* On demand: as many replies, then the ack. */
 	memset(&r, 0, sizeof(r));

@@ -61,17 +61,18 @@ static void start_with_subscriber(struct __test_metadata *_metadata, struct tnl 
 
 static void check_sample_shape(struct __test_metadata *_metadata, const struct ioca_sample *s)
 {
-	int c, k;
+	int k;
+	uint32_t c;
 
-	ASSERT_TRUE(s->has_seq);
-	ASSERT_EQ(nprocs(), s->ncpus) TH_LOG("sample lists %d CPUs", s->ncpus);
+	ASSERT_EQ(nprocs(), s->ncpus) TH_LOG("sample lists %u CPUs", s->ncpus);
 	for (c = 0; c < s->ncpus; c++) {
-		ASSERT_EQ((uint32_t)c, s->cpu[c].id);
-		ASSERT_TRUE(s->cpu[c].online);
-		ASSERT_EQ(NKINDS, s->cpu[c].ncounters);
+		ASSERT_EQ((uint32_t)c, s->cpus[c].id);
+		ASSERT_TRUE(s->cpus[c].online);
+		ASSERT_EQ(NKINDS, s->cpus[c].ncounters);
 		for (k = 0; k < NKINDS; k++) {
-			EXPECT_EQ((uint32_t)k, s->cpu[c].c[k].index);
-			EXPECT_LE(s->cpu[c].c[k].running_ns, s->cpu[c].c[k].enabled_ns);
+			EXPECT_EQ((uint32_t)k, s->cpus[c].counters[k].index);
+			EXPECT_LE(s->cpus[c].counters[k].running_ns,
+				  s->cpus[c].counters[k].enabled_ns);
 		}
 	}
 }
@@ -82,7 +83,8 @@ TEST_F_TIMEOUT(ioca_nl, sampler_delivers_consecutive_samples_every_10ms_on_all_c
 	struct ioca_sample *prev = &s[0], *cur = &s[1], *tmp;
 	uint64_t first_ns = 0, clock_sum = 0;
 	struct tnl sub;
-	int i, c, k;
+	int i, k;
+	uint32_t c;
 
 	ASSERT_NE(NULL, s);
 	start_with_subscriber(_metadata, &self->nl, &sub);
@@ -102,10 +104,11 @@ TEST_F_TIMEOUT(ioca_nl, sampler_delivers_consecutive_samples_every_10ms_on_all_c
 			ASSERT_LT(prev->time_ns, cur->time_ns);
 			for (c = 0; c < cur->ncpus; c++)
 				for (k = 0; k < NKINDS; k++) {
-					ASSERT_LE(prev->cpu[c].c[k].value, cur->cpu[c].c[k].value)
-					TH_LOG("cpu %d counter %d went back", c, k);
-					ASSERT_LE(prev->cpu[c].c[k].enabled_ns,
-						  cur->cpu[c].c[k].enabled_ns);
+					ASSERT_LE(prev->cpus[c].counters[k].value,
+						  cur->cpus[c].counters[k].value)
+					TH_LOG("cpu %u counter %d went back", c, k);
+					ASSERT_LE(prev->cpus[c].counters[k].enabled_ns,
+						  cur->cpus[c].counters[k].enabled_ns);
 				}
 		}
 		tmp = prev;
@@ -115,7 +118,7 @@ TEST_F_TIMEOUT(ioca_nl, sampler_delivers_consecutive_samples_every_10ms_on_all_c
 	/* A timer may fire late (TCG), never early: the mean spacing is >= the interval. */
 	EXPECT_LE((uint64_t)(NSAMPLES - 1) * INTERVAL_US * 1000 * 9 / 10, prev->time_ns - first_ns);
 	for (c = 0; c < prev->ncpus; c++)
-		clock_sum += prev->cpu[c].c[0].value;
+		clock_sum += prev->cpus[c].counters[0].value;
 	EXPECT_LT(0, clock_sum) TH_LOG("cpu-clock never counted");
 	stop(&self->nl);
 	tnl_close(&sub);
@@ -179,15 +182,15 @@ TEST_F(ioca_nl, sampler_reports_the_software_fallback_it_counts)
 	EXPECT_EQ(INTERVAL_US, info.sampler.interval_us);
 	ASSERT_EQ(NKINDS, info.sampler.nevents);
 	for (i = 0; i < NKINDS; i++)
-		EXPECT_EQ(kinds[i], info.sampler.kind[i]);
-	EXPECT_EQ(IOCA_EVENT_KIND_CPU_CLOCK, info.sampler.effective_kind[0]);
-	EXPECT_EQ(IOCA_EVENT_KIND_TASK_CLOCK, info.sampler.effective_kind[1]);
+		EXPECT_EQ(kinds[i], info.sampler.events[i].kind);
+	EXPECT_EQ(IOCA_EVENT_KIND_CPU_CLOCK, info.sampler.events[0].effective_kind);
+	EXPECT_EQ(IOCA_EVENT_KIND_TASK_CLOCK, info.sampler.events[1].effective_kind);
 	/* TCG has no PMU: instructions must be counted by the named fallback. */
 	if (!info.hw_counters) {
 		ASSERT_NE(0, info.fallback_kind);
-		EXPECT_EQ(info.fallback_kind, info.sampler.effective_kind[2]);
+		EXPECT_EQ(info.fallback_kind, info.sampler.events[2].effective_kind);
 	} else {
-		EXPECT_EQ(IOCA_EVENT_KIND_INSTRUCTIONS, info.sampler.effective_kind[2]);
+		EXPECT_EQ(IOCA_EVENT_KIND_INSTRUCTIONS, info.sampler.events[2].effective_kind);
 	}
 }
 
@@ -320,8 +323,8 @@ TEST_F_TIMEOUT(ioca_nl, sampler_samples_only_the_listed_cpus, 60)
 	ASSERT_EQ(1, tnl_recv_one(&sub, 3000, ioca_parse_sample, s));
 	stop(&self->nl);
 	ASSERT_EQ(1, s->ncpus);
-	EXPECT_EQ(last, s->cpu[0].id);
-	EXPECT_EQ(NKINDS, s->cpu[0].ncounters);
+	EXPECT_EQ(last, s->cpus[0].id);
+	EXPECT_EQ(NKINDS, s->cpus[0].ncounters);
 	tnl_close(&sub);
 	free(s);
 }
@@ -331,7 +334,7 @@ TEST_F_TIMEOUT(ioca_nl, sampler_counts_uncore_events_once_per_socket, 60)
 	struct ioca_sample *s = calloc(1, sizeof(*s));
 	struct ioca_sampler_cfg cfg;
 	struct tnl sub;
-	int i;
+	uint32_t i;
 
 	ASSERT_NE(NULL, s);
 	stop(&self->nl);
@@ -349,8 +352,8 @@ TEST_F_TIMEOUT(ioca_nl, sampler_counts_uncore_events_once_per_socket, 60)
 	stop(&self->nl);
 	ASSERT_EQ(self->before.nsockets, s->nsockets);
 	for (i = 0; i < s->nsockets; i++) {
-		EXPECT_EQ((uint32_t)i, s->socket_id[i]);
-		EXPECT_EQ(2, s->socket_ncounters[i]);
+		EXPECT_EQ((uint32_t)i, s->sockets[i].id);
+		EXPECT_EQ(2, s->sockets[i].ncounters);
 	}
 	tnl_close(&sub);
 	free(s);

@@ -68,7 +68,8 @@ static uint32_t ways_of(const struct ioca_socket_info *s, uint64_t raw)
 
 TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120)
 {
-	const struct ioca_socket_info *s0 = &self->before.sock[0], *s1 = &self->before.sock[1];
+	const struct ioca_socket_info *s0 = &self->before.sockets[0],
+				      *s1 = &self->before.sockets[1];
 	uint32_t m1, m0;
 	size_t mark = kmsg_mark();
 	struct ioca_info now;
@@ -77,8 +78,8 @@ TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120
 
 	ASSERT_NE(package_of(0), package_of(HOTCPU)) TH_LOG("the guest needs two packages");
 	ASSERT_EQ(2, self->before.nsockets) TH_LOG("one socket per package expected");
-	m1 = ioca_top_ways(s1->llc_ways, 4);
-	m0 = ioca_top_ways(s0->llc_ways, 3);
+	m1 = libioca_top_ways(s1->llc_ways, 4);
+	m0 = libioca_top_ways(s0->llc_ways, 3);
 	ASSERT_NE(m1, s1->boot_mask);
 	ASSERT_NE(m0, s0->boot_mask);
 
@@ -93,7 +94,7 @@ TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120
 	EXPECT_EQ(-ENODEV, ioca_ddio_set(&self->nl, HOTSOCK, s1->boot_mask, -1, &self->r));
 	EXPECT_STREQ(OFFLINE_MSG, self->r.msg);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &now, &self->r));
-	EXPECT_EQ(m1, now.sock[HOTSOCK].mask) TH_LOG("a refused set changed the mask");
+	EXPECT_EQ(m1, now.sockets[HOTSOCK].ddio_mask) TH_LOG("a refused set changed the mask");
 
 	/* Socket 0 is unaffected. */
 	EXPECT_EQ(0, ioca_ddio_set(&self->nl, 0, m0, -1, &self->r)) TH_LOG("%s", self->r.msg);
@@ -105,7 +106,7 @@ TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120
 	ASSERT_EQ(0, read_reg(HOTSOCK, &raw));
 	EXPECT_EQ(m1, ways_of(s1, raw)) TH_LOG("mask not written back on CPU online");
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &now, &self->r));
-	EXPECT_EQ(m1, now.sock[HOTSOCK].mask);
+	EXPECT_EQ(m1, now.sockets[HOTSOCK].ddio_mask);
 	EXPECT_EQ(0, ioca_ddio_set(&self->nl, HOTSOCK, m1 >> 1, -1, &self->r))
 	TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, read_reg(HOTSOCK, &raw));
@@ -127,8 +128,8 @@ TEST_F_TIMEOUT(ioca_nl, offline_package_refuses_sets_and_gets_its_mask_back, 120
 
 TEST_F_TIMEOUT(ioca_nl, dead_owner_mask_never_comes_back, 120)
 {
-	const struct ioca_socket_info *s1 = &self->before.sock[1];
-	uint32_t prev = ioca_top_ways(s1->llc_ways, 3), mine = ioca_top_ways(s1->llc_ways, 5);
+	const struct ioca_socket_info *s1 = &self->before.sockets[1];
+	uint32_t prev = libioca_top_ways(s1->llc_ways, 3), mine = libioca_top_ways(s1->llc_ways, 5);
 	struct ioca_info now;
 	struct tnl owner;
 	uint64_t raw;
@@ -144,7 +145,8 @@ TEST_F_TIMEOUT(ioca_nl, dead_owner_mask_never_comes_back, 120)
 	/* ...and the owner dies (its socket's last reference goes). */
 	tnl_close(&owner);
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &now, &self->r));
-	EXPECT_EQ(prev, now.sock[HOTSOCK].mask) TH_LOG("the dead owner's mask is on record");
+	EXPECT_EQ(prev, now.sockets[HOTSOCK].ddio_mask)
+	TH_LOG("the dead owner's mask is on record");
 
 	/* The package returns with the mask before the owner, not the owner's. */
 	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 1));

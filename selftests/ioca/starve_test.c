@@ -209,7 +209,8 @@ TEST_F_TIMEOUT(ioca_starve, fifo_spinner_on_a_sampled_cpu_starves_nothing, 60)
 	struct ioca_sample *s = calloc(1, sizeof(*s));
 	uint64_t first_ns = 0, last_seq = 0, t0;
 	struct tnl sub;
-	int i, c;
+	int i;
+	uint32_t c;
 
 	if (self->skip[0]) {
 		free(s);
@@ -245,7 +246,7 @@ TEST_F_TIMEOUT(ioca_starve, fifo_spinner_on_a_sampled_cpu_starves_nothing, 60)
 		}
 		last_seq = s->seq;
 		for (c = 0; c < s->ncpus; c++)
-			EXPECT_TRUE(s->cpu[c].online);
+			EXPECT_TRUE(s->cpus[c].online);
 	}
 	/* Nine intervals of 50 ms: well under 2 s even on a loaded TCG host. */
 	EXPECT_GT(2000000000ull, s->time_ns - first_ns);

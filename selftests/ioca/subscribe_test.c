@@ -239,7 +239,8 @@ TEST(one_stream_carries_every_socket_and_its_ddio_mask)
 		reqs[i].mask = 0;
 		/* 2, 3, ... ways: a different mask on every socket. */
 		reqs[i].ways = 2 + i % (info->sockets[i].llc_ways - 1);
-		want[info->sockets[i].id] = ioca_top_ways(info->sockets[i].llc_ways, reqs[i].ways);
+		want[info->sockets[i].id] =
+			libioca_top_ways(info->sockets[i].llc_ways, reqs[i].ways);
 	}
 	ASSERT_EQ(0, ioca_client__ddio_set(c, reqs, info->nsockets, &own))
 	TH_LOG("%s", ioca_client__last_extack(c));

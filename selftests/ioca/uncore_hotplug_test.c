@@ -25,8 +25,8 @@ static int sock_index(const struct iocx_sample *s, uint32_t id)
 {
 	int i;
 
-	for (i = 0; i < s->nsockets; i++)
-		if (s->socket_id[i] == id)
+	for (i = 0; i < (int)s->s.nsockets; i++)
+		if (s->s.sockets[i].id == id)
 			return i;
 	return -1;
 }
@@ -51,17 +51,18 @@ TEST_F_TIMEOUT(ioca_nl, offline_socket_has_no_counters_and_resumes_counting, 120
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, a, &self->r)) TH_LOG("%s", self->r.msg);
 	i = sock_index(a, HOTSOCK);
 	ASSERT_LE(0, i);
-	ASSERT_EQ(1, a->socket_ncounters[i]);
-	ASSERT_LT(0, a->socket_value[i][0]);
+	ASSERT_EQ(1, a->s.sockets[i].ncounters);
+	ASSERT_LT(0, iocx_counter(&a->s.sockets[i], 0));
 
 	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 0));
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, b, &self->r)) TH_LOG("%s", self->r.msg);
 	i = sock_index(b, HOTSOCK);
 	ASSERT_LE(0, i) TH_LOG("an offline socket stays in the sample");
-	EXPECT_EQ(0, b->socket_ncounters[i]) TH_LOG("a socket with no CPU online reports counters");
+	EXPECT_EQ(0, b->s.sockets[i].ncounters)
+	TH_LOG("a socket with no CPU online reports counters");
 	i = sock_index(b, 0);
 	ASSERT_LE(0, i);
-	EXPECT_EQ(1, b->socket_ncounters[i]) TH_LOG("socket 0 must keep counting");
+	EXPECT_EQ(1, b->s.sockets[i].ncounters) TH_LOG("socket 0 must keep counting");
 
 	ASSERT_EQ(0, knob_cpu_online(HOTCPU, 1));
 	ASSERT_EQ(0, iocx_sample_get(&self->nl, c, &self->r)) TH_LOG("%s", self->r.msg);
@@ -73,11 +74,13 @@ TEST_F_TIMEOUT(ioca_nl, offline_socket_has_no_counters_and_resumes_counting, 120
 
 	i = sock_index(c, HOTSOCK);
 	ASSERT_LE(0, i);
-	ASSERT_EQ(1, c->socket_ncounters[i]) TH_LOG("counters not back with the socket's CPU");
-	EXPECT_LE(a->socket_value[sock_index(a, HOTSOCK)][0], c->socket_value[i][0])
+	ASSERT_EQ(1, c->s.sockets[i].ncounters) TH_LOG("counters not back with the socket's CPU");
+	EXPECT_LE(iocx_counter(&a->s.sockets[sock_index(a, HOTSOCK)], 0),
+		  iocx_counter(&c->s.sockets[i], 0))
 	TH_LOG("the socket's counter went backwards across offline");
-	ASSERT_EQ(1, d->socket_ncounters[sock_index(d, HOTSOCK)]);
-	EXPECT_LT(c->socket_value[i][0], d->socket_value[sock_index(d, HOTSOCK)][0])
+	ASSERT_EQ(1, d->s.sockets[sock_index(d, HOTSOCK)].ncounters);
+	EXPECT_LT(iocx_counter(&c->s.sockets[i], 0),
+		  iocx_counter(&d->s.sockets[sock_index(d, HOTSOCK)], 0))
 	TH_LOG("the socket's counter does not count after the CPU returned");
 	EXPECT_EQ(0, kmsg_find_splat(mark, splat, sizeof(splat))) TH_LOG("kernel log: %s", splat);
 	free(a);

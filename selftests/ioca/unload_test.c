@@ -13,14 +13,14 @@
 
 TEST_F_TIMEOUT(ioca_nl, unload_while_sampling_with_a_subscriber_then_reload, 120)
 {
-	const struct ioca_socket_info *s0 = &self->before.sock[0];
+	const struct ioca_socket_info *s0 = &self->before.sockets[0];
 	struct ioca_sampler_cfg cfg = {.interval_us = 10000, .nevents = 2};
 	struct ioca_sample *smp = calloc(1, sizeof(*smp));
 	size_t mark = kmsg_mark();
 	struct ioca_info after;
 	struct tnl sub, again;
 	char splat[256];
-	int i;
+	uint32_t i;
 
 	ASSERT_NE(NULL, smp);
 	cfg.ev[0].kind = IOCA_EVENT_KIND_CPU_CLOCK;
@@ -28,7 +28,7 @@ TEST_F_TIMEOUT(ioca_nl, unload_while_sampling_with_a_subscriber_then_reload, 120
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
 	ASSERT_EQ(0, ioca_ddio_set(&self->nl, 0, -1, s0->llc_ways - 1, &self->r))
 	TH_LOG("%s", self->r.msg);
-	ASSERT_NE(s0->boot_mask, ioca_top_ways(s0->llc_ways, s0->llc_ways - 1))
+	ASSERT_NE(s0->boot_mask, libioca_top_ways(s0->llc_ways, s0->llc_ways - 1))
 	TH_LOG("pick a mask that differs from the boot mask");
 	ASSERT_EQ(0, ioca_sampler_set(&self->nl, &cfg, &self->r)) TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(0, tnl_open(&sub, NULL));
@@ -54,9 +54,9 @@ TEST_F_TIMEOUT(ioca_nl, unload_while_sampling_with_a_subscriber_then_reload, 120
 	ASSERT_EQ(0, ioca_info_get(&again, &after, &self->r));
 	ASSERT_EQ(self->before.nsockets, after.nsockets);
 	for (i = 0; i < after.nsockets; i++) {
-		EXPECT_EQ(self->before.sock[i].boot_mask, after.sock[i].boot_mask);
-		EXPECT_EQ(after.sock[i].boot_mask, after.sock[i].mask)
-		TH_LOG("socket %d did not come back at its boot mask", i);
+		EXPECT_EQ(self->before.sockets[i].boot_mask, after.sockets[i].boot_mask);
+		EXPECT_EQ(after.sockets[i].boot_mask, after.sockets[i].ddio_mask)
+		TH_LOG("socket %u did not come back at its boot mask", i);
 	}
 	EXPECT_EQ(IOCA_SAMPLER_STATE_UNCONFIGURED, after.sampler.state);
 	EXPECT_EQ(0, kmsg_find_splat(mark, splat, sizeof(splat))) TH_LOG("kernel log: %s", splat);

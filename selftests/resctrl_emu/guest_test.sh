@@ -189,6 +189,18 @@ check "the default group no longer lists it" sh -c "! grep -qx $$ $R/tasks"
 check "move it to g2" put $R/g2/tasks "$$\n"
 check "g1 no longer lists it" sh -c "! grep -qx $$ $R/g1/tasks"
 refused "no such task" $R/g1/tasks '999999\n' "No such process" "No task 999999"
+# as the kernel's fork: a child starts in its parent's group (fork.c)
+if [ "$(cat /sys/module/resctrl_emu/parameters/fork_follow)" = Y ]; then
+	sleep 30 &
+	kid=$!
+	sleep 1 # the work item that places it
+	check "a task forked in g2 starts in g2" grep -qx $kid $R/g2/tasks
+	check "... and is not listed in the default group" sh -c "! grep -qx $kid $R/tasks"
+	kill $kid
+	wait $kid 2>/dev/null
+else
+	ok "a task forked in g2 starts in g2 # SKIP no kprobes in this kernel (fork_follow=N)"
+fi
 
 # --- rmdir -------------------------------------------------------------
 put $R/g2/cpus_list '1\n'

@@ -13,6 +13,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sysfs.h>
 
+#include "fork.h"
 #include "fsops.h"
 #include "main.h"
 #include "members.h"
@@ -91,6 +92,7 @@ static int __init rctl_init(void)
 			pr_err("a \"resctrl\" filesystem is already registered (real RDT?)\n");
 		goto err_mnt;
 	}
+	rctl_fork_init();
 	pr_info("resctrl emulation: cbm_mask=%x min_cbm_bits=%u num_closids=%u shareable_bits=%x domains=%u\n",
 		cbm_mask, min_cbm_bits, num_closids, shareable_bits,
 		num_cache_ids);
@@ -105,6 +107,7 @@ err_hp:
 
 static void __exit rctl_exit(void)
 {
+	rctl_fork_exit();
 	unregister_filesystem(&rctl_fs_type);
 	sysfs_remove_mount_point(fs_kobj, "resctrl");
 	cpuhp_remove_state_nocalls(hp_state);

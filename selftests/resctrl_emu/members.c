@@ -158,6 +158,28 @@ int rctl_tasks_show(struct rctl_group *grp, struct seq_file *m)
 	return 0;
 }
 
+void rctl_tasks_inherit(pid_t parent, pid_t child)
+{
+	struct rctl_group *grp = group_of_pid(parent), *old = group_of_pid(child);
+	pid_t *pids;
+	int i;
+
+	if (grp == old)
+		return;
+	if (old != &rctl_default) {
+		/* a stale entry: the pid was reused by this new task */
+		i = pid_index(old, child);
+		old->pids[i] = old->pids[--old->npids];
+	}
+	if (grp == &rctl_default)
+		return;
+	pids = krealloc_array(grp->pids, grp->npids + 1, sizeof(*pids), GFP_KERNEL);
+	if (!pids)
+		return;
+	grp->pids = pids;
+	grp->pids[grp->npids++] = child;
+}
+
 /* One task id per write, 0 for the writer itself, as the kernel takes it. */
 int rctl_tasks_write(struct rctl_group *grp, char *buf, size_t len)
 {

@@ -14,6 +14,8 @@ int rctl_cpus_write(struct rctl_group *grp, char *buf, size_t len);
 int rctl_cpus_list_write(struct rctl_group *grp, char *buf, size_t len);
 int rctl_tasks_show(struct rctl_group *grp, struct seq_file *m);
 int rctl_tasks_write(struct rctl_group *grp, char *buf, size_t len);
+/* Under rctl_lock: put @child where @parent is, as fork does (fork.c). */
+void rctl_tasks_inherit(pid_t parent, pid_t child);
 
 int rctl_cpu_online(unsigned int cpu);
 int rctl_cpu_offline(unsigned int cpu);

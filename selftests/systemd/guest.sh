@@ -24,6 +24,9 @@ tap_diag() {
 	echo "# ddio $(ddio), $(systemctl show -p ActiveState -p SubState -p MainPID -p NRestarts iocad | tr '\n' ' ')"
 	echo "# groups: $(ls "$R" 2>/dev/null | tr '\n' ' ')"
 	journalctl -b -u iocad -o cat --no-pager 2>/dev/null | tail -n 12 | sed 's/^/#   journal: /'
+	[ -n "${before:-}" ] || return 0
+	echo "$before" | sed 's/^/#   before: /'
+	snapshot | sed 's/^/#   now: /'
 }
 prop() { systemctl show -p "$1" --value iocad; }
 ddio() { iocactl info 2>/dev/null | sed -n 's/.*ddio-mask \(0x[0-9a-f]*\) ways.*/\1/p' | head -n 1; }
@@ -35,6 +38,16 @@ gmask() { # mask of iocad's group NAME as a number ("" if absent)
 gcpus() { cat "$R/$G$1/cpus_list" 2>/dev/null; }
 ngroups() { ls -d "$R/$G"* 2>/dev/null | wc -l; }
 journal() { journalctl -b -u iocad -o cat --no-pager 2>/dev/null | grep -q "$1"; }
+settled() { # a snapshot that held for four intervals (2 s) in a row
+	_a=$(snapshot)
+	for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		sleep 2
+		_b=$(snapshot)
+		[ "$_a" = "$_b" ] && break
+		_a=$_b
+	done
+	echo "$_a"
+}
 snapshot() {
 	echo "ddio $(ddio)"
 	for g in "$R/$G"*; do
@@ -125,7 +138,9 @@ rc=$?
 wait_for 20 '[ "$(gcpus cache)" = 3 ]'
 check "systemctl reload, good config: the new tenant's group with its CPU, same PID" \
 	'[ "$rc" -eq 0 ] && [ "$(gcpus cache)" = 3 ] && [ "$(prop MainPID)" = "$pid" ]'
-before=$(snapshot)
+# iocad settles after the reload (the new group's first intervals) before
+# the state a refused reload must leave alone is taken
+before=$(settled)
 printf '\n[tenant bogus]\ncpus = 9\nways = 1\n' >>$INI
 systemctl reload iocad 2>/dev/null
 rc=$?

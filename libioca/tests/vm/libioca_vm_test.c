@@ -45,7 +45,7 @@ static void test_ddio(struct ioca_client *c, struct ioca_info *in)
 
 	err = set_then_info(c, &req, 1, in, ext, sizeof(ext));
 	tap(!err && in->sockets[0].ddio_ways == 3 &&
-		    in->sockets[0].ddio_mask == ioca_top_ways(llc, 3),
+		    in->sockets[0].ddio_mask == libioca_top_ways(llc, 3),
 	    "ddio set by ways: 3 top ways (0x%x)", in->sockets[0].ddio_mask);
 	req = (struct ioca_ddio_req){.socket = s0->id, .mask = boot};
 	err = set_then_info(c, &req, 1, in, ext, sizeof(ext));
@@ -334,7 +334,7 @@ int main(void)
 	}
 	err = ioca_client__info(c, in);
 	tap(!err && in->backend == IOCA_BACKEND_EMULATED && in->nsockets >= 1 &&
-		    in->sockets[0].llc_ways && ioca_mask_contiguous(in->sockets[0].boot_mask),
+		    in->sockets[0].llc_ways && libioca_mask_contiguous(in->sockets[0].boot_mask),
 	    "info: emulated backend, socket 0 with %u ways, boot mask 0x%x",
 	    in->sockets[0].llc_ways, in->sockets[0].boot_mask);
 	tap(!err && in->ddio[0].reported && in->ddio[0].available && in->ddio[0].writable &&

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host test of iocad/dist/kubernetes (TAP, run by `make -C iocad check`
+from iocad/): every YAML document parses (PyYAML, as Kubernetes' own
+loaders take YAML 1.1/JSON), the DaemonSet asks for exactly what iocad
+needs and nothing more, and the ConfigMaps' iocad.ini with its tenant
+files passes `iocad --check-config` (on this host's CPUs, with
+tenants_dir pointed at the ConfigMap's files as the pod mounts them).
+Nothing here talks to a cluster."""
+import os
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DIST = os.path.join(HERE, "..", "..", "dist", "kubernetes")
+IOCAD = os.path.join(HERE, "..", "..", "build", "iocad")
+
+n = 0
+failed = 0
+
+
+def check(desc, cond, why=""):
+    global n, failed
+    n += 1
+    if cond:
+        print(f"ok {n} - kubernetes: {desc}")
+    else:
+        failed += 1
+        print(f"not ok {n} - kubernetes: {desc}")
+        if why:
+            for line in str(why).splitlines():
+                print(f"# {line}")
+
+
+def load(name):
+    with open(os.path.join(DIST, name), encoding="utf-8") as f:
+        return [d for d in yaml.safe_load_all(f) if d is not None]
+
+
+docs = {}
+for name in ("daemonset.yaml", "configmap.yaml"):
+    try:
+        docs[name] = load(name)
+        ok = all(isinstance(d, dict) and d.get("apiVersion") and d.get("kind")
+                 for d in docs[name])
+        check(f"{name} parses, every document has apiVersion and kind", ok)
+    except yaml.YAMLError as e:
+        docs[name] = []
+        check(f"{name} parses", False, e)
+
+kinds = {(d["kind"], d["metadata"]["name"]): d
+         for ds in docs.values() for d in ds}
+ds = kinds.get(("DaemonSet", "iocad"))
+check("a DaemonSet iocad", ds is not None)
+spec = ds["spec"]["template"]["spec"] if ds else {}
+meta = ds["spec"]["template"]["metadata"] if ds else {}
+check("hostNetwork (the ioca family lives in the initial network namespace)",
+      spec.get("hostNetwork") is True)
+ctr = next((c for c in spec.get("containers", []) if c["name"] == "iocad"), {})
+sc = ctr.get("securityContext", {})
+caps = sc.get("capabilities", {})
+check("capabilities: all dropped, exactly NET_ADMIN, SYS_RAWIO, PERFMON added",
+      caps.get("drop") == ["ALL"] and
+      sorted(caps.get("add", [])) == ["NET_ADMIN", "PERFMON", "SYS_RAWIO"], caps)
+check("not privileged, no privilege escalation, read-only root filesystem",
+      not sc.get("privileged") and sc.get("allowPrivilegeEscalation") is False and
+      sc.get("readOnlyRootFilesystem") is True)
+check("the init container drops every capability",
+      all(c.get("securityContext", {}).get("capabilities", {}).get("drop") == ["ALL"]
+          and not c.get("securityContext", {}).get("capabilities", {}).get("add")
+          for c in spec.get("initContainers", [])))
+vols = {v["name"]: v for v in spec.get("volumes", [])}
+mounts = {m["mountPath"]: m for m in ctr.get("volumeMounts", [])}
+host = {vols[m["name"]].get("hostPath", {}).get("path"): m
+        for m in mounts.values() if "hostPath" in vols.get(m["name"], {})}
+check("hostPath volumes: /sys/fs/resctrl, /sys/fs/cgroup, /run/iocad, "
+      "/run/ioca/tenants.d and nothing else",
+      sorted(host) == ["/run/ioca/tenants.d", "/run/iocad", "/sys/fs/cgroup",
+                       "/sys/fs/resctrl"], sorted(host))
+check("/sys/fs/resctrl writable, /sys/fs/cgroup and the tenant dir read-only",
+      not host.get("/sys/fs/resctrl", {}).get("readOnly") and
+      host.get("/sys/fs/cgroup", {}).get("readOnly") is True and
+      host.get("/run/ioca/tenants.d", {}).get("readOnly") is True)
+ann = meta.get("annotations", {})
+port = [p["containerPort"] for p in ctr.get("ports", []) if p.get("name") == "metrics"]
+check("Prometheus scrape annotations name the metrics port",
+      ann.get("prometheus.io/scrape") == "true" and
+      ann.get("prometheus.io/path") == "/metrics" and
+      port and ann.get("prometheus.io/port") == str(port[0]), ann)
+check("scheduled only where ioca.ko is loaded (a node label), loads nothing itself",
+      spec.get("nodeSelector", {}).get("ioca/ready") == "true" and
+      "SYS_MODULE" not in caps.get("add", []))
+
+cfg = kinds.get(("ConfigMap", "iocad-config"), {}).get("data", {})
+ten = kinds.get(("ConfigMap", "iocad-tenants"), {}).get("data", {})
+cmd = ctr.get("command", [])
+check("the container runs iocad on the ConfigMap's iocad.ini",
+      cmd[:1] == ["iocad"] and cmd[-1] == "/etc/ioca/config/iocad.ini" and
+      "iocad.ini" in cfg and mounts.get("/etc/ioca/config", {}).get("name") == "config" and
+      vols.get("config", {}).get("configMap", {}).get("name") == "iocad-config")
+check("the tenants ConfigMap is mounted where iocad.ini's tenants_dir says",
+      "tenants_dir = /etc/ioca/tenants.d" in cfg.get("iocad.ini", "") and
+      mounts.get("/etc/ioca/tenants.d", {}).get("name") == "tenants" and
+      vols.get("tenants", {}).get("configMap", {}).get("name") == "iocad-tenants")
+check("cgroup_root is where the host's cgroup tree is mounted",
+      "cgroup_root = /host/sys/fs/cgroup" in cfg.get("iocad.ini", "") and
+      "/host/sys/fs/cgroup" in mounts)
+
+# iocad --check-config on the ConfigMaps as the pod sees them
+with tempfile.TemporaryDirectory() as tmp:
+    tdir = os.path.join(tmp, "tenants.d")
+    os.mkdir(tdir)
+    for name, text in ten.items():
+        with open(os.path.join(tdir, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    ini = cfg.get("iocad.ini", "").replace("/etc/ioca/tenants.d", tdir)
+    ini = ini.replace("/run/ioca/tenants.d", os.path.join(tmp, "none.d"))
+    path = os.path.join(tmp, "iocad.ini")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(ini)
+    r = subprocess.run([IOCAD, "--check-config", path], capture_output=True, text=True,
+                       check=False)
+    out = r.stdout + r.stderr
+    check("iocad --check-config accepts iocad.ini with the ConfigMap's tenants",
+          r.returncode == 0 and f"ok: {len(ten)} tenant(s)" in out, out)
+    # and the check is not blind: a broken tenant file fails it, naming file:line
+    with open(os.path.join(tdir, "zz-bad.ini"), "w", encoding="utf-8") as f:
+        f.write("[tenant bad]\ncpus = 0\nways = 1\n")
+    r = subprocess.run([IOCAD, "--check-config", path], capture_output=True, text=True,
+                       check=False)
+    out = r.stdout + r.stderr
+    check("... and refuses a tenant file that conflicts, naming file:line",
+          r.returncode == 2 and "zz-bad.ini:2: [tenant bad] cpus: CPU 0 is also in tenant"
+          in out, out)
+
+print(f"1..{n}")
+sys.exit(1 if failed else 0)

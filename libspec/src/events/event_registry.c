@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Events by name, reclamation of what rebindings and builds replaced, and
+ * the counters (the system's life is event_system.c). Writers (create, bind,
+ * unbind) serialize on evs->lock; raisers read the published snapshots
+ * without locks inside the runtime's epoch, which is what lets a replaced
+ * snapshot (or merged code) be freed once no raise can still see it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/event_registry.h"
+#include "jit/jit.h"
+#include "log.h"
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+struct spec_event *ev_lookup(struct spec_events *evs, const char *name)
+{
+	uint32_t mask = evs->name_slots - 1, i = name_hash(name) & mask;
+	struct spec_event *ev;
+
+	while ((ev = atomic_load_explicit(&evs->names[i], memory_order_acquire))) {
+		if (!strcmp(ev->name, name))
+			return ev;
+		i = (i + 1) & mask;
+	}
+	return NULL;
+}
+
+static struct spec_event *event_create(struct spec_events *evs, const char *name, int *err)
+{
+	uint32_t n = atomic_load_explicit(&evs->nr_events, memory_order_relaxed);
+	uint32_t mask = evs->name_slots - 1, i = name_hash(name) & mask;
+	struct spec_event *ev;
+
+	if (n == evs->max_events) {
+		pr_warn("events: cannot create '%s': max_events (%u) reached\n", name,
+			evs->max_events);
+		*err = -ENOSPC;
+		return NULL;
+	}
+	ev = calloc(1, sizeof(*ev));
+	if (ev) {
+		ev->name = strdup(name);
+		ev->bindings = calloc(1, sizeof(struct ev_bindings));
+	}
+	if (!ev || !ev->name || !ev->bindings) {
+		if (ev) {
+			free(ev->name);
+			free(ev->bindings);
+		}
+		free(ev);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	ev->evs = evs;
+	ev->idx = n;
+	evs->events[n] = ev;
+	atomic_store_explicit(&evs->nr_events, n + 1, memory_order_release);
+	while (atomic_load_explicit(&evs->names[i], memory_order_relaxed))
+		i = (i + 1) & mask;
+	atomic_store_explicit(&evs->names[i], ev, memory_order_release);
+	return ev;
+}
+
+/* Printable ASCII, at most 255 bytes (DOT and JSON escape quotes). */
+static bool name_ok(const char *name)
+{
+	const char *p;
+
+	for (p = name; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			pr_warn("events: bad event name \"%.64s\": byte %d at %zu (printable "
+				"ASCII only)\n",
+				name, *p, (size_t)(p - name));
+			return false;
+		}
+	}
+	if (p - name > 255) {
+		pr_warn("events: event name \"%.32s...\" is %zu bytes long (at most 255)\n", name,
+			(size_t)(p - name));
+		return false;
+	}
+	return true;
+}
+
+struct spec_event *spec_events__event(struct spec_events *evs, const char *name)
+{
+	struct spec_event *ev;
+	int err = 0;
+
+	if (!evs || !name || !*name)
+		return libspec_err_ptr(-EINVAL);
+	ev = ev_lookup(evs, name);
+	if (ev)
+		return ev;
+	if (!name_ok(name))
+		return libspec_err_ptr(-EINVAL);
+	pthread_mutex_lock(&evs->lock);
+	ev = ev_lookup(evs, name);
+	if (!ev)
+		ev = event_create(evs, name, &err);
+	pthread_mutex_unlock(&evs->lock);
+	return ev ? ev : libspec_err_ptr(err);
+}
+
+struct spec_event *spec_events__find(struct spec_events *evs, const char *name)
+{
+	struct spec_event *ev;
+
+	if (!evs || !name)
+		return libspec_err_ptr(-EINVAL);
+	ev = ev_lookup(evs, name);
+	return ev ? ev : libspec_err_ptr(-ENOENT);
+}
+
+const char *spec_event__name(const struct spec_event *ev)
+{
+	return ev ? ev->name : NULL;
+}
+
+void ev_retire_code(struct spec_events *evs, struct ev_code *c)
+{
+	c->retired_at = epoch_retire(&evs->rt->dom);
+	c->next = evs->retired_code;
+	evs->retired_code = c;
+}
+
+void ev_free_code(struct spec_events *evs, struct ev_code *c)
+{
+	if (c->code) {
+		pthread_mutex_lock(&evs->rt->jit_lock);
+		jit_free_code(evs->rt->jit, c->code);
+		pthread_mutex_unlock(&evs->rt->jit_lock);
+	}
+	free(c->entries);
+	free(c->events);
+	free(c->subsumed_into);
+	free(c);
+}
+
+static void reclaim(struct spec_events *evs, bool code)
+{
+	struct ev_bindings **bp, *bdead = NULL;
+	struct ev_code **cp, *cdead = NULL;
+	uint64_t oldest;
+
+	pthread_mutex_lock(&evs->lock);
+	if (!evs->retired && (!code || !evs->retired_code)) {
+		pthread_mutex_unlock(&evs->lock);
+		return;
+	}
+	oldest = epoch_oldest(&evs->rt->dom);
+	for (bp = &evs->retired; *bp;) {
+		struct ev_bindings *b = *bp;
+
+		if (b->retired_at < oldest) {
+			*bp = b->next;
+			b->next = bdead;
+			bdead = b;
+		} else {
+			bp = &b->next;
+		}
+	}
+	for (cp = &evs->retired_code; code && *cp;) {
+		struct ev_code *c = *cp;
+
+		if (c->retired_at < oldest) {
+			*cp = c->next;
+			c->next = cdead;
+			cdead = c;
+		} else {
+			cp = &c->next;
+		}
+	}
+	pthread_mutex_unlock(&evs->lock);
+	while (bdead) {
+		struct ev_bindings *b = bdead;
+
+		bdead = b->next;
+		free(b);
+	}
+	while (cdead) {
+		struct ev_code *c = cdead;
+
+		cdead = c->next;
+		ev_free_code(evs, c);
+	}
+}
+
+void ev_reclaim(struct spec_events *evs)
+{
+	reclaim(evs, true);
+}
+
+void ev_reclaim_bindings(struct spec_events *evs)
+{
+	reclaim(evs, false);
+}
+
+int spec_events__stats(struct spec_events *evs, struct spec_events_stats *stats, size_t sz)
+{
+	struct spec_events_stats s;
+
+	if (!evs || !stats || sz > sizeof(s))
+		return libspec_err(-EINVAL);
+	pthread_mutex_lock(&evs->lock);
+	s = evs->stats;
+	pthread_mutex_unlock(&evs->lock);
+	s.guard_fails = atomic_load_explicit(&evs->guard_fails, memory_order_relaxed);
+	s.unknown_raises = atomic_load_explicit(&evs->unknown_raises, memory_order_relaxed);
+	memcpy(stats, &s, sz);
+	return 0;
+}
