@@ -111,6 +111,7 @@ enum key_bit {
 	K_CGROUP = 1u << 21,
 	K_RDT_CLASS = 1u << 22,
 	K_CGROUP_ROOT = 1u << 23,
+	K_IO_CONTROL = 1u << 27,
 };
 
 /* [socket N]: settings of socket N that differ from [platform]'s. */
@@ -358,6 +359,16 @@ static int platform_key(struct parse_ctx *c, const char *key, const char *val, u
 				     CONFIG_PATH_LEN - 64);
 		else
 			snprintf(cfg->cgroup_root, sizeof(cfg->cgroup_root), "%s", val);
+	} else if (!strcmp(key, "io_control")) {
+		*bit = K_IO_CONTROL;
+		if (!strcmp(val, "auto"))
+			cfg->io_control = CONFIG_IO_CONTROL_AUTO;
+		else if (!strcmp(val, "ddio"))
+			cfg->io_control = CONFIG_IO_CONTROL_DDIO;
+		else if (!strcmp(val, "io_alloc"))
+			cfg->io_control = CONFIG_IO_CONTROL_IO_ALLOC;
+		else
+			r = snprintf(why, sizeof(why), "expected auto, ddio or io_alloc");
 	} else {
 		ctx_error(c, line, "[platform] %s: unknown key", key);
 		return -1;

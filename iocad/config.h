@@ -8,6 +8,11 @@
 #ifndef IOCAD_CONFIG_H
 #define IOCAD_CONFIG_H
 
+/* [platform] io_control (host/io_alloc.h's enum io_control has the same values) */
+#define CONFIG_IO_CONTROL_AUTO 0
+#define CONFIG_IO_CONTROL_DDIO 1
+#define CONFIG_IO_CONTROL_IO_ALLOC 2
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -116,6 +121,11 @@ struct config {
 	 * a platform without them is refused in a mode that needs them.
 	 */
 	bool ddio_counters_optional;
+	/*
+	 * io_control: what sets I/O's ways on the host. Read at start only.
+	 * The values are host/io_alloc.h's enum io_control.
+	 */
+	int io_control;
 	unsigned int model_line;
 	unsigned int llc_ways_line;
 	unsigned int ddio_line; /* first ddio_* key seen, else the section */

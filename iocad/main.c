@@ -282,6 +282,7 @@ static int open_platform(struct args *a, const struct config *cfg, struct platfo
 		struct host_platform_opts o = {
 			.sz = sizeof(o),
 			.stop = &stop_flag,
+			.io_control = cfg->io_control,
 		};
 
 		r = host_platform_open(&o, pf, err, sizeof(err));

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host_io_alloc.h"
 #include "host_ops.h"
 #include "host_topo.h"
 
@@ -110,6 +111,8 @@ int host_check(void *ctx, const struct platform_plan *p)
 		r = rdt_check_closids(any, ngroups, err, sizeof(err));
 		if (r)
 			snprintf(h->last_err, sizeof(h->last_err), "%s", err);
+		if (!r)
+			r = host_io_alloc_check_closids(h, any, ngroups);
 	}
 	return r;
 }
@@ -121,6 +124,8 @@ static int set_ddio(struct host *h, const struct ioca_ddio_req *req, size_t n, b
 
 	if (!n)
 		return 0;
+	if (h->ioa)
+		return host_io_alloc_set(h, req, n);
 	r = ioca_client__ddio_set(h->client, req, n, &o);
 	if (r) {
 		snprintf(h->last_err, sizeof(h->last_err), "DDIO socket %u mask 0x%x%s: %s%s%s",
@@ -261,7 +266,9 @@ static int reread(struct host *h, int r)
 		if (h->sock[id].rdt && rdt_reread(h->sock[id].rdt))
 			host_say(h, "socket %u: re-reading resctrl after a failed apply failed too",
 				 id);
-	if (!ioca_client__info(h->client, h->info))
+	if (h->ioa)
+		host_io_alloc_seen(h, NULL);
+	else if (!ioca_client__info(h->client, h->info))
 		for (uint32_t i = 0; i < h->info->nsockets; i++) {
 			uint32_t id = h->info->sockets[i].id;
 
@@ -336,13 +343,17 @@ int host_restore(void *ctx)
 	 * its ownership, so closing the socket cannot put back an older mask
 	 * (the one an outside change left before iocad's next change).
 	 */
-	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS && !h->ioa; id++)
 		if (h->sock[id].ddio_changed)
 			req[n++] = (struct ioca_ddio_req){.socket = id,
 							  .mask = h->sock[id].start_mask};
-	r = set_ddio(h, req, n, false);
-	if (r)
-		host_say(h, "restoring %s", h->last_err);
+	if (h->ioa) {
+		r = host_io_alloc_restore(h);
+	} else {
+		r = set_ddio(h, req, n, false);
+		if (r)
+			host_say(h, "restoring %s", h->last_err);
+	}
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
 		if (!h->sock[id].rdt)
 			continue;

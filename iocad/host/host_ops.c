@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host_io_alloc.h"
 #include "host_ops.h"
 
 /* How often a wait looks at the stop flag (SA_RESTART restarts recvmsg). */
@@ -106,6 +107,10 @@ static int sample_masks(struct host *h, struct platform_sample *out)
 	bool need_info = !s->nsockets;
 	int r;
 
+	if (h->ioa) {
+		host_io_alloc_seen(h, out);
+		return 0;
+	}
 	for (uint32_t i = 0; i < s->nsockets; i++)
 		need_info |= !s->sockets[i].ddio_mask;
 	if (!need_info) {

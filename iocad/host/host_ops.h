@@ -25,6 +25,7 @@ struct host_sock {
 	uint32_t ddio_cur;   /* last mask read back or set */
 	bool ddio_changed;   /* iocad set DDIO: restore puts start_mask back */
 	struct rdt *rdt;     /* its cache domain's groups; NULL: no online CPU */
+	unsigned int l3_id;  /* its L3 cache id (resctrl's domain) */
 };
 
 struct host {
@@ -40,6 +41,7 @@ struct host {
 	struct ioca_client *client;	/* requests; owns sampler and DDIO */
 	struct ioca_subscription *sub;	/* samples */
 	struct ioca_cha_preset *preset; /* NULL: no DDIO counters */
+	struct io_alloc *ioa;		/* DDIO masks by resctrl's io_alloc; NULL: ioca.ko */
 	char no_ddio_why[PLATFORM_WHY_LEN];
 	char last_err[768];	 /* why the last call failed, for the loop's log */
 	struct ioca_info *info;	 /* last info (read every interval) */

@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host_io_alloc.h"
 #include "host_ops.h"
+#include "io_alloc.h"
 #include "host_platform.h"
 #include "host_topo.h"
 
@@ -184,6 +186,7 @@ static int open_resctrl(struct host *h, const struct host_platform_opts *o,
 		host_say(h, "socket %u: no L3 id in sysfs cache info, using the socket number", id);
 		l3 = (int)id;
 	}
+	hs->l3_id = (unsigned int)l3;
 	snprintf(prefix, sizeof(prefix), "iocad-s%u-", id);
 	struct rdt_opts ro = {
 		.sz = sizeof(ro),
@@ -245,6 +248,10 @@ static void destroy(void *ctx)
 	/* the module stops the sampler and puts owned DDIO masks back */
 	ioca_client__close(h->client);
 	ioca_cha_preset__free(h->preset);
+	if (h->ioa && io_alloc_changed(h->ioa))
+		host_io_alloc_restore(h); /* a start refused after open */
+	if (h->ioa)
+		io_alloc_close(h->ioa);
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
 		if (h->sock[id].rdt)
 			rdt_close(h->sock[id].rdt);
@@ -296,6 +303,8 @@ int host_platform_open(const struct host_platform_opts *o, struct platform *pf, 
 		find_ddio_counters(h);
 		r = open_sockets(h, o, topo, err, errlen);
 	}
+	if (!r)
+		r = host_io_alloc_open(h, o, err, errlen);
 	if (r)
 		goto fail;
 	free(topo);

@@ -31,9 +31,11 @@ struct host_platform_opts {
 	volatile sig_atomic_t *stop;
 	host_print_fn print; /* notices (cleanup, DDIO counters); NULL: stderr */
 	void *print_arg;
+	/* what sets I/O's ways: enum io_control (host/io_alloc.h); 0 is auto */
+	int io_control;
 	size_t : 0;
 };
-#define host_platform_opts__last_field print_arg
+#define host_platform_opts__last_field io_control
 
 /*
  * Open the host platform into @pf. 0, or -errno with @err saying what is

@@ -8,8 +8,9 @@
 # backend, no uncore PMU) runs guest_degraded.sh: no DDIO counters. Prints
 # the guests' TAP and "iocad-vm: N passed, M failed"; a third boot with two
 # sockets (--sockets 2) runs guest_sockets.sh: one iocad for both sockets,
-# a reload the platform refuses, a resctrl group iocad did not create. A
-# guest that dies or
+# a reload the platform refuses, a resctrl group iocad did not create; a
+# fourth (guest_io_alloc.sh) runs iocad with io_control = io_alloc on the
+# emulation's io_alloc. A guest that dies or
 # runs fewer tests than it planned counts as a failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,12 +73,14 @@ boot() { # name cpu smp guest-script [sockets]
 
 pass=0 fail=0
 # IOCAD_VM_BOOTS="sockets": only the boots named (default: all of them)
-want() { case " ${IOCAD_VM_BOOTS:-emulated degraded sockets} " in *" $1 "*) ;; *) return 1 ;; esac; }
+want() { case " ${IOCAD_VM_BOOTS:-emulated degraded sockets io_alloc} " in *" $1 "*) ;; *) return 1 ;; esac; }
 # emulate=1 (a model without DDIO way control): the FSM driven through debugfs
 want emulated && boot emulated Skylake-Client 4 guest.sh
 # msr backend, no uncore PMU: no DDIO counters, the degraded mode
 want degraded && boot degraded Skylake-Server 2 guest_degraded.sh
 # two sockets, one iocad: each decides alone; refused reload, others' groups
 want sockets && boot sockets Skylake-Client 4 guest_sockets.sh 2
+# AMD's way: I/O's ways through resctrl's io_alloc, ioca.ko only samples
+want io_alloc && boot io_alloc Skylake-Client 4 guest_io_alloc.sh
 echo "iocad-vm: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -22,6 +22,7 @@
 
 #include "fsops.h"
 #include "info.h"
+#include "io_alloc.h"
 #include "members.h"
 #include "schemata.h"
 
@@ -35,7 +36,7 @@ static const struct rctl_file_desc group_files[RCTL_GROUP_FILES] = {
 	{ "tasks", 0644, rctl_tasks_show, rctl_tasks_write },
 };
 
-static struct rctl_node info_nodes[1 + RCTL_L3_FILES];
+static struct rctl_node info_nodes[1 + RCTL_L3_FILES + RCTL_IO_ALLOC_FILES];
 
 static int rctl_show(struct seq_file *m, void *v)
 {
@@ -279,6 +280,7 @@ static const struct super_operations rctl_sops = {
 static int fill_info(struct dentry *root)
 {
 	struct dentry *info, *l3;
+	struct rctl_node *node;
 	unsigned int i;
 
 	info = add_dir(root, "info");
@@ -293,6 +295,14 @@ static int fill_info(struct dentry *root)
 	for (i = 0; i < RCTL_L3_FILES; i++) {
 		info_nodes[1 + i].desc = &rctl_l3_files[i];
 		if (!add_file(l3, &info_nodes[1 + i]))
+			return -ENOMEM;
+	}
+	if (rctl_cfg.io_alloc == RCTL_IO_ALLOC_ABSENT)
+		return 0;
+	for (i = 0; i < RCTL_IO_ALLOC_FILES; i++) {
+		node = &info_nodes[1 + RCTL_L3_FILES + i];
+		node->desc = &rctl_io_alloc_files[i];
+		if (!add_file(l3, node))
 			return -ENOMEM;
 	}
 	return 0;

@@ -50,7 +50,7 @@ refused() {
 
 # --- loading -----------------------------------------------------------
 for bad in cbm_mask=0x5 cbm_mask=0 num_closids=0 min_cbm_bits=12 shareable_bits=0x800 \
-	cache_ids=1,1; do
+	cache_ids=1,1 io_alloc=2; do
 	# Only what this insmod logged: another message may come last.
 	seen=$(dmesg | wc -l)
 	if insmod ./resctrl_emu.ko "$bad" 2>/dev/null; then
@@ -83,6 +83,8 @@ is "info/L3/num_closids" "$(cat $R/info/L3/num_closids)" 4
 is "info/L3/shareable_bits" "$(cat $R/info/L3/shareable_bits)" 600
 is "info/last_cmd_status starts ok" "$(status)" ok
 check "info files are read-only" sh -c "! echo 1 2>/dev/null >$R/info/L3/cbm_mask"
+check "without io_alloc= there is no info/L3/io_alloc (a kernel before 6.19)" \
+	test ! -e $R/info/L3/io_alloc -a ! -e $R/info/L3/io_alloc_cbm
 
 # --- default group -----------------------------------------------------
 is "root cpus: every online CPU" "$(cat $R/cpus)" 3
@@ -231,6 +233,99 @@ mkdir $R/g1 && put $R/g1/cpus_list '1\n'
 check "umount with a group left" umount $R
 check "rmmod" rmmod resctrl_emu
 check "/sys/fs/resctrl is gone after unload" test ! -e $R
+
+# --- io_alloc (Linux 6.19, AMD SDCIAE) ---------------------------------
+IO=$R/info/L3/io_alloc
+IOCBM=$R/info/L3/io_alloc_cbm
+# readfail DESC FILE ERRTEXT STATUS: reading FILE fails with ERRTEXT and
+# last_cmd_status reads STATUS.
+readfail() {
+	if e=$( { cat "$2" >/dev/null; } 2>&1); then
+		notok "$1: read succeeded"
+		return
+	fi
+	case $e in *"$3"*) ;; *)
+		notok "$1: error '$e', want '$3'"
+		return
+		;;
+	esac
+	is "$1" "$(status)" "$4"
+}
+if insmod ./resctrl_emu.ko io_alloc=-1 && mount -t resctrl resctrl $R; then
+	is "io_alloc=-1: io_alloc reads 'not supported'" "$(cat $IO)" "not supported"
+	refused "io_alloc=-1: enabling is refused with ENODEV" $IO '1\n' "No such device" \
+		"io_alloc is not supported on L3"
+	readfail "io_alloc=-1: io_alloc_cbm cannot be read" $IOCBM "No such device" \
+		"io_alloc is not supported on L3"
+	umount $R
+	rmmod resctrl_emu
+else
+	notok "insmod resctrl_emu.ko io_alloc=-1 and mount"
+fi
+if insmod ./resctrl_emu.ko cbm_mask=0x7ff min_cbm_bits=2 num_closids=4 cache_ids=0,1 \
+	io_alloc=1 && mount -t resctrl resctrl $R; then
+	is "io_alloc=1: io_alloc starts disabled" "$(cat $IO)" disabled
+	readfail "disabled: io_alloc_cbm cannot be read" $IOCBM "Invalid argument" \
+		"io_alloc is not enabled on L3"
+	refused "disabled: io_alloc_cbm cannot be written" $IOCBM '0=f\n' "Invalid argument" \
+		"io_alloc is not enabled on L3"
+	mkdir $R/g1 $R/g2 $R/g3
+	refused "enabling while a group holds the highest CLOSID is ENOSPC" $IO '1\n' \
+		"No space left on device" "CLOSID (ctrl_hw_id) 3 for io_alloc is used by g3 group"
+	is "the refused enable left io_alloc disabled" "$(cat $IO)" disabled
+	rmdir $R/g3
+	check "enable with the highest CLOSID free" put $IO '1\n'
+	is "io_alloc reads enabled" "$(cat $IO)" enabled
+	is "status ok after enabling" "$(status)" ok
+	is "io_alloc_cbm starts with the full mask on every domain" "$(cat $IOCBM)" \
+		"0=7ff;1=7ff"
+	e=$(mkdir $R/g3 2>&1)
+	case $e in *"No space left on device"*) ok "enabled: a group needing the reserved CLOSID is ENOSPC" ;;
+	*) notok "enabled: mkdir of a 4th group: '$e', want ENOSPC" ;; esac
+	is "its status text" "$(status)" "Out of CLOSIDs"
+	check "enabling again is a no-op" put $IO '1\n'
+	check "write one domain: 1=0f0" put $IOCBM '1=0f0\n'
+	is "only the named domain changed" "$(cat $IOCBM)" "0=7ff;1=0f0"
+	check "write both domains: 0=600;1=3" put $IOCBM '0=600;1=3\n'
+	is "both domains changed, padded to cbm_mask's width" "$(cat $IOCBM)" "0=600;1=003"
+	is "io_alloc_cbm is not a group's schemata" "$(cat $R/g1/schemata)" "L3:0=7ff;1=7ff"
+	before=$(cat $IOCBM)
+	refused "io_alloc_cbm: non-contiguous mask" $IOCBM '0=505\n' "Invalid argument" \
+		"The mask 505 has non-consecutive 1-bits"
+	refused "io_alloc_cbm: fewer than min_cbm_bits" $IOCBM '0=10\n' "Invalid argument" \
+		"Need at least 2 bits in the mask"
+	refused "io_alloc_cbm: beyond cbm_mask" $IOCBM '0=fff\n' "Invalid argument" \
+		"Mask out of range"
+	refused "io_alloc_cbm: empty mask" $IOCBM '0=0\n' "Invalid argument" "Mask out of range"
+	refused "io_alloc_cbm: non-hex mask" $IOCBM '0=xyz\n' "Invalid argument" \
+		"Non-hex character in the mask xyz"
+	refused "io_alloc_cbm: missing '='" $IOCBM '0\n' "Invalid argument" \
+		"Missing '=' or non-numeric domain"
+	refused "io_alloc_cbm: duplicate domain" $IOCBM '0=f;0=f\n' "Invalid argument" \
+		"Duplicate domain 0"
+	refused "io_alloc_cbm: unknown cache id (status left ok)" $IOCBM '7=f\n' \
+		"Invalid argument" "ok"
+	refused "io_alloc_cbm: no trailing newline" $IOCBM '0=f' "Invalid argument" "ok"
+	refused "io_alloc_cbm: one bad domain refuses the whole write" $IOCBM '0=ff;1=505\n' \
+		"Invalid argument" "The mask 505 has non-consecutive 1-bits"
+	is "refused io_alloc_cbm writes changed nothing" "$(cat $IOCBM)" "$before"
+	refused "io_alloc: not a boolean" $IO 'x\n' "Invalid argument" "ok"
+	check "an unprivileged user cannot enable or disable io_alloc" \
+		sh -c "! runas 1000 sh -c 'echo 0 >$IO' 2>/dev/null"
+	check "disable" put $IO '0\n'
+	is "io_alloc reads disabled" "$(cat $IO)" disabled
+	check "disabled: the CLOSID is free for a group again" mkdir $R/g3
+	rmdir $R/g3
+	put $IO '1\n'
+	is "enabling again starts from the full mask" "$(cat $IOCBM)" "0=7ff;1=7ff"
+	umount $R
+	mount -t resctrl resctrl $R
+	is "a new mount starts with io_alloc disabled" "$(cat $IO)" disabled
+	check "and with every CLOSID for groups" mkdir $R/g1 $R/g2 $R/g3
+	check "umount and rmmod after io_alloc" sh -c "umount $R && rmmod resctrl_emu"
+else
+	notok "insmod resctrl_emu.ko io_alloc=1 and mount"
+fi
 if dmesg | grep -E 'WARNING:|BUG:|Oops|KASAN:|ODEBUG:'; then
 	notok "the kernel log has a warning (above)"
 else

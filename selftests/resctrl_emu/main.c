@@ -15,6 +15,7 @@
 
 #include "fork.h"
 #include "fsops.h"
+#include "io_alloc.h"
 #include "main.h"
 #include "members.h"
 #include "model.h"
@@ -39,6 +40,11 @@ static unsigned int cache_ids[RCTL_MAX_DOMAINS] = { 0 };
 static unsigned int num_cache_ids = 1;
 module_param_array(cache_ids, uint, &num_cache_ids, 0444);
 MODULE_PARM_DESC(cache_ids, "L3 cache ids, the schemata's domains (default 0)");
+
+static int io_alloc;
+module_param(io_alloc, int, 0444);
+MODULE_PARM_DESC(io_alloc,
+		 "info/L3/io_alloc{,_cbm}: 1 supported (6.19 with SDCIAE), -1 \"not supported\", 0 absent (default)");
 
 static int fail_next_set(const char *val, const struct kernel_param *kp)
 {
@@ -70,6 +76,7 @@ static int __init rctl_init(void)
 	rctl_cfg.num_closids = num_closids;
 	rctl_cfg.shareable_bits = shareable_bits;
 	rctl_cfg.num_domains = num_cache_ids;
+	rctl_cfg.io_alloc = io_alloc;
 	memcpy(rctl_cfg.cache_ids, cache_ids, sizeof(cache_ids));
 	ret = rctl_config_check();
 	if (ret)
@@ -93,9 +100,9 @@ static int __init rctl_init(void)
 		goto err_mnt;
 	}
 	rctl_fork_init();
-	pr_info("resctrl emulation: cbm_mask=%x min_cbm_bits=%u num_closids=%u shareable_bits=%x domains=%u\n",
+	pr_info("resctrl emulation: cbm_mask=%x min_cbm_bits=%u num_closids=%u shareable_bits=%x domains=%u io_alloc=%d\n",
 		cbm_mask, min_cbm_bits, num_closids, shareable_bits,
-		num_cache_ids);
+		num_cache_ids, io_alloc);
 	return 0;
 
 err_mnt:

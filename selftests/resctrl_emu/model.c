@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "io_alloc.h"
 #include "model.h"
 
 /* Serialises every change and read of the model (groups, status, knob). */
@@ -58,6 +59,12 @@ int rctl_config_check(void)
 		pr_err("cache_ids: at least one cache id is needed\n");
 		return -EINVAL;
 	}
+	if (c->io_alloc < RCTL_IO_ALLOC_UNSUPPORTED ||
+	    c->io_alloc > RCTL_IO_ALLOC_SUPPORTED) {
+		pr_err("io_alloc=%d: must be -1 (\"not supported\"), 0 (no files) or 1 (supported)\n",
+		       c->io_alloc);
+		return -EINVAL;
+	}
 	for (i = 0; i < c->num_domains; i++)
 		for (j = 0; j < i; j++)
 			if (c->cache_ids[i] == c->cache_ids[j]) {
@@ -83,6 +90,7 @@ void rctl_reset(void)
 	cpumask_copy(&rctl_default.cpus, cpu_online_mask);
 	rctl_status_clear();
 	fail_next[0] = '\0';
+	rctl_io_alloc_reset();
 }
 
 bool rctl_group_exists(const char *name)
@@ -93,6 +101,33 @@ bool rctl_group_exists(const char *name)
 		if (!strcmp(g->name, name))
 			return true;
 	return false;
+}
+
+/*
+ * Who holds @closid: a group's name, "default", "io_alloc" for the CLOSID
+ * io_alloc reserved, or NULL when it is free.
+ */
+const char *rctl_closid_owner(unsigned int closid)
+{
+	struct rctl_group *g;
+
+	if (!test_bit(closid, closid_used))
+		return NULL;
+	if (closid == rctl_default.closid)
+		return "default";
+	list_for_each_entry(g, &rctl_default.list, list)
+		if (g->closid == closid)
+			return g->name;
+	return "io_alloc";
+}
+
+/* io_alloc takes @closid out of (or puts it back into) the free ones. */
+void rctl_closid_reserve(unsigned int closid, bool reserve)
+{
+	if (reserve)
+		set_bit(closid, closid_used);
+	else
+		clear_bit(closid, closid_used);
 }
 
 /*

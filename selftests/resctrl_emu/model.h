@@ -28,6 +28,7 @@ struct rctl_config {
 	u32 shareable_bits;
 	unsigned int cache_ids[RCTL_MAX_DOMAINS];
 	unsigned int num_domains;
+	int io_alloc;		/* RCTL_IO_ALLOC_*, io_alloc.h */
 };
 
 /* One file of a group directory: i_private of its inode points here. */
@@ -70,6 +71,8 @@ struct rctl_group *rctl_group_create(const char *name);
 void rctl_group_remove(struct rctl_group *grp);
 void rctl_group_put(struct rctl_group *grp);
 bool rctl_group_exists(const char *name);
+const char *rctl_closid_owner(unsigned int closid);
+void rctl_closid_reserve(unsigned int closid, bool reserve);
 
 void rctl_status_clear(void);
 __printf(1, 2) void rctl_status(const char *fmt, ...);

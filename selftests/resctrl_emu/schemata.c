@@ -67,10 +67,11 @@ static int domain_index(unsigned long id)
 }
 
 /*
- * "<id>=<mask>[;<id>=<mask>...]" into @staged. An unknown cache id is
- * EINVAL with last_cmd_status left empty ("ok"), as the 6.1 kernel does.
+ * "<id>=<mask>[;<id>=<mask>...]" into @staged, marking @have. An unknown
+ * cache id is EINVAL with last_cmd_status left empty ("ok"), as the 6.1
+ * kernel does. io_alloc_cbm's lines are parsed by this too.
  */
-static int parse_l3(char *line, u32 *staged, bool *have)
+int rctl_domains_parse(char *line, u32 *staged, bool *have)
 {
 	char *dom, *id;
 	unsigned long dom_id;
@@ -127,7 +128,7 @@ int rctl_schemata_write(struct rctl_group *grp, char *buf, size_t len)
 				    res);
 			return -EINVAL;
 		}
-		ret = parse_l3(tok, staged, have);
+		ret = rctl_domains_parse(tok, staged, have);
 		if (ret)
 			return ret;
 	}
