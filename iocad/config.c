@@ -17,6 +17,7 @@
 #include "config.h"
 #include "config_check.h"
 #include "config_value.h"
+#include "ways.h"
 
 struct parse_ctx {
 	struct config *cfg;
@@ -111,8 +112,45 @@ enum key_bit {
 	K_CGROUP = 1u << 21,
 	K_RDT_CLASS = 1u << 22,
 	K_CGROUP_ROOT = 1u << 23,
+	K_INCLUSIVE = 1u << 24,
 	K_IO_CONTROL = 1u << 27,
 };
+
+/* inclusive_ways: none, a contiguous mask (0x003) or a count of the lowest ways (2). */
+static int inclusive_value(const char *val, unsigned int line, struct config_inclusive *inc,
+			   char *why, size_t len)
+{
+	uint64_t m;
+	unsigned int n;
+
+	inc->line = line;
+	if (!strcmp(val, "none")) {
+		inc->kind = CONFIG_INCL_NONE;
+		inc->value = 0;
+		return 0;
+	}
+	if (val[0] == '0' && (val[1] == 'x' || val[1] == 'X')) {
+		if (config_value_u64(val, UINT32_MAX, &m, why, len))
+			return -EINVAL;
+		if (!m)
+			return snprintf(why, len,
+					"an empty mask: write none for no inclusive ways");
+		if (!ways_contiguous((uint32_t)m))
+			return snprintf(why, len,
+					"not one contiguous range of ways: the inclusive ways are "
+					"one range, e.g. 0x003");
+		inc->kind = CONFIG_INCL_MASK;
+		inc->value = (uint32_t)m;
+		return 0;
+	}
+	if (config_value_uint(val, 1, 32, &n, why, len)) {
+		snprintf(why, len, "expected none, a mask like 0x003 or a number of ways 1..32");
+		return -EINVAL;
+	}
+	inc->kind = CONFIG_INCL_COUNT;
+	inc->value = n;
+	return 0;
+}
 
 /* [socket N]: settings of socket N that differ from [platform]'s. */
 static int enter_socket(struct parse_ctx *c, const char *id)
@@ -158,6 +196,9 @@ static int socket_key(struct parse_ctx *c, const char *key, const char *val, uns
 	} else if (!strcmp(key, "ddio_ways_max")) {
 		*bit = CONFIG_SOCK_DDIO_MAX;
 		r = config_value_uint(val, 1, 32, &s->ddio_ways_max, why, sizeof(why));
+	} else if (!strcmp(key, "inclusive_ways")) {
+		*bit = CONFIG_SOCK_INCLUSIVE;
+		r = inclusive_value(val, line, &s->inclusive, why, sizeof(why));
 	} else if (!strcmp(key, "model")) {
 		*bit = CONFIG_SOCK_MODEL;
 		s->model_line = line;
@@ -174,7 +215,7 @@ static int socket_key(struct parse_ctx *c, const char *key, const char *val, uns
 	} else {
 		ctx_error(c, line,
 			  "[socket %d] %s: unknown key (model, llc_ways, ddio_ways, "
-			  "ddio_ways_min, ddio_ways_max, ddio)",
+			  "ddio_ways_min, ddio_ways_max, ddio, inclusive_ways)",
 			  c->sock, key);
 		return -1;
 	}
@@ -312,6 +353,9 @@ static int platform_key(struct parse_ctx *c, const char *key, const char *val, u
 			cfg->ddio_observe = val[0] == 'o';
 		else
 			r = snprintf(why, sizeof(why), "expected manage or observe");
+	} else if (!strcmp(key, "inclusive_ways")) {
+		*bit = K_INCLUSIVE;
+		r = inclusive_value(val, line, &cfg->inclusive, why, sizeof(why));
 	} else if (!strcmp(key, "ddio_growth")) {
 		*bit = K_DDIO_GROWTH;
 		if (!strcmp(val, "paying") || !strcmp(val, "paper"))

@@ -79,6 +79,25 @@ struct config_tenant {
 #define CONFIG_SOCK_DDIO_MAX (1u << 3)
 #define CONFIG_SOCK_DDIO_MODE (1u << 4)
 #define CONFIG_SOCK_MODEL (1u << 5)
+#define CONFIG_SOCK_INCLUSIVE (1u << 6)
+
+/*
+ * inclusive_ways (A4, ISCA 2025): the LLC ways DCA lines move into when a
+ * core touches them. Given as a mask, as a count of the lowest ways, or
+ * none; not given: CONFIG_INCL_DEFAULT (config_inclusive_mask()).
+ */
+enum config_incl {
+	CONFIG_INCL_DEFAULT, /* the two lowest ways on an 11-way LLC, else none */
+	CONFIG_INCL_NONE,
+	CONFIG_INCL_MASK,  /* @value is the mask */
+	CONFIG_INCL_COUNT, /* @value is the number of lowest ways */
+};
+
+struct config_inclusive {
+	enum config_incl kind;
+	uint32_t value;
+	unsigned int line; /* 0: not given */
+};
 
 struct config_socket {
 	unsigned int line; /* of the section header; 0: no section */
@@ -89,6 +108,7 @@ struct config_socket {
 	unsigned int ddio_ways_max;
 	bool ddio_observe;
 	enum config_model model;
+	struct config_inclusive inclusive;
 	unsigned int llc_ways_line;
 	unsigned int ddio_line;
 	unsigned int model_line;
@@ -121,6 +141,12 @@ struct config {
 	 * a platform without them is refused in a mode that needs them.
 	 */
 	bool ddio_counters_optional;
+	struct config_inclusive inclusive; /* [platform] (or [socket N]) inclusive_ways */
+	/*
+	 * The inclusive ways' mask the planner keeps PS tenants off, resolved
+	 * against the LLC by config_resolve (config_inclusive_mask); 0: none.
+	 */
+	uint32_t inclusive_mask;
 	/*
 	 * io_control: what sets I/O's ways on the host. Read at start only.
 	 * The values are host/io_alloc.h's enum io_control.
@@ -168,6 +194,16 @@ int config_parse_string(const char *text, const char *name, struct config *out, 
  * @cfg is unchanged on error.
  */
 int config_resolve(struct config *cfg, const struct platform_info *info, char *err, size_t errlen);
+
+/*
+ * The inclusive ways of @inc on an LLC of @llc_ways ways: the mask, the
+ * @value lowest ways, none (0), or by default 0x003 when @llc_ways is 11
+ * (Skylake-SP / Cascade Lake, where A4 measured them) and none otherwise.
+ * Returns 0 with @out set, or -EINVAL with a reason in @why when the range
+ * is not within the LLC.
+ */
+int config_inclusive_mask(const struct config_inclusive *inc, unsigned int llc_ways, uint32_t *out,
+			  char *why, size_t len);
 
 /* The tenant that stands for @i's group: its first tenant, or @i itself. */
 static inline unsigned int config_leader(const struct config *cfg, unsigned int i)

@@ -8,6 +8,7 @@
 
 #include "config_check.h"
 #include "config_socket.h"
+#include "ways.h"
 
 int config_err_at(const struct config *cfg, unsigned int line, char *err, size_t len,
 		  const char *fmt, ...)
@@ -244,6 +245,57 @@ static int check_rdt_classes(const struct config *cfg, char *err, size_t len)
 	return 0;
 }
 
+int config_inclusive_mask(const struct config_inclusive *inc, unsigned int llc_ways, uint32_t *out,
+			  char *why, size_t len)
+{
+	uint32_t all = ways_all(llc_ways);
+
+	switch (inc->kind) {
+	case CONFIG_INCL_NONE:
+		*out = 0;
+		return 0;
+	case CONFIG_INCL_MASK:
+		if (inc->value & ~all) {
+			snprintf(why, len,
+				 "0x%x is beyond the LLC's %u ways (0x%x): give a mask within "
+				 "them, a number of ways or none",
+				 inc->value, llc_ways, all);
+			return -EINVAL;
+		}
+		*out = inc->value;
+		return 0;
+	case CONFIG_INCL_COUNT:
+		if (inc->value >= llc_ways) {
+			snprintf(why, len,
+				 "%u ways, but the LLC has %u: the inclusive ways are fewer than "
+				 "the LLC's (a mask, a smaller number or none)",
+				 inc->value, llc_ways);
+			return -EINVAL;
+		}
+		*out = ways_mask(0, inc->value);
+		return 0;
+	case CONFIG_INCL_DEFAULT:
+	default:
+		/* A4 measured Skylake-SP's 11 ways; other parts are unknown */
+		*out = llc_ways == 11 ? 0x003 : 0;
+		return 0;
+	}
+}
+
+/* Resolve inclusive_ways against @llc ways; @where names the socket, or "". */
+static int check_inclusive(struct config *cfg, unsigned int llc, const char *where, char *err,
+			   size_t len)
+{
+	char why[160];
+	uint32_t m;
+
+	if (config_inclusive_mask(&cfg->inclusive, llc, &m, why, sizeof(why)))
+		return config_err_at(cfg, cfg->inclusive.line, err, len, "inclusive_ways: %s%s",
+				     why, where);
+	cfg->inclusive_mask = m;
+	return 0;
+}
+
 int config_check(struct config *cfg, char *err, size_t len)
 {
 	int r;
@@ -280,6 +332,8 @@ int config_check(struct config *cfg, char *err, size_t len)
 	 */
 	if (!r && cfg->llc_ways && !config_has_socket_sections(cfg))
 		r = config_check_ways(cfg, cfg->llc_ways, cfg->ddio_ways, err, len);
+	if (!r && cfg->llc_ways && !config_has_socket_sections(cfg))
+		r = check_inclusive(cfg, cfg->llc_ways, "", err, len);
 	return r;
 }
 
@@ -315,6 +369,12 @@ int config_resolve(struct config *cfg, const struct platform_info *info, char *e
 				t->name, t->cpus[t->ncpus - 1], info->ncpus);
 	}
 	r = config_check_ways(cfg, llc, ddio, err, len);
+	if (!r) {
+		char where[32];
+
+		snprintf(where, sizeof(where), " (socket %u)", cfg->socket);
+		r = check_inclusive(cfg, llc, where, err, len);
+	}
 	if (r)
 		return r;
 	cfg->llc_ways = llc;

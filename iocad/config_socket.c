@@ -122,6 +122,8 @@ static void overlay(struct config *c, const struct config_socket *s)
 		c->ddio_ways_max = s->ddio_ways_max;
 	if (s->keys & CONFIG_SOCK_DDIO_MODE)
 		c->ddio_observe = s->ddio_observe;
+	if (s->keys & CONFIG_SOCK_INCLUSIVE)
+		c->inclusive = s->inclusive;
 	if (s->keys & CONFIG_SOCK_MODEL) {
 		c->model = s->model;
 		c->model_line = s->model_line;
@@ -177,6 +179,7 @@ static void strip(struct config *c)
 	memset(c->path, 0, sizeof(c->path));
 	c->model_line = c->llc_ways_line = c->ddio_line = c->socket_line = 0;
 	memset(c->sock, 0, sizeof(c->sock));
+	c->inclusive.line = 0;
 	for (unsigned int i = 0; i < c->ntenants; i++) {
 		struct config_tenant *t = &c->tenant[i];
 

@@ -63,6 +63,34 @@ static void build(struct loop *l, bool next, struct platform_plan *p)
 	}
 }
 
+/*
+ * A PS tenant the planner could not keep off the inclusive ways (A4's rule
+ * fell back to DDIO's alone) is said once when it lands there, and once
+ * when it is off them again.
+ */
+static void say_inclusive(struct loop *l, unsigned int id, struct loop_sock *s)
+{
+	uint64_t now = s->ctx.alloc.incl_fallback, diff = now ^ s->incl_said;
+
+	for (unsigned int i = 0; diff && i < s->cfg.ntenants; i++) {
+		const struct config_tenant *t = &s->cfg.tenant[i];
+
+		if (!(diff & (1ull << i)))
+			continue;
+		if (now & (1ull << i))
+			loop_say(l, LOOP_LOG_INFO,
+				 "socket %u: PS tenant %s (0x%x) is on the inclusive ways 0x%x: it "
+				 "does not fit off them and off DDIO's ways",
+				 id, t->group[0] ? t->group : t->name, s->ctx.alloc.mask[i],
+				 s->cfg.inclusive_mask);
+		else
+			loop_say(l, LOOP_LOG_INFO,
+				 "socket %u: PS tenant %s is off the inclusive ways 0x%x again", id,
+				 t->group[0] ? t->group : t->name, s->cfg.inclusive_mask);
+	}
+	s->incl_said = now;
+}
+
 static void applied(struct loop *l, const struct platform_plan *p)
 {
 	if (p->sample_only)
@@ -73,6 +101,7 @@ static void applied(struct loop *l, const struct platform_plan *p)
 
 		s->known_ddio = p->socket[k].ddio_mask;
 		s->pending_apply = false;
+		say_inclusive(l, p->socket[k].id, s);
 	}
 }
 
@@ -249,6 +278,7 @@ static void commit(struct loop *l)
 		memcpy(&s->cfg, &s->next, sizeof(s->cfg));
 		s->ctx = s->next_ctx;
 		s->ctx.cfg = &s->cfg;
+		s->incl_said = 0; /* a new tenant table: said again */
 		/* counters did not change: redo the last interval for the new tenants */
 		memset(&s->delta, 0, sizeof(s->delta));
 		if (s->have_pbase && !tenant_interval(&s->cfg, &s->pbase, &s->base, &iv))

@@ -22,6 +22,7 @@ struct loop_sock {
 	 * someone else changed it. */
 	uint32_t known_ddio;
 	bool pending_apply; /* the belief differs from the platform: apply next */
+	uint64_t incl_said; /* the alloc's incl_fallback last logged (say_inclusive) */
 	/* reload scratch */
 	bool next_used, next_changed;
 	struct config next;

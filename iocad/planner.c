@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "planner.h"
+#include "planner_inclusive.h"
 #include "ways.h"
 
 uint32_t planner_ddio_mask(unsigned int llc_ways, unsigned int ddio_ways)
@@ -332,6 +333,7 @@ static void aware_place(const struct config *cfg, struct planner_alloc *a, const
 		if (share[cand[k]])
 			sh[ns++] = cand[k];
 	place_sharers(a, sh, ns, l1.nb, l1.na);
+	planner_inclusive_arrange(cfg, a, share);
 	for (unsigned int i = 0; i < a->ntenants; i++)
 		a->mask[i] = a->mask[planner_leader(a, i)];
 }
@@ -356,6 +358,7 @@ int planner_plan(const struct config *cfg, enum planner_policy pol, const double
 		return -ENOSPC;
 	/* sharers are chosen against the DDIO mask being planned, where it is */
 	b.ddio_mask = planner_ddio_at(a->ddio_mask, a->ddio_origin, b.llc_ways, b.ddio_ways);
+	b.incl_fallback = 0;
 	if (pol == PLANNER_IO_AWARE)
 		aware_place(cfg, &b, llc_refs, hysteresis, order, n);
 	else

@@ -8,6 +8,10 @@
  * tenant(s) with the fewest LLC references ("shuffling"); PS tenants and
  * the vswitch share only if the BE tenants cannot cover the overlap.
  * A group (config key "group") is planned as one tenant with one mask.
+ * Within each side of DDIO, PS tenants are kept off the inclusive ways
+ * (cfg->inclusive_mask, A4) when an arrangement allows it, and the
+ * I/O-heavy tenants are put on them first; this never changes who
+ * shares DDIO's ways or by how much.
  * The I/O-unaware policy (core-only, static) packs tenants in config
  * order from way 0, blind to where DDIO is.
  */
@@ -52,6 +56,12 @@ struct planner_alloc {
 	double grow_probe_misses;
 	/* The tenant the core-side allocator granted a way last interval (-1: none). */
 	int core_probe;
+	/*
+	 * Group leaders (bit i: tenant i) kept off the inclusive ways
+	 * (cfg->inclusive_mask) that the last I/O-aware plan could not keep
+	 * off them: the fallback to DDIO's rule alone (FSM.md, "Planner").
+	 */
+	uint64_t incl_fallback;
 };
 
 enum planner_policy {
@@ -84,6 +94,12 @@ uint32_t planner_ddio_at(uint32_t prev, uint32_t origin, unsigned int llc_ways,
  */
 int planner_plan(const struct config *cfg, enum planner_policy pol, const double *llc_refs,
 		 double hysteresis, struct planner_alloc *a);
+
+/*
+ * True if tenant @i's group is kept off the inclusive ways: it has a PS
+ * tenant and no I/O-heavy one (the vswitch; in slicing a networking tenant).
+ */
+bool planner_inclusive_shy(const struct config *cfg, const struct planner_alloc *a, unsigned int i);
 
 /* Ways of tenant @i that DDIO can also allocate into. */
 unsigned int planner_ddio_overlap(const struct planner_alloc *a, unsigned int i);

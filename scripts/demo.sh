@@ -230,5 +230,95 @@ if [ ${#rows[@]} -gt 0 ]; then
 	echo "|---|---|---|---|"
 	printf '%s\n' "${rows[@]}"
 fi
+# Sensitivity: each story's headline figure with one uncertain platform
+# parameter moved to the low and high end of its plausible range (the
+# defaults and ranges: iocad/SIMULATOR.md, "Memory bandwidth"). Each run is
+# the story's scenario with that one [platform] key replaced.
+with_key() { # name key value [section]: the story's scenario with key = value in
+	# [platform] or the section named ("tenant vswitch")
+	local f=$out/sens/$1-$2-$3.scn want=${4:-platform}
+	awk -v k="$2" -v v="$3" -v want="${want// /}" '
+	function put() { if (sec == want && !done) { print k " = " v; done = 1 } }
+	/^\[/ { put(); sec = $0; gsub(/[][ ]/, "", sec) }
+	sec == want && $1 == k { put(); next }
+	{ print }
+	END { put() }' "examples/iocad/$1.scn" >"$f"
+	echo "$f"
+}
+srun() { # name mode scn tag: run a scenario copy, trace to $out/sens/
+	if ! "$iocad" --quiet --mode "$2" --sim "$3" --trace "$out/sens/$4-$2.csv" \
+		"examples/iocad/$1.ini" 2>"$out/sens/$4-$2.log"; then
+		echo "demo: iocad failed on $3 ($2):" >&2
+		cat "$out/sens/$4-$2.log" >&2
+		exit 1
+	fi
+}
+headlines() { # key value: "fig8 memory | fig8 IPC | fig9 IPC | fig10 vs static | vs core-only"
+	local k=$1 v=$2 tag scn a
+	tag=fig8-$k-$v
+	scn=$(with_key fig8-leaky-dma "$k" "$v")
+	srun fig8-leaky-dma ioca "$scn" "$tag"
+	srun fig8-leaky-dma static "$scn" "$tag"
+	h8m=$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" sim_mem_bytes_s 44 55)" \
+		"$(phase_mean "$out/sens/$tag-static.csv" sim_mem_bytes_s 44 55)")
+	h8i=$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" vswitch_ipc 44 55)" \
+		"$(phase_mean "$out/sens/$tag-static.csv" vswitch_ipc 44 55)")
+	tag=fig9-$k-$v
+	scn=$(with_key fig9-flows "$k" "$v")
+	srun fig9-flows ioca "$scn" "$tag"
+	srun fig9-flows static "$scn" "$tag"
+	h9=$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" vswitch_ipc 44 55)" \
+		"$(phase_mean "$out/sens/$tag-static.csv" vswitch_ipc 44 55)")
+	tag=fig10-$k-$v
+	scn=$(with_key fig10-latent-sweep "$k" "$v")
+	for m in ioca core-only static; do
+		srun fig10-latent-sweep "$m" "$scn" "$tag"
+	done
+	a=$(phase_mean "$out/sens/$tag-ioca.csv" sim_xmem4_refs_s 37 45)
+	h10s="$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" sim_xmem4_refs_s 7 15)" \
+		"$(phase_mean "$out/sens/$tag-static.csv" sim_xmem4_refs_s 7 15)") / $(pct "$a" \
+		"$(phase_mean "$out/sens/$tag-static.csv" sim_xmem4_refs_s 37 45)")"
+	h10c="$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" sim_xmem4_refs_s 7 15)" \
+		"$(phase_mean "$out/sens/$tag-core-only.csv" sim_xmem4_refs_s 7 15)") / $(pct "$a" \
+		"$(phase_mean "$out/sens/$tag-core-only.csv" sim_xmem4_refs_s 37 45)")"
+	echo "$h8m|$h8i|$h9|$h10s|$h10c"
+}
+if [ -f examples/iocad/fig8-leaky-dma.ini ] && [ -f examples/iocad/fig9-flows.ini ] &&
+	[ -f examples/iocad/fig10-latent-sweep.ini ]; then
+	mkdir -p "$out/sens"
+	echo
+	echo "Sensitivity: each story's headline with one platform parameter at the low end, the"
+	echo "default and the high end of its range (leak_cycles: 0, its default, then 4 and 16)."
+	echo "Fig. 8 at 1500 B and Fig. 9 at 100K flows, ioca vs static; Fig. 10 xmem4 throughput"
+	echo "at 64 B / 1500 B."
+	echo
+	echo "| parameter (low ; default ; high) | Fig. 8 memory | Fig. 8 vswitch IPC | Fig. 9 vswitch IPC | Fig. 10 vs static (64 B, 1500 B) | Fig. 10 vs core-only (64 B, 1500 B) |"
+	echo "|---|---|---|---|---|---|"
+	for p in "mem_bw 64G 128G 256G" "mem_slope 0.1 0.2 0.4" "miss_penalty 160 200 230" \
+		"migrate 0.25 0.5 0.75" "leak_cycles 0 4 16"; do
+		# leak_cycles' default is its low end, 0 (SIMULATOR.md)
+		read -r k lo def hi <<<"$p"
+		cells=()
+		for v in "$lo" "$def" "$hi"; do
+			cells+=("$(headlines "$k" "$v")")
+		done
+		line="| $k ($lo ; $def ; $hi) |"
+		for c in 1 2 3 4 5; do
+			line="$line $(for v in 0 1 2; do echo "${cells[$v]}" | cut -d'|' -f$c; done |
+				paste -sd ';' | sed 's/;/ ; /g') |"
+		done
+		echo "$line"
+	done
+	# a workload guess: the vswitch's overlapped misses (fig9-flows.scn)
+	cells=()
+	for v in 1 6 12; do
+		scn=$(with_key fig9-flows mlp "$v" "tenant vswitch")
+		srun fig9-flows ioca "$scn" "fig9-mlp-$v"
+		srun fig9-flows static "$scn" "fig9-mlp-$v"
+		cells+=("$(pct "$(phase_mean "$out/sens/fig9-mlp-$v-ioca.csv" vswitch_ipc 44 55)" \
+			"$(phase_mean "$out/sens/fig9-mlp-$v-static.csv" vswitch_ipc 44 55)")")
+	done
+	echo "| vswitch mlp, Fig. 9's workload (1 ; 6 ; 12) | | | ${cells[0]} ; ${cells[1]} ; ${cells[2]} | | |"
+fi
 echo "demo: traces and pictures in $out/"
 exit $status

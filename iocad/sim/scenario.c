@@ -269,9 +269,12 @@ static void defaults(struct scenario *s, const char *name)
 	s->params.miss_penalty = 200;
 	s->params.ghz = 2.3;
 	s->params.migrate = 0.5;
-	s->params.leak_cycles = 4;
+	s->params.leak_cycles = 0; /* no source for a value (SIMULATOR.md) */
 	s->params.llc_latency = 50;
 	s->params.l2_latency = 14;
+	/* 6 channels of DDR4-2666, 8 B each: 128 GB/s peak (SIMULATOR.md). */
+	s->params.mem_bw = 6 * 2666e6 * 8;
+	s->params.mem_slope = 0.2;
 	s->seed = 1;
 	s->noise = 0.0;
 	s->duration_ns = 60ULL * 1000000000ULL;

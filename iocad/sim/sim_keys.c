@@ -170,6 +170,8 @@ static const struct pkey pkeys[] = {
 	{"llc_latency", K_REAL, POFF(llc_latency), 0, 10000, "cycles in [0, 10000]"},
 	{"l2", K_SIZE, POFF(l2_bytes), 0, 1 << 30, "a size in [0, 1G]"},
 	{"l2_latency", K_REAL, POFF(l2_latency), 0, 10000, "cycles in [0, 10000]"},
+	{"mem_bw", K_COUNT, POFF(mem_bw), 0, 1e13, "bytes/s like 128G, at most 10000G"},
+	{"mem_slope", K_REAL, POFF(mem_slope), 0, 100, "a number in [0, 100]"},
 };
 
 static int other_platform_key(struct scenario *s, const char *key, const char *val, char *msg,

@@ -260,6 +260,22 @@ static void fill_out(const struct sim_params *p, const struct sim_tenant *t, uns
 	out->mem_bytes += out->ddio_misses * SIM_LINE;
 }
 
+/*
+ * Cycles a miss costs when the socket's DRAM carries @bytes per second: the
+ * loaded-latency curve of SIMULATOR.md, "Memory bandwidth".
+ */
+static double loaded_penalty(const struct sim_params *p, double bytes, double *util)
+{
+	double u;
+
+	*util = 0.0;
+	if (!(p->mem_bw > 0))
+		return p->miss_penalty;
+	*util = bytes / p->mem_bw;
+	u = fmin(*util, SIM_MEM_U_MAX);
+	return p->miss_penalty * (1 + p->mem_slope * u / (1 - u));
+}
+
 static int check_args(const struct sim_params *p, const struct sim_tenant *t, unsigned int n)
 {
 	unsigned int i;
@@ -268,7 +284,8 @@ static int check_args(const struct sim_params *p, const struct sim_tenant *t, un
 		return -EINVAL;
 	if (p->ways == 0 || p->ways > SIM_POOL_MAX_WAYS || !(p->way_bytes >= SIM_LINE) ||
 	    !(p->miss_penalty >= 0) || !(p->ghz > 0) || !(p->migrate >= 0 && p->migrate <= 1) ||
-	    !(p->leak_cycles >= 0) || !(p->l2_bytes >= 0))
+	    !(p->leak_cycles >= 0) || !(p->l2_bytes >= 0) || !(p->mem_bw >= 0) ||
+	    !(p->mem_slope >= 0))
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		const struct sim_workload *w = &t[i].w;
@@ -285,38 +302,53 @@ int sim_model_solve(const struct sim_params *p, const struct sim_tenant *t, unsi
 		    uint32_t ddio_mask, struct sim_model_ws *ws, struct sim_rates *out)
 {
 	struct tstate s[PLATFORM_MAX_TENANTS];
+	/* @q is @p with the miss penalty at the current memory load. */
+	struct sim_params q;
 	unsigned int i, it;
+	double util = 0.0;
 	int err;
 
 	err = check_args(p, t, n);
 	if (err)
 		return err;
+	q = *p;
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < n; i++) {
-		derive(p, &t[i], &s[i]);
+		derive(&q, &t[i], &s[i]);
 		/* Start from "everything hits": one pass then sees real misses. */
 		if (s[i].on)
-			update(p, &t[i], &s[i], INFINITY, INFINITY, 0.0);
+			update(&q, &t[i], &s[i], INFINITY, INFINITY, 0.0);
 	}
 	for (it = 0; it < MAX_ITER; it++) {
-		double worst = 0.0;
-		unsigned int na = build_agents(p, t, n, ddio_mask, s, ws);
+		double worst = 0.0, pen;
+		unsigned int na = build_agents(&q, t, n, ddio_mask, s, ws);
 
-		err = sim_pool_solve(&ws->pool, ws->agent, na, p->ways, p->way_bytes / SIM_LINE);
+		err = sim_pool_solve(&ws->pool, ws->agent, na, q.ways, q.way_bytes / SIM_LINE);
 		if (err)
 			return err;
 		for (i = 0; i < n; i++)
 			if (s[i].on)
-				worst = fmax(worst, update(p, &t[i], &s[i], ws->pool.t[i],
+				worst = fmax(worst, update(&q, &t[i], &s[i], ws->pool.t[i],
 							   ws->pool.t[n], DAMP));
+		/* The traffic these rates make sets the next round's penalty. */
+		memset(out, 0, sizeof(*out));
+		fill_out(&q, t, n, s, ws, out);
+		pen = loaded_penalty(p, out->mem_bytes, &util);
+		if (q.miss_penalty > 0)
+			worst = fmax(worst, fabs(pen - q.miss_penalty) / q.miss_penalty);
+		q.miss_penalty = DAMP * q.miss_penalty + (1 - DAMP) * pen;
 		if (worst < CONVERGED)
 			break;
 	}
-	build_agents(p, t, n, ddio_mask, s, ws);
-	err = sim_pool_solve(&ws->pool, ws->agent, n + 1, p->ways, p->way_bytes / SIM_LINE);
+	build_agents(&q, t, n, ddio_mask, s, ws);
+	err = sim_pool_solve(&ws->pool, ws->agent, n + 1, q.ways, q.way_bytes / SIM_LINE);
 	if (err)
 		return err;
-	fill_out(p, t, n, s, ws, out);
+	memset(out, 0, sizeof(*out));
+	fill_out(&q, t, n, s, ws, out);
+	loaded_penalty(p, out->mem_bytes, &util);
+	out->mem_util = util;
+	out->penalty = q.miss_penalty;
 	out->iterations = it;
 	return 0;
 }

@@ -20,14 +20,23 @@
 struct sim_params {
 	unsigned int ways;   /* LLC ways of the socket */
 	double way_bytes;    /* bytes per way (LLC size / ways) */
-	double miss_penalty; /* cycles an LLC miss stalls a core */
+	double miss_penalty; /* cycles an LLC miss stalls a core on an idle memory system */
 	double ghz;	     /* core clock */
 	double migrate;	     /* share of consumed RX lines written back into the consumer's ways */
 	double leak_cycles;  /* cycles a consumer loses per DDIO write miss on its rings */
 	double llc_latency;  /* cycles of an LLC hit (latency figure only) */
 	double l2_bytes;     /* private L2 per core; 0: not modelled (ws is LLC-level) */
 	double l2_latency;   /* cycles of an L2 hit (latency figure only) */
+	/*
+	 * Loaded latency (SIMULATOR.md, "Memory bandwidth"): a miss costs
+	 * miss_penalty * (1 + mem_slope * u / (1 - u)), u = DRAM traffic /
+	 * mem_bw (at most SIM_MEM_U_MAX). mem_bw 0: no contention.
+	 */
+	double mem_bw;	  /* peak DRAM bandwidth of the socket, bytes/s */
+	double mem_slope; /* how fast latency rises with utilisation */
 };
+
+#define SIM_MEM_U_MAX 0.95
 
 /* What a tenant runs; sizes in bytes, rates per second. */
 struct sim_workload {
@@ -79,6 +88,8 @@ struct sim_rates {
 	double ddio_misses;
 	double ddio_occ;  /* bytes DDIO's in-flight/ring lines hold */
 	double mem_bytes; /* DRAM traffic: reads on misses, write-backs of DDIO allocations */
+	double mem_util;  /* mem_bytes / mem_bw (0 without mem_bw) */
+	double penalty;	  /* cycles a miss costs at that load (miss_penalty when idle) */
 	unsigned int iterations; /* fixed-point iterations it took */
 };
 

@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "io_alloc.h"
+#include "fake_tree.h"
 #include "rdt_info.h"
 
 struct tree {
@@ -29,39 +30,12 @@ struct tree {
 	int writes;
 };
 
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void get(const char *root, const char *rel, char *buf, size_t len)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	assert_int_equal(rdt_info_read_file(path, buf, len), 0);
-}
-
 static void show_cbm(struct tree *t)
 {
 	char text[64];
 
 	snprintf(text, sizeof(text), "0=%03x;1=%03x\n", t->cbm[0], t->cbm[1]);
-	put(t->root, "info/L3/io_alloc_cbm", text);
-}
-
-static bool ends(const char *path, const char *tail)
-{
-	size_t n = strlen(path), m = strlen(tail);
-
-	return n >= m && !strcmp(path + n - m, tail);
+	fake_tree_put(t->root, "info/L3/io_alloc_cbm", text);
 }
 
 /* The kernel's side: enable initialises the masks, cbm merges domains. */
@@ -71,18 +45,19 @@ static int tree_write(void *arg, const char *path, const char *data)
 	char buf[128], *save = NULL, *tok;
 
 	t->writes++;
-	if (ends(path, "/info/L3/io_alloc")) {
-		put(t->root, "info/L3/io_alloc", data[0] == '1' ? "enabled\n" : "disabled\n");
+	if (fake_tree_ends(path, "/info/L3/io_alloc")) {
+		fake_tree_put(t->root, "info/L3/io_alloc",
+			      data[0] == '1' ? "enabled\n" : "disabled\n");
 		t->cbm[0] = t->cbm[1] = 0x7ff;
 		show_cbm(t);
 		return 0;
 	}
-	assert_true(ends(path, "/info/L3/io_alloc_cbm"));
+	assert_true(fake_tree_ends(path, "/info/L3/io_alloc_cbm"));
 	if (t->refuse) {
-		put(t->root, "info/last_cmd_status", t->refuse);
+		fake_tree_put(t->root, "info/last_cmd_status", t->refuse);
 		return -EINVAL;
 	}
-	assert_true(ends(data, "\n"));
+	assert_true(fake_tree_ends(data, "\n"));
 	snprintf(buf, sizeof(buf), "%s", data);
 	for (tok = strtok_r(buf, ";\n", &save); tok; tok = strtok_r(NULL, ";\n", &save)) {
 		unsigned int id;
@@ -108,9 +83,9 @@ static int setup(void **state)
 	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(path, sizeof(path), "%s/info/L3", t->root);
 	assert_int_equal(mkdir(path, 0755), 0);
-	put(t->root, "info/last_cmd_status", "ok\n");
-	put(t->root, "info/L3/io_alloc", "disabled\n");
-	put(t->root, "info/L3/io_alloc_cbm", "");
+	fake_tree_put(t->root, "info/last_cmd_status", "ok\n");
+	fake_tree_put(t->root, "info/L3/io_alloc", "disabled\n");
+	fake_tree_put(t->root, "info/L3/io_alloc_cbm", "");
 	*state = t;
 	return 0;
 }
@@ -118,10 +93,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct tree *t = *state;
-	char cmd[128];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->root);
-	assert_int_equal(system(cmd), 0);
+	fake_tree_remove(t->root);
 	free(t);
 	return 0;
 }
@@ -151,11 +124,11 @@ static void test_io_alloc_probe_reads_every_state(void **state)
 	char err[256] = "", path[128];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		put(t->root, "info/L3/io_alloc", cases[i].text);
+		fake_tree_put(t->root, "info/L3/io_alloc", cases[i].text);
 		assert_int_equal(io_alloc_probe(t->root, &st, err, sizeof(err)), 0);
 		assert_int_equal(st, cases[i].want);
 	}
-	put(t->root, "info/L3/io_alloc", "maybe\n");
+	fake_tree_put(t->root, "info/L3/io_alloc", "maybe\n");
 	assert_int_equal(io_alloc_probe(t->root, &st, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "info/L3/io_alloc: 'maybe' is none of"));
 	snprintf(path, sizeof(path), "%s/info/L3/io_alloc", t->root);
@@ -204,7 +177,7 @@ static void test_io_alloc_open_enables_and_restore_disables(void **state)
 	char text[64], err[256] = "";
 	uint32_t m;
 
-	get(t->root, "info/L3/io_alloc", text, sizeof(text));
+	fake_tree_get(t->root, "info/L3/io_alloc", text, sizeof(text));
 	assert_string_equal(text, "enabled\n");
 	assert_false(io_alloc_found_enabled(ia));
 	assert_true(io_alloc_changed(ia));
@@ -219,7 +192,7 @@ static void test_io_alloc_open_enables_and_restore_disables(void **state)
 	assert_int_equal(m, 0x7ff); /* only the named domain */
 
 	assert_int_equal(io_alloc_restore(ia, err, sizeof(err)), 0);
-	get(t->root, "info/L3/io_alloc", text, sizeof(text));
+	fake_tree_get(t->root, "info/L3/io_alloc", text, sizeof(text));
 	assert_string_equal(text, "disabled\n");
 	assert_false(io_alloc_changed(ia));
 	io_alloc_close(ia);
@@ -231,7 +204,7 @@ static void test_io_alloc_found_enabled_gets_its_masks_back(void **state)
 	struct io_alloc *ia;
 	char text[64], err[256] = "";
 
-	put(t->root, "info/L3/io_alloc", "enabled\n");
+	fake_tree_put(t->root, "info/L3/io_alloc", "enabled\n");
 	t->cbm[0] = 0x003;
 	t->cbm[1] = 0x0f0;
 	show_cbm(t);
@@ -243,9 +216,9 @@ static void test_io_alloc_found_enabled_gets_its_masks_back(void **state)
 	assert_int_equal(io_alloc_set(ia, 1, 0x600, err, sizeof(err)), 0);
 	assert_true(io_alloc_changed(ia));
 	assert_int_equal(io_alloc_restore(ia, err, sizeof(err)), 0);
-	get(t->root, "info/L3/io_alloc_cbm", text, sizeof(text));
+	fake_tree_get(t->root, "info/L3/io_alloc_cbm", text, sizeof(text));
 	assert_string_equal(text, "0=003;1=0f0\n");
-	get(t->root, "info/L3/io_alloc", text, sizeof(text));
+	fake_tree_get(t->root, "info/L3/io_alloc", text, sizeof(text));
 	assert_string_equal(text, "enabled\n");
 	io_alloc_close(ia);
 }
@@ -272,7 +245,7 @@ static void test_io_alloc_open_refuses_unsupported_writing_nothing(void **state)
 	struct tree *t = *state;
 	char err[512] = "";
 
-	put(t->root, "info/L3/io_alloc", "not supported\n");
+	fake_tree_put(t->root, "info/L3/io_alloc", "not supported\n");
 	errno = 0;
 	assert_null(io_alloc_open(t->root, tree_write, t, NULL, err, sizeof(err)));
 	assert_int_equal(errno, ENODEV);
@@ -309,7 +282,7 @@ static void test_io_alloc_record_of_a_dead_iocad_is_what_was_found(void **state)
 	assert_non_null(ia);
 	assert_int_equal(io_alloc_set(ia, 0, 0x700, err, sizeof(err)), 0);
 	io_alloc_close(ia); /* no restore: killed */
-	get(t->root, "info/L3/io_alloc", text, sizeof(text));
+	fake_tree_get(t->root, "info/L3/io_alloc", text, sizeof(text));
 	assert_string_equal(text, "enabled\n");
 
 	ia = io_alloc_open(t->root, tree_write, t, record, err, sizeof(err));
@@ -318,11 +291,11 @@ static void test_io_alloc_record_of_a_dead_iocad_is_what_was_found(void **state)
 	assert_false(io_alloc_found_enabled(ia));
 	assert_true(io_alloc_changed(ia));
 	assert_int_equal(io_alloc_restore(ia, err, sizeof(err)), 0);
-	get(t->root, "info/L3/io_alloc", text, sizeof(text));
+	fake_tree_get(t->root, "info/L3/io_alloc", text, sizeof(text));
 	assert_string_equal(text, "disabled\n");
 	io_alloc_close(ia);
 
-	put(t->root, "io_alloc.found", "maybe\n");
+	fake_tree_put(t->root, "io_alloc.found", "maybe\n");
 	assert_null(io_alloc_open(t->root, tree_write, t, record, err, sizeof(err)));
 	assert_non_null(strstr(err, "io_alloc.found: not what iocad writes: remove it"));
 }

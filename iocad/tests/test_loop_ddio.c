@@ -18,8 +18,12 @@
 #include "log_buf.h"
 #include "loop.h"
 
-/* be first in config order, so the I/O-unaware layout puts PS on top */
+/*
+ * be first in config order, so the I/O-unaware layout puts PS on top; no
+ * inclusive ways, which would put the networking vf first (at way 0)
+ */
 static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_ways_max = 5\n"
+			       "inclusive_ways = none\n"
 			       "threshold_miss_low = 1000\n"
 			       "[tenant be]\ncpus = 1-2\nways = 4\n"
 			       "[tenant vf]\ncpus = 0\nways = 4\npriority = PS\nnetworking = yes\n";

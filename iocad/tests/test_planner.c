@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "planner.h"
+#include "planner_inclusive.h"
 #include "ways.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -385,6 +386,269 @@ static void test_planner_random_ddio_places_keep_invariants(void **u)
 	free(c);
 }
 
+/* Three tenants on 11 ways, DDIO at 0x600, the inclusive ways 0x003. */
+static void three(struct config *c, struct planner_alloc *a, const unsigned int *ways)
+{
+	config_defaults(c);
+	c->ntenants = 3;
+	c->inclusive_mask = 0x003;
+	memset(a, 0, sizeof(*a));
+	a->llc_ways = 11;
+	a->ddio_ways = 2;
+	a->ntenants = 3;
+	memcpy(a->ways, ways, 3 * sizeof(*ways));
+}
+
+static void test_planner_keeps_ps_off_the_inclusive_ways(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	struct planner_alloc a;
+
+	(void)u;
+	assert_non_null(c);
+	/* PS first in config order: without the rule it would sit on ways 0-2 */
+	three(c, &a, (unsigned int[]){3, 2, 2});
+	c->tenant[0].prio = CONFIG_PRIO_PS;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	/* a BE tenant covers them; the other stays next to DDIO, as without the rule */
+	assert_int_equal(a.mask[1], 0x003);
+	assert_int_equal(a.mask[0], 0x01c);
+	assert_int_equal(a.mask[2], 0x060);
+	assert_int_equal(a.incl_fallback, 0);
+	/* alone with free ways, it leaves the inclusive ways free instead */
+	c->ntenants = a.ntenants = 1;
+	memset(a.mask, 0, sizeof(a.mask));
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x01c);
+	/* without inclusive ways, today's layout: from way 0 */
+	c->inclusive_mask = 0;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x007);
+	free(c);
+}
+
+static void test_planner_ps_falls_back_onto_the_inclusive_ways(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	struct planner_alloc a;
+
+	(void)u;
+	assert_non_null(c);
+	/* 8 PS ways, but only ways 2-8 are off both DDIO and the inclusive ways */
+	three(c, &a, (unsigned int[]){8, 1, 0});
+	c->ntenants = a.ntenants = 2;
+	c->tenant[0].prio = CONFIG_PRIO_PS;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	/* DDIO's rule still holds; the layout is the one without the rule */
+	assert_int_equal(a.mask[0], 0x0ff);
+	assert_int_equal(a.mask[1], 0x100);
+	assert_int_equal(planner_ddio_overlap(&a, 0), 0);
+	assert_int_equal(a.incl_fallback, 1u << 0);
+	/* one way less and it fits off them */
+	a.ways[0] = 7;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x1fc);
+	assert_int_equal(a.incl_fallback, 0);
+	free(c);
+}
+
+static void test_planner_puts_the_io_tenant_on_the_inclusive_ways(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	struct planner_alloc a;
+
+	(void)u;
+	assert_non_null(c);
+	/* aggregation: the vswitch, last in config order, goes on ways 0-1 */
+	three(c, &a, (unsigned int[]){3, 2, 2});
+	c->model = CONFIG_MODEL_AGGREGATION;
+	c->tenant[0].prio = CONFIG_PRIO_PS;
+	c->tenant[2].vswitch = true;
+	c->tenant[2].networking = true;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[2], 0x003);
+	assert_int_equal(a.mask[0], 0x01c);
+	assert_int_equal(a.mask[1], 0x060);
+	assert_int_equal(planner_ddio_overlap(&a, 2), 0); /* still off DDIO's ways */
+	/* slicing: a networking tenant, even a PS one, goes there first */
+	three(c, &a, (unsigned int[]){2, 2, 2});
+	c->tenant[0].prio = CONFIG_PRIO_PS;
+	c->tenant[2].networking = true;
+	c->tenant[2].prio = CONFIG_PRIO_PS;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[2], 0x003);
+	assert_int_equal(a.mask[0], 0x00c);
+	assert_int_equal(a.mask[1], 0x030);
+	/* a networking tenant is not I/O-heavy in aggregation: the vswitch is */
+	assert_false(planner_inclusive_shy(c, &a, 2));
+	c->model = CONFIG_MODEL_AGGREGATION;
+	assert_true(planner_inclusive_shy(c, &a, 2));
+	c->model = CONFIG_MODEL_SLICING;
+	assert_false(planner_inclusive_shy(c, &a, 2));
+	/* the I/O-unaware planner is blind to them as to DDIO */
+	assert_int_equal(planner_plan(c, PLANNER_IO_UNAWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x003);
+	assert_int_equal(a.incl_fallback, 0);
+	free(c);
+}
+
+/* A layout that already keeps PS off them (the I/O-heavy tenant on them) stays. */
+static void test_planner_inclusive_ways_move_nobody_for_nothing(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	struct planner_alloc a;
+
+	(void)u;
+	assert_non_null(c);
+	three(c, &a, (unsigned int[]){2, 2, 3});
+	c->model = CONFIG_MODEL_AGGREGATION;
+	c->tenant[0].vswitch = true;
+	c->tenant[2].prio = CONFIG_PRIO_PS;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x003);
+	assert_int_equal(a.mask[1], 0x00c);
+	assert_int_equal(a.mask[2], 0x070);
+	/* without an I/O-heavy tenant, a BE tenant there is as good */
+	c->model = CONFIG_MODEL_SLICING;
+	c->tenant[0].vswitch = false;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[0], 0x003);
+	assert_int_equal(a.mask[2], 0x070);
+	/* a networking tenant in slicing off them is put there */
+	c->tenant[1].networking = true;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(a.mask[1], 0x003);
+	assert_int_equal(a.mask[0] | a.mask[2], 0x07c);
+	assert_int_equal(a.mask[2] & 0x003, 0);
+	free(c);
+}
+
+/* Leaders kept off the inclusive ways (PS, no I/O-heavy member). */
+static bool shy(const struct config *c, unsigned int i)
+{
+	unsigned int l = config_leader(c, i);
+	bool ps = false;
+
+	for (unsigned int j = 0; j < c->ntenants; j++) {
+		const struct config_tenant *t = &c->tenant[j];
+
+		if (config_leader(c, j) != l)
+			continue;
+		if (t->vswitch || (c->model == CONFIG_MODEL_SLICING && t->networking))
+			return false;
+		ps = ps || t->prio == CONFIG_PRIO_PS;
+	}
+	return ps;
+}
+
+/* Can tenants @k.. of @w (kept off @incl when @off) be placed in @freem? */
+static bool layout_exists(const unsigned int *w, const bool *off, unsigned int n, unsigned int k,
+			  uint32_t freem, uint32_t incl, unsigned int llc)
+{
+	if (k == n)
+		return true;
+	for (unsigned int lo = 0; lo + w[k] <= llc; lo++) {
+		uint32_t m = ways_mask(lo, w[k]);
+
+		if ((m & freem) != m || (off[k] && (m & incl)))
+			continue;
+		if (layout_exists(w, off, n, k + 1, freem & ~m, incl, llc))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Random sets, DDIO and the inclusive ways at random places: the rule
+ * never changes anyone's DDIO overlap; with DDIO at one end (one side),
+ * a PS tenant is on the inclusive ways only if no layout of the tenants
+ * off DDIO's and the sharers' ways keeps every PS tenant off them, and
+ * then incl_fallback says so.
+ */
+static void test_planner_random_inclusive_ways_keep_ps_off_when_possible(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	double refs[PLATFORM_MAX_TENANTS];
+	struct planner_alloc a, b, settled;
+	unsigned int possible = 0, impossible = 0;
+
+	(void)u;
+	assert_non_null(c);
+	for (int iter = 0; iter < 20000; iter++) {
+		unsigned int lo, ni, w[PLATFORM_MAX_TENANTS], n = 0, end = rnd(3);
+		bool off[PLATFORM_MAX_TENANTS];
+		uint32_t incl, fixed, on_incl = 0, want = 0;
+
+		random_set(c, &a, refs);
+		/* DDIO at the top, at way 0, or anywhere */
+		lo = end == 0	? a.llc_ways - a.ddio_ways
+		     : end == 1 ? 0
+				: rnd(a.llc_ways - a.ddio_ways + 1);
+		a.ddio_mask = a.ddio_origin = ways_mask(lo, a.ddio_ways);
+		ni = 1 + rnd(4);
+		incl = ways_mask(rnd(a.llc_ways - ni + 1), ni);
+		c->model = rnd(2) ? CONFIG_MODEL_SLICING : CONFIG_MODEL_AGGREGATION;
+		for (unsigned int i = 0; i < a.ntenants; i++)
+			c->tenant[i].networking = rnd(3) == 0;
+		b = a;
+		c->inclusive_mask = 0;
+		assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &b), 0);
+		c->inclusive_mask = incl;
+		assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &a), 0);
+		fixed = a.ddio_mask;
+		for (unsigned int i = 0; i < a.ntenants; i++) {
+			assert_true(ways_contiguous(a.mask[i]));
+			assert_int_equal(__builtin_popcount(a.mask[i]), a.ways[i]);
+			for (unsigned int j = i + 1; j < a.ntenants; j++)
+				if (config_leader(c, j) != config_leader(c, i))
+					assert_int_equal(a.mask[i] & a.mask[j], 0);
+			if (config_leader(c, i) != i)
+				continue;
+			/* who shares DDIO, and by how much, is DDIO's rule alone */
+			assert_int_equal(planner_ddio_overlap(&a, i), planner_ddio_overlap(&b, i));
+			if (shy(c, i) && (a.mask[i] & incl))
+				want |= 1u << i;
+			if (planner_ddio_overlap(&a, i)) {
+				fixed |= a.mask[i];
+				continue;
+			}
+			if (shy(c, i) && (a.mask[i] & incl))
+				on_incl |= 1u << i;
+			w[n] = a.ways[i];
+			off[n++] = shy(c, i);
+		}
+		/* the fallback is visible: exactly the PS tenants on the inclusive ways */
+		assert_int_equal(a.incl_fallback, want);
+		/*
+		 * replanning with the same inputs moves nothing, wherever it
+		 * moves nothing without the rule (a fragmented two-sided layout
+		 * may settle only in its second plan, with the rule or without)
+		 */
+		c->inclusive_mask = 0;
+		settled = b;
+		assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &settled), 0);
+		c->inclusive_mask = incl;
+		if (!memcmp(settled.mask, b.mask, sizeof(b.mask))) {
+			b = a;
+			assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &b), 0);
+			assert_memory_equal(a.mask, b.mask, sizeof(a.mask));
+		}
+		if (end == 2 && lo && lo + a.ddio_ways < a.llc_ways)
+			continue; /* two sides: each tenant keeps DDIO's side (FSM.md) */
+		if (layout_exists(w, off, n, 0, ways_all(a.llc_ways) & ~fixed, incl, a.llc_ways)) {
+			possible++;
+			assert_int_equal(on_incl, 0);
+		} else {
+			impossible++;
+			assert_int_not_equal(on_incl, 0);
+		}
+	}
+	/* both cases were met often */
+	assert_true(possible > 1000);
+	assert_true(impossible > 100);
+	free(c);
+}
+
 static void test_planner_mask_helpers(void **u)
 {
 	(void)u;
@@ -417,6 +681,11 @@ int main(void)
 		cmocka_unit_test(test_planner_ps_shares_only_when_unavoidable),
 		cmocka_unit_test(test_planner_rejects_what_does_not_fit),
 		cmocka_unit_test(test_planner_groups_share_one_mask),
+		cmocka_unit_test(test_planner_keeps_ps_off_the_inclusive_ways),
+		cmocka_unit_test(test_planner_ps_falls_back_onto_the_inclusive_ways),
+		cmocka_unit_test(test_planner_puts_the_io_tenant_on_the_inclusive_ways),
+		cmocka_unit_test(test_planner_inclusive_ways_move_nobody_for_nothing),
+		cmocka_unit_test(test_planner_random_inclusive_ways_keep_ps_off_when_possible),
 		cmocka_unit_test(test_planner_mask_helpers),
 	};
 

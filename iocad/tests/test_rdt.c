@@ -19,6 +19,7 @@
 
 #include "rdt.h"
 #include "rdt_apply.h"
+#include "fake_tree.h"
 #include "rdt_info.h"
 
 struct tree {
@@ -27,43 +28,6 @@ struct tree {
 	const char *refuse;
 	int writes;
 };
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void get(const char *root, const char *rel, char *buf, size_t len)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	assert_int_equal(rdt_info_read_file(path, buf, len), 0);
-}
-
-static int exists(const char *root, const char *rel)
-{
-	char path[256];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	return !stat(path, &st);
-}
-
-static void mkd(const char *root, const char *rel)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	assert_int_equal(mkdir(path, 0755), 0);
-}
 
 /* The kernel makes these files in every new group; a plain dir has none. */
 static int tree_write(void *arg, const char *path, const char *data)
@@ -76,7 +40,7 @@ static int tree_write(void *arg, const char *path, const char *data)
 	if (t->refuse) {
 		m = strlen(t->refuse);
 		if (n >= m && !strcmp(path + n - m, t->refuse)) {
-			put(t->root, "info/last_cmd_status", "Mask out of range\n");
+			fake_tree_put(t->root, "info/last_cmd_status", "Mask out of range\n");
 			return -EINVAL;
 		}
 	}
@@ -114,14 +78,14 @@ static int setup(void **state)
 	assert_non_null(t);
 	snprintf(t->root, sizeof(t->root), "/tmp/iocad-rdt.XXXXXX");
 	assert_non_null(mkdtemp(t->root));
-	mkd(t->root, "info");
-	mkd(t->root, "info/L3");
-	put(t->root, "info/L3/cbm_mask", "7ff\n");
-	put(t->root, "info/L3/min_cbm_bits", "1\n");
-	put(t->root, "info/L3/num_closids", "4\n");
-	put(t->root, "info/L3/shareable_bits", "600\n");
-	put(t->root, "info/last_cmd_status", "ok\n");
-	put(t->root, "schemata", "L3:0=7ff;1=7ff\n");
+	fake_tree_mkdir(t->root, "info");
+	fake_tree_mkdir(t->root, "info/L3");
+	fake_tree_put(t->root, "info/L3/cbm_mask", "7ff\n");
+	fake_tree_put(t->root, "info/L3/min_cbm_bits", "1\n");
+	fake_tree_put(t->root, "info/L3/num_closids", "4\n");
+	fake_tree_put(t->root, "info/L3/shareable_bits", "600\n");
+	fake_tree_put(t->root, "info/last_cmd_status", "ok\n");
+	fake_tree_put(t->root, "schemata", "L3:0=7ff;1=7ff\n");
 	*state = t;
 	return 0;
 }
@@ -129,10 +93,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct tree *t = *state;
-	char cmd[128];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->root);
-	assert_int_equal(system(cmd), 0);
+	fake_tree_remove(t->root);
 	free(t);
 	return 0;
 }
@@ -188,7 +150,7 @@ static void test_rdt_info_not_mounted_says_how_to_mount(void **state)
 	char err[512] = "", root[128];
 
 	snprintf(root, sizeof(root), "%s/schemata.d", t->root);
-	mkd(t->root, "schemata.d");
+	fake_tree_mkdir(t->root, "schemata.d");
 	assert_int_equal(rdt_info_read(root, &i, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "not mounted"));
 	assert_non_null(strstr(err, "mount -t resctrl resctrl"));
@@ -200,7 +162,7 @@ static void test_rdt_info_bad_value_is_named(void **state)
 	struct rdt_l3_info i;
 	char err[512] = "";
 
-	put(t->root, "info/L3/num_closids", "four\n");
+	fake_tree_put(t->root, "info/L3/num_closids", "four\n");
 	assert_int_equal(rdt_info_read(t->root, &i, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "num_closids"));
 	assert_non_null(strstr(err, "four"));
@@ -245,13 +207,13 @@ static void test_rdt_apply_creates_groups_with_cpus_and_masks(void **state)
 	char err[512] = "", buf[128];
 
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
-	get(t->root, "iocad-s0-web/schemata", buf, sizeof(buf));
+	fake_tree_get(t->root, "iocad-s0-web/schemata", buf, sizeof(buf));
 	assert_string_equal(buf, "L3:0=3\n");
-	get(t->root, "iocad-s0-web/cpus_list", buf, sizeof(buf));
+	fake_tree_get(t->root, "iocad-s0-web/cpus_list", buf, sizeof(buf));
 	assert_string_equal(buf, "0-1\n");
-	get(t->root, "iocad-s0-batch/schemata", buf, sizeof(buf));
+	fake_tree_get(t->root, "iocad-s0-batch/schemata", buf, sizeof(buf));
 	assert_string_equal(buf, "L3:0=1c\n");
-	get(t->root, "iocad-s0-batch/cpus_list", buf, sizeof(buf));
+	fake_tree_get(t->root, "iocad-s0-batch/cpus_list", buf, sizeof(buf));
 	assert_string_equal(buf, "2-4\n");
 	rdt_close(r);
 }
@@ -286,12 +248,12 @@ static void test_rdt_apply_refused_write_puts_every_mask_back(void **state)
 	assert_non_null(strstr(err, "iocad-s0-batch"));
 	assert_non_null(strstr(err, "last_cmd_status: Mask out of range"));
 	t->refuse = NULL;
-	get(t->root, "iocad-s0-web/schemata", buf, sizeof(buf));
+	fake_tree_get(t->root, "iocad-s0-web/schemata", buf, sizeof(buf));
 	assert_string_equal(buf, "L3:0=3\n");
-	get(t->root, "iocad-s0-batch/schemata", buf, sizeof(buf));
+	fake_tree_get(t->root, "iocad-s0-batch/schemata", buf, sizeof(buf));
 	assert_string_equal(buf, "L3:0=1c\n");
 	/* the group this apply created is gone again; ours are as they were */
-	assert_false(exists(t->root, "iocad-s0-db"));
+	assert_false(fake_tree_exists(t->root, "iocad-s0-db"));
 	const struct rdt_group *now;
 	assert_int_equal(rdt_groups(r, &now), 2);
 	assert_int_equal(now[1].mask, 0x1c);
@@ -311,11 +273,11 @@ static void test_rdt_apply_refused_cpus_write_rolls_back(void **state)
 	assert_int_equal(rdt_apply(r, h, 2, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "assigning CPUs"));
 	t->refuse = NULL;
-	get(t->root, "iocad-s0-web/schemata", buf, sizeof(buf));
+	fake_tree_get(t->root, "iocad-s0-web/schemata", buf, sizeof(buf));
 	assert_string_equal(buf, "L3:0=3\n");
-	get(t->root, "iocad-s0-web/cpus_list", buf, sizeof(buf));
+	fake_tree_get(t->root, "iocad-s0-web/cpus_list", buf, sizeof(buf));
 	assert_string_equal(buf, "0-1\n");
-	assert_false(exists(t->root, "iocad-s0-db"));
+	assert_false(fake_tree_exists(t->root, "iocad-s0-db"));
 	rdt_close(r);
 }
 
@@ -330,7 +292,7 @@ static void test_rdt_apply_bad_mask_changes_nothing(void **state)
 	assert_non_null(strstr(err, "iocad-s0-batch"));
 	assert_non_null(strstr(err, "not contiguous"));
 	assert_int_equal(t->writes, 0);
-	assert_false(exists(t->root, "iocad-s0-web"));
+	assert_false(fake_tree_exists(t->root, "iocad-s0-web"));
 	rdt_close(r);
 }
 
@@ -341,14 +303,14 @@ static void test_rdt_apply_drops_removed_groups_only_ours(void **state)
 	struct rdt_group g[2] = {grp("web", 0, 1, 0x3), grp("batch", 2, 4, 0x1c)};
 	char err[512] = "";
 
-	mkd(t->root, "operator-group");
+	fake_tree_mkdir(t->root, "operator-group");
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
 	assert_int_equal(rdt_apply(r, g, 1, err, sizeof(err)), 0);
-	assert_true(exists(t->root, "iocad-s0-web"));
-	assert_false(exists(t->root, "iocad-s0-batch"));
+	assert_true(fake_tree_exists(t->root, "iocad-s0-web"));
+	assert_false(fake_tree_exists(t->root, "iocad-s0-batch"));
 	assert_int_equal(rdt_remove_all(r), 0);
-	assert_false(exists(t->root, "iocad-s0-web"));
-	assert_true(exists(t->root, "operator-group"));
+	assert_false(fake_tree_exists(t->root, "iocad-s0-web"));
+	assert_true(fake_tree_exists(t->root, "operator-group"));
 	rdt_close(r);
 }
 
@@ -359,15 +321,15 @@ static void test_rdt_stale_groups_found_and_removed(void **state)
 	struct rdt *r = open_tree(t);
 	char err[512] = "";
 
-	mkd(t->root, "iocad-s0-old");
-	mkd(t->root, "iocad-s1-other-socket");
-	mkd(t->root, "operator-group");
+	fake_tree_mkdir(t->root, "iocad-s0-old");
+	fake_tree_mkdir(t->root, "iocad-s1-other-socket");
+	fake_tree_mkdir(t->root, "operator-group");
 	assert_int_equal(rdt_find_stale(r, names, 4), 1);
 	assert_string_equal(names[0], "iocad-s0-old");
 	assert_int_equal(rdt_remove_stale(r, err, sizeof(err)), 1);
-	assert_false(exists(t->root, "iocad-s0-old"));
-	assert_true(exists(t->root, "iocad-s1-other-socket"));
-	assert_true(exists(t->root, "operator-group"));
+	assert_false(fake_tree_exists(t->root, "iocad-s0-old"));
+	assert_true(fake_tree_exists(t->root, "iocad-s1-other-socket"));
+	assert_true(fake_tree_exists(t->root, "operator-group"));
 	rdt_close(r);
 }
 
@@ -379,7 +341,7 @@ static void test_rdt_closids_counted_with_numbers(void **state)
 
 	/* num_closids 4: default + 3 */
 	assert_int_equal(rdt_check_closids(r, 3, err, sizeof(err)), 0);
-	mkd(t->root, "operator-group");
+	fake_tree_mkdir(t->root, "operator-group");
 	assert_int_equal(rdt_check_closids(r, 3, err, sizeof(err)), -ENOSPC);
 	assert_non_null(strstr(err, "3 tenant groups need 3 CLOSIDs"));
 	assert_non_null(strstr(err, "num_closids is 4"));
@@ -408,10 +370,10 @@ static void test_rdt_groups_of_others_hold_cpus_and_closids(void **state)
 	struct rdt *r = rdt_open(&o, err, sizeof(err));
 
 	assert_non_null(r);
-	mkd(t->root, "iocad-s1-db");
-	put(t->root, "iocad-s1-db/cpus_list", "4-5\n");
-	mkd(t->root, "ops");
-	put(t->root, "ops/cpus_list", "2-3,9\n");
+	fake_tree_mkdir(t->root, "iocad-s1-db");
+	fake_tree_put(t->root, "iocad-s1-db/cpus_list", "4-5\n");
+	fake_tree_mkdir(t->root, "ops");
+	fake_tree_put(t->root, "ops/cpus_list", "2-3,9\n");
 	/* num_closids 4: default, ops, and 2 for the daemon's groups of every socket */
 	assert_int_equal(rdt_check_closids(r, 2, err, sizeof(err)), 0);
 	assert_int_equal(rdt_check_closids(r, 3, err, sizeof(err)), -ENOSPC);
@@ -437,8 +399,8 @@ static void test_rdt_reread_takes_what_is_there(void **state)
 
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
 	/* behind iocad's back (a rollback that failed, say): b's mask and a's CPUs differ */
-	put(t->root, "iocad-s0-b/schemata", "L3:0=030;1=7ff\n");
-	put(t->root, "iocad-s0-a/cpus_list", "0\n");
+	fake_tree_put(t->root, "iocad-s0-b/schemata", "L3:0=030;1=7ff\n");
+	fake_tree_put(t->root, "iocad-s0-a/cpus_list", "0\n");
 	assert_int_equal(rdt_reread(r), 0);
 	assert_int_equal(rdt_groups(r, &cur), 2);
 	cur = rdt_find(cur, 2, "b");

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "host_cat.h"
 #include "rdt.h"
+#include "fake_tree.h"
 #include "rdt_info.h"
 
 struct tree {
@@ -28,43 +29,6 @@ struct tree {
 	int writes;
 	char last_write[256];
 };
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void get(const char *root, const char *rel, char *buf, size_t len)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	assert_int_equal(rdt_info_read_file(path, buf, len), 0);
-}
-
-static int exists(const char *root, const char *rel)
-{
-	char path[256];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	return !stat(path, &st);
-}
-
-static void mkd(const char *root, const char *rel)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	assert_int_equal(mkdir(path, 0755), 0);
-}
 
 /* resctrl applies a partial schemata line to the domains it names */
 static int tree_write(void *arg, const char *path, const char *data)
@@ -107,19 +71,19 @@ static int setup(void **state)
 	assert_non_null(t);
 	snprintf(t->root, sizeof(t->root), "/tmp/iocad-rdtclass.XXXXXX");
 	assert_non_null(mkdtemp(t->root));
-	mkd(t->root, "info");
-	mkd(t->root, "info/L3");
-	put(t->root, "info/L3/cbm_mask", "7ff\n");
-	put(t->root, "info/L3/min_cbm_bits", "1\n");
-	put(t->root, "info/L3/num_closids", "4\n");
-	put(t->root, "info/L3/shareable_bits", "600\n");
-	put(t->root, "info/last_cmd_status", "ok\n");
-	put(t->root, "schemata", "L3:0=7ff;1=7ff\n");
+	fake_tree_mkdir(t->root, "info");
+	fake_tree_mkdir(t->root, "info/L3");
+	fake_tree_put(t->root, "info/L3/cbm_mask", "7ff\n");
+	fake_tree_put(t->root, "info/L3/min_cbm_bits", "1\n");
+	fake_tree_put(t->root, "info/L3/num_closids", "4\n");
+	fake_tree_put(t->root, "info/L3/shareable_bits", "600\n");
+	fake_tree_put(t->root, "info/last_cmd_status", "ok\n");
+	fake_tree_put(t->root, "schemata", "L3:0=7ff;1=7ff\n");
 	/* the runtime's class, with a container's task in it */
-	mkd(t->root, "gold");
-	put(t->root, "gold/schemata", "L3:0=7ff;1=7ff\n");
-	put(t->root, "gold/cpus_list", "\n");
-	put(t->root, "gold/tasks", "4242\n");
+	fake_tree_mkdir(t->root, "gold");
+	fake_tree_put(t->root, "gold/schemata", "L3:0=7ff;1=7ff\n");
+	fake_tree_put(t->root, "gold/cpus_list", "\n");
+	fake_tree_put(t->root, "gold/tasks", "4242\n");
 	*state = t;
 	return 0;
 }
@@ -127,10 +91,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct tree *t = *state;
-	char cmd[128];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->root);
-	assert_int_equal(system(cmd), 0);
+	fake_tree_remove(t->root);
 	free(t);
 	return 0;
 }
@@ -173,14 +135,14 @@ static void test_rdt_class_only_its_mask_is_written(void **state)
 	char err[512] = "", buf[256];
 
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
-	get(t->root, "gold/schemata", buf, sizeof(buf));
+	fake_tree_get(t->root, "gold/schemata", buf, sizeof(buf));
 	assert_string_equal(buf, "L3:0=1c\n"); /* our domain only: a partial line */
-	get(t->root, "gold/cpus_list", buf, sizeof(buf));
+	fake_tree_get(t->root, "gold/cpus_list", buf, sizeof(buf));
 	assert_string_equal(buf, "\n");
-	get(t->root, "gold/tasks", buf, sizeof(buf));
+	fake_tree_get(t->root, "gold/tasks", buf, sizeof(buf));
 	assert_string_equal(buf, "4242\n");
-	assert_false(exists(t->root, "iocad-s0-gold"));
-	assert_true(exists(t->root, "iocad-s0-web/cpus_list"));
+	assert_false(fake_tree_exists(t->root, "iocad-s0-gold"));
+	assert_true(fake_tree_exists(t->root, "iocad-s0-web/cpus_list"));
 	/* a new mask: one write, the schemata */
 	t->writes = 0;
 	g[1].mask = 0x38;
@@ -197,20 +159,20 @@ static void test_rdt_class_let_go_gets_its_mask_back_never_removed(void **state)
 	struct rdt_group g[2] = {grp("web", false, 1, 0x3), grp("gold", true, 2, 0x1c)};
 	char err[512] = "", buf[256];
 
-	put(t->root, "gold/schemata", "L3:0=7f0;1=7ff\n");
+	fake_tree_put(t->root, "gold/schemata", "L3:0=7f0;1=7ff\n");
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
 	/* the tenant leaves: the class gets the mask it had, and stays */
 	assert_int_equal(rdt_apply(r, g, 1, err, sizeof(err)), 0);
-	assert_true(exists(t->root, "gold/tasks"));
-	get(t->root, "gold/schemata", buf, sizeof(buf));
+	assert_true(fake_tree_exists(t->root, "gold/tasks"));
+	fake_tree_get(t->root, "gold/schemata", buf, sizeof(buf));
 	assert_string_equal(buf, "L3:0=7f0\n");
 	/* and at exit */
-	put(t->root, "gold/schemata", "L3:0=7f0;1=7ff\n");
+	fake_tree_put(t->root, "gold/schemata", "L3:0=7f0;1=7ff\n");
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
 	assert_int_equal(rdt_remove_all(r), 0);
-	assert_true(exists(t->root, "gold/tasks"));
-	assert_false(exists(t->root, "iocad-s0-web"));
-	get(t->root, "gold/schemata", buf, sizeof(buf));
+	assert_true(fake_tree_exists(t->root, "gold/tasks"));
+	assert_false(fake_tree_exists(t->root, "iocad-s0-web"));
+	fake_tree_get(t->root, "gold/schemata", buf, sizeof(buf));
 	assert_string_equal(buf, "L3:0=7f0\n");
 	rdt_close(r);
 }
@@ -227,8 +189,8 @@ static void test_rdt_class_missing_is_refused_never_created(void **state)
 	assert_int_equal(rdt_check_shared(r, "gold", err, sizeof(err)), 0);
 	assert_int_equal(rdt_check_shared(r, "iocad-s1-x", err, sizeof(err)), -EINVAL);
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), -ENOENT);
-	assert_false(exists(t->root, "silver"));
-	assert_false(exists(t->root, "iocad-s0-web")); /* the whole apply undone */
+	assert_false(fake_tree_exists(t->root, "silver"));
+	assert_false(fake_tree_exists(t->root, "iocad-s0-web")); /* the whole apply undone */
 	rdt_close(r);
 }
 

@@ -134,6 +134,15 @@ static void test_scenario_defaults_ddio_to_the_top_two_ways(void **state)
 	assert_non_null(s);
 	assert_int_equal(s->ddio_mask, 0xc0000);
 	assert_int_equal(s->nevents, 0);
+	/* six channels of DDR4-2666 */
+	assert_float_equal(s->params.mem_bw, 127.968e9, 1e3);
+	assert_float_equal(s->params.mem_slope, 0.2, 0);
+	scenario_free(s);
+	s = parse("[platform]\nmem_bw = 64G\nmem_slope = 0.4\n[tenant a]\ncpus = 0\n", err,
+		  sizeof(err));
+	assert_non_null(s);
+	assert_float_equal(s->params.mem_bw, 64e9, 0);
+	assert_float_equal(s->params.mem_slope, 0.4, 0);
 	scenario_free(s);
 }
 

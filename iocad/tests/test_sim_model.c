@@ -244,6 +244,96 @@ static void test_sim_model_rejects_bad_parameters(void **state)
 	assert_int_equal(sim_model_solve(&f->p, f->t, 4, 0x600, &f->ws, &f->r), -EINVAL);
 }
 
+/* A memory-bound neighbour on disjoint ways: cache-wise isolated, DRAM-wise not. */
+static void thrasher(struct fixture *f)
+{
+	f->t[0].w.ws = 200 * MB;
+	f->t[0].w.rpi = 0.05;
+	f->t[0].w.mlp = 10;
+	f->t[0].ncpus = 12;
+	f->t[0].mask = sim_fx_ways(0, 2);
+	f->t[2].w.ws = 8 * MB; /* misses in its two ways: it feels the DRAM latency */
+	f->t[2].w.rpi = 0.02;
+}
+
+static void test_sim_model_memory_traffic_slows_a_cache_isolated_tenant(void **state)
+{
+	struct fixture *f = *state;
+	double lat_quiet, ins_quiet, lat_idle_bw;
+
+	thrasher(f);
+	f->p.mem_bw = 128e9;
+	f->p.mem_slope = 0.2;
+	f->t[0].w.active = false;
+	solve(f, 3, sim_fx_ways(9, 2));
+	lat_quiet = f->r.tenant[2].lat_ns;
+	ins_quiet = f->r.tenant[2].instructions;
+	f->t[0].w.active = true;
+	solve(f, 3, sim_fx_ways(9, 2));
+	assert_true(f->r.mem_util > 0.3);
+	assert_true(f->r.mem_util < 1.0);   /* the cores' own stalls bound their traffic */
+	assert_true(f->r.iterations < 300); /* converged, not stopped at the cap */
+	assert_true(f->r.penalty > f->p.miss_penalty);
+	assert_true(f->r.tenant[2].lat_ns > lat_quiet * 1.1);
+	assert_true(f->r.tenant[2].instructions < ins_quiet);
+	/* without the bandwidth model disjoint masks never interact */
+	f->p.mem_bw = 0;
+	solve(f, 3, sim_fx_ways(9, 2));
+	lat_idle_bw = f->r.tenant[2].lat_ns;
+	assert_float_equal(f->r.penalty, f->p.miss_penalty, 1e-9);
+	assert_float_equal(f->r.mem_util, 0, 0);
+	f->t[0].w.active = false;
+	solve(f, 3, sim_fx_ways(9, 2));
+	assert_float_equal(f->r.tenant[2].lat_ns, lat_idle_bw, 1e-9);
+}
+
+static void test_sim_model_leaked_dma_slows_a_cache_isolated_tenant(void **state)
+{
+	struct fixture *f = *state;
+	double lat_fits, mem_fits;
+
+	thrasher(f);
+	f->t[0].w.active = false;
+	f->p.mem_bw = 128e9;
+	f->p.mem_slope = 0.2;
+	f->t[1].w.rate = 8e6;
+	f->t[1].ncpus = 4;
+	f->t[1].w.ring = 128; /* in flight: 4 x 128 x 24 lines, in DDIO's two ways */
+	solve(f, 3, sim_fx_ways(9, 2));
+	lat_fits = f->r.tenant[2].lat_ns;
+	mem_fits = f->r.mem_bytes;
+	f->t[1].w.ring = 4096; /* 48 MiB in flight: it leaks */
+	solve(f, 3, sim_fx_ways(9, 2));
+	assert_true(f->r.mem_bytes > mem_fits * 2);
+	assert_true(f->r.tenant[2].lat_ns > lat_fits);
+	assert_true(f->r.tenant[0].instructions == 0);
+}
+
+static void test_sim_model_steeper_loaded_latency_costs_more(void **state)
+{
+	struct fixture *f = *state;
+	double prev = 0, prev_lat = 0;
+
+	thrasher(f);
+	f->p.mem_bw = 128e9;
+	for (double k = 0; k <= 0.8; k += 0.2) {
+		f->p.mem_slope = k;
+		solve(f, 3, sim_fx_ways(9, 2));
+		assert_true(f->r.penalty >= prev);
+		assert_true(f->r.iterations < 300);
+		assert_true(f->r.tenant[2].lat_ns >= prev_lat);
+		prev = f->r.penalty;
+		prev_lat = f->r.tenant[2].lat_ns;
+	}
+	assert_true(prev > f->p.miss_penalty);
+	/* a narrower memory system is a more loaded one */
+	f->p.mem_bw = 64e9;
+	solve(f, 3, sim_fx_ways(9, 2));
+	assert_true(f->r.penalty > prev);
+	f->p.mem_bw = -1;
+	assert_int_equal(sim_model_solve(&f->p, f->t, 3, 0x600, &f->ws, &f->r), -EINVAL);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -259,6 +349,9 @@ int main(void)
 		T(test_sim_model_overloaded_consumer_drops_and_leaks),
 		T(test_sim_model_inactive_tenant_counts_nothing),
 		T(test_sim_model_rejects_bad_parameters),
+		T(test_sim_model_memory_traffic_slows_a_cache_isolated_tenant),
+		T(test_sim_model_leaked_dma_slows_a_cache_isolated_tenant),
+		T(test_sim_model_steeper_loaded_latency_costs_more),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,25 +27,9 @@ fail_all() {
 	exit 1
 }
 
-if ! make --no-print-directory -C "$root/kmod" >"$work/build.log" 2>&1 ||
-	[ ! -f "$root/kmod/ioca.ko" ]; then
-	tail -n 30 "$work/build.log"
-	fail_all "ioca.ko does not build against $KDIR"
-fi
-# resctrl_emu is built from a copy: the tree's objects may be another kernel's.
-mkdir -p "$work/emu"
-cp "$root"/selftests/resctrl_emu/Kbuild "$root"/selftests/resctrl_emu/*.[ch] "$work/emu/" ||
-	fail_all "cannot copy selftests/resctrl_emu"
-if ! make -s -C "$KDIR" M="$work/emu" modules >>"$work/build.log" 2>&1 ||
-	[ ! -f "$work/emu/resctrl_emu.ko" ]; then
-	tail -n 30 "$work/build.log"
-	fail_all "resctrl_emu.ko does not build against $KDIR"
-fi
-if ! make --no-print-directory -C "$root/iocad" -j2 build/iocad.static build/iocactl.static \
-	>>"$work/build.log" 2>&1; then
-	tail -n 30 "$work/build.log"
-	fail_all "iocad/build/iocad.static or iocactl.static does not build"
-fi
+# shellcheck source=scripts/vm/guestparts.sh
+. "$root/scripts/vm/guestparts.sh"
+guest_parts "$work"
 
 boot() { # name cpu smp guest-script [sockets]
 	local name=$1 cpu=$2 smp=$3 script=$4 sockets=${5:-1} rc p f plan

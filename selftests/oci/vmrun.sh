@@ -35,24 +35,9 @@ busybox=/bin/busybox
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	fail_all "$busybox is not a static busybox (busybox-static)"
 
-if ! make --no-print-directory -C "$root/kmod" >"$work/build.log" 2>&1 ||
-	[ ! -f "$root/kmod/ioca.ko" ]; then
-	tail -n 30 "$work/build.log"
-	fail_all "ioca.ko does not build against $KDIR"
-fi
-mkdir -p "$work/emu"
-cp "$root"/selftests/resctrl_emu/Kbuild "$root"/selftests/resctrl_emu/*.[ch] "$work/emu/" ||
-	fail_all "cannot copy selftests/resctrl_emu"
-if ! make -s -C "$KDIR" M="$work/emu" modules >>"$work/build.log" 2>&1 ||
-	[ ! -f "$work/emu/resctrl_emu.ko" ]; then
-	tail -n 30 "$work/build.log"
-	fail_all "resctrl_emu.ko does not build against $KDIR"
-fi
-if ! make --no-print-directory -C "$root/iocad" -j2 build/iocad.static build/iocactl.static \
-	>>"$work/build.log" 2>&1; then
-	tail -n 30 "$work/build.log"
-	fail_all "iocad/build/iocad.static or iocactl.static does not build"
-fi
+# shellcheck source=scripts/vm/guestparts.sh
+. "$root/scripts/vm/guestparts.sh"
+guest_parts "$work"
 
 # The runtimes and every shared library they load, at the same paths.
 files=(--file "$runc:/ioca/runc" --file "$busybox:/ioca/busybox-ctr")
@@ -68,15 +53,4 @@ done
 	--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
 	"${files[@]}" --file "$here/guest_oci.sh" -- sh ./guest_oci.sh | tee "$work/out"
 rc=${PIPESTATUS[0]}
-p=$(grep -cE '^ok [0-9]+ ' "$work/out")
-f=$(grep -cE '^not ok [0-9]+ ' "$work/out")
-plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$work/out" | tail -n 1)
-if [ -z "$plan" ] || [ "$plan" -ne $((p + f)) ]; then
-	echo "oci-vm: planned '${plan:-nothing}' tests, reported $((p + f))"
-	f=$((f + 1))
-elif [ "$rc" -ne "$((f > 125 ? 125 : f))" ]; then
-	echo "oci-vm: the guest exited $rc with $f failure(s) reported"
-	f=$((f + 1))
-fi
-echo "oci-vm: $p passed, $f failed"
-[ "$f" -eq 0 ] && [ "$p" -gt 0 ]
+"$root/scripts/vm/taptally.sh" oci-vm "$work/out" "$rc"

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "fake_tree.h"
+#include "rdt_info.h"
+
+static void tree_path(char *path, size_t len, const char *root, const char *rel)
+{
+	int n = snprintf(path, len, "%s/%s", root, rel);
+
+	assert_true(n > 0 && (size_t)n < len);
+}
+
+void fake_tree_put(const char *root, const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	tree_path(path, sizeof(path), root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+void fake_tree_get(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[256];
+
+	tree_path(path, sizeof(path), root, rel);
+	assert_int_equal(rdt_info_read_file(path, buf, len), 0);
+}
+
+bool fake_tree_exists(const char *root, const char *rel)
+{
+	char path[256];
+	struct stat st;
+
+	tree_path(path, sizeof(path), root, rel);
+	return !stat(path, &st);
+}
+
+void fake_tree_mkdir(const char *root, const char *rel)
+{
+	char path[256];
+
+	tree_path(path, sizeof(path), root, rel);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+bool fake_tree_ends(const char *path, const char *tail)
+{
+	size_t n = strlen(path), m = strlen(tail);
+
+	return n >= m && !strcmp(path + n - m, tail);
+}
+
+void fake_tree_remove(const char *root)
+{
+	char cmd[300];
+
+	assert_non_null(strchr(root, '/'));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A temporary directory tree standing in for a sysfs-like one
+ * (/sys/fs/resctrl, a cgroup root) in host-side tests: files are written
+ * and read by path relative to the tree's root, and a failure is the
+ * test's (cmocka asserts).
+ */
+#ifndef IOCAD_TESTS_FAKE_TREE_H
+#define IOCAD_TESTS_FAKE_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* @root/@rel holds exactly @text. */
+void fake_tree_put(const char *root, const char *rel, const char *text);
+/* @buf gets @root/@rel as rdt_info_read_file() reads it. */
+void fake_tree_get(const char *root, const char *rel, char *buf, size_t len);
+bool fake_tree_exists(const char *root, const char *rel);
+void fake_tree_mkdir(const char *root, const char *rel);
+/* Whether @path ends with @tail (a write hook's way to tell files apart). */
+bool fake_tree_ends(const char *path, const char *tail);
+/* Removes @root and everything below it. */
+void fake_tree_remove(const char *root);
+
+#endif
