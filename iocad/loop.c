@@ -228,6 +228,11 @@ static void apply_changes(struct loop *l, struct pending *pend, uint64_t idx, bo
 	if (loop_plan_apply(l)) {
 		l->apply_failed_now = true;
 		revert(l, pend);
+		/* a DDIO register that did not take the write: go on without it */
+		if (loop_plan_ddio_control(l)) {
+			l->must_apply = true;
+			return;
+		}
 		back_off(l, idx);
 		return;
 	}

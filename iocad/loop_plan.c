@@ -7,6 +7,7 @@
  * then nothing of it reaches the platform.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config_socket.h"
@@ -127,11 +128,63 @@ static unsigned int clamp(unsigned int v, unsigned int lo, unsigned int hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* What the platform says of DDIO way control on @cfg's socket, said at its start. */
+static void say_ddio_control(struct loop *l, const struct config *cfg, uint32_t mask)
+{
+	const struct platform_socket_info *si = &l->info.socket[cfg->socket];
+
+	if (si->ddio_fixed)
+		loop_say(l, LOOP_LOG_ERROR,
+			 "socket %u: no DDIO way control: %s; iocad runs without it there, as "
+			 "with ddio = observe: DDIO keeps its %d ways (0x%x), tenants are planned "
+			 "around them, the core-side allocator and shuffling act",
+			 cfg->socket, si->ddio_fixed_why, __builtin_popcount(mask), mask);
+	else if (si->ddio_unverified && !cfg->ddio_observe)
+		loop_say(l, LOOP_LOG_INFO,
+			 "socket %u: DDIO way masks are set but not verified to move DDIO on "
+			 "this CPU model (iocactl info: verified no); 'ddio = observe' leaves "
+			 "DDIO alone",
+			 cfg->socket);
+}
+
+bool loop_plan_ddio_control(struct loop *l)
+{
+	struct platform_info *info = malloc(sizeof(*info));
+	bool changed = false;
+
+	if (!info || l->pf->ops->info(l->pf->ctx, info)) {
+		free(info);
+		return false;
+	}
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
+		struct platform_socket_info *si = &l->info.socket[id];
+		struct loop_sock *s = &l->s[id];
+
+		if (!s->used || si->ddio_fixed || !info->socket[id].ddio_fixed)
+			continue;
+		si->ddio_fixed = true;
+		memcpy(si->ddio_fixed_why, info->socket[id].ddio_fixed_why,
+		       sizeof(si->ddio_fixed_why));
+		s->cfg.ddio_observe = true;
+		s->ctx.alloc.ddio_fixed = true;
+		changed = true;
+		loop_say(l, LOOP_LOG_ERROR,
+			 "socket %u: no DDIO way control any more: %s; iocad goes on without it "
+			 "there, as with ddio = observe: DDIO keeps 0x%x, tenants are planned "
+			 "around it",
+			 id, si->ddio_fixed_why, s->known_ddio);
+	}
+	free(info);
+	return changed;
+}
+
 /* DDIO ways to start with: the config's, or with ddio = observe the platform's. */
 static unsigned int start_ddio(struct loop *l, const struct config *cfg)
 {
 	uint32_t mask = l->info.socket[cfg->socket].ddio_mask;
 	unsigned int n = (unsigned int)__builtin_popcount(mask);
+
+	say_ddio_control(l, cfg, mask);
 
 	if (!cfg->ddio_observe || !n)
 		return cfg->ddio_ways;
@@ -163,6 +216,9 @@ static int split(struct loop *l, char *err, size_t len)
 		r = config_for_socket(&l->newcfg, &l->info, ids[k], &s->next, err, len);
 		if (r)
 			return r;
+		/* the module says DDIO's ways cannot be changed: never try */
+		if (l->info.socket[ids[k]].ddio_fixed)
+			s->next.ddio_observe = true;
 		s->next_used = true;
 		s->next_changed = !s->used || config_same(&s->next, &s->cfg) != 1;
 	}

@@ -74,4 +74,11 @@ void loop_plan_reload(struct loop *l);
  */
 int loop_plan_apply(struct loop *l);
 
+/*
+ * After a refused apply: a socket the platform now says has no DDIO way
+ * control (its register did not take the write) runs as with ddio =
+ * observe from then on, said once. True if a socket changed so.
+ */
+bool loop_plan_ddio_control(struct loop *l);
+
 #endif /* IOCAD_LOOP_PLAN_H */

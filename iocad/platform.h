@@ -62,6 +62,10 @@ struct platform_socket_info {
 	uint32_t ddio_boot_mask; /* the platform's default mask */
 	bool ddio_counters;	 /* false: DDIO hits/misses are not measured */
 	char ddio_counters_why[PLATFORM_WHY_LEN]; /* why not, for the operator */
+	/* true: DDIO's ways cannot be changed here; iocad plans around them */
+	bool ddio_fixed;
+	char ddio_fixed_why[PLATFORM_WHY_LEN]; /* why, for the operator */
+	bool ddio_unverified; /* settable, but not known to move DDIO on this CPU */
 };
 
 struct platform_info {

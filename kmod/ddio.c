@@ -9,9 +9,10 @@
  * significant ways, where the hardware default sits, so that the ways CAT
  * hands to cores from the bottom up meet DDIO last.
  *
- * The register is 64 bits wide and only its low llc_ways bits are DDIO ways:
- * every write is a read-modify-write of those bits, and unload writes back
- * the full value found at load, never a default.
+ * The register is 64 bits wide and only its DDIO field (ddio_gen.c: per CPU
+ * model, else the low llc_ways bits) holds DDIO ways: every write is a
+ * read-modify-write of that field, read back afterwards (ddio_apply.c), and
+ * unload writes back the full value found at load, never a default.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,6 +22,7 @@
 #include <linux/kernel.h>
 #include "compat.h"
 #include "ddio.h"
+#include "ddio_gen.h"
 
 static const char * const ioca_ddio_msgs[] = {
 	[IOCA_DDIO_OK] = "valid",
@@ -29,6 +31,7 @@ static const char * const ioca_ddio_msgs[] = {
 	[IOCA_DDIO_TOO_FEW] = "DDIO mask has fewer ways than min_ways",
 	[IOCA_DDIO_TOO_MANY] = "DDIO way count exceeds the LLC ways",
 	[IOCA_DDIO_OUTSIDE_LLC] = "DDIO mask has bits beyond the LLC ways",
+	[IOCA_DDIO_OUTSIDE_FIELD] = "DDIO mask has bits outside the register's DDIO field",
 };
 
 VISIBLE_IF_KUNIT const char *ioca_ddio_verdict_msg(enum ioca_ddio_verdict v)
@@ -119,7 +122,7 @@ static u32 ioca_ddio_bits(const struct ioca_ddio_socket *sk, u64 raw)
 
 /**
  * ioca_ddio_merge() - a register value with new DDIO ways, other bits kept
- * @sk: socket (for its way count)
+ * @sk: socket (for its field)
  * @raw: the register as read
  * @mask: the DDIO ways to set
  *
@@ -127,9 +130,25 @@ static u32 ioca_ddio_bits(const struct ioca_ddio_socket *sk, u64 raw)
  */
 u64 ioca_ddio_merge(const struct ioca_ddio_socket *sk, u64 raw, u32 mask)
 {
-	return (raw & ~(u64)sk->valid_mask) | mask;
+	return (raw & ~(u64)sk->field) | (mask & sk->valid_mask);
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_merge);
+
+/*
+ * Fresh state of one socket: its geometry and field. The emulated
+ * register's mode (a test's debugfs knob) survives a re-read.
+ */
+static void ioca_ddio_socket_geometry(struct ioca_ddio *d, unsigned int s)
+{
+	struct ioca_ddio_socket *sk = &d->sock[s];
+	enum ioca_ddio_emul_mode mode = sk->emul_mode;
+
+	memset(sk, 0, sizeof(*sk));
+	sk->llc_ways = d->llc_ways;
+	sk->field = d->field;
+	sk->valid_mask = d->field & ioca_ddio_valid_mask(d->llc_ways);
+	sk->emul_mode = mode;
+}
 
 /**
  * ioca_ddio_socket_init() - geometry and boot value of one socket
@@ -149,9 +168,7 @@ int ioca_ddio_socket_init(struct ioca_ddio *d, unsigned int s)
 	u64 raw = 0;
 	int err;
 
-	memset(sk, 0, sizeof(*sk));
-	sk->llc_ways = llc_ways;
-	sk->valid_mask = ioca_ddio_valid_mask(llc_ways);
+	ioca_ddio_socket_geometry(d, s);
 	sk->emul_reg = d->default_mask;
 	err = d->ops->read(d, s, &raw);
 	if (err)
@@ -178,9 +195,7 @@ static void ioca_ddio_socket_unread(struct ioca_ddio *d, unsigned int s)
 {
 	struct ioca_ddio_socket *sk = &d->sock[s];
 
-	memset(sk, 0, sizeof(*sk));
-	sk->llc_ways = d->llc_ways;
-	sk->valid_mask = ioca_ddio_valid_mask(d->llc_ways);
+	ioca_ddio_socket_geometry(d, s);
 	sk->boot_mask = d->default_mask;
 	sk->mask = d->default_mask;
 	sk->emul_reg = d->default_mask;
@@ -190,19 +205,21 @@ static void ioca_ddio_socket_unread(struct ioca_ddio *d, unsigned int s)
 }
 
 /**
- * ioca_ddio_init() - read every socket's boot value through a backend
+ * ioca_ddio_init_field() - read every socket's boot value through a backend
  * @d: state to fill
  * @ops: backend
  * @nr_sockets: sockets, 1..IOCA_MAX_SOCKETS
  * @llc_ways: ways of every socket's LLC
  * @default_mask: mask shown when the backend reads an invalid one
  * @min_ways: fewest ways a mask may have
+ * @field: the register's DDIO field (ioca_ddio_gen_field())
  *
  * Return: 0 or -errno (-EINVAL for bad geometry, the backend's error).
  */
-int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
-		   unsigned int nr_sockets, u32 llc_ways, u32 default_mask,
-		   unsigned int min_ways)
+int ioca_ddio_init_field(struct ioca_ddio *d,
+			 const struct ioca_ddio_backend *ops,
+			 unsigned int nr_sockets, u32 llc_ways, u32 default_mask,
+			 unsigned int min_ways, u32 field)
 {
 	unsigned int s;
 	int err = 0;
@@ -211,7 +228,8 @@ int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 	    llc_ways < 2 || llc_ways > IOCA_LLC_MAX_WAYS ||
 	    !min_ways || min_ways > llc_ways)
 		return -EINVAL;
-	if (ioca_ddio_check_mask(default_mask, llc_ways, 1) != IOCA_DDIO_OK)
+	if (ioca_ddio_check_mask(default_mask, llc_ways, 1) != IOCA_DDIO_OK ||
+	    default_mask & ~field)
 		return -EINVAL;
 
 	memset(d, 0, sizeof(*d));
@@ -221,6 +239,7 @@ int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 	d->min_ways = min_ways;
 	d->llc_ways = llc_ways;
 	d->default_mask = default_mask;
+	d->field = field;
 	cpus_read_lock();
 	for (s = 0; s < nr_sockets && !err; s++) {
 		/*
@@ -236,6 +255,26 @@ int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 	}
 	cpus_read_unlock();
 	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_init_field);
+
+/**
+ * ioca_ddio_init() - as ioca_ddio_init_field(), the field the low ways
+ * @d: state to fill
+ * @ops: backend
+ * @nr_sockets: sockets, 1..IOCA_MAX_SOCKETS
+ * @llc_ways: ways of every socket's LLC
+ * @default_mask: mask shown when the backend reads an invalid one
+ * @min_ways: fewest ways a mask may have
+ *
+ * Return: 0 or -errno.
+ */
+int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
+		   unsigned int nr_sockets, u32 llc_ways, u32 default_mask,
+		   unsigned int min_ways)
+{
+	return ioca_ddio_init_field(d, ops, nr_sockets, llc_ways, default_mask,
+				    min_ways, ioca_ddio_gen_field(NULL, llc_ways));
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_init);
 
@@ -265,6 +304,8 @@ int ioca_ddio_resolve(const struct ioca_ddio *d, struct ioca_ddio_req *req,
 					   d->min_ways, &mask);
 	else
 		v = ioca_ddio_check_mask(mask, sk->llc_ways, d->min_ways);
+	if (v == IOCA_DDIO_OK && mask & ~sk->valid_mask)
+		v = IOCA_DDIO_OUTSIDE_FIELD;
 	if (v != IOCA_DDIO_OK) {
 		*why = ioca_ddio_verdict_msg(v);
 		return -EINVAL;
@@ -273,3 +314,33 @@ int ioca_ddio_resolve(const struct ioca_ddio *d, struct ioca_ddio_req *req,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_resolve);
+
+/**
+ * ioca_ddio_status() - whether one socket's DDIO ways can be controlled
+ * @d: state; the caller holds d->lock
+ * @s: socket id, below d->nr_sockets
+ * @st: filled in
+ *
+ * Writable: writes are allowed now (no lockdown) and the last one read
+ * back as written. Verified: writable and the register is known to move
+ * DDIO: on the msr backend only on models where that is public, on the
+ * emulated one unless it was told to ignore writes (debugfs).
+ */
+void ioca_ddio_status(struct ioca_ddio *d, unsigned int s,
+		      struct ioca_ddio_status *st)
+{
+	const struct ioca_ddio_socket *sk = &d->sock[s];
+	const char *why = NULL;
+	bool effect;
+
+	st->field = sk->field;
+	st->available = sk->field && !sk->unread;
+	st->writable = st->available && !sk->write_failed &&
+		       !(d->ops->may_write && d->ops->may_write(&why));
+	if (d->ops->id == IOCA_BACKEND_EMULATED)
+		effect = sk->emul_mode != IOCA_DDIO_EMUL_IGNORING;
+	else
+		effect = d->verified;
+	st->verified = st->writable && effect;
+}
+EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_status);

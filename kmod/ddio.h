@@ -7,6 +7,24 @@
 #include <linux/ioca.h>
 
 struct ioca_ddio;
+struct ioca_ddio_gen;
+
+/* Room for "socket N: DDIO write 0x... read back 0x...; ..." */
+#define IOCA_DDIO_MSG_LEN	128
+
+/**
+ * enum ioca_ddio_emul_mode - how an emulated register answers writes
+ * @IOCA_DDIO_EMUL_NORMAL: it takes them
+ * @IOCA_DDIO_EMUL_LOCKED: it ignores them and reads back unchanged (a
+ *	register firmware locked): writes fail their read-back
+ * @IOCA_DDIO_EMUL_IGNORING: it reads back as written but DDIO does not
+ *	follow (what Ice Lake-SP is reported to do): info says unverified
+ */
+enum ioca_ddio_emul_mode {
+	IOCA_DDIO_EMUL_NORMAL,
+	IOCA_DDIO_EMUL_LOCKED,
+	IOCA_DDIO_EMUL_IGNORING,
+};
 
 /**
  * struct ioca_ddio_backend - how a socket's DDIO way mask is read and written
@@ -34,7 +52,9 @@ struct ioca_ddio_backend {
 /**
  * struct ioca_ddio_socket - DDIO state of one package
  * @llc_ways: ways of the LLC
- * @valid_mask: one bit per LLC way
+ * @field: bits of the register that are the DDIO field; no write
+ *	changes any other bit
+ * @valid_mask: the field's bits that are LLC ways: masks lie inside it
  * @boot_raw: the whole register as found at load, written back on unload
  * @boot_mask: DDIO ways found at load (a default when that read is invalid)
  * @mask: mask last read or written
@@ -44,10 +64,15 @@ struct ioca_ddio_backend {
  * @owner_portid: netlink socket owning this mask, 0 when none
  * @owner_pid: process that set the owner, for info and messages
  * @owner_prev: mask before the owner's first change, put back when it closes
+ * @write_failed: the last write did not read back as written
  * @emul_reg: the emulated backend's register
+ * @emul_mode: how the emulated register answers writes
+ * @readback_msg: extack text of the last write that did not stick; it
+ *	must outlive the handler (6.1 has no formatted extack)
  */
 struct ioca_ddio_socket {
 	u32 llc_ways;
+	u32 field;
 	u32 valid_mask;
 	u64 boot_raw;
 	u32 boot_mask;
@@ -57,7 +82,10 @@ struct ioca_ddio_socket {
 	u32 owner_portid;
 	u32 owner_pid;
 	u32 owner_prev;
+	bool write_failed;
 	u64 emul_reg;
+	enum ioca_ddio_emul_mode emul_mode;
+	char readback_msg[IOCA_DDIO_MSG_LEN];
 };
 
 /**
@@ -69,6 +97,8 @@ struct ioca_ddio_socket {
  * @min_ways: fewest ways a mask may have
  * @llc_ways: ways of every socket's LLC
  * @default_mask: mask shown when a boot value has no valid one
+ * @field: the DDIO field of every socket's register
+ * @gen: what is known of the CPU model (msr backend), NULL when emulated
  * @verified: model where the effect of IIO_LLC_WAYS is confirmed
  * @sock: per-socket state
  */
@@ -79,6 +109,8 @@ struct ioca_ddio {
 	unsigned int min_ways;
 	u32 llc_ways;
 	u32 default_mask;
+	u32 field;
+	const struct ioca_ddio_gen *gen;
 	bool verified;
 	struct ioca_ddio_socket sock[IOCA_MAX_SOCKETS];
 };
@@ -107,6 +139,20 @@ struct ioca_ddio_owner {
 	bool own;
 };
 
+/**
+ * struct ioca_ddio_status - what info says of one socket's DDIO control
+ * @available: the field is known and the register was read
+ * @writable: writes are allowed and the last one read back as written
+ * @verified: writable, and a written mask is known to move DDIO
+ * @field: the register's DDIO field
+ */
+struct ioca_ddio_status {
+	bool available;
+	bool writable;
+	bool verified;
+	u32 field;
+};
+
 /* Why a mask or way count was refused, as an extack string. */
 enum ioca_ddio_verdict {
 	IOCA_DDIO_OK,
@@ -115,6 +161,7 @@ enum ioca_ddio_verdict {
 	IOCA_DDIO_TOO_FEW,
 	IOCA_DDIO_TOO_MANY,
 	IOCA_DDIO_OUTSIDE_LLC,
+	IOCA_DDIO_OUTSIDE_FIELD,
 };
 
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -129,6 +176,12 @@ u32 ioca_ddio_default_mask(u32 llc_ways);
 int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 		   unsigned int nr_sockets, u32 llc_ways, u32 default_mask,
 		   unsigned int min_ways);
+int ioca_ddio_init_field(struct ioca_ddio *d,
+			 const struct ioca_ddio_backend *ops,
+			 unsigned int nr_sockets, u32 llc_ways, u32 default_mask,
+			 unsigned int min_ways, u32 field);
+void ioca_ddio_status(struct ioca_ddio *d, unsigned int s,
+		      struct ioca_ddio_status *st);
 int ioca_ddio_socket_init(struct ioca_ddio *d, unsigned int s);
 int ioca_ddio_init_emulated(struct ioca_ddio *d, unsigned int nr_sockets,
 			    u32 llc_ways, unsigned int min_ways);
@@ -144,5 +197,7 @@ int ioca_ddio_socket_online(struct ioca_ddio *d, unsigned int s);
 void ioca_ddio_cpu_online(struct ioca_ddio *d, unsigned int cpu);
 void ioca_ddio_cpu_offline(struct ioca_ddio *d, unsigned int cpu);
 void ioca_ddio_exit(struct ioca_ddio *d);
+int ioca_ddio_emul_set_mode(struct ioca_ddio *d, unsigned int s,
+			    enum ioca_ddio_emul_mode mode);
 
 #endif /* _IOCA_DDIO_H */

@@ -4,6 +4,11 @@
  * socket, the restore of the boot values, and CPU hotplug. Validation and
  * the backends are in ddio.c.
  *
+ * Every write is read back: a register that does not hold the DDIO field
+ * written (locked by firmware, or a field that is not what the model table
+ * says) fails the write with -EIO, and the socket is reported not writable
+ * until a write sticks again.
+ *
  * Lock order: cpus_read_lock(), then d->lock; the backends run under both,
  * so a socket's CPUs cannot go away between choosing one and using it.
  */
@@ -15,7 +20,44 @@
 #include "compat.h"
 #include "ddio.h"
 
-/* Caller holds cpus_read_lock() and d->lock. */
+/*
+ * What ioca_ddio_write_verified() returns for a write the register did not
+ * take: apart from the backend's -EIO (a #GP on the MSR), so that the set
+ * reports the read-back and does not write that socket again.
+ */
+#define IOCA_DDIO_NOT_STUCK	1
+
+/*
+ * Write @raw and read it back. A DDIO field that reads back otherwise is
+ * IOCA_DDIO_NOT_STUCK, with sk->readback_msg naming the socket and both
+ * values; the mask on record stays the last one that stuck. Caller holds
+ * cpus_read_lock() and d->lock.
+ */
+static int ioca_ddio_write_verified(struct ioca_ddio *d, unsigned int s,
+				    u64 raw)
+{
+	struct ioca_ddio_socket *sk = &d->sock[s];
+	u64 back = 0;
+	int err;
+
+	err = d->ops->write(d, s, raw);
+	if (!err)
+		err = d->ops->read(d, s, &back);
+	if (err)
+		return err;
+	if (!((back ^ raw) & sk->field)) {
+		sk->write_failed = false;
+		return 0;
+	}
+	sk->write_failed = true;
+	snprintf(sk->readback_msg, sizeof(sk->readback_msg),
+		 "socket %u: DDIO register written 0x%llx, read back 0x%llx: the write did not stick",
+		 s, raw, back);
+	pr_warn("%s\n", sk->readback_msg);
+	return IOCA_DDIO_NOT_STUCK;
+}
+
+/* 0, IOCA_DDIO_NOT_STUCK or -errno; caller holds both locks. */
 static int ioca_ddio_write_mask(struct ioca_ddio *d, unsigned int s, u32 mask)
 {
 	struct ioca_ddio_socket *sk = &d->sock[s];
@@ -25,21 +67,26 @@ static int ioca_ddio_write_mask(struct ioca_ddio *d, unsigned int s, u32 mask)
 	err = d->ops->read(d, s, &raw);
 	if (err)
 		return err;
-	err = d->ops->write(d, s, ioca_ddio_merge(sk, raw, mask));
+	err = ioca_ddio_write_verified(d, s, ioca_ddio_merge(sk, raw, mask));
 	if (!err)
 		sk->mask = mask;
 	return err;
 }
 
-/* A write failed: every socket of the request goes back to its old mask. */
+/*
+ * A write failed: every socket of the request goes back to its old mask.
+ * The one whose write did not stick still holds what it read back and is
+ * not written again.
+ */
 static void ioca_ddio_rollback(struct ioca_ddio *d,
 			       const struct ioca_ddio_req *reqs,
-			       const u32 *before, unsigned int upto)
+			       const u32 *before, unsigned int upto, int err)
 {
 	unsigned int i;
 
 	for (i = 0; i <= upto; i++)
-		if (ioca_ddio_write_mask(d, reqs[i].socket, before[i]))
+		if ((i < upto || err != IOCA_DDIO_NOT_STUCK) &&
+		    ioca_ddio_write_mask(d, reqs[i].socket, before[i]))
 			pr_err("socket %u: DDIO mask 0x%x could not be put back\n",
 			       reqs[i].socket, before[i]);
 }
@@ -68,11 +115,13 @@ static void ioca_ddio_set_owner(struct ioca_ddio_socket *sk, u32 before,
  * @why: set to a message for extack on failure
  *
  * A socket whose CPUs are all offline is refused before anything is
- * written. On a backend error every socket of the request goes back to the
- * mask it had before the request.
+ * written. On a backend error, or a write that does not read back as
+ * written, every socket of the request goes back to the mask it had before
+ * the request.
  *
- * Return: 0, -ENODEV (socket offline) or the backend's -errno (-EPERM under
- * kernel lockdown).
+ * Return: 0, -ENODEV (socket offline), -EIO (a write did not stick; @why
+ * names the socket, the value written and the value read back) or the
+ * backend's -errno (-EPERM under kernel lockdown).
  */
 int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
 		    unsigned int n, const struct ioca_ddio_owner *o,
@@ -103,8 +152,12 @@ int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
 		d->sock[reqs[i].socket].dirty = true;
 		err = ioca_ddio_write_mask(d, reqs[i].socket, reqs[i].mask);
 		if (err) {
-			*why = "DDIO mask write failed; every socket of the request put back";
-			ioca_ddio_rollback(d, reqs, before, i);
+			*why = err == IOCA_DDIO_NOT_STUCK ?
+			       d->sock[reqs[i].socket].readback_msg :
+			       "DDIO mask write failed; every socket of the request put back";
+			ioca_ddio_rollback(d, reqs, before, i, err);
+			if (err == IOCA_DDIO_NOT_STUCK)
+				err = -EIO;
 			goto out_unlock;
 		}
 	}
@@ -125,9 +178,9 @@ static int ioca_ddio_restore_socket(struct ioca_ddio *d, unsigned int s)
 
 	if (d->ops->online && !d->ops->online(d, s))
 		return -ENODEV;
-	err = d->ops->write(d, s, sk->boot_raw);
+	err = ioca_ddio_write_verified(d, s, sk->boot_raw);
 	if (err)
-		return err;
+		return err == IOCA_DDIO_NOT_STUCK ? -EIO : err;
 	sk->mask = sk->boot_mask;
 	sk->dirty = false;
 	sk->owner_portid = 0;
@@ -260,6 +313,8 @@ int ioca_ddio_socket_online(struct ioca_ddio *d, unsigned int s)
 	else if (d->sock[s].dirty)
 		err = ioca_ddio_write_mask(d, s, d->sock[s].mask);
 	mutex_unlock(&d->lock);
+	if (err == IOCA_DDIO_NOT_STUCK)
+		err = -EIO;
 	if (err)
 		pr_err("socket %u: DDIO mask 0x%x not written back on CPU online: %d\n",
 		       s, d->sock[s].mask, err);
@@ -323,7 +378,7 @@ void ioca_ddio_exit(struct ioca_ddio *d)
 		return;
 	if (ioca_ddio_restore(d, failed))
 		for_each_set_bit(s, failed, IOCA_MAX_SOCKETS)
-			pr_warn("socket %u: could not restore the boot DDIO value 0x%llx (no online CPU?); it keeps mask 0x%x\n",
+			pr_warn("socket %u: could not restore the boot DDIO value 0x%llx (no online CPU, or the write did not stick); it keeps mask 0x%x\n",
 				s, d->sock[s].boot_raw, d->sock[s].mask);
 	mutex_destroy(&d->lock);
 	d->ops = NULL;

@@ -13,23 +13,21 @@
 #include <linux/topology.h>
 #include <asm/processor.h>
 #include "compat.h"
+#include "ddio_gen.h"
 #include "ddio_msr.h"
 #include "topo.h"
 
 /*
- * driver_data: 1 where the register's effect has been confirmed. No
+ * The models and their DDIO fields are in ddio_gen.c. No
  * MODULE_DEVICE_TABLE: udev would load the module at boot on every listed
  * Xeon; the service loads it when wanted.
  */
-static const struct x86_cpu_id ioca_ddio_cpu_ids[] = {
-	IOCA_MATCH_INTEL_MODEL(0x55, 1),	/* Skylake-SP, Cascade Lake */
-	IOCA_MATCH_INTEL_MODEL(0x6a, 0),	/* Ice Lake-SP */
-	IOCA_MATCH_INTEL_MODEL(0x6c, 0),	/* Ice Lake-D */
-	IOCA_MATCH_INTEL_MODEL(0x8f, 0),	/* Sapphire Rapids */
-	IOCA_MATCH_INTEL_MODEL(0xcf, 0),	/* Emerald Rapids */
-	IOCA_MATCH_INTEL_MODEL(0xad, 0),	/* Granite Rapids */
-	{}
-};
+static const struct ioca_ddio_gen *ioca_ddio_msr_gen(void)
+{
+	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL)
+		return NULL;
+	return ioca_ddio_gen_find(boot_cpu_data.x86, boot_cpu_data.x86_model);
+}
 
 bool ioca_ddio_msr_locked_down(void)
 {
@@ -128,12 +126,12 @@ static const struct ioca_ddio_backend ioca_ddio_msr = {
 int ioca_ddio_init_msr(struct ioca_ddio *d, unsigned int min_ways,
 		       const char **why)
 {
-	const struct x86_cpu_id *id = x86_match_cpu(ioca_ddio_cpu_ids);
+	const struct ioca_ddio_gen *gen = ioca_ddio_msr_gen();
 	unsigned int sockets = ioca_nr_sockets();
-	u32 ways, def;
+	u32 ways, def, field;
 	int err;
 
-	if (!id) {
+	if (!gen) {
 		*why = "CPU model has no DDIO way control";
 		return -ENODEV;
 	}
@@ -150,14 +148,21 @@ int ioca_ddio_init_msr(struct ioca_ddio *d, unsigned int min_ways,
 		*why = "more packages than IOCA_MAX_SOCKETS";
 		return -E2BIG;
 	}
+	if (!ioca_ddio_gen_matches(gen, ways))
+		pr_notice("%s: CPUID reports %u LLC ways, not the %u of DDIO field 0x%x: assuming the low %u bits, unverified\n",
+			  gen->name, ways, hweight32(gen->field), gen->field,
+			  ways);
+	field = ioca_ddio_gen_field(gen, ways);
 	def = ioca_cpuid_ddio_default();
-	if (!def || def & ~GENMASK(ways - 1, 0))
+	if (!def || def & ~field)
 		def = ioca_ddio_default_mask(ways);
-	err = ioca_ddio_init(d, &ioca_ddio_msr, sockets, ways, def, min_ways);
+	err = ioca_ddio_init_field(d, &ioca_ddio_msr, sockets, ways, def,
+				   min_ways, field);
 	if (err) {
 		*why = "reading IIO_LLC_WAYS failed";
 		return err;
 	}
-	d->verified = id->driver_data;
+	d->gen = gen;
+	d->verified = gen->verified && ioca_ddio_gen_matches(gen, ways);
 	return 0;
 }

@@ -47,6 +47,13 @@ const struct nla_policy ioca_sampler_set_nl_policy[IOCA_A_SAMPLER_OWNER + 1] = {
 	[IOCA_A_SAMPLER_OWNER] = { .type = NLA_FLAG, },
 };
 
+/* IOCA_CMD_DDIO_DEVICE_SET - do */
+const struct nla_policy ioca_ddio_device_set_nl_policy[IOCA_A_DEVICE_OWNER + 1] = {
+	[IOCA_A_DEVICE_ADDR] = { .type = NLA_NUL_STRING, .len = IOCA_PCI_ADDR_LEN - 1, },
+	[IOCA_A_DEVICE_MODE] = NLA_POLICY_RANGE(NLA_U32, 1, IOCA_DDIO_DEVICE_MODE_MAX),
+	[IOCA_A_DEVICE_OWNER] = { .type = NLA_FLAG, },
+};
+
 /* Ops without a policy take no attributes (resv_start_op is 0). */
 static const struct genl_ops ioca_nl_ops[] = {
 	{
@@ -90,6 +97,13 @@ static const struct genl_ops ioca_nl_ops[] = {
 	{
 		.cmd		= IOCA_CMD_SAMPLES_UNSUBSCRIBE,
 		.doit		= ioca_nl_samples_unsubscribe_doit,
+	},
+	{
+		.cmd		= IOCA_CMD_DDIO_DEVICE_SET,
+		.doit		= ioca_nl_ddio_device_set_doit,
+		.policy		= ioca_ddio_device_set_nl_policy,
+		.maxattr	= IOCA_A_DEVICE_OWNER,
+		.flags		= GENL_ADMIN_PERM,
 	},
 };
 

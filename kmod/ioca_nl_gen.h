@@ -12,6 +12,7 @@ extern const struct nla_policy ioca_ddio_socket_nl_policy[IOCA_A_SOCKET_DDIO_WAY
 extern const struct nla_policy ioca_event_nl_policy[IOCA_A_EVENT_CONFIG1 + 1];
 extern const struct nla_policy ioca_ddio_set_nl_policy[IOCA_A_DDIO_OWNER + 1];
 extern const struct nla_policy ioca_sampler_set_nl_policy[IOCA_A_SAMPLER_OWNER + 1];
+extern const struct nla_policy ioca_ddio_device_set_nl_policy[IOCA_A_DEVICE_OWNER + 1];
 
 int ioca_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info);
 int ioca_nl_ddio_set_doit(struct sk_buff *skb, struct genl_info *info);
@@ -22,6 +23,7 @@ int ioca_nl_sample_get_doit(struct sk_buff *skb, struct genl_info *info);
 int ioca_nl_samples_subscribe_doit(struct sk_buff *skb, struct genl_info *info);
 int ioca_nl_samples_unsubscribe_doit(struct sk_buff *skb,
 				     struct genl_info *info);
+int ioca_nl_ddio_device_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	IOCA_NLGRP_SAMPLES,

@@ -19,6 +19,7 @@
 #include <linux/topology.h>
 #include "compat.h"
 #include "ddio_emul.h"
+#include "ddio_gen.h"
 #include "ddio_msr.h"
 #include "main.h"
 #include "netlink.h"
@@ -84,13 +85,16 @@ static int __init ioca_ddio_setup(struct ioca_ddio *d)
 
 static void ioca_print_backend(const struct ioca_ddio *d)
 {
-	pr_info("backend %s, %u socket(s), %u LLC ways, DDIO mask 0x%x%s%s\n",
+	pr_info("backend %s, %u socket(s), %u LLC ways, DDIO mask 0x%x, field 0x%x%s%s\n",
 		d->ops->name, d->nr_sockets, d->sock[0].llc_ways,
-		d->sock[0].boot_mask,
+		d->sock[0].boot_mask, d->field,
 		d->ops->id == IOCA_BACKEND_MSR && !d->verified ?
 		", model supported but unverified" : "",
 		d->ops->id == IOCA_BACKEND_MSR && ioca_ddio_msr_locked_down() ?
 		", MSR writes refused by kernel lockdown" : "");
+	if (d->gen && d->gen->note)
+		pr_notice("%s (model 0x%02x): %s\n", d->gen->name,
+			  d->gen->model, d->gen->note);
 }
 
 static int ioca_cpuhp_online(unsigned int cpu)
@@ -116,10 +120,11 @@ static int __init ioca_init(void)
 		return -EINVAL;
 	}
 	mutex_init(&ioca_ctx.owner_lock);
-	/* ORDER: DDIO state, sampler, owner watch, then the family. */
+	/* ORDER: DDIO state (ways, root ports), sampler, owner watch, the family. */
 	err = ioca_ddio_setup(&ioca_ctx.ddio);
 	if (err)
 		return err;
+	ioca_ddio_ports_init(&ioca_ctx.ports, emulate);
 	err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "ioca/ddio:online",
 					ioca_cpuhp_online, ioca_cpuhp_offline);
 	if (err < 0)
@@ -143,6 +148,7 @@ static int __init ioca_init(void)
 	if (emulate) {
 		ioca_emul_debugfs_init(&ioca_ctx.emul);
 		ioca_ddio_emul_debugfs_init(&ioca_ctx.ddio, ioca_ctx.emul.dir);
+		ioca_ddio_ports_debugfs_init(&ioca_ctx.ports, ioca_ctx.emul.dir);
 	}
 	ioca_print_backend(&ioca_ctx.ddio);
 	if (!ioca_ctx.sampler.hw_counters)
@@ -157,6 +163,7 @@ err_sampler_exit:
 err_remove_state:
 	cpuhp_remove_state_nocalls(ioca_ctx.cpuhp_state);
 err_ddio_exit:
+	ioca_ddio_ports_exit(&ioca_ctx.ports);
 	ioca_ddio_exit(&ioca_ctx.ddio);
 	return err;
 }
@@ -171,6 +178,7 @@ static void __exit ioca_exit(void)
 	ioca_emul_exit(&ioca_ctx.emul);
 	ioca_sampler_exit(&ioca_ctx.sampler);
 	cpuhp_remove_state_nocalls(ioca_ctx.cpuhp_state);
+	ioca_ddio_ports_exit(&ioca_ctx.ports);
 	ioca_ddio_exit(&ioca_ctx.ddio);
 }
 

@@ -4,12 +4,14 @@
 
 #include <linux/mutex.h>
 #include "ddio.h"
+#include "ddio_dev.h"
 #include "emul_counters.h"
 #include "sampler.h"
 
 /**
  * struct ioca_ctx - the module's one instance
  * @ddio: DDIO way control
+ * @ports: DDIO per device: the root ports whose setting was changed
  * @sampler: counter sampler
  * @emul: emulated DDIO hit/miss counters (emulate=1 only)
  * @owner_lock: serialises sampler ownership checks with the ops they guard
@@ -17,6 +19,7 @@
  */
 struct ioca_ctx {
 	struct ioca_ddio ddio;
+	struct ioca_ddio_ports ports;
 	struct ioca_sampler sampler;
 	struct ioca_emul_counters emul;
 	struct mutex owner_lock; /* see @owner_lock */

@@ -61,7 +61,9 @@ static int ioca_put_socket_info(struct sk_buff *msg, struct ioca_ddio *d,
 {
 	const struct ioca_ddio_socket *sk = &d->sock[id];
 	struct nlattr *nest = nla_nest_start(msg, IOCA_A_INFO_SOCKET);
+	struct ioca_ddio_status st;
 
+	ioca_ddio_status(d, id, &st);
 	if (!nest ||
 	    nla_put_u32(msg, IOCA_A_SOCKET_ID, id) ||
 	    nla_put_u32(msg, IOCA_A_SOCKET_LLC_WAYS, sk->llc_ways) ||
@@ -70,7 +72,11 @@ static int ioca_put_socket_info(struct sk_buff *msg, struct ioca_ddio *d,
 	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_BOOT_MASK, sk->boot_mask) ||
 	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_VALID_MASK, sk->valid_mask) ||
 	    nla_put_u32(msg, IOCA_A_SOCKET_CPU_COUNT, ioca_socket_cpus(id)) ||
-	    nla_put_u32(msg, IOCA_A_SOCKET_OWNER_PID, sk->owner_pid))
+	    nla_put_u32(msg, IOCA_A_SOCKET_OWNER_PID, sk->owner_pid) ||
+	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_FIELD, st.field) ||
+	    nla_put_u8(msg, IOCA_A_SOCKET_DDIO_AVAILABLE, st.available) ||
+	    nla_put_u8(msg, IOCA_A_SOCKET_DDIO_WRITABLE, st.writable) ||
+	    nla_put_u8(msg, IOCA_A_SOCKET_DDIO_VERIFIED, st.verified))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -110,7 +116,8 @@ static int ioca_put_info(struct sk_buff *msg)
 	    nla_put_u8(msg, IOCA_A_INFO_HW_COUNTERS, s->hw_counters) ||
 	    nla_put_u32(msg, IOCA_A_INFO_FALLBACK_KIND, IOCA_FALLBACK_KIND))
 		return -EMSGSIZE;
-	if (ioca_put_ddio_info(msg, &ioca_ctx.ddio))
+	if (ioca_put_ddio_info(msg, &ioca_ctx.ddio) ||
+	    ioca_ddio_dev_fill_info(&ioca_ctx.ports, msg))
 		return -EMSGSIZE;
 	return ioca_sampler_fill_info(s, msg);
 }
@@ -120,8 +127,8 @@ int ioca_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(IOCA_INFO_MSG_SIZE + IOCA_SAMPLER_INFO_SIZE,
-			  GFP_KERNEL);
+	msg = genlmsg_new(IOCA_INFO_MSG_SIZE + IOCA_SAMPLER_INFO_SIZE +
+			  IOCA_DEV_INFO_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &ioca_nl_family, 0,
@@ -173,6 +180,31 @@ int ioca_nl_ddio_set_doit(struct sk_buff *skb, struct genl_info *info)
 	err = ioca_ddio_apply(&ioca_ctx.ddio, reqs, n, &o, &why);
 	if (err)
 		ioca_nl_set_err(info->extack, NULL, why);
+	return err;
+}
+
+int ioca_nl_ddio_device_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ioca_ddio_dev_owner o = {
+		.portid = info->snd_portid,
+		.pid = task_tgid_nr(current),
+		.own = !!info->attrs[IOCA_A_DEVICE_OWNER],
+	};
+	struct nlattr *addr = info->attrs[IOCA_A_DEVICE_ADDR];
+	const char *why = NULL;
+	int err;
+
+	if (!ioca_nl_rawio(skb, info))
+		return -EPERM;
+	if (!addr || !info->attrs[IOCA_A_DEVICE_MODE]) {
+		GENL_SET_ERR_MSG(info, "a device address and a mode are needed");
+		return -EINVAL;
+	}
+	err = ioca_ddio_dev_set(&ioca_ctx.ports, nla_data(addr),
+				nla_get_u32(info->attrs[IOCA_A_DEVICE_MODE]),
+				&o, &why);
+	if (err)
+		ioca_nl_set_err(info->extack, addr, why);
 	return err;
 }
 

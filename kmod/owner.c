@@ -84,7 +84,7 @@ static bool ioca_owner_may_hold(u32 portid)
 	for (i = 0; i < IOCA_MAX_SOCKETS; i++)
 		if (READ_ONCE(d->sock[i].owner_portid) == portid)
 			return true;
-	return false;
+	return ioca_ddio_dev_may_hold(&ioca_ctx.ports, portid);
 }
 
 static int ioca_owner_notify(struct notifier_block *nb, unsigned long event,
@@ -110,6 +110,7 @@ static int ioca_owner_notify(struct notifier_block *nb, unsigned long event,
 	}
 	mutex_unlock(&ioca_ctx.owner_lock);
 	ioca_ddio_release_owner(&ioca_ctx.ddio, n->portid);
+	ioca_ddio_dev_release_owner(&ioca_ctx.ports, n->portid);
 	return NOTIFY_OK;
 }
 

@@ -107,6 +107,39 @@ int ctl_cmd_ddio_set(struct ctl_ctx *x, int argc, char **argv)
 	return with_conn("ddio set", do_ddio_set, &req);
 }
 
+struct device_req {
+	const char *addr;
+	uint32_t mode;
+};
+
+static int do_ddio_device(struct ioca_client *c, void *arg)
+{
+	const struct device_req *r = arg;
+
+	return ioca_client__ddio_device_set(c, r->addr, r->mode, NULL);
+}
+
+int ctl_cmd_ddio_device(struct ctl_ctx *x, int argc, char **argv)
+{
+	static const char *const modes[] = {
+		[IOCA_DDIO_DEVICE_MODE_ON] = "on",
+		[IOCA_DDIO_DEVICE_MODE_OFF] = "off",
+		[IOCA_DDIO_DEVICE_MODE_FULL_OFF] = "full-off",
+	};
+	struct device_req r = {0};
+
+	if (argc != 2)
+		return ctl_usage(x, NULL, "ddio device: expected ADDR on|off|full-off");
+	for (uint32_t m = IOCA_DDIO_DEVICE_MODE_ON; m <= IOCA_DDIO_DEVICE_MODE_MAX; m++)
+		if (!strcmp(argv[1], modes[m]))
+			r.mode = m;
+	if (!r.mode)
+		return ctl_usage(x, NULL, "ddio device: expected on, off or full-off, got '%s'",
+				 argv[1]);
+	r.addr = argv[0];
+	return with_conn("ddio device", do_ddio_device, &r);
+}
+
 static int do_ddio_restore(struct ioca_client *c, void *arg)
 {
 	(void)arg;

@@ -15,6 +15,7 @@ struct ctl_ctx {
 int ctl_cmd_info(struct ctl_ctx *x, int argc, char **argv);
 int ctl_cmd_ddio_set(struct ctl_ctx *x, int argc, char **argv);
 int ctl_cmd_ddio_restore(struct ctl_ctx *x, int argc, char **argv);
+int ctl_cmd_ddio_device(struct ctl_ctx *x, int argc, char **argv);
 int ctl_cmd_sampler_set(struct ctl_ctx *x, int argc, char **argv);
 int ctl_cmd_sampler_start(struct ctl_ctx *x, int argc, char **argv);
 int ctl_cmd_sampler_stop(struct ctl_ctx *x, int argc, char **argv);

@@ -33,14 +33,42 @@ static void kind(FILE *f, uint32_t k)
 	put_str(f, ctl_print_kind(k, buf, sizeof(buf)));
 }
 
-static void socket_obj(FILE *f, const struct ioca_socket_info *s)
+static const char *jbool(bool b)
+{
+	return b ? "true" : "false";
+}
+
+/* The DDIO control keys only when the module reports them. */
+static void socket_obj(FILE *f, const struct ioca_socket_info *s,
+		       const struct ioca_ddio_control *dc)
 {
 	fprintf(f,
 		"{\"id\":%" PRIu32 ",\"llc_ways\":%" PRIu32 ",\"ddio_mask\":%" PRIu32
 		",\"ddio_ways\":%" PRIu32 ",\"boot_mask\":%" PRIu32 ",\"valid_mask\":%" PRIu32
-		",\"cpus\":%" PRIu32 ",\"owner_pid\":%" PRIu32 "}",
+		",\"cpus\":%" PRIu32 ",\"owner_pid\":%" PRIu32,
 		s->id, s->llc_ways, s->ddio_mask, s->ddio_ways, s->boot_mask, s->valid_mask,
 		s->cpu_count, s->owner_pid);
+	if (dc->reported)
+		fprintf(f,
+			",\"ddio_field\":%" PRIu32 ",\"ddio_available\":%s,\"ddio_writable\":%s"
+			",\"ddio_verified\":%s",
+			dc->field, jbool(dc->available), jbool(dc->writable), jbool(dc->verified));
+	fputc('}', f);
+}
+
+static void device_obj(FILE *f, const struct ioca_device_info *d, uint32_t i)
+{
+	static const char *const modes[] = {"?", "on", "off", "full-off"};
+
+	fprintf(f, "%s{\"addr\":", i ? "," : "");
+	put_str(f, d->addr);
+	fputs(",\"root_port\":", f);
+	put_str(f, d->root_port);
+	fprintf(f,
+		",\"ddio\":\"%s\",\"perfctrlsts0\":%" PRIu32 ",\"perfctrlsts1\":%" PRIu32
+		",\"owner_pid\":%" PRIu32 ",\"emulated\":%s}",
+		modes[d->mode <= IOCA_DDIO_DEVICE_MODE_MAX ? d->mode : 0], d->perfctrlsts0,
+		d->perfctrlsts1, d->owner_pid, jbool(d->emulated));
 }
 
 static void event_obj(FILE *f, const struct ioca_event_info *e)
@@ -104,10 +132,14 @@ void ctl_json_info(FILE *f, const struct ioca_info *info)
 	for (i = 0; i < info->nsockets; i++) {
 		if (i)
 			fputc(',', f);
-		socket_obj(f, &info->sockets[i]);
+		socket_obj(f, &info->sockets[i], &info->ddio[i]);
 	}
 	fprintf(f, "],\"hw_counters\":%s,\"fallback_kind\":", info->hw_counters ? "true" : "false");
 	kind(f, info->fallback_kind);
+	fputs(",\"devices\":[", f);
+	for (i = 0; i < info->ndevices; i++)
+		device_obj(f, &info->devices[i], i);
+	fputc(']', f);
 	if (info->has_sampler) {
 		fprintf(f, ",\"sampler\":");
 		sampler_obj(f, &info->sampler);

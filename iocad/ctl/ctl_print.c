@@ -20,6 +20,50 @@ const char *ctl_print_kind(uint32_t kind, char *buf, size_t len)
 	return buf;
 }
 
+static const char *yes_no(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+/* Nothing from a module that does not report DDIO control. */
+static void print_ddio_control(FILE *f, const struct ioca_ddio_control *dc)
+{
+	const char *why = ioca_ddio_control__why_not(dc);
+
+	if (!dc->reported)
+		return;
+	fprintf(f, "  ddio-field 0x%" PRIx32 "\n", dc->field);
+	fprintf(f, "  ddio-control available %s writable %s verified %s\n", yes_no(dc->available),
+		yes_no(dc->writable), yes_no(dc->verified));
+	if (why)
+		fprintf(f, "  ddio-not-controllable: %s\n", why);
+}
+
+static const char *device_mode(uint32_t mode)
+{
+	switch (mode) {
+	case IOCA_DDIO_DEVICE_MODE_ON:
+		return "on";
+	case IOCA_DDIO_DEVICE_MODE_OFF:
+		return "off";
+	case IOCA_DDIO_DEVICE_MODE_FULL_OFF:
+		return "full-off";
+	default:
+		return "?";
+	}
+}
+
+/* One line per root port whose DDIO setting the module changed. */
+static void print_device(FILE *f, const struct ioca_device_info *d)
+{
+	fprintf(f, "device %s: root-port %s ddio %s perfctrlsts 0x%" PRIx32 " 0x%" PRIx32 "%s",
+		d->addr[0] ? d->addr : "-", d->root_port, device_mode(d->mode), d->perfctrlsts0,
+		d->perfctrlsts1, d->emulated ? " emulated" : "");
+	if (d->owner_pid)
+		fprintf(f, " owner-pid %" PRIu32, d->owner_pid);
+	fputc('\n', f);
+}
+
 static void print_socket(FILE *f, const struct ioca_socket_info *s)
 {
 	fprintf(f, "socket %" PRIu32 ":\n", s->id);
@@ -87,8 +131,12 @@ void ctl_print_info(FILE *f, const struct ioca_info *info)
 	fprintf(f, "ddio-verified: %s\n", info->ddio_verified ? "yes" : "no");
 	fprintf(f, "locked-down: %s\n", info->locked_down ? "yes" : "no");
 	fprintf(f, "min-ways: %" PRIu32 "\n", info->min_ways);
-	for (i = 0; i < info->nsockets; i++)
+	for (i = 0; i < info->nsockets; i++) {
 		print_socket(f, &info->sockets[i]);
+		print_ddio_control(f, &info->ddio[i]);
+	}
+	for (i = 0; i < info->ndevices; i++)
+		print_device(f, &info->devices[i]);
 	if (info->hw_counters)
 		fprintf(f, "counters: hardware\n");
 	else

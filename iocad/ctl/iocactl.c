@@ -15,6 +15,8 @@ const struct ctl_cmd ctl_cmds[] = {
 	{"ddio set", "SOCKET mask MASK | SOCKET ways N",
 	 "set a socket's DDIO ways (a contiguous mask, or the top N ways)", ctl_cmd_ddio_set},
 	{"ddio restore", "", "put every socket's boot DDIO mask back", ctl_cmd_ddio_restore},
+	{"ddio device", "ADDR on|off|full-off",
+	 "DDIO for the PCIe root port above PCI device ADDR (DDDD:BB:DD.F)", ctl_cmd_ddio_device},
 	{"sampler set",
 	 "[--interval DUR] [--cpus LIST] [--event EV]... [--uncore TYPE:CONFIG[:CONFIG1]]... "
 	 "[--ddio]",

@@ -278,10 +278,15 @@ static int reread(struct host *h, int r)
 	if (h->ioa)
 		host_io_alloc_seen(h, NULL);
 	else if (!ioca_client__info(h->client, h->info))
-		for (uint32_t i = 0; i < h->info->nsockets; i++)
-			if (h->info->sockets[i].id < PLATFORM_MAX_SOCKETS)
-				h->sock[h->info->sockets[i].id].ddio_cur =
-					h->info->sockets[i].ddio_mask;
+		for (uint32_t i = 0; i < h->info->nsockets; i++) {
+			uint32_t id = h->info->sockets[i].id;
+
+			if (id >= PLATFORM_MAX_SOCKETS)
+				continue;
+			h->sock[id].ddio_cur = h->info->sockets[i].ddio_mask;
+			/* a write that did not stick says so here */
+			host_ddio_control(&h->pi.socket[id], &h->info->ddio[i]);
+		}
 	return r;
 }
 

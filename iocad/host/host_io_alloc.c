@@ -41,6 +41,9 @@ static int read_start(struct host *h, char *err, size_t errlen)
 		h->pi.socket[id].ddio_mask = mask;
 		h->pi.socket[id].ddio_boot_mask = mask;
 		h->pi.socket[id].ddio_counters = false;
+		/* io_alloc, not ioca.ko's register, is the I/O share here */
+		h->pi.socket[id].ddio_fixed = false;
+		h->pi.socket[id].ddio_unverified = false;
 		snprintf(h->pi.socket[id].ddio_counters_why, PLATFORM_WHY_LEN, "%s",
 			 "io_control = io_alloc: ioca.ko has no I/O hit/miss events for "
 			 "resctrl's io_alloc (AMD)");

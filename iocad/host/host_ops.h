@@ -61,6 +61,9 @@ extern const struct platform_ops host_platform_ops;
 
 void host_say(struct host *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The module's word on one socket's DDIO way control, into the platform's info. */
+void host_ddio_control(struct platform_socket_info *ps, const struct ioca_ddio_control *dc);
+
 /* The plan's socket @id, or NULL if the plan has none of iocad's state there. */
 const struct platform_socket_plan *host_plan_socket(const struct platform_plan *p, unsigned int id);
 

@@ -89,6 +89,16 @@ static int take_lock(struct host *h, const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+void host_ddio_control(struct platform_socket_info *ps, const struct ioca_ddio_control *dc)
+{
+	const char *why = ioca_ddio_control__why_not(dc);
+
+	ps->ddio_fixed = why != NULL;
+	if (why)
+		snprintf(ps->ddio_fixed_why, sizeof(ps->ddio_fixed_why), "ioca.ko: %s", why);
+	ps->ddio_unverified = dc->reported && !why && !dc->verified;
+}
+
 static int open_module(struct host *h, char *err, size_t errlen)
 {
 	IOCA_OPTS(ioca_client_opts, co, .print = lib_print, .print_ctx = h);
@@ -135,6 +145,7 @@ static int open_module(struct host *h, char *err, size_t errlen)
 			.ddio_mask = si->ddio_mask,
 			.ddio_boot_mask = si->boot_mask,
 		};
+		host_ddio_control(&h->pi.socket[si->id], &h->info->ddio[i]);
 	}
 	h->sub = ioca_subscription__open(&so);
 	if (!h->sub) {

@@ -62,6 +62,16 @@ static int f_apply(void *ctx, const struct platform_plan *plan)
 	f->apply_calls++;
 	if (f->apply_error)
 		return f->apply_error;
+	for (unsigned int k = 0; k < plan->nsockets && !plan->sample_only; k++) {
+		unsigned int id = plan->socket[k].id;
+
+		if (!f->sock[id].ddio_locked || plan->socket[k].ddio_mask == f->sock[id].mask_now)
+			continue;
+		f->info.socket[id].ddio_fixed = true;
+		snprintf(f->info.socket[id].ddio_fixed_why, PLATFORM_WHY_LEN,
+			 "ioca.ko: DDIO writes do not stick");
+		return -EIO;
+	}
 	f->plan = *plan;
 	if (plan->sample_only) {
 		f->sample_applies++;

@@ -17,6 +17,8 @@ struct fake_socket {
 	uint64_t misses_inc;
 	uint32_t mask_now; /* read back by poll; a test may change it */
 	bool ddio_missing; /* polls say the DDIO counts are missing */
+	/* a plan with another DDIO mask fails -EIO; info then says ddio_fixed */
+	bool ddio_locked;
 };
 
 struct fake_platform {

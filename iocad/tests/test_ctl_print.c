@@ -9,6 +9,7 @@
 #include "../ctl/ctl_json.c"
 #include "../ctl/ctl_print.c"
 #include "../../libioca/src/util.c"
+#include "../../libioca/src/ddio_control.c"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,6 +75,69 @@ static void test_ctl_print_info_lines(void **state)
 	assert_non_null(strstr(text, "  cpus 0,1\n"));
 	assert_non_null(strstr(text, "  event 0: instructions (counted as cpu-clock)\n"));
 	assert_null(strstr(text, "owner-pid"));
+	/* An older module: no DDIO control lines */
+	assert_null(strstr(text, "ddio-control"));
+	free(in);
+}
+
+static void test_ctl_print_info_ddio_control(void **state)
+{
+	struct ioca_info *in = make_info();
+	FILE *f;
+
+	(void)state;
+	in->ddio[0] = (struct ioca_ddio_control){
+		.reported = true, .available = true, .writable = false, .field = 0x7ff};
+	f = open_out();
+	ctl_print_info(f, in);
+	fclose(f);
+	assert_non_null(strstr(text, "  ddio-field 0x7ff\n"));
+	assert_non_null(strstr(text, "  ddio-control available yes writable no verified no\n"));
+	assert_non_null(strstr(text, "  ddio-not-controllable: DDIO writes do not stick"));
+	f = open_out();
+	ctl_json_info(f, in);
+	fclose(f);
+	assert_non_null(strstr(text, ",\"owner_pid\":0,\"ddio_field\":2047,\"ddio_available\":true,"
+				     "\"ddio_writable\":false,\"ddio_verified\":false}"));
+	in->ddio[0].writable = in->ddio[0].verified = true;
+	f = open_out();
+	ctl_print_info(f, in);
+	fclose(f);
+	assert_non_null(strstr(text, "  ddio-control available yes writable yes verified yes\n"));
+	assert_null(strstr(text, "ddio-not-controllable"));
+	free(in);
+}
+
+static void test_ctl_print_info_devices(void **state)
+{
+	struct ioca_info *in = make_info();
+	FILE *f;
+
+	(void)state;
+	in->ndevices = 2;
+	in->devices[0] = (struct ioca_device_info){.addr = "0000:01:00.0",
+						   .root_port = "0000:00:1c.0",
+						   .mode = IOCA_DDIO_DEVICE_MODE_FULL_OFF,
+						   .perfctrlsts1 = 0x100,
+						   .emulated = true,
+						   .owner_pid = 42};
+	in->devices[1] = (struct ioca_device_info){.addr = "0000:3a:00.0",
+						   .root_port = "0000:3a:00.0",
+						   .mode = IOCA_DDIO_DEVICE_MODE_ON,
+						   .perfctrlsts0 = 0x80};
+	f = open_out();
+	ctl_print_info(f, in);
+	fclose(f);
+	assert_non_null(strstr(text, "device 0000:01:00.0: root-port 0000:00:1c.0 ddio full-off "
+				     "perfctrlsts 0x0 0x100 emulated owner-pid 42\n"));
+	assert_non_null(strstr(text, "device 0000:3a:00.0: root-port 0000:3a:00.0 ddio on "
+				     "perfctrlsts 0x80 0x0\n"));
+	f = open_out();
+	ctl_json_info(f, in);
+	fclose(f);
+	assert_non_null(strstr(text, ",\"devices\":[{\"addr\":\"0000:01:00.0\",\"root_port\":"
+				     "\"0000:00:1c.0\",\"ddio\":\"full-off\",\"perfctrlsts0\":0,"
+				     "\"perfctrlsts1\":256,\"owner_pid\":42,\"emulated\":true},{"));
 	free(in);
 }
 
@@ -164,6 +228,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ctl_print_info_lines),
 		cmocka_unit_test(test_ctl_print_info_json),
+		cmocka_unit_test(test_ctl_print_info_ddio_control),
+		cmocka_unit_test(test_ctl_print_info_devices),
 		cmocka_unit_test(test_ctl_print_monitor_deltas_and_generations),
 		cmocka_unit_test(test_ctl_print_sample_lines),
 	};

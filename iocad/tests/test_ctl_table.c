@@ -36,6 +36,7 @@ static struct {
 STUB(ctl_cmd_info)
 STUB(ctl_cmd_ddio_set)
 STUB(ctl_cmd_ddio_restore)
+STUB(ctl_cmd_ddio_device)
 STUB(ctl_cmd_sampler_set)
 STUB(ctl_cmd_sampler_start)
 STUB(ctl_cmd_sampler_stop)
@@ -65,6 +66,8 @@ static void test_ctl_table_dispatches_by_words(void **state)
 	assert_string_equal(called.first, "0");
 	assert_int_equal(run("ddio restore"), 0);
 	assert_string_equal(called.handler, "ctl_cmd_ddio_restore");
+	assert_int_equal(run("ddio device 0000:01:00.0 off"), 0);
+	assert_string_equal(called.handler, "ctl_cmd_ddio_device");
 	assert_int_equal(run("sampler stop"), 0);
 	assert_string_equal(called.handler, "ctl_cmd_sampler_stop");
 	assert_int_equal(run("info --json"), 0);

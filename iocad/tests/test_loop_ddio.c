@@ -2,7 +2,8 @@
 /*
  * The DDIO mask read back from the platform: an outside change is logged,
  * traced, adopted and planned around, never overwritten with the old
- * belief; `ddio = observe` never changes DDIO's ways.
+ * belief; `ddio = observe` never changes DDIO's ways, nor does a socket
+ * whose DDIO ways the platform says cannot be changed.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -224,6 +225,85 @@ static void test_observe_starts_from_the_platforms_ddio(void **state)
 	assert_null(strstr(f->log, "not the top"));
 }
 
+/* I/O misses rising from the 3rd poll, nobody else touching DDIO. */
+static void misses_rise(struct fake_platform *fp, void *arg)
+{
+	(void)arg;
+	if (fp->polls >= 3)
+		fp->sock[0].misses_inc = 50000 + 20000ull * fp->polls;
+}
+
+/* The module says the register does not take writes: iocad runs as with observe, says why. */
+static void test_ddio_not_controllable_runs_without_ddio_control(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+
+	f->fp.info.socket[0].ddio_fixed = true;
+	snprintf(f->fp.info.socket[0].ddio_fixed_why, PLATFORM_WHY_LEN,
+		 "ioca.ko: DDIO writes do not stick");
+	f->cfg.ddio_ways = 3;
+	f->fp.on_poll = misses_rise;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
+	assert_true(f->n >= 8);
+	for (size_t i = 0; i < f->n; i++) {
+		assert_int_not_equal(f->rec[i].decision.action, FSM_ACT_DDIO_GROW);
+		assert_int_equal(f->rec[i].ddio_mask, 0x600);
+		/* DDIO's ways planned around: the PS tenant stays off them */
+		assert_int_equal(f->rec[i].tenant[1].mask & f->rec[i].ddio_mask, 0);
+	}
+	assert_string_equal(decide_reason_name(&f->rec[1].decision), "io_disabled");
+	assert_int_equal(f->fp.plan.socket[0].ddio_mask, 0x600);
+	assert_non_null(strstr(f->log, "socket 0: no DDIO way control: ioca.ko: DDIO writes do not "
+				       "stick; iocad runs without it there"));
+	assert_non_null(strstr(f->log, "DDIO keeps its 2 ways (0x600)"));
+}
+
+/* The register turns out locked at the first DDIO write: iocad goes on without DDIO control. */
+static void test_ddio_write_that_does_not_stick_ends_ddio_control(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+	unsigned int applies_before;
+
+	f->fp.sock[0].ddio_locked = true;
+	f->fp.on_poll = misses_rise;
+	o.max_intervals = 12;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
+	assert_non_null(strstr(f->log,
+			       "socket 0: no DDIO way control any more: ioca.ko: DDIO writes "
+			       "do not stick; iocad goes on without it there"));
+	/* no back-off: the plan without the DDIO change went through */
+	assert_non_null(strstr(f->log, "apply failed: Input/output error"));
+	assert_null(strstr(f->log, "time(s) in a row"));
+	assert_null(strstr(f->log, "is retried"));
+	assert_int_equal(f->fp.plan.socket[0].ddio_mask, 0x600);
+	applies_before = f->fp.applies;
+	assert_true(applies_before >= 2);
+	for (size_t i = 2; i < f->n; i++) {
+		assert_int_equal(f->rec[i].ddio_ways, 2);
+		assert_int_not_equal(f->rec[i].decision.action, FSM_ACT_DDIO_GROW);
+		assert_int_equal(f->rec[i].tenant[1].mask & f->rec[i].ddio_mask, 0);
+	}
+	assert_int_equal(f->fp.sock[0].mask_now, 0x600);
+}
+
+/* Unverified control is used, and said once at the start. */
+static void test_ddio_unverified_is_managed_and_said(void **state)
+{
+	struct fx *f = *state;
+	struct loop_opts o = opts(f);
+
+	f->fp.info.socket[0].ddio_unverified = true;
+	f->fp.on_poll = misses_rise;
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 32, &f->n), 0);
+	assert_non_null(strstr(f->log, "socket 0: DDIO way masks are set but not verified"));
+	assert_null(strstr(f->log, "no DDIO way control"));
+	/* the I/O pressure that a fixed DDIO ignores grows DDIO here */
+	assert_string_equal(decide_reason_name(&f->rec[1].decision), "io_pressure");
+	assert_int_equal(f->rec[1].ddio_ways, 3);
+}
+
 static void test_config_ddio_key(void **state)
 {
 	struct config c;
@@ -257,6 +337,9 @@ int main(void)
 		T(test_observe_never_changes_ddio_ways),
 		T(test_manage_starts_where_the_platforms_ddio_is),
 		T(test_observe_starts_from_the_platforms_ddio),
+		T(test_ddio_not_controllable_runs_without_ddio_control),
+		T(test_ddio_unverified_is_managed_and_said),
+		T(test_ddio_write_that_does_not_stick_ends_ddio_control),
 		cmocka_unit_test(test_config_ddio_key),
 	};
 

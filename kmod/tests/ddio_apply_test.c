@@ -3,7 +3,8 @@
  * KUnit: changing DDIO masks. A set that fails part-way puts every socket
  * back to its mask before the request; writes touch only the DDIO bits of
  * the 64-bit register; unload writes back the value found at load, never a
- * default; an owner's masks go back when it closes.
+ * default; an owner's masks go back when it closes; every write is read
+ * back, and one that does not stick fails with -EIO and says so.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -364,6 +365,100 @@ static void ddio_apply_test_dead_owner_offline_mask_never_returns(struct kunit *
 	ioca_ddio_exit(d);
 }
 
+static void status_of(struct ioca_ddio *d, unsigned int s,
+		      struct ioca_ddio_status *st)
+{
+	mutex_lock(&d->lock);
+	ioca_ddio_status(d, s, st);
+	mutex_unlock(&d->lock);
+}
+
+static void ddio_apply_test_locked_register_fails_with_eio(struct kunit *test)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio_req reqs[] = {
+		{ .socket = 0, .mask = 0x7c0 },
+		{ .socket = 1, .mask = 0x780 },
+	};
+	struct ioca_ddio_status st;
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init_emulated(d, 2, 11, 2), 0);
+	status_of(d, 1, &st);
+	KUNIT_EXPECT_TRUE(test, st.writable);
+	KUNIT_EXPECT_TRUE(test, st.verified);
+	/* Arrange: socket 1's register ignores writes */
+	KUNIT_ASSERT_EQ(test, ioca_ddio_emul_set_mode(d, 1, IOCA_DDIO_EMUL_LOCKED), 0);
+	/* Act */
+	KUNIT_EXPECT_EQ(test, ioca_ddio_apply(d, reqs, 2, NULL, &why), -EIO);
+	/* Assert: the socket and both values named, socket 0 put back */
+	KUNIT_EXPECT_STREQ(test, why,
+			   "socket 1: DDIO register written 0x780, read back 0x600: the write did not stick");
+	KUNIT_EXPECT_EQ(test, d->sock[0].emul_reg, 0x600ull);
+	KUNIT_EXPECT_EQ(test, d->sock[0].mask, 0x600u);
+	KUNIT_EXPECT_EQ(test, d->sock[1].mask, 0x600u);
+	status_of(d, 1, &st);
+	KUNIT_EXPECT_TRUE(test, st.available);
+	KUNIT_EXPECT_FALSE(test, st.writable);
+	KUNIT_EXPECT_FALSE(test, st.verified);
+	status_of(d, 0, &st);
+	KUNIT_EXPECT_TRUE(test, st.writable);
+	/* Unlocked, the next write sticks and the socket is writable again */
+	KUNIT_ASSERT_EQ(test, ioca_ddio_emul_set_mode(d, 1, IOCA_DDIO_EMUL_NORMAL), 0);
+	KUNIT_EXPECT_EQ(test, ioca_ddio_apply(d, reqs, 2, NULL, &why), 0);
+	KUNIT_EXPECT_EQ(test, d->sock[1].emul_reg, 0x780ull);
+	status_of(d, 1, &st);
+	KUNIT_EXPECT_TRUE(test, st.writable);
+	KUNIT_EXPECT_TRUE(test, st.verified);
+	ioca_ddio_exit(d);
+}
+
+static void ddio_apply_test_ignoring_register_is_unverified(struct kunit *test)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio_req req = { .socket = 0, .mask = 0x780 };
+	struct ioca_ddio_status st;
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init_emulated(d, 1, 11, 2), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_emul_set_mode(d, 0, IOCA_DDIO_EMUL_IGNORING), 0);
+	/* Act: the write reads back, so the set succeeds */
+	KUNIT_EXPECT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), 0);
+	/* Assert: writable, but not verified */
+	status_of(d, 0, &st);
+	KUNIT_EXPECT_EQ(test, st.field, 0x7ffu);
+	KUNIT_EXPECT_TRUE(test, st.writable);
+	KUNIT_EXPECT_FALSE(test, st.verified);
+	KUNIT_EXPECT_EQ(test, ioca_ddio_emul_set_mode(d, 0, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ioca_ddio_emul_set_mode(d, 1, IOCA_DDIO_EMUL_LOCKED),
+			-EINVAL);
+	ioca_ddio_exit(d);
+}
+
+static void ddio_apply_test_restore_to_locked_register_reported(struct kunit *test)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio_req req = { .socket = 0, .mask = 0x780 };
+	DECLARE_BITMAP(failed, IOCA_MAX_SOCKETS) = { 0 };
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init_emulated(d, 1, 11, 2), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_emul_set_mode(d, 0, IOCA_DDIO_EMUL_LOCKED), 0);
+	/* Act: the boot value does not go back in */
+	KUNIT_EXPECT_EQ(test, ioca_ddio_restore(d, failed), -EIO);
+	/* Assert: reported, still on record as changed */
+	KUNIT_EXPECT_TRUE(test, test_bit(0, failed));
+	KUNIT_EXPECT_TRUE(test, d->sock[0].dirty);
+	KUNIT_EXPECT_EQ(test, d->sock[0].emul_reg, 0x780ull);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_emul_set_mode(d, 0, IOCA_DDIO_EMUL_NORMAL), 0);
+	ioca_ddio_exit(d);
+	KUNIT_EXPECT_EQ(test, d->sock[0].emul_reg, 0x600ull);
+}
+
 static struct kunit_case ddio_apply_test_cases[] = {
 	KUNIT_CASE(ddio_apply_test_failed_write_puts_back_previous),
 	KUNIT_CASE(ddio_apply_test_writes_only_ddio_bits),
@@ -375,6 +470,9 @@ static struct kunit_case ddio_apply_test_cases[] = {
 	KUNIT_CASE(ddio_apply_test_new_package_becomes_a_socket),
 	KUNIT_CASE(ddio_apply_test_offline_middle_package_at_load),
 	KUNIT_CASE(ddio_apply_test_dead_owner_offline_mask_never_returns),
+	KUNIT_CASE(ddio_apply_test_locked_register_fails_with_eio),
+	KUNIT_CASE(ddio_apply_test_ignoring_register_is_unverified),
+	KUNIT_CASE(ddio_apply_test_restore_to_locked_register_reported),
 	{}
 };
 

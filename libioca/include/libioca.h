@@ -180,6 +180,36 @@ struct ioca_sampler_info {
 	struct ioca_subscriber_info subscribers[IOCA_MAX_SUBSCRIBERS];
 };
 
+/*
+ * LIBIOCA_0.3: what the module says of one socket's DDIO way control
+ * (struct ioca_info's ddio[i] belongs to sockets[i]).
+ */
+struct ioca_ddio_control {
+	bool reported;	/* the module sent these (false from an older ioca.ko) */
+	bool available; /* the DDIO field is known and the register was read */
+	bool writable;	/* writes allowed; the last one read back as written */
+	bool verified;	/* writable, and a written mask is known to move DDIO */
+	uint32_t field; /* the bits of IIO_LLC_WAYS that are the DDIO field */
+};
+
+/**
+ * @brief Why a socket's DDIO ways cannot be controlled, for a log line.
+ * @param dc the socket's entry of struct ioca_info's ddio[]
+ * @return NULL when they can (or an older module does not say), else a
+ *         constant sentence
+ */
+LIBIOCA_API const char *ioca_ddio_control__why_not(const struct ioca_ddio_control *dc);
+
+/* LIBIOCA_0.3: a PCIe root port whose DDIO setting the module changed. */
+struct ioca_device_info {
+	char addr[IOCA_PCI_ADDR_LEN];	   /* the device first named for it */
+	char root_port[IOCA_PCI_ADDR_LEN]; /* the root port's address */
+	uint32_t mode;			   /* enum ioca_ddio_device_mode, as read back */
+	uint32_t perfctrlsts0, perfctrlsts1;
+	uint32_t owner_pid; /* 0 when not owned */
+	bool emulated;	    /* the emulated backend's registers */
+};
+
 struct ioca_info {
 	uint32_t backend; /* enum ioca_backend */
 	char backend_name[32];
@@ -194,6 +224,11 @@ struct ioca_info {
 	struct ioca_socket_info sockets[IOCA_MAX_SOCKETS];
 	bool has_sampler; /* the sampler nest was present */
 	struct ioca_sampler_info sampler;
+	/* LIBIOCA_0.3: DDIO control of sockets[i]; appended, nothing moved */
+	struct ioca_ddio_control ddio[IOCA_MAX_SOCKETS];
+	/* LIBIOCA_0.3: root ports whose DDIO setting the module changed */
+	uint32_t ndevices;
+	struct ioca_device_info devices[IOCA_MAX_DDIO_DEVICES];
 };
 
 /**
@@ -234,6 +269,20 @@ struct ioca_ddio_opts {
  */
 LIBIOCA_API int ioca_client__ddio_set(struct ioca_client *c, const struct ioca_ddio_req *reqs,
 				      size_t n, const struct ioca_ddio_opts *opts);
+
+/**
+ * @brief IOCA_CMD_DDIO_DEVICE_SET (LIBIOCA_0.3): DDIO on, off or full-off
+ *        for the PCIe root port above a PCI device.
+ * @param c the handle
+ * @param addr the device, DDDD:BB:DD.F (shorter than IOCA_PCI_ADDR_LEN)
+ * @param mode enum ioca_ddio_device_mode
+ * @param opts NULL or options (owner: the port's setting is put back when
+ *        the client's socket closes)
+ * @return 0 or -errno (-EOPNOTSUPP: a root port the module does not know;
+ *         the kernel's reason in ioca_client__last_extack())
+ */
+LIBIOCA_API int ioca_client__ddio_device_set(struct ioca_client *c, const char *addr, uint32_t mode,
+					     const struct ioca_ddio_opts *opts);
 
 /**
  * @brief Put every socket's boot DDIO mask back (IOCA_A_DDIO_RESTORE).

@@ -140,6 +140,26 @@ LIBIOCA_API int ioca_client__ddio_set(struct ioca_client *c, const struct ioca_d
 	return request(c, msg, "ddio set", NULL, NULL);
 }
 
+LIBIOCA_API int ioca_client__ddio_device_set(struct ioca_client *c, const char *addr, uint32_t mode,
+					     const struct ioca_ddio_opts *opts)
+{
+	struct nl_msg *msg;
+	int err;
+
+	err = IOCA_OPTS_VALID(&c->log, opts, ioca_ddio_opts);
+	if (err)
+		return ioca_err(err);
+	msg = ioca_transport_msg(&c->t, IOCA_CMD_DDIO_DEVICE_SET, 0);
+	if (!msg)
+		return ioca_err(-ENOMEM);
+	err = ioca_req_ddio_device(msg, addr, mode, IOCA_OPTS_GET(opts, owner, false), &c->log);
+	if (err) {
+		nlmsg_free(msg);
+		return ioca_err(err);
+	}
+	return request(c, msg, "ddio device set", NULL, NULL);
+}
+
 LIBIOCA_API int ioca_client__ddio_restore(struct ioca_client *c)
 {
 	struct nl_msg *msg = ioca_transport_msg(&c->t, IOCA_CMD_DDIO_SET, 0);

@@ -19,6 +19,7 @@ static const struct nla_policy info_pol[IOCA_A_INFO_MAX + 1] = {
 	[IOCA_A_INFO_LOCKED_DOWN] = IOCA_POL_U8,
 	[IOCA_A_INFO_MIN_WAYS] = IOCA_POL_U32,
 	[IOCA_A_INFO_SOCKET] = IOCA_POL_NESTED,
+	[IOCA_A_INFO_DEVICE] = IOCA_POL_NESTED,
 	[IOCA_A_INFO_SAMPLER] = IOCA_POL_NESTED,
 	[IOCA_A_INFO_HW_COUNTERS] = IOCA_POL_U8,
 	[IOCA_A_INFO_FALLBACK_KIND] = IOCA_POL_U32,
@@ -34,6 +35,10 @@ static const struct nla_policy socket_pol[IOCA_A_SOCKET_MAX + 1] = {
 	[IOCA_A_SOCKET_CPU_COUNT] = IOCA_POL_U32,
 	[IOCA_A_SOCKET_COUNTER] = IOCA_POL_NESTED,
 	[IOCA_A_SOCKET_OWNER_PID] = IOCA_POL_U32,
+	[IOCA_A_SOCKET_DDIO_FIELD] = IOCA_POL_U32,
+	[IOCA_A_SOCKET_DDIO_AVAILABLE] = IOCA_POL_U8,
+	[IOCA_A_SOCKET_DDIO_WRITABLE] = IOCA_POL_U8,
+	[IOCA_A_SOCKET_DDIO_VERIFIED] = IOCA_POL_U8,
 };
 
 static const struct nla_policy sampler_pol[IOCA_A_SAMPLER_MAX + 1] = {
@@ -98,8 +103,58 @@ int ioca_decode_event(struct nlattr *nest, struct ioca_event_info *ev, const str
 	return 0;
 }
 
-static int decode_socket(struct nlattr *nest, struct ioca_socket_info *s,
+static bool get_flag(const struct nlattr *a)
+{
+	return a && ioca_u8(a);
+}
+
+/* Absent in an older module's reply: reported stays false. */
+static void decode_ddio_control(struct nlattr **tb, struct ioca_ddio_control *dc)
+{
+	dc->reported = tb[IOCA_A_SOCKET_DDIO_AVAILABLE] != NULL;
+	dc->available = get_flag(tb[IOCA_A_SOCKET_DDIO_AVAILABLE]);
+	dc->writable = get_flag(tb[IOCA_A_SOCKET_DDIO_WRITABLE]);
+	dc->verified = get_flag(tb[IOCA_A_SOCKET_DDIO_VERIFIED]);
+	dc->field = get_u32(tb[IOCA_A_SOCKET_DDIO_FIELD]);
+}
+
+static const struct nla_policy device_pol[IOCA_A_DEVICE_MAX + 1] = {
+	[IOCA_A_DEVICE_ADDR] = IOCA_POL_STRING(IOCA_PCI_ADDR_LEN),
+	[IOCA_A_DEVICE_MODE] = IOCA_POL_U32,
+	[IOCA_A_DEVICE_ROOT_PORT] = IOCA_POL_STRING(IOCA_PCI_ADDR_LEN),
+	[IOCA_A_DEVICE_PERFCTRLSTS0] = IOCA_POL_U32,
+	[IOCA_A_DEVICE_PERFCTRLSTS1] = IOCA_POL_U32,
+	[IOCA_A_DEVICE_OWNER_PID] = IOCA_POL_U32,
+	[IOCA_A_DEVICE_EMULATED] = IOCA_POL_U8,
+};
+
+static int decode_device(struct nlattr *nest, struct ioca_device_info *dv,
 			 const struct ioca_log *log)
+{
+	struct nlattr *tb[IOCA_A_DEVICE_MAX + 1];
+	int err;
+
+	err = ioca_nest_parse(tb, IOCA_A_DEVICE_MAX, nest, device_pol, log,
+			      "info reply: device nest");
+	if (err)
+		return err;
+	if (!tb[IOCA_A_DEVICE_ROOT_PORT]) {
+		pr_warn(log, "info reply: device nest without IOCA_A_DEVICE_ROOT_PORT");
+		return -EBADMSG;
+	}
+	if (tb[IOCA_A_DEVICE_ADDR])
+		ioca_attr_string(dv->addr, sizeof(dv->addr), tb[IOCA_A_DEVICE_ADDR]);
+	ioca_attr_string(dv->root_port, sizeof(dv->root_port), tb[IOCA_A_DEVICE_ROOT_PORT]);
+	dv->mode = get_u32(tb[IOCA_A_DEVICE_MODE]);
+	dv->perfctrlsts0 = get_u32(tb[IOCA_A_DEVICE_PERFCTRLSTS0]);
+	dv->perfctrlsts1 = get_u32(tb[IOCA_A_DEVICE_PERFCTRLSTS1]);
+	dv->owner_pid = get_u32(tb[IOCA_A_DEVICE_OWNER_PID]);
+	dv->emulated = get_flag(tb[IOCA_A_DEVICE_EMULATED]);
+	return 0;
+}
+
+static int decode_socket(struct nlattr *nest, struct ioca_socket_info *s,
+			 struct ioca_ddio_control *dc, const struct ioca_log *log)
 {
 	struct nlattr *tb[IOCA_A_SOCKET_MAX + 1];
 	int err;
@@ -120,6 +175,7 @@ static int decode_socket(struct nlattr *nest, struct ioca_socket_info *s,
 	s->valid_mask = get_u32(tb[IOCA_A_SOCKET_DDIO_VALID_MASK]);
 	s->cpu_count = get_u32(tb[IOCA_A_SOCKET_CPU_COUNT]);
 	s->owner_pid = get_u32(tb[IOCA_A_SOCKET_OWNER_PID]);
+	decode_ddio_control(tb, dc);
 	return 0;
 }
 
@@ -262,13 +318,26 @@ int ioca_decode_info(const struct nlmsghdr *nlh, struct ioca_info *info, const s
 	decode_info_scalars(tb, info);
 	ioca_for_each_attr(a, head, len, rem)
 	{
+		if (ioca_nla_type(a) == IOCA_A_INFO_DEVICE) {
+			if (info->ndevices >= IOCA_MAX_DDIO_DEVICES) {
+				pr_warn(log,
+					"info reply: more than IOCA_MAX_DDIO_DEVICES device nests");
+				return -EBADMSG;
+			}
+			err = decode_device(a, &info->devices[info->ndevices++], log);
+			if (err)
+				return err;
+			continue;
+		}
 		if (ioca_nla_type(a) != IOCA_A_INFO_SOCKET)
 			continue;
 		if (info->nsockets >= IOCA_MAX_SOCKETS) {
 			pr_warn(log, "info reply: more than IOCA_MAX_SOCKETS socket nests");
 			return -EBADMSG;
 		}
-		err = decode_socket(a, &info->sockets[info->nsockets++], log);
+		err = decode_socket(a, &info->sockets[info->nsockets], &info->ddio[info->nsockets],
+				    log);
+		info->nsockets++;
 		if (err)
 			return err;
 	}

@@ -2,6 +2,7 @@
 #include "request.h"
 
 #include <errno.h>
+#include <string.h>
 #include <netlink/attr.h>
 
 static int check_ddio(const struct ioca_ddio_req *reqs, size_t n, const struct ioca_log *log)
@@ -51,6 +52,25 @@ int ioca_req_ddio(struct nl_msg *msg, const struct ioca_ddio_req *reqs, size_t n
 		nla_nest_end(msg, nest);
 	}
 	if (owner && nla_put_flag(msg, IOCA_A_DDIO_OWNER))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int ioca_req_ddio_device(struct nl_msg *msg, const char *addr, uint32_t mode, bool owner,
+			 const struct ioca_log *log)
+{
+	if (!addr || !addr[0] || strlen(addr) >= IOCA_PCI_ADDR_LEN) {
+		pr_warn(log, "ddio device set: a PCI address of 1 to %d characters is needed",
+			IOCA_PCI_ADDR_LEN - 1);
+		return -EINVAL;
+	}
+	if (mode < IOCA_DDIO_DEVICE_MODE_ON || mode > IOCA_DDIO_DEVICE_MODE_MAX) {
+		pr_warn(log, "ddio device set: mode %u is none of on, off, full-off", mode);
+		return -EINVAL;
+	}
+	if (nla_put_string(msg, IOCA_A_DEVICE_ADDR, addr) ||
+	    nla_put_u32(msg, IOCA_A_DEVICE_MODE, mode) ||
+	    (owner && nla_put_flag(msg, IOCA_A_DEVICE_OWNER)))
 		return -EMSGSIZE;
 	return 0;
 }

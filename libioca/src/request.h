@@ -24,6 +24,9 @@ int ioca_req_ddio(struct nl_msg *msg, const struct ioca_ddio_req *reqs, size_t n
  * exceeds the ABI's maxima, -EINVAL for a NULL list with a count,
  * -EMSGSIZE when @msg is too small.
  */
+/* ddio-device-set's attributes: 0, -EINVAL (@log says why) or -EMSGSIZE. */
+int ioca_req_ddio_device(struct nl_msg *msg, const char *addr, uint32_t mode, bool owner,
+			 const struct ioca_log *log);
 int ioca_req_sampler(struct nl_msg *msg, const struct ioca_sampler_config *cfg, bool owner,
 		     const struct ioca_log *log);
 

@@ -129,6 +129,27 @@ static void test_api_helpers_keep_their_0_1_names(void **state)
 #pragma GCC diagnostic pop
 }
 
+static void test_api_ddio_control_says_why_not(void **state)
+{
+	struct ioca_ddio_control old = {0};
+	struct ioca_ddio_control ok = {.reported = true, .available = true, .writable = true};
+	struct ioca_ddio_control unverified = ok;
+	struct ioca_ddio_control locked = ok;
+	struct ioca_ddio_control unread = {.reported = true};
+
+	(void)state;
+	unverified.verified = false;
+	locked.writable = false;
+	/* An older module says nothing: nothing is held against it. */
+	assert_null(ioca_ddio_control__why_not(&old));
+	assert_null(ioca_ddio_control__why_not(NULL));
+	assert_null(ioca_ddio_control__why_not(&ok));
+	/* Unverified is still controllable; the caller says so apart. */
+	assert_null(ioca_ddio_control__why_not(&unverified));
+	assert_non_null(strstr(ioca_ddio_control__why_not(&locked), "do not stick"));
+	assert_non_null(strstr(ioca_ddio_control__why_not(&unread), "cannot reach"));
+}
+
 static void test_api_event_kind_names(void **state)
 {
 	(void)state;
@@ -215,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_api_print_keeps_errno),
 		cmocka_unit_test(test_api_mask_helpers),
 		cmocka_unit_test(test_api_helpers_keep_their_0_1_names),
+		cmocka_unit_test(test_api_ddio_control_says_why_not),
 		cmocka_unit_test(test_api_event_kind_names),
 		cmocka_unit_test(test_api_extack_text_and_offset_are_kept),
 		cmocka_unit_test(test_api_without_the_module_open_says_how_to_load_it),

@@ -24,6 +24,13 @@ static void put_socket(struct nl_msg *msg, uint32_t id, uint32_t mask)
 	nla_put_u32(msg, IOCA_A_SOCKET_DDIO_VALID_MASK, 0x7ff);
 	nla_put_u32(msg, IOCA_A_SOCKET_CPU_COUNT, 4);
 	nla_put_u32(msg, IOCA_A_SOCKET_OWNER_PID, 42 + id);
+	/* Socket 1 is as an older module sends it: no DDIO control flags. */
+	if (id != 1) {
+		nla_put_u32(msg, IOCA_A_SOCKET_DDIO_FIELD, 0x7ff);
+		nla_put_u8(msg, IOCA_A_SOCKET_DDIO_AVAILABLE, 1);
+		nla_put_u8(msg, IOCA_A_SOCKET_DDIO_WRITABLE, id == 0);
+		nla_put_u8(msg, IOCA_A_SOCKET_DDIO_VERIFIED, 0);
+	}
 	nla_nest_end(msg, s);
 }
 
@@ -91,6 +98,15 @@ static struct nl_msg *info_msg(int nsockets, int ncpus)
 	put_subscriber(msg, 4242, 101, 70, 0);
 	put_subscriber(msg, 4243, 102, 12, 58);
 	nla_nest_end(msg, s);
+	s = nla_nest_start(msg, IOCA_A_INFO_DEVICE);
+	nla_put_string(msg, IOCA_A_DEVICE_ADDR, "0000:01:00.0");
+	nla_put_string(msg, IOCA_A_DEVICE_ROOT_PORT, "0000:00:1c.0");
+	nla_put_u32(msg, IOCA_A_DEVICE_MODE, IOCA_DDIO_DEVICE_MODE_FULL_OFF);
+	nla_put_u32(msg, IOCA_A_DEVICE_PERFCTRLSTS0, 0x0);
+	nla_put_u32(msg, IOCA_A_DEVICE_PERFCTRLSTS1, 0x100);
+	nla_put_u32(msg, IOCA_A_DEVICE_OWNER_PID, 77);
+	nla_put_u8(msg, IOCA_A_DEVICE_EMULATED, 1);
+	nla_nest_end(msg, s);
 	return msg;
 }
 
@@ -129,6 +145,13 @@ static void test_decode_info_reads_every_field(void **state)
 	assert_int_equal(info->sockets[0].valid_mask, 0x7ff);
 	assert_int_equal(info->sockets[0].cpu_count, 4);
 	assert_int_equal(info->sockets[1].owner_pid, 43);
+	assert_true(info->ddio[0].reported);
+	assert_true(info->ddio[0].available);
+	assert_true(info->ddio[0].writable);
+	assert_false(info->ddio[0].verified);
+	assert_int_equal(info->ddio[0].field, 0x7ff);
+	assert_false(info->ddio[1].reported);
+	assert_int_equal(info->ddio[1].field, 0);
 	assert_true(info->has_sampler);
 	assert_int_equal(info->sampler.state, IOCA_SAMPLER_STATE_RUNNING);
 	assert_int_equal(info->sampler.interval_us, 10000);
@@ -157,7 +180,47 @@ static void test_decode_info_reads_every_field(void **state)
 	assert_int_equal(info->sampler.subscribers[0].dropped, 0);
 	assert_int_equal(info->sampler.subscribers[1].portid, 4243);
 	assert_int_equal(info->sampler.subscribers[1].dropped, 58);
+	assert_int_equal(info->ndevices, 1);
+	assert_string_equal(info->devices[0].addr, "0000:01:00.0");
+	assert_string_equal(info->devices[0].root_port, "0000:00:1c.0");
+	assert_int_equal(info->devices[0].mode, IOCA_DDIO_DEVICE_MODE_FULL_OFF);
+	assert_int_equal(info->devices[0].perfctrlsts1, 0x100);
+	assert_int_equal(info->devices[0].owner_pid, 77);
+	assert_true(info->devices[0].emulated);
 	assert_int_equal(tl.count, 0);
+	free(info);
+}
+
+static void test_decode_info_says_a_not_writable_socket_apart(void **state)
+{
+	struct ioca_info *info = calloc(1, sizeof(*info));
+	struct t_log tl;
+
+	(void)state;
+	assert_int_equal(decode(info_msg(3, 1), info, &tl), 0);
+	assert_int_equal(info->nsockets, 3);
+	assert_true(info->ddio[2].reported);
+	assert_true(info->ddio[2].available);
+	assert_false(info->ddio[2].writable);
+	assert_false(info->ddio[2].verified);
+	free(info);
+}
+
+static void test_decode_info_refuses_a_ddio_flag_of_the_wrong_size(void **state)
+{
+	struct ioca_info *info = calloc(1, sizeof(*info));
+	struct nl_msg *msg = t_msg(IOCA_CMD_INFO_GET);
+	struct nlattr *s;
+	struct t_log tl;
+
+	(void)state;
+	nla_put_u32(msg, IOCA_A_INFO_BACKEND, IOCA_BACKEND_EMULATED);
+	s = nla_nest_start(msg, IOCA_A_INFO_SOCKET);
+	nla_put_u32(msg, IOCA_A_SOCKET_ID, 0);
+	nla_put_u32(msg, IOCA_A_SOCKET_DDIO_WRITABLE, 1);
+	nla_nest_end(msg, s);
+	assert_int_equal(decode(msg, info, &tl), -EBADMSG);
+	assert_int_equal(tl.count, 1);
 	free(info);
 }
 
@@ -329,6 +392,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode_info_reads_every_field),
+		cmocka_unit_test(test_decode_info_says_a_not_writable_socket_apart),
+		cmocka_unit_test(test_decode_info_refuses_a_ddio_flag_of_the_wrong_size),
 		cmocka_unit_test(test_decode_info_holds_the_abi_maxima),
 		cmocka_unit_test(test_decode_info_refuses_more_sockets_than_the_abi),
 		cmocka_unit_test(test_decode_info_refuses_more_cpus_than_the_abi),

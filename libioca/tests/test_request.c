@@ -97,6 +97,40 @@ static void test_request_ddio_refuses_ill_formed_requests(void **state)
 	nlmsg_free(msg);
 }
 
+static void test_request_ddio_device_layout_and_refusals(void **state)
+{
+	struct nl_msg *msg = t_msg(IOCA_CMD_DDIO_DEVICE_SET);
+	struct nlattr *tb[IOCA_A_DEVICE_MAX + 1];
+	struct t_log tl;
+	struct ioca_log log = t_logger(&tl);
+	struct nlattr *head;
+	int len;
+
+	(void)state;
+	assert_int_equal(ioca_req_ddio_device(msg, "", IOCA_DDIO_DEVICE_MODE_OFF, false, &log),
+			 -EINVAL);
+	assert_int_equal(ioca_req_ddio_device(msg, "0000:00:1c.0-and-more",
+					      IOCA_DDIO_DEVICE_MODE_OFF, false, &log),
+			 -EINVAL);
+	assert_int_equal(ioca_req_ddio_device(msg, "01:00.0", 0, false, &log), -EINVAL);
+	assert_non_null(strstr(tl.last, "mode 0 is none of on, off, full-off"));
+	assert_int_equal(
+		ioca_req_ddio_device(msg, "01:00.0", IOCA_DDIO_DEVICE_MODE_MAX + 1, false, &log),
+		-EINVAL);
+	/* Nothing was added by the refused calls. */
+	assert_int_equal(nlmsg_hdr(msg)->nlmsg_len, NLMSG_HDRLEN + GENL_HDRLEN);
+	assert_int_equal(ioca_req_ddio_device(msg, "0000:01:00.0", IOCA_DDIO_DEVICE_MODE_FULL_OFF,
+					      true, &log),
+			 0);
+	head = attrs(msg, &len);
+	assert_int_equal(nla_parse(tb, IOCA_A_DEVICE_MAX, head, len, NULL), 0);
+	assert_string_equal(nla_data(tb[IOCA_A_DEVICE_ADDR]), "0000:01:00.0");
+	assert_int_equal(nla_get_u32(tb[IOCA_A_DEVICE_MODE]), IOCA_DDIO_DEVICE_MODE_FULL_OFF);
+	assert_non_null(tb[IOCA_A_DEVICE_OWNER]);
+	assert_null(tb[IOCA_A_DEVICE_ROOT_PORT]);
+	nlmsg_free(msg);
+}
+
 static void test_request_sampler_layout(void **state)
 {
 	const uint32_t cpus[] = {0, 2, 5};
@@ -210,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_request_ddio_puts_one_nest_per_socket),
 		cmocka_unit_test(test_request_ddio_owner_adds_the_flag),
 		cmocka_unit_test(test_request_ddio_refuses_ill_formed_requests),
+		cmocka_unit_test(test_request_ddio_device_layout_and_refusals),
 		cmocka_unit_test(test_request_sampler_layout),
 		cmocka_unit_test(test_request_sampler_refuses_lists_beyond_the_abi),
 		cmocka_unit_test(test_request_sampler_of_the_abi_maxima_fits),

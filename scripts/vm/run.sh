@@ -5,7 +5,8 @@
 #
 #   run.sh [--kernel IMG] [--modules-dir DIR] [--kmod NAME]... [--cpu MODEL]
 #          [--smp N] [--sockets S] [--mem MB] [--timeout SEC] [--file HOST[:GUEST]]...
-#          [--append ARGS] [--accel tcg|kvm|auto] [--share DIR:TAG]... -- CMD [ARGS...]
+#          [--append ARGS] [--accel tcg|kvm|auto] [--share DIR:TAG]...
+#          [--machine TYPE] [--device SPEC]... -- CMD [ARGS...]
 #
 #   --kernel IMG       bzImage to boot (default: the Debian vmlinuz whose
 #                      release matches the headers scripts/kdir.sh picks)
@@ -32,6 +33,8 @@
 #                      9p (virtio) as mount tag TAG; the guest mounts it with
 #                      `mount -t 9p -o trans=virtio,version=9p2000.L TAG PATH`
 #                      after loading 9pnet_virtio and 9p (--kmod)
+#   --machine TYPE     QEMU -M (default pc); q35 for PCIe root ports
+#   --device SPEC      one more QEMU -device, e.g. pcie-root-port,id=rp0,chassis=1
 #
 # The guest runs CMD with cwd /ioca, as a child of /bin/sh under init, with
 # proc, sysfs, devtmpfs, debugfs and a tmpfs /tmp mounted and loopback up.
@@ -62,11 +65,11 @@ die() { # status message
 
 kernel=${IOCA_VM_KERNEL:-} moddir=${IOCA_VM_MODULES_DIR:-} cpu=max smp=2 sockets=1 mem=512 timeout=300 append=''
 accel=${IOCA_VM_ACCEL:-tcg}
-files=() kmods=() shares=()
+files=() kmods=() shares=() devices=() machine=pc
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel | --modules-dir | --kmod | --cpu | --smp | --sockets | --mem | \
-		--timeout | --file | --append | --accel | --share)
+		--timeout | --file | --append | --accel | --share | --machine | --device)
 		[ $# -ge 2 ] || die 2 "$1 needs a value"
 		case $1 in
 		--kernel) kernel=$2 ;;
@@ -81,6 +84,8 @@ while [ $# -gt 0 ]; do
 		--append) append="$append $2" ;;
 		--accel) accel=$2 ;;
 		--share) shares+=("$2") ;;
+		--machine) machine=$2 ;;
+		--device) devices+=(-device "$2") ;;
 		esac
 		shift 2
 		;;
@@ -311,10 +316,11 @@ boot_once() {
 	rm -f "$work/qemu.pid" "$work/qstatus" "$work/boot-hang"
 	: >"$work/console"
 	(
-		timeout -k 5 "$timeout" qemu-system-x86_64 -accel "$accel" -M pc -cpu "$cpu" \
+		timeout -k 5 "$timeout" qemu-system-x86_64 -accel "$accel" -M "$machine" -cpu "$cpu" \
 			-smp "$smp_arg" -m "$mem" -nodefaults -display none -no-reboot \
 			-serial stdio -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 			-pidfile "$work/qemu.pid" -kernel "$kernel" -initrd "$work/initrd" "${qemu_shares[@]}" \
+			"${devices[@]}" \
 			-append "$cmdline" </dev/null 2>"$work/qemu.err" |
 			sed -u 's/\r$//' | tee "$work/console"
 		echo "${PIPESTATUS[0]}" >"$work/qstatus"

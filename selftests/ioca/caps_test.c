@@ -97,6 +97,12 @@ TEST_F(ioca_caps, ddio_set_needs_cap_sys_rawio)
 		if (variant->caps & CAP(CAP_NET_ADMIN))
 			EXPECT_STREQ("DDIO changes write MSRs: CAP_SYS_RAWIO needed", self->r.msg);
 	}
+	if (variant->rawio && err == -EIO && !strcmp(self->before.backend_name, "msr")) {
+		/* Allowed, written, read back: QEMU's TCG drops the MSR write. */
+		EXPECT_NE(NULL, strstr(self->r.msg, "the write did not stick"));
+		EXPECT_EQ(0, ioca_ddio_restore(&self->nl, &self->r));
+		return;
+	}
 	ASSERT_EQ(0, ioca_info_get(&self->nl, &after, &self->r));
 	if (variant->rawio) {
 		EXPECT_EQ(0, err);

@@ -12,7 +12,7 @@ err=/tmp/iocactl.err
 n=0
 failed=0
 
-echo "1..18"
+echo "1..20"
 
 # run CMD...: runs it, keeps stdout/stderr in $out/$err and status in $rc.
 run() {
@@ -65,6 +65,19 @@ run "$ctl" ddio restore
 rc1=$rc
 run "$ctl" info
 check "ddio restore brings back 0x600" '[ "$rc1" -eq 0 ] && has "ddio-mask 0x600 ways 2" "$out"'
+
+# A register that ignores writes (debugfs ioca/socket0/ddio_register).
+echo locked >/sys/kernel/debug/ioca/socket0/ddio_register
+run "$ctl" ddio set 0 ways 3
+check "ddio set on a locked register exits 1 naming the socket and both values" \
+	'[ "$rc" -eq 1 ] &&
+	has "^iocactl: ddio set: Input/output error: socket 0: DDIO register written 0x700, read back 0x600" "$err"'
+run "$ctl" info
+check "info then says socket 0 is not writable, and why" \
+	'has "ddio-control available yes writable no verified no" "$out" &&
+	has "ddio-not-controllable: DDIO writes do not stick" "$out"'
+echo normal >/sys/kernel/debug/ioca/socket0/ddio_register
+"$ctl" ddio restore >/dev/null 2>&1
 
 run "$ctl" sampler set --interval 10ms --cpus 0-1 --event instructions --event llc-misses
 rc1=$rc

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
@@ -37,6 +38,22 @@ int knob_socket_rate(unsigned int sock, const char *file, unsigned long long rat
 	err = fprintf(f, "%llu\n", rate) < 0 ? -EIO : 0;
 	if (fclose(f))
 		err = -errno;
+	return err;
+}
+
+int knob_ddio_register(unsigned int sock, const char *mode)
+{
+	char path[128];
+	int fd, err = 0;
+	size_t len = strlen(mode);
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/ioca/socket%u/ddio_register", sock);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, mode, len) != (ssize_t)len)
+		err = -errno;
+	close(fd);
 	return err;
 }
 

@@ -14,6 +14,13 @@ int knob_cpu_online(int cpu, int on);
  */
 int knob_socket_rate(unsigned int sock, const char *file, unsigned long long rate);
 
+/*
+ * Make the emulated DDIO register of socket @sock "locked" (ignores
+ * writes), "ignoring" (takes them, DDIO does not follow) or "normal"
+ * through ioca's debugfs (ioca/socketN/ddio_register); 0 or -errno.
+ */
+int knob_ddio_register(unsigned int sock, const char *mode);
+
 /* The integer in sysfs file @path (a CPU's online, a PMU's type); 0 or -errno. */
 int knob_read_int(const char *path, int *v);
 

@@ -15,6 +15,8 @@
 #           (one stream with both sockets' CPUs, counters and DDIO masks)
 #   boot 5: -cpu Skylake-Server, -smp 3 over three packages: the middle
 #           package's CPU offline before a plain insmod (msr backend)
+#   boot 6: -M q35 with a device below QEMU's pcie-root-port: DDIO per
+#           device with emulate=1, then refused on the msr backend
 #
 # First the host-side unit tests of the client code (ASan/UBSan).
 # Prints the console of each boot and one closing line
@@ -28,9 +30,11 @@ root=$(cd "$here/../.." && pwd)
 run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
 tests="load_test family_test ddio_test perm_test sampler_test hotplug_test concurrency_test fuzz_test
 	unload_test kmsg_test caps_test owner_test emul_test starve_test generation_test sample_parts_test
-	socket_hotplug_test uncore_hotplug_test subscribe_test package_offline_test"
+	socket_hotplug_test uncore_hotplug_test subscribe_test package_offline_test readback_test
+	device_test"
 
 pass=0 fail=0 skip=0
+run_extra=()
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
@@ -78,6 +82,7 @@ pass=$((pass + ${p:-0}))
 fail=$((fail + ${f:-1}))
 
 files=(--file "$ko:/ioca/ioca.ko" --file "$here/guest.sh" --file "$here/iocactl_test.sh"
+	--file "$here/iocactl_device_test.sh"
 	--file "$root/iocad/build/iocactl.static:/ioca/iocactl"
 	--file "$root/libioca/build/libioca_vm_test:/ioca/libioca_vm_test"
 	--file "$root/libspec/build/counters_vm_test:/ioca/counters_vm_test")
@@ -91,7 +96,7 @@ boot() { # name cpu smp[:sockets] timeout mode [kernel args]
 	echo "=== ioca boot $name: -cpu $cpu -smp $smp, $sockets socket(s) ($mode) $args"
 	start=$(date +%s)
 	"$run" --cpu "$cpu" --smp "$smp" --sockets "$sockets" --mem 512 --timeout "$timeout" --append "$args" \
-		"${files[@]}" -- /bin/sh /ioca/guest.sh "$mode" | tee "$log/$name"
+		"${run_extra[@]}" "${files[@]}" -- /bin/sh /ioca/guest.sh "$mode" | tee "$log/$name"
 	rc=${PIPESTATUS[0]}
 	read -r p f s < <(awk -f "$here/tapsum.awk" "$log/$name")
 	case $rc in
@@ -124,6 +129,11 @@ boot skylake-sp Skylake-Server 1 180 msr
 boot isolated Skylake-Client 2 240 isolated "nohz_full=1 rcu_nocbs=1"
 boot sockets Skylake-Client 2:2 240 sockets
 boot packages3 Skylake-Server 3:3 180 packages3
+# q35: a virtio device (0000:01:00.0) below QEMU's pcie-root-port (0000:00:1c.0)
+# shellcheck disable=SC2054 # commas inside QEMU's -device options
+run_extra=(--machine q35 --device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x1c
+	--device virtio-rng-pci,bus=rp0)
+boot devices Skylake-Server 1 240 devices
 
 [ "$skip" -gt 0 ] && echo "ioca: $skip skipped"
 echo "ioca: $pass passed, $fail failed"

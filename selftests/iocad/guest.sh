@@ -15,7 +15,7 @@ TRACE=/tmp/trace.csv
 n=0
 failed=0
 pid=
-echo "1..29"
+echo "1..34"
 
 ok() {
 	n=$((n + 1))
@@ -234,6 +234,40 @@ check "SIGTERM: exit 0, DDIO back to the mask found at start, every group remove
 	'[ "$rc" -eq 0 ] && [ "$(ddio)" = 0x600 ] && [ "$(ngroups)" -eq 0 ]'
 check "groups iocad did not create are untouched" \
 	'[ -d $R/operator ] && grep -q "L3:0=00f" $R/operator/schemata'
+
+# --- a DDIO register DDIO does not follow (ioca.ko's debugfs knob) ---------
+echo ignoring >$DBG/ddio_register
+start /tmp/three.ini
+wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ -s "$TRACE" ]'
+stop TERM
+check "an unverified DDIO register: iocactl info says verified no, iocad says so at start" \
+	'./iocactl info | grep -q "ddio-control available yes writable yes verified no" &&
+	logs "socket 0: DDIO way masks are set but not verified" && [ "$rc" -eq 0 ]'
+
+# --- a DDIO register that does not take writes (ioca.ko's debugfs knob) ----
+echo locked >$DBG/ddio_register
+start /tmp/three.ini
+wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ -s "$TRACE" ]'
+echo 100000000000 >$DBG/ddio_miss_rate
+wait_for 30 'logs "no DDIO way control any more"'
+check "locked DDIO register: the first DDIO write fails, iocad says why and goes on" \
+	'logs "no DDIO way control any more: ioca.ko: DDIO writes do not stick" && running'
+sleep 2
+check "locked: DDIO stays 0x600, no back-off, the groups stay, PS tenants off DDIO" \
+	'[ "$(ddio)" = 0x600 ] && ! logs "time(s) in a row" && [ "$(ngroups)" -eq 3 ] &&
+	ps_off_ddio_in_trace'
+stop TERM
+start /tmp/three.ini
+wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ -s "$TRACE" ]'
+check "restart while ioca.ko says not writable: said at start, runs without DDIO control" \
+	'logs "socket 0: no DDIO way control: ioca.ko: DDIO writes do not stick" && running &&
+	[ "$(ddio)" = 0x600 ]'
+stop TERM
+echo 0 >$DBG/ddio_miss_rate
+echo normal >$DBG/ddio_register
+./iocactl ddio restore >/dev/null 2>&1
+check "without DDIO control SIGTERM still exits 0 and removes every group" \
+	'[ "$rc" -eq 0 ] && [ "$(ngroups)" -eq 0 ] && [ "$(ddio)" = 0x600 ]'
 
 # --- kill -9 ----------------------------------------------------------------
 start /tmp/three.ini

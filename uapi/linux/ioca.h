@@ -61,6 +61,27 @@ enum ioca_event_kind {
 	IOCA_EVENT_KIND_MAX = (__IOCA_EVENT_KIND_MAX - 1)
 };
 
+/* Root ports whose DDIO setting the module keeps; PCI address strings. */
+#define IOCA_MAX_DDIO_DEVICES		16
+#define IOCA_PCI_ADDR_LEN		16
+
+/*
+ * DDIO allocation for the writes below one PCIe root port (perfctrlsts_0
+ * at 0x180, perfctrlsts_1 at 0x184). on: the defaults (Use_Allocating_Flow_Wr,
+ * bit 7, set; NoSnoopOpWrEn, bit 3, and TPHDIS, perfctrlsts_1 bit 8, clear);
+ * off: Use_Allocating_Flow_Wr cleared; full-off: also NoSnoopOpWrEn clear
+ * and TPHDIS set.
+ */
+enum ioca_ddio_device_mode {
+	IOCA_DDIO_DEVICE_MODE_ON = 1,
+	IOCA_DDIO_DEVICE_MODE_OFF,
+	IOCA_DDIO_DEVICE_MODE_FULL_OFF,
+
+	/* private: */
+	__IOCA_DDIO_DEVICE_MODE_MAX,
+	IOCA_DDIO_DEVICE_MODE_MAX = (__IOCA_DDIO_DEVICE_MODE_MAX - 1)
+};
+
 enum {
 	IOCA_A_INFO_BACKEND = 1,
 	IOCA_A_INFO_BACKEND_NAME,
@@ -74,6 +95,8 @@ enum {
 	IOCA_A_INFO_SAMPLER,
 	IOCA_A_INFO_HW_COUNTERS,
 	IOCA_A_INFO_FALLBACK_KIND,
+	/* nest, one per root port the module changed: IOCA_A_DEVICE_* */
+	IOCA_A_INFO_DEVICE,
 
 	__IOCA_A_INFO_MAX,
 	IOCA_A_INFO_MAX = (__IOCA_A_INFO_MAX - 1)
@@ -89,6 +112,14 @@ enum {
 	IOCA_A_SOCKET_CPU_COUNT,
 	IOCA_A_SOCKET_COUNTER,
 	IOCA_A_SOCKET_OWNER_PID,	/* u32, info: pid owning this mask, 0 none */
+	/* u32, info: bits of 0xC8B that are the DDIO field on this model */
+	IOCA_A_SOCKET_DDIO_FIELD,
+	/* u8, info: the field is known and the register was read */
+	IOCA_A_SOCKET_DDIO_AVAILABLE,
+	/* u8, info: writes allowed and the last one read back as written */
+	IOCA_A_SOCKET_DDIO_WRITABLE,
+	/* u8, info: writable, and a mask is known to move DDIO on this model */
+	IOCA_A_SOCKET_DDIO_VERIFIED,
 
 	__IOCA_A_SOCKET_MAX,
 	IOCA_A_SOCKET_MAX = (__IOCA_A_SOCKET_MAX - 1)
@@ -217,6 +248,21 @@ enum {
 	IOCA_A_SAMPLE_MAX = (__IOCA_A_SAMPLE_MAX - 1)
 };
 
+/* A root port's DDIO setting: ddio-device-set's request, info's device nest. */
+enum {
+	IOCA_A_DEVICE_ADDR = 1,		/* string: DDDD:BB:DD.F of a device */
+	IOCA_A_DEVICE_MODE,		/* u32: enum ioca_ddio_device_mode */
+	IOCA_A_DEVICE_OWNER,		/* flag, in the request */
+	IOCA_A_DEVICE_ROOT_PORT,	/* string, info: the root port's address */
+	IOCA_A_DEVICE_PERFCTRLSTS0,	/* u32, info: as read back */
+	IOCA_A_DEVICE_PERFCTRLSTS1,	/* u32, info: as read back */
+	IOCA_A_DEVICE_OWNER_PID,	/* u32, info: 0 when not owned */
+	IOCA_A_DEVICE_EMULATED,		/* u8, info: the emulated backend's registers */
+
+	__IOCA_A_DEVICE_MAX,
+	IOCA_A_DEVICE_MAX = (__IOCA_A_DEVICE_MAX - 1)
+};
+
 enum {
 	IOCA_CMD_INFO_GET = 1,
 	IOCA_CMD_DDIO_SET,
@@ -233,6 +279,11 @@ enum {
 	 */
 	IOCA_CMD_SAMPLES_SUBSCRIBE,
 	IOCA_CMD_SAMPLES_UNSUBSCRIBE,
+	/*
+	 * DDIO on/off/full-off for the root port above a PCI device; needs
+	 * CAP_SYS_RAWIO (handler).
+	 */
+	IOCA_CMD_DDIO_DEVICE_SET,
 
 	__IOCA_CMD_MAX,
 	IOCA_CMD_MAX = (__IOCA_CMD_MAX - 1)

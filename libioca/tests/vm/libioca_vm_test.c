@@ -19,7 +19,7 @@
 #include <libioca.h>
 #include "vm_tap.h"
 
-#define NTESTS 31
+#define NTESTS 32
 
 /* ddio set of @n requests, then info; the extack kept in @ext. */
 static int set_then_info(struct ioca_client *c, const struct ioca_ddio_req *r, size_t n,
@@ -337,6 +337,11 @@ int main(void)
 		    in->sockets[0].llc_ways && libioca_mask_contiguous(in->sockets[0].boot_mask),
 	    "info: emulated backend, socket 0 with %u ways, boot mask 0x%x",
 	    in->sockets[0].llc_ways, in->sockets[0].boot_mask);
+	tap(!err && in->ddio[0].reported && in->ddio[0].available && in->ddio[0].writable &&
+		    in->ddio[0].verified && in->ddio[0].field == in->sockets[0].valid_mask &&
+		    !ioca_ddio_control__why_not(&in->ddio[0]),
+	    "info: socket 0's DDIO control available, writable, verified, field 0x%x",
+	    in->ddio[0].field);
 	test_ddio(c, in);
 	test_ddio_owner(in);
 	test_sampler_owner(c, in);
