@@ -29,6 +29,8 @@
  * than the 8 after which a handler is rechecked).
  */
 #define RETRIES 5
+/* Jobs the tie verdict may take: the 8th job of a handler is a recheck. */
+#define TIE_JOBS 6
 
 /* Fixed code for ms_tie: a dependency chain of a few thousand cycles. */
 long ms_heavy(long n)
@@ -80,6 +82,20 @@ static struct spec_runtime *open_measured(const char *final, const char *first, 
 	return tu_open_loaded("measured", &opts);
 }
 
+/* The caller running, if any: a failed check leaves it to the teardown. */
+static struct caller *live;
+
+static int stop_live(void **state)
+{
+	(void)state;
+	if (live) {
+		atomic_store(&live->stop, true);
+		pthread_join(live->thread, NULL);
+		live = NULL;
+	}
+	return 0;
+}
+
 static void start(struct caller *c, struct spec_runtime *rt, bool tie, long n)
 {
 	memset(c, 0, sizeof(*c));
@@ -88,6 +104,7 @@ static void start(struct caller *c, struct spec_runtime *rt, bool tie, long n)
 	atomic_store(&c->n, n);
 	assert_non_null(spec_runtime__handler(rt, tie ? "ms_tie" : "ms_work"));
 	assert_int_equal(pthread_create(&c->thread, NULL, call_loop, c), 0);
+	live = c;
 	/* Calls are running before the first job starts timing them. */
 	while (atomic_load(&c->calls) < 100)
 		;
@@ -97,6 +114,7 @@ static void stop(struct caller *c)
 {
 	atomic_store(&c->stop, true);
 	pthread_join(c->thread, NULL);
+	live = NULL;
 	assert_true(atomic_load(&c->calls) > 0);
 	assert_int_equal(atomic_load(&c->wrong), 0);
 }
@@ -145,7 +163,7 @@ static void test_measured_final_pays_first_skipped(void **state)
 	struct spec_runtime *rt = open_measured(NULL, "default<O0>", true);
 	struct spec_runtime_stats st = {0};
 	struct spec_tiers ti = {0};
-	struct caller c;
+	static struct caller c; /* outlives a failed check; stop_live() ends it */
 	long n = WORK_N;
 
 	(void)state;
@@ -178,12 +196,15 @@ static void test_measured_tie_skips_final(void **state)
 {
 	struct spec_runtime *rt = open_measured(NULL, "default<O1>", false);
 	struct spec_tiers ti = {0};
-	struct caller c;
+	static struct caller c; /* outlives a failed check; stop_live() ends it */
 	long t = 1;
 
 	(void)state;
 	start(&c, rt, true, 1);
-	while (!ti.skip_final && t <= RETRIES) {
+	/* Two ties in a row among noisy windows: up to TIE_JOBS jobs, so that
+	 * the one after them is still not a recheck.
+	 */
+	while (!ti.skip_final && t <= TIE_JOBS) {
 		job(rt, &c, "t", t++);
 		tiers(rt, "ms_tie", &ti);
 	}
@@ -207,7 +228,7 @@ static void test_measured_keeps_faster_first(void **state)
 {
 	struct spec_runtime *rt = open_measured("default<O0>", "default<O3>", false);
 	struct spec_runtime_stats st = {0}, st2;
-	struct caller c;
+	static struct caller c; /* outlives a failed check; stop_live() ends it */
 	long m = WORK_N;
 
 	(void)state;
@@ -256,7 +277,7 @@ static void test_measured_forced_level(void **state)
 	LIBSPEC_OPTS(spec_specialize_opts, o, .pipeline = "default<O2>");
 	struct spec_config *cfg = spec_config__parse("m=4096");
 	struct spec_runtime_stats st;
-	struct caller c;
+	static struct caller c; /* outlives a failed check; stop_live() ends it */
 
 	(void)state;
 	assert_non_null(cfg);
@@ -292,12 +313,12 @@ static void test_measured_tiers_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_measured_final_pays_first_skipped),
-		cmocka_unit_test(test_measured_tie_skips_final),
-		cmocka_unit_test(test_measured_keeps_faster_first),
-		cmocka_unit_test(test_measured_no_calls_no_decision),
-		cmocka_unit_test(test_measured_forced_level),
-		cmocka_unit_test(test_measured_tiers_errors),
+		cmocka_unit_test_teardown(test_measured_final_pays_first_skipped, stop_live),
+		cmocka_unit_test_teardown(test_measured_tie_skips_final, stop_live),
+		cmocka_unit_test_teardown(test_measured_keeps_faster_first, stop_live),
+		cmocka_unit_test_teardown(test_measured_no_calls_no_decision, stop_live),
+		cmocka_unit_test_teardown(test_measured_forced_level, stop_live),
+		cmocka_unit_test_teardown(test_measured_tiers_errors, stop_live),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
