@@ -4,9 +4,9 @@
 # host's root (9p tag ioca-root, read-only) on /host with this guest's
 # /proc, /sys, /dev and a tmpfs /tmp, and runs the dynamically linked
 # policy_vm_test there, chrooted, so libLLVM and libnl are the host's.
-#   guest.sh TEST IR   (host paths of the test binary and its handler IR)
+# The test binary and its handler IR come in /ioca and are copied into the
+# chroot's tmpfs /tmp (the host's tree may be anywhere, /tmp included).
 # The test prints its TAP and exits with its failure count, as this does.
-test=$1 ir=$2
 say() { echo "# libspec guest: $*"; }
 for m in virtio_pci 9pnet_virtio 9p; do
 	modprobe "$m" || say "modprobe $m failed"
@@ -19,8 +19,11 @@ for d in proc sys dev; do
 	mount --bind "/$d" "/host/$d" || say "cannot bind /$d into /host"
 done
 mount -t tmpfs tmpfs /host/tmp || say "cannot mount a tmpfs on /host/tmp"
+mkdir -p /host/tmp/libspec-vm &&
+	cp /ioca/policy_vm_test /ioca/policy_vm_handler.ll /host/tmp/libspec-vm/ ||
+	say "cannot copy the test into the chroot's /tmp"
 start=$(date +%s)
-chroot /host "$test" "$ir"
+chroot /host /tmp/libspec-vm/policy_vm_test /tmp/libspec-vm/policy_vm_handler.ll
 rc=$?
 say "policy_vm_test exited $rc after $(($(date +%s) - start)) s"
 exit $rc

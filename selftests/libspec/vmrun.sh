@@ -32,7 +32,9 @@ build() { # what command...
 
 build ioca.ko make --no-print-directory -C "$root/kmod"
 build "libspec's policy_vm_test" make --no-print-directory -C "$root/libspec" -j2 vmtest-policy-bin
-# The share must hold the test where the guest looks: this tree is under /.
+# The test and its IR go in with the guest's files (this tree may be under
+# /tmp, which the guest covers with a tmpfs); guest.sh copies them into the
+# chroot.
 test=$root/libspec/build/vm/policy_vm_test
 ir=$root/libspec/build/vm/policy_vm_handler.ll
 
@@ -42,7 +44,8 @@ start=$(date +%s)
 "$run" --cpu Skylake-Client --smp 2 --mem 1024 --timeout 400 --append loglevel=4 \
 	--share /:ioca-root --kmod virtio_pci --kmod 9pnet_virtio --kmod 9p \
 	--file "$root/kmod/ioca.ko" --file "$here/guest.sh" \
-	-- sh ./guest.sh "$test" "$ir" | tee "$work/console"
+	--file "$test:/ioca/policy_vm_test" --file "$ir:/ioca/policy_vm_handler.ll" \
+	-- sh ./guest.sh | tee "$work/console"
 rc=${PIPESTATUS[0]}
 echo "$name: boot took $(($(date +%s) - start)) s"
 "$root/scripts/vm/taptally.sh" "$name" "$work/console" "$rc"
