@@ -19,9 +19,10 @@ for d in proc sys dev; do
 	mount --bind "/$d" "/host/$d" || say "cannot bind /$d into /host"
 done
 mount -t tmpfs tmpfs /host/tmp || say "cannot mount a tmpfs on /host/tmp"
-mkdir -p /host/tmp/libspec-vm &&
-	cp /ioca/policy_vm_test /ioca/policy_vm_handler.ll /host/tmp/libspec-vm/ ||
+if ! mkdir -p /host/tmp/libspec-vm ||
+	! cp /ioca/policy_vm_test /ioca/policy_vm_handler.ll /host/tmp/libspec-vm/; then
 	say "cannot copy the test into the chroot's /tmp"
+fi
 start=$(date +%s)
 chroot /host /tmp/libspec-vm/policy_vm_test /tmp/libspec-vm/policy_vm_handler.ll
 rc=$?

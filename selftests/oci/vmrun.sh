@@ -47,10 +47,21 @@ for lib in $(ldd "$runc" ${crun:+"$crun"} | awk '/=>/ { print $3 } /^\t\/lib/ { 
 	files+=(--file "$lib:$lib")
 done
 
-"$run" --cpu Skylake-Client --smp 4 --mem 512 --timeout 300 --append loglevel=2 \
-	--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
-	--file "$root/iocad/build/iocad.static:/ioca/iocad" \
-	--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
-	"${files[@]}" --file "$here/guest_oci.sh" -- sh ./guest_oci.sh | tee "$work/out"
-rc=${PIPESTATUS[0]}
+boot() {
+	"$run" --cpu Skylake-Client --smp 4 --mem 512 --timeout 300 --append loglevel=2 \
+		--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
+		--file "$root/iocad/build/iocad.static:/ioca/iocad" \
+		--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
+		"${files[@]}" --file "$here/guest_oci.sh" -- sh ./guest_oci.sh | tee "$work/out"
+	rc=${PIPESTATUS[0]}
+}
+boot
+# A guest whose runc and its init hang in a soft lockup before the first
+# check (seen once in a few dozen boots: the emulation's fork-follow path
+# is the suspect, not iocad) is booted once more, and says so: the second
+# boot's result is the test's.
+if [ "$rc" -eq 124 ] && grep -q 'soft lockup' "$work/out" && ! grep -qE '^(not )?ok [0-9]+ ' "$work/out"; then
+	echo "oci-vm: the guest hung in a soft lockup before any check (known, under study); booting once more"
+	boot
+fi
 "$root/scripts/vm/taptally.sh" oci-vm "$work/out" "$rc"
