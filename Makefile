@@ -63,6 +63,9 @@ soak: ## iocad on two sockets in a VM under seeded random faults (SOAK_SECONDS=1
 fuzz: deps ## run every libFuzzer target for FUZZ_SECONDS each (default 60; fuzz/Makefile)
 	@$(SUBMAKE) -C fuzz run
 
+oci: ## runc puts a container into iocad's rdt_class on the resctrl emulation (VM)
+	@selftests/oci/run.sh
+
 kunit: ## build (once, cached) a KUnit kernel and run the module's KUnit suites
 	@scripts/kunit/kunit.sh
 

@@ -57,9 +57,9 @@ boot() {
 }
 boot
 # A guest whose runc and its init hang in a soft lockup before the first
-# check (seen once in a few dozen boots: the emulation's fork-follow path
-# is the suspect, not iocad) is booted once more, and says so: the second
-# boot's result is the test's.
+# check (the resctrl emulation's fork-follow path is the suspect, not
+# iocad; why this keeps it out of make vmtest) is booted once more, and
+# says so: the second boot's result is the test's.
 if [ "$rc" -eq 124 ] && grep -q 'soft lockup' "$work/out" && ! grep -qE '^(not )?ok [0-9]+ ' "$work/out"; then
 	echo "oci-vm: the guest hung in a soft lockup before any check (known, under study); booting once more"
 	boot
