@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Host side of the OCI-runtime test (found by `make vmtest`): a real OCI
+# Host side of the OCI-runtime test (`make oci`): a real OCI
 # runtime from Debian runs a busybox container whose config.json names
 # iocad's tenant class in linux.intelRdt.closID, in a VM with ioca.ko
 # (emulate=1) and the resctrl emulation (selftests/resctrl_emu). The guest
