@@ -184,7 +184,7 @@ static void test_fsm_high_keep_follows_io_demand_rules(void **u)
 
 /*
  * The same DMA traffic with more of it missing and no core referencing
- * more: the I/O footprint grew (issue 19). Fewer hits then are not a
+ * more: the I/O footprint grew. Fewer hits then are not a
  * contending core: High Keep below the maximum grows DDIO, Reclaim goes to
  * I/O Demand. With the cores' references up it is Core Demand as before.
  */

@@ -270,7 +270,7 @@ static void test_planner_groups_share_one_mask(void **u)
 	free(c);
 }
 
-/* DDIO keeps its place and changes size at its ends (issue 19). */
+/* DDIO keeps its place and changes size at its ends. */
 static void test_planner_ddio_at_grows_and_shrinks_at_its_ends(void **u)
 {
 	(void)u;

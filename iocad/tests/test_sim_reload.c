@@ -131,7 +131,7 @@ static int idx(const struct loop_record *rec, const char *name)
 /*
  * web is described once, in join-leave.add.ini: the scenario gives only
  * its load (no cpus), and it runs on the CPUs of the group iocad names
- * after it from the reload on (issue 19; before, the scenario was refused).
+ * after it from the reload on (a scenario that named its CPUs is no longer needed).
  */
 static void test_sim_reload_tenants_join_and_leave_on_time(void **st)
 {

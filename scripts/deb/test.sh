@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The packages as a user gets them (issue 17, section 1): builds them with
+# The packages as a user gets them: builds them with
 # `make deb`'s script, installs them on this machine with apt, lets DKMS
 # build ioca.ko against the installed Debian kernel's headers (the kernel
 # the test VM boots) on install and again through the hook a kernel
