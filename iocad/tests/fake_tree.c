@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <errno.h>
 #include <cmocka.h>
 
 #include "fake_tree.h"
@@ -61,6 +63,29 @@ bool fake_tree_ends(const char *path, const char *tail)
 	size_t n = strlen(path), m = strlen(tail);
 
 	return n >= m && !strcmp(path + n - m, tail);
+}
+
+void fake_tree_resctrl_info(const char *root)
+{
+	fake_tree_mkdir(root, "info");
+	fake_tree_mkdir(root, "info/L3");
+	fake_tree_put(root, "info/L3/cbm_mask", "7ff\n");
+	fake_tree_put(root, "info/L3/min_cbm_bits", "1\n");
+	fake_tree_put(root, "info/L3/num_closids", "4\n");
+	fake_tree_put(root, "info/L3/shareable_bits", "600\n");
+	fake_tree_put(root, "info/last_cmd_status", "ok\n");
+}
+
+int fake_tree_rmdir_group(void *arg, const char *path)
+{
+	char f[256];
+
+	(void)arg;
+	snprintf(f, sizeof(f), "%s/schemata", path);
+	unlink(f);
+	snprintf(f, sizeof(f), "%s/cpus_list", path);
+	unlink(f);
+	return rmdir(path) ? -errno : 0;
 }
 
 void fake_tree_remove(const char *root)

@@ -19,6 +19,13 @@ bool fake_tree_exists(const char *root, const char *rel);
 void fake_tree_mkdir(const char *root, const char *rel);
 /* Whether @path ends with @tail (a write hook's way to tell files apart). */
 bool fake_tree_ends(const char *path, const char *tail);
+/*
+ * A resctrl info/ skeleton under @root: an 11-way L3 (cbm_mask 7ff,
+ * min_cbm_bits 1, 4 CLOSIDs, shareable_bits 600), last_cmd_status "ok".
+ */
+void fake_tree_resctrl_info(const char *root);
+/* rmdir of a group as resctrl does it: its files go with it (an rdt_opts hook). */
+int fake_tree_rmdir_group(void *arg, const char *path);
 /* Removes @root and everything below it. */
 void fake_tree_remove(const char *root);
 

@@ -52,19 +52,6 @@ static int tree_write(void *arg, const char *path, const char *data)
 	return 0;
 }
 
-/* resctrl removes a group with its files; a plain directory needs them gone */
-static int tree_rmdir(void *arg, const char *path)
-{
-	char f[256];
-
-	(void)arg;
-	snprintf(f, sizeof(f), "%s/schemata", path);
-	unlink(f);
-	snprintf(f, sizeof(f), "%s/cpus_list", path);
-	unlink(f);
-	return rmdir(path) ? -errno : 0;
-}
-
 static void quiet(void *arg, const char *msg)
 {
 	(void)arg;
@@ -78,13 +65,7 @@ static int setup(void **state)
 	assert_non_null(t);
 	snprintf(t->root, sizeof(t->root), "/tmp/iocad-rdt.XXXXXX");
 	assert_non_null(mkdtemp(t->root));
-	fake_tree_mkdir(t->root, "info");
-	fake_tree_mkdir(t->root, "info/L3");
-	fake_tree_put(t->root, "info/L3/cbm_mask", "7ff\n");
-	fake_tree_put(t->root, "info/L3/min_cbm_bits", "1\n");
-	fake_tree_put(t->root, "info/L3/num_closids", "4\n");
-	fake_tree_put(t->root, "info/L3/shareable_bits", "600\n");
-	fake_tree_put(t->root, "info/last_cmd_status", "ok\n");
+	fake_tree_resctrl_info(t->root);
 	fake_tree_put(t->root, "schemata", "L3:0=7ff;1=7ff\n");
 	*state = t;
 	return 0;
@@ -108,7 +89,7 @@ static struct rdt *open_tree(struct tree *t)
 		.prefix = "iocad-s0-",
 		.cache_id = 0,
 		.write = tree_write,
-		.rmdir = tree_rmdir,
+		.rmdir = fake_tree_rmdir_group,
 		.fs_arg = t,
 		.print = quiet,
 	};
@@ -360,7 +341,7 @@ static void test_rdt_groups_of_others_hold_cpus_and_closids(void **state)
 		.prefix = "iocad-s0-",
 		.family = "iocad-s",
 		.write = tree_write,
-		.rmdir = tree_rmdir,
+		.rmdir = fake_tree_rmdir_group,
 		.fs_arg = t,
 		.print = quiet,
 	};
