@@ -16,6 +16,7 @@
 #include "cgroup_cpus.h"
 #include "config.h"
 #include "config_check.h"
+#include "config_device.h"
 #include "config_value.h"
 #include "ways.h"
 
@@ -32,7 +33,8 @@ struct parse_ctx {
 	int tenant; /* index of the current [tenant], -1 otherwise */
 	bool in_platform;
 	bool in_metrics;
-	int sock; /* id of the current [socket N], -1 otherwise */
+	int sock;   /* id of the current [socket N], -1 otherwise */
+	int device; /* index of the current [device ADDR], -1 otherwise */
 	unsigned int platform_line;
 	unsigned int seen; /* bitmask of keys seen in the current section */
 	char *err;
@@ -242,17 +244,29 @@ static int enter_section(struct parse_ctx *c, const char *section)
 	c->seen = 0;
 	c->tenant = -1;
 	c->sock = -1;
+	c->device = -1;
 	c->in_platform = false;
 	c->in_metrics = false;
 	if (c->base && strncmp(section, "tenant ", 7)) {
 		ctx_error(c, line,
 			  "[%s]: a tenant file (tenants_dir) holds only [tenant NAME] sections; "
-			  "[platform], [socket N] and [metrics] belong in %s",
+			  "[platform], [socket N], [device ADDR] and [metrics] belong in %s",
 			  section, c->base->path);
 		return -1;
 	}
 	if (!strncmp(section, "socket ", 7))
 		return enter_socket(c, section + 7);
+	if (!strncmp(section, "device ", 7)) {
+		char msg[192];
+		unsigned int d;
+
+		if (config_device_section(cfg, section + 7, line, &d, msg, sizeof(msg))) {
+			ctx_error(c, line, "%s", msg);
+			return -1;
+		}
+		c->device = (int)d;
+		return 0;
+	}
 	c->in_metrics = !strcmp(section, "metrics");
 	if (c->in_metrics) {
 		char msg[128];
@@ -273,8 +287,8 @@ static int enter_section(struct parse_ctx *c, const char *section)
 	}
 	if (strncmp(section, "tenant ", 7)) {
 		ctx_error(c, line,
-			  "unknown section [%s] (expected [platform], [socket N], [tenant NAME] or "
-			  "[metrics])",
+			  "unknown section [%s] (expected [platform], [socket N], [tenant NAME], "
+			  "[device ADDR] or [metrics])",
 			  section);
 		return -1;
 	}
@@ -511,7 +525,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 	(void)section; /* tracked by section_reader, which sees empty ones too */
 	if (c->rc)
 		return 1; /* keep only the first error */
-	if (c->tenant < 0 && !c->in_platform && !c->in_metrics && c->sock < 0) {
+	if (c->tenant < 0 && !c->in_platform && !c->in_metrics && c->sock < 0 && c->device < 0) {
 		ctx_error(c, c->lineno, "%s: key outside of a known section", key);
 		return 1;
 	}
@@ -524,6 +538,13 @@ static int handler(void *user, const char *section, const char *key, const char 
 			ctx_error(c, c->lineno, "%s", msg);
 	} else if (c->sock >= 0) {
 		r = socket_key(c, key, val, &bit);
+	} else if (c->device >= 0) {
+		char msg[256];
+
+		r = config_device_key(c->cfg, (unsigned int)c->device, key, val, c->lineno, &bit,
+				      msg, sizeof(msg));
+		if (r)
+			ctx_error(c, c->lineno, "%s", msg);
 	} else {
 		r = c->in_platform ? platform_key(c, key, val, &bit)
 				   : tenant_key(c, key, val, &bit);
@@ -613,6 +634,7 @@ static int parse(struct parse_ctx *c, struct config *out)
 	snprintf(c->cfg->path, sizeof(c->cfg->path), "%s", c->name);
 	c->tenant = -1;
 	c->sock = -1;
+	c->device = -1;
 	r = ini_parse_stream(section_reader, c, handler, c);
 	if (r > 0 && !c->rc)
 		ctx_error(c, (unsigned int)r, "syntax error (expected [section] or key = value)");
@@ -624,6 +646,8 @@ static int parse(struct parse_ctx *c, struct config *out)
 		read_cgroups(c, first);
 	if (!c->rc)
 		c->rc = config_check(c->cfg, c->err, c->errlen);
+	if (!c->rc && !c->base)
+		c->rc = config_device_check(c->cfg, c->err, c->errlen);
 	if (c->rc)
 		return c->rc;
 	/* a drop-in's tenants join the main file's config, named by it */

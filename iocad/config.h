@@ -114,6 +114,33 @@ struct config_socket {
 	unsigned int model_line;
 };
 
+/*
+ * [device ADDR]: DDIO for one PCI device's writes. The first three
+ * values are enum platform_dev_ddio's.
+ */
+#define CONFIG_MAX_DEVICES PLATFORM_MAX_DEVICES
+enum config_dev_ddio {
+	CONFIG_DEV_DDIO_ON = PLATFORM_DEV_DDIO_ON,
+	CONFIG_DEV_DDIO_OFF = PLATFORM_DEV_DDIO_OFF,
+	CONFIG_DEV_DDIO_FULL_OFF = PLATFORM_DEV_DDIO_FULL_OFF,
+	CONFIG_DEV_DDIO_AUTO, /* A4's rule decides (decide_device.h) */
+};
+
+enum config_dev_kind {
+	CONFIG_DEV_NETWORK, /* a NIC: its writes are consumed at once (DDIO pays) */
+	CONFIG_DEV_STORAGE, /* an SSD: large blocks, often not re-read from the LLC */
+};
+
+struct config_device {
+	char addr[PLATFORM_PCI_ADDR_LEN]; /* "0000:3b:00.0", lower case */
+	int ddio;			  /* enum config_dev_ddio; 0: not given */
+	enum config_dev_kind kind;
+	char tenant[PLATFORM_NAME_LEN]; /* the tenant whose cores consume its data; "": none */
+	unsigned int socket;		/* the socket its root port is on */
+	bool socket_set;		/* socket given; else the tenant's, else 0 */
+	unsigned int line, ddio_line, kind_line, tenant_line;
+};
+
 struct config {
 	char path[CONFIG_PATH_LEN]; /* file name used in messages */
 	enum config_model model;
@@ -163,6 +190,9 @@ struct config {
 	unsigned int ntenants_dirs;
 	char tenants_dir[CONFIG_MAX_TENANTS_DIRS][CONFIG_PATH_LEN];
 	char cgroup_root[CONFIG_PATH_LEN]; /* [platform] cgroup_root */
+	/* [device ADDR] sections, in file order (CONFIG only, not drop-ins) */
+	unsigned int ndevices;
+	struct config_device device[CONFIG_MAX_DEVICES];
 };
 
 /* Fill @cfg with the documented defaults and no tenants. */

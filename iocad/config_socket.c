@@ -180,6 +180,9 @@ static void strip(struct config *c)
 	c->model_line = c->llc_ways_line = c->ddio_line = c->socket_line = 0;
 	memset(c->sock, 0, sizeof(c->sock));
 	c->inclusive.line = 0;
+	/* devices are the loop's (loop_device.c), not a socket's */
+	c->ndevices = 0;
+	memset(c->device, 0, sizeof(c->device));
 	for (unsigned int i = 0; i < c->ntenants; i++) {
 		struct config_tenant *t = &c->tenant[i];
 

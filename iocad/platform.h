@@ -23,6 +23,16 @@
 #define PLATFORM_MAX_SOCKETS 8
 #define PLATFORM_NAME_LEN 32
 #define PLATFORM_WHY_LEN 160
+#define PLATFORM_MAX_DEVICES 16	 /* PCI devices with a DDIO setting */
+#define PLATFORM_PCI_ADDR_LEN 16 /* "DDDD:BB:DD.F" and its NUL */
+
+/* DDIO of the writes of one PCI device's root port (platform_ops.device_ddio). */
+enum platform_dev_ddio {
+	PLATFORM_DEV_DDIO_FOUND,    /* as the platform found it (restore one device) */
+	PLATFORM_DEV_DDIO_ON,	    /* allocating writes: DDIO */
+	PLATFORM_DEV_DDIO_OFF,	    /* non-allocating writes: straight to DRAM */
+	PLATFORM_DEV_DDIO_FULL_OFF, /* off, and no-snoop writes and TPH off too */
+};
 
 /* poll() returns this (positive) when a finite run, e.g. a scenario, is over. */
 #define PLATFORM_END 1
@@ -196,6 +206,21 @@ struct platform_ops {
 	 * the same order. Fixed from open on. 0, or -ENOSPC if @len is short.
 	 */
 	int (*trace_columns)(void *ctx, bool header, char *buf, size_t len);
+	/*
+	 * Optional (may be NULL: no per-device DDIO here): set DDIO for the
+	 * writes of PCI device @addr ("DDDD:BB:DD.F"), enum platform_dev_ddio.
+	 * The first change of a device remembers what was found; restore()
+	 * puts every changed device back, PLATFORM_DEV_DDIO_FOUND one. 0 or
+	 * -errno (-EOPNOTSUPP: a root port the platform cannot change;
+	 * last_error says why, naming the device).
+	 */
+	int (*device_ddio)(void *ctx, const char *addr, int mode);
+	/*
+	 * Optional (may be NULL): the bytes device @addr has written by DMA
+	 * since open, as of the last poll() (its IIO stack's inbound writes).
+	 * 0, or -ENODATA when the platform does not measure it.
+	 */
+	int (*device_writes)(void *ctx, const char *addr, uint64_t *bytes);
 };
 
 struct platform {

@@ -93,7 +93,7 @@ static void test_config_metrics_rejects_bad_values_with_file_and_line(void **u)
 	expect_error("[metrics]\nlisten = 1\nlisten = 2\n", "m.ini:8: listen: given twice");
 	expect_error("[metrics]\n[metrics]\n", "m.ini:7: [metrics] given twice (first at line 6)");
 	expect_error("[metricz]\n", "m.ini:6: unknown section [metricz] (expected [platform], "
-				    "[socket N], [tenant NAME] or [metrics])");
+				    "[socket N], [tenant NAME], [device ADDR] or [metrics])");
 }
 
 static void test_config_metrics_addr_forms(void **u)
