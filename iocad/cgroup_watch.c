@@ -116,6 +116,16 @@ static int cw_trace_columns(void *ctx, bool header, char *buf, size_t len)
 	return in(ctx)->ops->trace_columns(in(ctx)->ctx, header, buf, len);
 }
 
+static int cw_device_ddio(void *ctx, const char *addr, int mode)
+{
+	return in(ctx)->ops->device_ddio(in(ctx)->ctx, addr, mode);
+}
+
+static int cw_device_writes(void *ctx, const char *addr, uint64_t *bytes)
+{
+	return in(ctx)->ops->device_writes(in(ctx)->ctx, addr, bytes);
+}
+
 void cgroup_watch_wrap(struct cgroup_watch *w, struct platform *pf, volatile sig_atomic_t *reload,
 		       cgroup_watch_log_fn log, void *log_arg)
 {
@@ -133,6 +143,10 @@ void cgroup_watch_wrap(struct cgroup_watch *w, struct platform *pf, volatile sig
 		w->ops.last_error = cw_last_error;
 	if (pf->ops->trace_columns)
 		w->ops.trace_columns = cw_trace_columns;
+	if (pf->ops->device_ddio)
+		w->ops.device_ddio = cw_device_ddio;
+	if (pf->ops->device_writes)
+		w->ops.device_writes = cw_device_writes;
 	w->reload = reload;
 	w->dropins = NULL;
 	w->log = log;

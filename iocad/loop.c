@@ -47,6 +47,8 @@ static void fill_record(struct loop *l, struct loop_sock *s, uint64_t idx,
 	rec->ddio_hits = iv->ddio_hits_n;
 	rec->ddio_misses = iv->ddio_misses_n;
 	rec->applied = applied;
+	rec->ndevices = l->dev.n;
+	rec->devices_off = loop_device_off_mask(l);
 	rec->ntenants = s->cfg.ntenants;
 	for (unsigned int i = 0; i < s->cfg.ntenants; i++) {
 		struct loop_tenant_record *t = &rec->tenant[i];
@@ -264,6 +266,7 @@ static int interval(struct loop *l, struct pending *pend, uint64_t idx)
 		return r;
 	}
 	note_seq(l);
+	loop_device_interval(l);
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
 		struct pending *p = &pend[id];
 
@@ -332,6 +335,7 @@ static int run(struct loop *l, struct loop_record *out, size_t max, size_t *nout
 		if (o->reload && *o->reload) {
 			*o->reload = 0;
 			loop_plan_reload(l);
+			loop_device_sync(l);
 		}
 		if (o->max_intervals && idx >= o->max_intervals)
 			break;
@@ -403,6 +407,8 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 		*o->started = false;
 	if (!r)
 		r = loop_plan_start(l);
+	if (!r)
+		loop_device_sync(l);
 	if (!r) {
 		if (o->sz >= offsetofend(struct loop_opts, started) && o->started)
 			*o->started = true;

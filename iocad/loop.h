@@ -71,6 +71,9 @@ struct loop_record {
 	bool ddio_missing;
 	uint64_t lost_samples; /* samples lost before this interval's poll */
 	bool apply_failed;     /* the platform refused this interval's plan */
+	/* [device ADDR]: bit i set when device i of the config has DDIO off */
+	unsigned int ndevices;
+	uint32_t devices_off;
 	unsigned int ntenants;
 	struct loop_tenant_record tenant[PLATFORM_MAX_TENANTS];
 };

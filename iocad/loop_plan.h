@@ -7,6 +7,7 @@
 #define IOCAD_LOOP_PLAN_H
 
 #include "loop.h"
+#include "loop_device.h"
 
 /* One managed socket: everything the paper's loop keeps, per socket. */
 struct loop_sock {
@@ -56,7 +57,8 @@ struct loop {
 	uint64_t retry_at;
 	bool must_apply; /* the plan in force may not be the platform's: apply it */
 	bool changed_platform;
-	char extra[4096]; /* the platform's trace columns */
+	char extra[4096];	 /* the platform's trace columns */
+	struct loop_devices dev; /* [device ADDR] settings (loop_device.c) */
 };
 
 void loop_say(struct loop *l, enum loop_log_level lvl, const char *fmt, ...)

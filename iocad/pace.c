@@ -78,6 +78,16 @@ static int pace_trace_columns(void *ctx, bool header, char *buf, size_t len)
 	return in(ctx)->ops->trace_columns(in(ctx)->ctx, header, buf, len);
 }
 
+static int pace_device_ddio(void *ctx, const char *addr, int mode)
+{
+	return in(ctx)->ops->device_ddio(in(ctx)->ctx, addr, mode);
+}
+
+static int pace_device_writes(void *ctx, const char *addr, uint64_t *bytes)
+{
+	return in(ctx)->ops->device_writes(in(ctx)->ctx, addr, bytes);
+}
+
 void pace_wrap(struct pace *p, struct platform *pf)
 {
 	p->inner = *pf;
@@ -92,6 +102,8 @@ void pace_wrap(struct pace *p, struct platform *pf)
 		.destroy = pace_destroy,
 		.last_error = pf->ops->last_error ? pace_last_error : NULL,
 		.trace_columns = pf->ops->trace_columns ? pace_trace_columns : NULL,
+		.device_ddio = pf->ops->device_ddio ? pace_device_ddio : NULL,
+		.device_writes = pf->ops->device_writes ? pace_device_writes : NULL,
 	};
 	pf->ops = &p->ops;
 	pf->ctx = p;

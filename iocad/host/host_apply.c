@@ -391,6 +391,9 @@ int host_restore(void *ctx)
 		if (r)
 			host_say(h, "restoring %s", h->last_err);
 	}
+	e = host_device_restore(h);
+	if (e && !first)
+		first = e;
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
 		if (!h->sock[id].rdt)
 			continue;

@@ -13,6 +13,7 @@
 
 #include "host_cat.h"
 #include "host_counters.h"
+#include "host_device.h"
 #include "host_platform.h"
 #include "platform.h"
 #include "rdt.h"
@@ -55,6 +56,7 @@ struct host {
 	struct rdt_group groups[RDT_MAX_GROUPS];
 	struct rdt_group prev[PLATFORM_MAX_SOCKETS][RDT_MAX_GROUPS]; /* to go back to */
 	unsigned int nprev[PLATFORM_MAX_SOCKETS];
+	struct host_devices dev; /* root ports iocad set (host_device.c) */
 };
 
 extern const struct platform_ops host_platform_ops;

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The host platform's per-device DDIO: ioca.ko's DDIO_DEVICE_SET through
+ * libioca (the root port above a PCI device), owned by iocad's socket so
+ * the module puts the root port back if iocad dies. restore() puts back
+ * what each device had before iocad's first change.
+ */
+#ifndef IOCAD_HOST_DEVICE_H
+#define IOCAD_HOST_DEVICE_H
+
+#include <stdint.h>
+
+#include "platform.h"
+
+struct host;
+
+struct host_devices {
+	unsigned int n;
+	struct {
+		char addr[PLATFORM_PCI_ADDR_LEN];
+		uint32_t found; /* enum ioca_ddio_device_mode before iocad's first change */
+		bool changed;	/* iocad set it: restore puts @found back */
+	} d[PLATFORM_MAX_DEVICES];
+};
+
+/* platform_ops.device_ddio of the host. */
+int host_device_ddio(void *ctx, const char *addr, int mode);
+
+/* Put every device iocad changed back; ends iocad's ownership of them. 0 or the first -errno. */
+int host_device_restore(struct host *h);
+
+#endif /* IOCAD_HOST_DEVICE_H */
