@@ -21,7 +21,8 @@ struct parser {
 	unsigned int line;
 	char *err;
 	size_t errlen;
-	enum { SEC_NONE, SEC_PLATFORM, SEC_TENANT, SEC_EVENTS } sec;
+	enum { SEC_NONE, SEC_PLATFORM, SEC_TENANT, SEC_EVENTS, SEC_DEVICE } sec;
+	unsigned int device; /* the current [device ADDR] */
 	struct scenario_tenant *cur;
 	unsigned int cap_events;
 };
@@ -105,8 +106,18 @@ static int section(struct parser *p, char *hdr)
 		p->sec = SEC_EVENTS;
 		return 0;
 	}
+	if (!strncmp(hdr, "device ", 7)) {
+		char msg[MSG_LEN];
+
+		if (sim_device_section(&p->s->dev, hdr + 7, p->line, &p->device, msg, sizeof(msg)))
+			return fail(p, "%s", msg);
+		p->sec = SEC_DEVICE;
+		return 0;
+	}
 	if (strncmp(hdr, "tenant ", 7))
-		return fail(p, "unknown section [%s] (expected platform, tenant NAME or events)",
+		return fail(p,
+			    "unknown section [%s] (expected platform, tenant NAME, device ADDR or "
+			    "events)",
 			    hdr);
 	name = hdr + 7;
 	while (*name == ' ')
@@ -199,6 +210,13 @@ static int line(struct parser *p, char *raw)
 		return platform_key(p, s, eq);
 	if (p->sec == SEC_TENANT)
 		return tenant_key(p, s, eq);
+	if (p->sec == SEC_DEVICE) {
+		char msg[MSG_LEN];
+
+		if (sim_device_key(&p->s->dev, p->device, s, eq, msg, sizeof(msg)))
+			return fail(p, "%s", msg);
+		return 0;
+	}
 	return fail(p, "key '%s' outside any section", s);
 }
 
@@ -209,6 +227,11 @@ static int by_time(const void *a, const void *b)
 	if (x->t_ns != y->t_ns)
 		return x->t_ns < y->t_ns ? -1 : 1;
 	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int tenant_of(const void *arg, const char *name)
+{
+	return scenario_tenant_index(arg, name);
 }
 
 static int finish(struct parser *p)
@@ -230,6 +253,12 @@ static int finish(struct parser *p)
 	p->line = 0;
 	if (s->nsockets > 1 && !s->cpus_per_socket)
 		return fail(p, "sockets = %u needs cpus_per_socket in [platform]", s->nsockets);
+	{
+		char msg[MSG_LEN];
+
+		if (sim_device_finish(&s->dev, tenant_of, s, &p->line, msg, sizeof(msg)))
+			return fail(p, "%s", msg);
+	}
 	for (i = 0; i < s->nevents; i++) {
 		struct scenario_event *ev = &s->events[i];
 		int t;

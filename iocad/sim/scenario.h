@@ -10,6 +10,7 @@
  *   [tenant NAME]       cpus (only without a config), active, ws, rpi, cpi,
  *                       mlp, rate, pkt, buf, ring, queues, ipp, touch, flows,
  *                       flow_bytes, emc_flows, flow_refs
+ *   [device ADDR]       tenant (whose dma_* I/O the device carries)
  *   [events]            at TIME set|traffic|workload TENANT key=value...
  *                       at TIME flows TENANT N
  *                       at TIME join|leave TENANT
@@ -26,6 +27,7 @@
 #include <stdint.h>
 
 #include "platform.h"
+#include "sim_device.h"
 #include "sim_model.h"
 
 #define SCENARIO_PATH_LEN 256
@@ -82,6 +84,7 @@ struct scenario {
 	unsigned int cpus_per_socket; /* 0: every CPU on socket 0 */
 	unsigned int ntenants;
 	struct scenario_tenant tenant[PLATFORM_MAX_TENANTS];
+	struct sim_devices dev; /* [device ADDR] sections */
 	unsigned int nevents;
 	struct scenario_event *events; /* sorted by time, file order within a time */
 };

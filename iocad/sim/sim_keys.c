@@ -40,6 +40,10 @@ static const struct tkey tkeys[] = {
 	{"emc_flows", K_COUNT, WOFF(emc_flows), 0, 1e9, 0},
 	{"flow_refs", K_REAL, WOFF(flow_refs), 0, 100, 0},
 	{"mlp", K_REAL, WOFF(mlp), 1, 64, SIM_KEYS_WORKLOAD},
+	{"dma_rate", K_SIZE, WOFF(dma_rate), 0, 1e11, SIM_KEYS_TRAFFIC},
+	{"dma_block", K_SIZE, WOFF(dma_block), 512, 1 << 26, SIM_KEYS_TRAFFIC},
+	{"dma_buffers", K_SIZE, WOFF(dma_buffers), 4096, 1e12, SIM_KEYS_TRAFFIC},
+	{"dma_reread", K_BOOL, WOFF(dma_reread), 0, 1, SIM_KEYS_TRAFFIC},
 };
 #define NTKEYS ((int)(sizeof(tkeys) / sizeof(tkeys[0])))
 

@@ -6,6 +6,7 @@
  * equilibrium of sim_pool.c.
  */
 #include "sim_model.h"
+#include "sim_device.h"
 
 #include <errno.h>
 #include <math.h>
@@ -52,6 +53,8 @@ void sim_workload_defaults(struct sim_workload *w)
 	w->emc_flows = 8192;
 	w->flow_refs = 2;
 	w->mlp = 1;
+	w->dma_block = 128 * 1024;
+	w->dma_buffers = 1024.0 * 1024 * 1024;
 }
 
 static void derive(const struct sim_params *p, const struct sim_tenant *t, struct tstate *s)
@@ -131,6 +134,11 @@ static unsigned int build_agents(const struct sim_params *p, const struct sim_te
 		c++;
 		ddio->nclass++;
 	}
+	for (i = 0; i < n; i++)
+		if (s[i].on && sim_device_class(&t[i], c)) {
+			c++;
+			ddio->nclass++;
+		}
 	return n + 1;
 }
 
@@ -255,6 +263,9 @@ static void fill_out(const struct sim_params *p, const struct sim_tenant *t, uns
 			out->ddio_misses += lines * (1 - wh);
 		}
 	}
+	for (i = 0; i < n; i++)
+		if (s[i].on)
+			sim_device_rates(&t[i], t_ddio, &out->tenant[i], out);
 	for (i = 0; i < n; i++)
 		out->mem_bytes += out->tenant[i].llc_misses * SIM_LINE;
 	out->mem_bytes += out->ddio_misses * SIM_LINE;

@@ -58,12 +58,19 @@ struct sim_workload {
 	double emc_flows;  /* flows the exact-match cache holds; beyond, lookups cost more */
 	double flow_refs;  /* extra references of a lookup that misses the exact-match cache */
 	double mlp;	   /* misses it overlaps (batched, prefetched lookups): stall = P/mlp */
+	/* Storage I/O its device writes by DMA (sim_device.h). */
+	double dma_rate;    /* bytes per second; 0: none */
+	double dma_block;   /* bytes per I/O */
+	double dma_buffers; /* bytes of distinct buffers the writes land in */
+	bool dma_reread;    /* its cores read every block once it is complete */
 };
 
 struct sim_tenant {
 	unsigned int ncpus;
 	uint32_t mask; /* CAT ways its cores may allocate into */
 	struct sim_workload w;
+	/* its storage device's writes do not allocate (sim_device.h) */
+	bool dma_ddio_off;
 };
 
 struct sim_tenant_rates {
@@ -79,6 +86,8 @@ struct sim_tenant_rates {
 	double ring_hit; /* DDIO write hit ratio of its RX buffers */
 	double lat_ns;	 /* mean latency of a reference to its own data (L2/LLC/DRAM) */
 	double cpp;	 /* cycles per packet processed (packet consumers) */
+	/* its storage device's DMA writes, bytes per second (sim_device.h) */
+	double dma_bytes;
 };
 
 struct sim_rates {
@@ -96,7 +105,8 @@ struct sim_rates {
 /* Scratch space for one solve (large: keep it off small stacks). */
 struct sim_model_ws {
 	struct sim_pool pool;
-	struct sim_class cls[PLATFORM_MAX_TENANTS * 3 + PLATFORM_MAX_TENANTS];
+	/* per tenant: own data, flow table, migrated RX lines; DDIO's RX and storage classes */
+	struct sim_class cls[PLATFORM_MAX_TENANTS * 3 + PLATFORM_MAX_TENANTS * 2];
 	struct sim_agent agent[SIM_POOL_MAX_AGENTS];
 };
 

@@ -9,6 +9,7 @@
 
 #include "scenario.h"
 #include "sim_bind.h"
+#include "sim_device.h"
 #include "sim_figures.h"
 #include "sim_keys.h"
 #include "sim_plan.h"
@@ -49,7 +50,8 @@ struct sim_ctx {
 	volatile sig_atomic_t *reload;
 	void (*reload_cb)(void *arg, const char *path);
 	void *reload_arg;
-	struct sim_figures fig; /* the interval's, for the trace */
+	struct sim_device_state dev; /* storage devices' DDIO switches and writes */
+	struct sim_figures fig;	     /* the interval's, for the trace */
 	char reload_path[2 * SCENARIO_PATH_LEN];
 	char err[2 * SCENARIO_PATH_LEN]; /* what the last failing call was about */
 };
@@ -150,6 +152,7 @@ static void integrate(struct sim_ctx *x, uint64_t at, double dt, struct sim_cpu_
 		hits[k] += x->sock.rates[k].ddio_hits * dt;
 		misses[k] += x->sock.rates[k].ddio_misses * dt;
 	}
+	sim_device_integrate(&x->scn->dev, &x->dev, &x->rates, dt);
 	sim_figures_socket(&x->fig, &x->rates, dt);
 }
 
@@ -287,8 +290,10 @@ static int sim_restore(void *c)
 	unsigned int i;
 
 	memcpy(x->ddio_mask, x->ddio_open, sizeof(x->ddio_mask));
-	for (i = 0; i < x->scn->ntenants; i++)
+	for (i = 0; i < x->scn->ntenants; i++) {
 		x->t[i].mask = x->all_ways;
+		x->t[i].dma_ddio_off = false; /* the root ports as found: DDIO on */
+	}
 	x->dirty = true;
 	return 0;
 }
@@ -310,6 +315,28 @@ static int sim_trace_columns(void *c, bool header, char *buf, size_t len)
 	return sim_figures_columns(&x->fig, x->scn, header, buf, len);
 }
 
+static int sim_device_ddio(void *c, const char *addr, int mode)
+{
+	struct sim_ctx *x = c;
+	int r = sim_device_set(&x->scn->dev, &x->dev, x->t, addr, mode, x->err, sizeof(x->err));
+
+	if (!r)
+		x->dirty = true;
+	return r;
+}
+
+static int sim_device_writes(void *c, const char *addr, uint64_t *bytes)
+{
+	struct sim_ctx *x = c;
+	int i = sim_device_index(&x->scn->dev, addr);
+
+	if (i < 0)
+		return -ENODATA;
+	/* exact: a cumulative count with noise could run backwards */
+	*bytes = (uint64_t)x->dev.bytes[i];
+	return 0;
+}
+
 static const char *sim_last_error(void *c)
 {
 	return ((struct sim_ctx *)c)->err;
@@ -326,6 +353,8 @@ static const struct platform_ops sim_ops = {
 	.wait = sim_wait,
 	.restore = sim_restore,
 	.destroy = sim_destroy,
+	.device_ddio = sim_device_ddio,
+	.device_writes = sim_device_writes,
 };
 
 /* Like libbpf's OPTS_VALID: a known size, and nothing set past what we know. */
