@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Storage DDIO on the simulator (examples/iocad/storage-ddio.*): A4's
+ * rule turns DDIO off for an SSD whose writes only pollute the LLC and
+ * back on when its load stops; `on` and `off` are honoured as given; a
+ * device the platform refuses is reported and the tenants go on; a reload
+ * changes a device's setting and nothing else.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "log_buf.h"
+#include "loop.h"
+#include "scenario.h"
+#include "sim_platform.h"
+
+#define MAX_REC 64
+#define SEC 1000000000ULL
+#define NET 0 /* the scenario's first tenant */
+
+struct run {
+	struct config cfg;
+	struct platform pf;
+	struct loop_record rec[MAX_REC];
+	size_t n;
+	/* the simulator's figures of each interval */
+	double mem[MAX_REC], ring_hit[MAX_REC];
+	size_t nfig;
+	volatile sig_atomic_t reload;
+	const char *reload_text; /* the config a reload at reload_s reads */
+	unsigned int reload_s;
+	char log[16384];
+};
+
+static const char *example(const char *name)
+{
+	static char path[256];
+	static const char *const dirs[] = {"../examples/iocad/", "examples/iocad/"};
+
+	for (size_t d = 0; d < 2; d++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s%s", dirs[d], name);
+		f = fopen(path, "r");
+		if (f) {
+			fclose(f);
+			return path;
+		}
+	}
+	fail_msg("no example %s", name);
+	return NULL;
+}
+
+/* storage-ddio.ini with every "@from" replaced by "@to", and @extra appended. */
+static char *config_text(const char *from, const char *to, const char *extra)
+{
+	FILE *f = fopen(example("storage-ddio.ini"), "r");
+	char *text = calloc(1, 16384), *at;
+	size_t n;
+
+	assert_non_null(f);
+	assert_non_null(text);
+	n = fread(text, 1, 8192, f);
+	fclose(f);
+	text[n] = '\0';
+	if (from) {
+		at = strstr(text, from);
+		assert_non_null(at);
+		memmove(at + strlen(to), at + strlen(from), strlen(at + strlen(from)) + 1);
+		memcpy(at, to, strlen(to));
+	}
+	if (extra)
+		strcat(text, extra);
+	return text;
+}
+
+static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
+{
+	struct run *r = arg;
+
+	(void)lvl;
+	log_buf_append(r->log, sizeof(r->log), msg);
+}
+
+static void record_cb(void *arg, const struct loop_record *rec)
+{
+	struct run *r = arg;
+	const struct sim_rates *rates = sim_platform_rates(&r->pf);
+
+	if (r->nfig < MAX_REC && rates) {
+		r->mem[r->nfig] = rates->mem_bytes;
+		r->ring_hit[r->nfig++] = rates->tenant[NET].ring_hit;
+	}
+	if (r->reload_text && rec->t_ns == r->reload_s * SEC)
+		r->reload = 1;
+}
+
+static int reload_cb(void *arg, struct config *out, char *err, size_t len)
+{
+	struct run *r = arg;
+
+	return config_parse_string(r->reload_text, "t2.ini", out, err, len);
+}
+
+static struct run *run(const char *cfg_text, const char *reload_text, unsigned int reload_s)
+{
+	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
+	struct run *r = calloc(1, sizeof(*r));
+	char err[512] = "", scn[256];
+
+	assert_non_null(r);
+	if (config_parse_string(cfg_text, "t.ini", &r->cfg, err, sizeof(err)))
+		fail_msg("%s", err);
+	r->reload_text = reload_text;
+	r->reload_s = reload_s;
+	snprintf(scn, sizeof(scn), "%s", example("storage-ddio.scn"));
+	for (unsigned int i = 0; i < r->cfg.ntenants; i++)
+		t[i] = (struct sim_tenant_cfg){.name = r->cfg.tenant[i].name,
+					       .cpus = r->cfg.tenant[i].cpus,
+					       .ncpus = r->cfg.tenant[i].ncpus,
+					       .networking = r->cfg.tenant[i].networking};
+	struct sim_platform_opts o = {.sz = sizeof(o),
+				      .noise = -1,
+				      .interval_ns = r->cfg.interval_ns,
+				      .tenants = t,
+				      .ntenants = r->cfg.ntenants};
+	struct loop_opts lo = {.sz = sizeof(lo),
+			       .cfg = &r->cfg,
+			       .mode = IOCAD_MODE_IOCA,
+			       .log = log_cb,
+			       .log_arg = r,
+			       .reload = &r->reload,
+			       .reload_fn = reload_cb,
+			       .reload_arg = r,
+			       .record_fn = record_cb,
+			       .record_arg = r};
+
+	if (sim_platform_open(scn, &o, &r->pf, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(loop_run(&lo, &r->pf, r->rec, MAX_REC, &r->n), 0);
+	r->pf.ops->destroy(r->pf.ctx);
+	assert_int_equal(r->n, 59); /* 60 s, the first poll is the baseline */
+	assert_int_equal(r->nfig, r->n);
+	return r;
+}
+
+/* Is device 0 off in the interval ending at @s seconds? */
+static bool off_at(const struct run *r, unsigned int s)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->rec[i].t_ns == s * SEC)
+			return r->rec[i].devices_off & 1;
+	fail_msg("no interval ends at %us", s);
+	return false;
+}
+
+/* First second in [from, to] where device 0's state is @off, or 0. */
+static unsigned int first(const struct run *r, unsigned int from, unsigned int to, bool off)
+{
+	for (unsigned int s = from; s <= to; s++)
+		if (off_at(r, s) == off)
+			return s;
+	return 0;
+}
+
+/* Mean over the intervals ending in [t0, t1] s of @what (0 hits, 1 misses, 2 mem, 3 ring hit). */
+static double mean(const struct run *r, int what, unsigned int t0, unsigned int t1)
+{
+	double sum = 0;
+	unsigned int k = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct loop_record *x = &r->rec[i];
+		double v[4];
+
+		if (x->t_ns < t0 * SEC || x->t_ns > t1 * SEC)
+			continue;
+		v[0] = (double)x->ddio_hits;
+		v[1] = (double)x->ddio_misses;
+		v[2] = r->mem[i];
+		v[3] = r->ring_hit[i];
+		sum += v[what];
+		k++;
+	}
+	assert_true(k > 0);
+	return sum / k;
+}
+
+static void test_sim_storage_auto_off_under_load_and_back_on(void **u)
+{
+	char *a = config_text(NULL, NULL, NULL), *o = config_text("\nddio = auto", "\nddio = on", NULL);
+	struct run *aut = run(a, NULL, 0), *on = run(o, NULL, 0);
+	unsigned int off_s = first(aut, 2, 39, true), on_s = first(aut, 41, 59, false);
+
+	(void)u;
+	/* off once the minimum dwell from the start is over, on within seconds of the stop */
+	if (off_s < 10 || off_s > 16)
+		fail_msg("auto: DDIO off for the SSD at %us, expected 10-16 s\n%s", off_s,
+			 aut->log);
+	for (unsigned int s = off_s; s <= 40; s++)
+		assert_true(off_at(aut, s));
+	if (on_s < 41 || on_s > 50)
+		fail_msg("auto: DDIO back on at %us, expected 41-50 s\n%s", on_s, aut->log);
+	for (unsigned int s = on_s; s <= 59; s++)
+		assert_false(off_at(aut, s));
+	assert_non_null(strstr(aut->log, "device 0000:5e:00.0 (storage, tenant db): DDIO off "
+					 "(auto: pollutes:"));
+	assert_non_null(strstr(aut->log, "DDIO on (auto: quiet:"));
+	/* on: never switched */
+	for (size_t i = 0; i < on->n; i++)
+		assert_int_equal(on->rec[i].devices_off, 0);
+	/* under network + storage load (20-38 s): the rings keep their lines */
+	{
+		double hits_a = mean(aut, 0, 20, 38), hits_o = mean(on, 0, 20, 38);
+		double miss_a = mean(aut, 1, 20, 38), miss_o = mean(on, 1, 20, 38);
+		double mem_a = mean(aut, 2, 20, 38), mem_o = mean(on, 2, 20, 38);
+		double ring_a = mean(aut, 3, 20, 38), ring_o = mean(on, 3, 20, 38);
+
+		print_message("storage 20-38 s, auto vs on: DDIO hits %.3g vs %.3g/s, misses %.3g "
+			      "vs %.3g/s, net ring hit %.3f vs %.3f, memory %.3g vs %.3g B/s\n",
+			      hits_a, hits_o, miss_a, miss_o, ring_a, ring_o, mem_a, mem_o);
+		assert_true(hits_a > 1.2 * hits_o);
+		assert_true(miss_a < 0.2 * miss_o);
+		assert_true(ring_a > 0.9 && ring_o < 0.8);
+		assert_true(mem_a < 0.9 * mem_o);
+	}
+	/* after the stop both run alike */
+	assert_true(mean(aut, 3, 50, 59) > 0.9 && mean(on, 3, 50, 59) > 0.9);
+	free(a);
+	free(o);
+	free(aut);
+	free(on);
+}
+
+static void test_sim_storage_off_and_on_are_honoured(void **u)
+{
+	char *o = config_text("\nddio = auto", "\nddio = off", NULL);
+	char *f = config_text("\nddio = auto", "\nddio = full-off", NULL);
+	struct run *off = run(o, NULL, 0), *full = run(f, NULL, 0);
+
+	(void)u;
+	/* off from the start, whatever the load (also after it stops) */
+	for (size_t i = 0; i < off->n; i++) {
+		assert_int_equal(off->rec[i].devices_off, 1);
+		assert_int_equal(full->rec[i].devices_off, 1);
+	}
+	assert_non_null(strstr(off->log, "device 0000:5e:00.0 (storage, tenant db): DDIO off\n"));
+	assert_non_null(strstr(full->log, "DDIO full-off\n"));
+	assert_true(mean(off, 3, 2, 38) > 0.9);
+	free(o);
+	free(f);
+	free(off);
+	free(full);
+}
+
+static void test_sim_storage_refused_device_leaves_the_rest(void **u)
+{
+	char *c = config_text(NULL, NULL, "[device 0000:aa:00.0]\nddio = off\n");
+	struct run *r = run(c, NULL, 0);
+
+	(void)u;
+	assert_non_null(strstr(r->log, "device 0000:aa:00.0: DDIO off refused: No such device: "
+				       "device 0000:aa:00.0: no such device in the scenario"));
+	/* the other device and the tenants as without it */
+	assert_true(off_at(r, 20));
+	assert_false(off_at(r, 55));
+	assert_int_equal(r->rec[r->n - 1].ntenants, 4);
+	free(c);
+	free(r);
+}
+
+static void test_sim_storage_reload_changes_the_device(void **u)
+{
+	char *a = config_text(NULL, NULL, NULL), *o = config_text("\nddio = auto", "\nddio = on", NULL);
+	char *bad = config_text("\nddio = auto", "\nddio = sometimes", NULL);
+	struct run *r = run(a, o, 25), *b = run(a, bad, 25);
+
+	(void)u;
+	assert_true(off_at(r, 25));
+	/* the reload is taken before the next interval's poll */
+	assert_false(off_at(r, 26));
+	assert_false(off_at(r, 38));
+	assert_non_null(strstr(r->log, "reload: t.ini: devices changed, tenants unchanged"));
+	assert_non_null(strstr(r->log, "device 0000:5e:00.0 (storage, tenant db): DDIO on\n"));
+	/* a bad device entry is refused whole, naming file:line and value; nothing changes */
+	assert_non_null(strstr(b->log, "reload rejected, keeping the running config: t2.ini:"));
+	assert_non_null(strstr(b->log, "[device 0000:5e:00.0] ddio: bad value 'sometimes'"));
+	assert_true(off_at(b, 30));
+	free(a);
+	free(o);
+	free(bad);
+	free(r);
+	free(b);
+}
+
+static void test_sim_storage_scenario_errors(void **u)
+{
+	static const struct {
+		const char *text, *err;
+	} cases[] = {
+		{"[tenant a]\n[device 5e:00.0]\n",
+		 "s.scn:2: [device 0000:5e:00.0]: tenant missing"},
+		{"[tenant a]\n[device 5e:00.0]\ntenant = b\n",
+		 "s.scn:2: [device 0000:5e:00.0] tenant: no tenant 'b' in this scenario"},
+		{"[tenant a]\n[device 5e:00]\n", "s.scn:2: [device 5e:00]: bad address"},
+		{"[tenant a]\n[device 5e:00.0]\nrate = 1G\n",
+		 "s.scn:3: [device 0000:5e:00.0] rate: "
+		 "unknown key"},
+		{"[tenant a]\ndma_rate = 2X\n", "s.scn:2: dma_rate"},
+	};
+
+	(void)u;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char err[256] = "";
+		struct scenario *s =
+			scenario_parse_string(cases[i].text, "s.scn", err, sizeof(err));
+
+		if (s || strncmp(err, cases[i].err, strlen(cases[i].err)))
+			fail_msg("case %zu: '%s', expected '%s'", i, err, cases[i].err);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sim_storage_auto_off_under_load_and_back_on),
+		cmocka_unit_test(test_sim_storage_off_and_on_are_honoured),
+		cmocka_unit_test(test_sim_storage_refused_device_leaves_the_rest),
+		cmocka_unit_test(test_sim_storage_reload_changes_the_device),
+		cmocka_unit_test(test_sim_storage_scenario_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
