@@ -201,9 +201,9 @@ static void decide_one(struct loop *l, struct loop_dev *d, double dt)
 	if (why != DEV_OFF_POLLUTES && why != DEV_ON_QUIET && why != DEV_ON_REREAD)
 		return;
 	snprintf(buf, sizeof(buf),
-		 " (auto: %s: writes %.0f MB/s, DDIO miss ratio %.2f, owner LLC hits %.2f and "
-		 "misses %.2f per written line)",
-		 decide_device_reason_name(why), in.write_bytes / 1e6,
+		 " at t=%.0fs (auto: %s: writes %.0f MB/s, DDIO miss ratio %.2f, owner LLC hits "
+		 "%.2f and misses %.2f per written line)",
+		 (double)l->cur.t_ns / 1e9, decide_device_reason_name(why), in.write_bytes / 1e6,
 		 in.ddio_hits + in.ddio_misses > 0
 			 ? in.ddio_misses / (in.ddio_hits + in.ddio_misses)
 			 : 0.0,
