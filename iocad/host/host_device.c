@@ -2,6 +2,8 @@
 #include "host_device.h"
 
 #include <errno.h>
+#include <glob.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,6 +85,43 @@ int host_device_ddio(void *ctx, const char *addr, int mode)
 	if (!r)
 		dv->d[i].changed = true;
 	return r;
+}
+
+int host_device_block_bytes(const char *pci_root, const char *addr, uint64_t *bytes)
+{
+	char pat[512];
+	uint64_t sum = 0;
+	glob_t g;
+	int r = 0;
+
+	/* a controller's namespaces: nvme0/nvme0n1 (partitions are below them) */
+	snprintf(pat, sizeof(pat), "%s/%s/nvme/nvme*/nvme*n*/stat", pci_root, addr);
+	if (glob(pat, 0, NULL, &g))
+		return -ENODATA;
+	for (size_t i = 0; i < g.gl_pathc && !r; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		uint64_t ios, merges, sectors;
+
+		/* Documentation/block/stat.rst: read I/Os, read merges, read sectors, ... */
+		if (!f ||
+		    fscanf(f, "%" SCNu64 " %" SCNu64 " %" SCNu64, &ios, &merges, &sectors) != 3)
+			r = -ENODATA;
+		else
+			sum += sectors * 512;
+		if (f)
+			fclose(f);
+	}
+	globfree(&g);
+	if (!r)
+		*bytes = sum;
+	return r;
+}
+
+int host_device_writes(void *ctx, const char *addr, uint64_t *bytes)
+{
+	const struct host *h = ctx;
+
+	return host_device_block_bytes(h->pci_root, addr, bytes);
 }
 
 int host_device_restore(struct host *h)

@@ -26,6 +26,16 @@ struct host_devices {
 /* platform_ops.device_ddio of the host. */
 int host_device_ddio(void *ctx, const char *addr, int mode);
 
+/*
+ * platform_ops.device_writes of the host, until ioca.ko samples the IIO
+ * stacks: the bytes an NVMe device has read for the block layer (the
+ * sectors read of each namespace under @pci_root/@addr/nvme/, times 512),
+ * which it wrote into memory by DMA. 0, or -ENODATA for a device that is
+ * not NVMe or has no namespace.
+ */
+int host_device_block_bytes(const char *pci_root, const char *addr, uint64_t *bytes);
+int host_device_writes(void *ctx, const char *addr, uint64_t *bytes);
+
 /* Put every device iocad changed back; ends iocad's ownership of them. 0 or the first -errno. */
 int host_device_restore(struct host *h);
 

@@ -211,5 +211,6 @@ const struct platform_ops host_platform_ops = {
 	.destroy = host_destroy,
 	.last_error = last_error,
 	.device_ddio = host_device_ddio,
-	/* no device_writes: ioca.ko samples no IIO stack counter (FSM.md) */
+	/* the block layer's bytes read: ioca.ko samples no IIO stack counter (FSM.md) */
+	.device_writes = host_device_writes,
 };

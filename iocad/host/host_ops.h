@@ -31,6 +31,7 @@ struct host_sock {
 
 struct host {
 	char cpu_root[256];
+	char pci_root[256]; /* /sys/bus/pci/devices (host_device.c) */
 	volatile sig_atomic_t *stop;
 	host_print_fn print;
 	void *print_arg;

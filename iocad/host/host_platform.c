@@ -290,6 +290,7 @@ int host_platform_open(const struct host_platform_opts *o, struct platform *pf, 
 	h->print_arg = o->print_arg;
 	snprintf(h->cpu_root, sizeof(h->cpu_root), "%s",
 		 o->cpu_root ? o->cpu_root : HOST_TOPO_SYSFS);
+	snprintf(h->pci_root, sizeof(h->pci_root), "/sys/bus/pci/devices");
 	host_counters_init(&h->hc);
 	/* ORDER: checks that change nothing, then the lock, then the module */
 	r = host_topo_read(h->cpu_root, topo, err, errlen);
