@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 
 #include "run_fx.h"
@@ -18,4 +19,23 @@ int run_fx_tenant(const struct config *cfg, const char *name)
 unsigned int run_fx_overlap(const struct loop_record *rec, int t)
 {
 	return (unsigned int)__builtin_popcount(rec->tenant[t].mask & rec->ddio_mask);
+}
+
+const char *run_fx_example(const char *name)
+{
+	static char path[256];
+	static const char *const dirs[] = {"../examples/iocad/", "examples/iocad/"};
+
+	for (size_t d = 0; d < 2; d++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s%s", dirs[d], name);
+		f = fopen(path, "r");
+		if (f) {
+			fclose(f);
+			return path;
+		}
+	}
+	fail_msg("no example %s", name);
+	return NULL;
 }

@@ -8,6 +8,11 @@
 
 /* @name's tenant index in @cfg; fails the running test if there is none. */
 int run_fx_tenant(const struct config *cfg, const char *name);
+/*
+ * The path of examples/iocad/@name from the build directory or the top
+ * (static storage, valid until the next call); fails the test if absent.
+ */
+const char *run_fx_example(const char *name);
 /* How many of tenant @t's ways DDIO shares in @rec. */
 unsigned int run_fx_overlap(const struct loop_record *rec, int t);
 

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "log_buf.h"
 #include "loop.h"
+#include "run_fx.h"
 #include "sim_platform.h"
 
 #define MAX_REC 64
@@ -52,25 +53,6 @@ static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 	return config_parse_file(path, out, err, len);
 }
 
-static const char *example(const char *name)
-{
-	static char path[256];
-	static const char *const dirs[] = {"../examples/iocad/", "examples/iocad/"};
-
-	for (size_t d = 0; d < 2; d++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s%s", dirs[d], name);
-		f = fopen(path, "r");
-		if (f) {
-			fclose(f);
-			return path;
-		}
-	}
-	fail_msg("no example %s", name);
-	return NULL;
-}
-
 static struct run *run_join_leave(const char *ghost)
 {
 	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
@@ -79,9 +61,9 @@ static struct run *run_join_leave(const char *ghost)
 
 	assert_non_null(r);
 	r->ghost = ghost;
-	if (config_parse_file(example("join-leave.ini"), &r->cfg, err, sizeof(err)))
+	if (config_parse_file(run_fx_example("join-leave.ini"), &r->cfg, err, sizeof(err)))
 		fail_msg("%s", err);
-	snprintf(scn, sizeof(scn), "%s", example("join-leave.scn"));
+	snprintf(scn, sizeof(scn), "%s", run_fx_example("join-leave.scn"));
 	for (unsigned int i = 0; i < r->cfg.ntenants; i++)
 		t[i] = (struct sim_tenant_cfg){.name = r->cfg.tenant[i].name,
 					       .cpus = r->cfg.tenant[i].cpus,

@@ -20,6 +20,7 @@
 #include "config.h"
 #include "log_buf.h"
 #include "loop.h"
+#include "run_fx.h"
 #include "scenario.h"
 #include "sim_platform.h"
 
@@ -41,29 +42,10 @@ struct run {
 	char log[16384];
 };
 
-static const char *example(const char *name)
-{
-	static char path[256];
-	static const char *const dirs[] = {"../examples/iocad/", "examples/iocad/"};
-
-	for (size_t d = 0; d < 2; d++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s%s", dirs[d], name);
-		f = fopen(path, "r");
-		if (f) {
-			fclose(f);
-			return path;
-		}
-	}
-	fail_msg("no example %s", name);
-	return NULL;
-}
-
 /* storage-ddio.ini with every "@from" replaced by "@to", and @extra appended. */
 static char *config_text(const char *from, const char *to, const char *extra)
 {
-	FILE *f = fopen(example("storage-ddio.ini"), "r");
+	FILE *f = fopen(run_fx_example("storage-ddio.ini"), "r");
 	char *text = calloc(1, 16384), *at;
 	size_t n;
 
@@ -122,7 +104,7 @@ static struct run *run(const char *cfg_text, const char *reload_text, unsigned i
 		fail_msg("%s", err);
 	r->reload_text = reload_text;
 	r->reload_s = reload_s;
-	snprintf(scn, sizeof(scn), "%s", example("storage-ddio.scn"));
+	snprintf(scn, sizeof(scn), "%s", run_fx_example("storage-ddio.scn"));
 	for (unsigned int i = 0; i < r->cfg.ntenants; i++)
 		t[i] = (struct sim_tenant_cfg){.name = r->cfg.tenant[i].name,
 					       .cpus = r->cfg.tenant[i].cpus,
