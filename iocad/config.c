@@ -13,6 +13,7 @@
 
 #include <ini.h>
 
+#include "antagonist.h"
 #include "cgroup_cpus.h"
 #include "config.h"
 #include "config_check.h"
@@ -116,6 +117,8 @@ enum key_bit {
 	K_CGROUP_ROOT = 1u << 23,
 	K_INCLUSIVE = 1u << 24,
 	K_IO_CONTROL = 1u << 27,
+	K_ANTAGONISTS = 1u << 28,
+	K_ANTAGONIST_WAYS = 1u << 29,
 };
 
 /* inclusive_ways: none, a contiguous mask (0x003) or a count of the lowest ways (2). */
@@ -427,6 +430,19 @@ static int platform_key(struct parse_ctx *c, const char *key, const char *val, u
 			cfg->io_control = CONFIG_IO_CONTROL_IO_ALLOC;
 		else
 			r = snprintf(why, sizeof(why), "expected auto, ddio or io_alloc");
+	} else if (!strcmp(key, "antagonists")) {
+		*bit = K_ANTAGONISTS;
+		if (!strcmp(val, "confine"))
+			cfg->antagonists = ANTAGONIST_CONFINE;
+		else if (!strcmp(val, "observe"))
+			cfg->antagonists = ANTAGONIST_OBSERVE;
+		else if (!strcmp(val, "off"))
+			cfg->antagonists = ANTAGONIST_OFF;
+		else
+			r = snprintf(why, sizeof(why), "expected confine, observe or off");
+	} else if (!strcmp(key, "antagonist_ways")) {
+		*bit = K_ANTAGONIST_WAYS;
+		r = config_value_uint(val, 1, 32, &cfg->antagonist_ways, why, sizeof(why));
 	} else {
 		ctx_error(c, line, "[platform] %s: unknown key", key);
 		return -1;
@@ -740,4 +756,6 @@ void config_defaults(struct config *cfg)
 	cfg->threshold_stable = 0.10;
 	cfg->threshold_miss_low = 1e6;
 	cfg->threshold_min_rate = 1e4;
+	cfg->antagonists = ANTAGONIST_CONFINE;
+	cfg->antagonist_ways = 1;
 }

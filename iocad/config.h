@@ -179,6 +179,12 @@ struct config {
 	 * The values are host/io_alloc.h's enum io_control.
 	 */
 	int io_control;
+	/*
+	 * antagonists: enum antagonist_mode (antagonist.h), and the ways an
+	 * antagonist is confined to (antagonist_ways).
+	 */
+	int antagonists;
+	unsigned int antagonist_ways;
 	unsigned int model_line;
 	unsigned int llc_ways_line;
 	unsigned int ddio_line; /* first ddio_* key seen, else the section */

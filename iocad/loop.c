@@ -60,6 +60,7 @@ static void fill_record(struct loop *l, struct loop_sock *s, uint64_t idx,
 		t->llc_refs = iv->llc_refs_n[i];
 		t->llc_misses = iv->llc_misses_n[i];
 		t->prio = s->cfg.tenant[i].prio;
+		t->antagonist = s->ant[i].on;
 	}
 }
 
@@ -130,6 +131,8 @@ static bool decide_socket(struct loop *l, struct loop_sock *s, struct decide_ctx
 		adopt_ddio(l, s, ss->ddio_mask);
 	}
 	decide_step(&s->ctx, &s->delta, dec);
+	if (loop_antagonist_step(l, s) && !l->o->dry_run)
+		dec->changed = true;
 	if (s->pending_apply && !l->o->dry_run)
 		dec->changed = true;
 	return true;

@@ -48,6 +48,7 @@ struct loop_tenant_record {
 	uint64_t llc_refs;   /* within the interval */
 	uint64_t llc_misses; /* within the interval */
 	enum config_prio prio;
+	bool antagonist; /* judged one this interval (loop_antagonist.c) */
 };
 
 /* Everything one interval decided and saw on one socket, after its decision. */

@@ -56,6 +56,8 @@ static void build(struct loop *l, bool next, struct platform_plan *p)
 		}
 		sp = &p->socket[p->nsockets++];
 		planner_socket_plan(cfg, &ctx->alloc, sp);
+		if (cfg == &s->cfg)
+			loop_antagonist_confine(s, sp);
 		set_rdt_classes(cfg, sp);
 		/* ddio = observe: DDIO's mask is the platform's; write back only what it has */
 		if (cfg->ddio_observe && s->known_ddio)
@@ -279,6 +281,8 @@ static void commit(struct loop *l)
 		s->ctx = s->next_ctx;
 		s->ctx.cfg = &s->cfg;
 		s->incl_said = 0; /* a new tenant table: said again */
+		/* and its tenants judged again */
+		memset(s->ant, 0, sizeof(s->ant));
 		/* counters did not change: redo the last interval for the new tenants */
 		memset(&s->delta, 0, sizeof(s->delta));
 		if (s->have_pbase && !tenant_interval(&s->cfg, &s->pbase, &s->base, &iv))

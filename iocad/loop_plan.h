@@ -6,7 +6,9 @@
 #ifndef IOCAD_LOOP_PLAN_H
 #define IOCAD_LOOP_PLAN_H
 
+#include "antagonist.h"
 #include "loop.h"
+#include "loop_antagonist.h"
 #include "loop_device.h"
 
 /* One managed socket: everything the paper's loop keeps, per socket. */
@@ -24,6 +26,7 @@ struct loop_sock {
 	uint32_t known_ddio;
 	bool pending_apply; /* the belief differs from the platform: apply next */
 	uint64_t incl_said; /* the alloc's incl_fallback last logged (say_inclusive) */
+	struct antagonist_state ant[PLATFORM_MAX_TENANTS]; /* by cfg's tenant (loop_antagonist.c) */
 	/* reload scratch */
 	bool next_used, next_changed;
 	struct config next;

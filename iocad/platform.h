@@ -80,6 +80,8 @@ struct platform_socket_info {
 
 struct platform_info {
 	unsigned int ncpus; /* cpu ids are 0 .. ncpus-1 */
+	/* samples carry each CPU's L2 requests and misses (antagonist.h) */
+	bool l2_counters;
 	/* The socket id of each CPU, or PLATFORM_CPU_ABSENT / _OFFLINE. */
 	int cpu_socket[PLATFORM_MAX_CPUS];
 	struct platform_socket_info socket[PLATFORM_MAX_SOCKETS];
@@ -91,6 +93,9 @@ struct platform_cpu_counters {
 	uint64_t cycles;
 	uint64_t llc_refs;
 	uint64_t llc_misses;
+	/* L2 requests and misses (0 unless platform_info.l2_counters) */
+	uint64_t l2_refs;
+	uint64_t l2_misses;
 };
 
 struct platform_socket_sample {

@@ -30,7 +30,7 @@ int tenant_interval(const struct config *cfg, const struct platform_sample *befo
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		const struct config_tenant *t = &cfg->tenant[i];
 		struct tenant_rates *r = &out->tenant[i];
-		uint64_t ins = 0, cyc = 0, refs = 0, miss = 0;
+		uint64_t ins = 0, cyc = 0, refs = 0, miss = 0, l2r = 0, l2m = 0;
 
 		for (unsigned int k = 0; k < t->ncpus; k++) {
 			unsigned int c = t->cpus[k];
@@ -46,11 +46,15 @@ int tenant_interval(const struct config *cfg, const struct platform_sample *befo
 			cyc += diff(b->cycles, a->cycles);
 			refs += diff(b->llc_refs, a->llc_refs);
 			miss += diff(b->llc_misses, a->llc_misses);
+			l2r += diff(b->l2_refs, a->l2_refs);
+			l2m += diff(b->l2_misses, a->l2_misses);
 		}
 		r->instructions = per_s(ins, dt);
 		r->cycles = per_s(cyc, dt);
 		r->llc_refs = per_s(refs, dt);
 		r->llc_misses = per_s(miss, dt);
+		r->l2_refs = per_s(l2r, dt);
+		r->l2_misses = per_s(l2m, dt);
 		r->ipc = cyc ? (double)ins / (double)cyc : 0;
 		r->miss_rate = refs ? (double)miss / (double)refs : 0;
 		out->llc_refs_n[i] = refs;

@@ -21,6 +21,8 @@ struct tenant_rates {
 	double llc_refs;
 	double llc_misses;
 	double miss_rate; /* llc_misses / llc_refs, 0 when idle */
+	double l2_refs;	  /* per second, where the platform measures L2 */
+	double l2_misses;
 };
 
 /* One interval of one socket (the config's), as rates. */

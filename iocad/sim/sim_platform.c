@@ -12,6 +12,7 @@
 #include "sim_device.h"
 #include "sim_figures.h"
 #include "sim_keys.h"
+#include "sim_l2.h"
 #include "sim_plan.h"
 #include "sim_rng.h"
 #include "sim_socket.h"
@@ -21,6 +22,7 @@
 
 struct sim_cpu_acc {
 	double instructions, cycles, llc_refs, llc_misses;
+	double l2_refs, l2_misses; /* sim_l2.c */
 };
 
 struct sim_ctx {
@@ -64,6 +66,7 @@ static int sim_info(void *c, struct platform_info *out)
 
 	memset(out, 0, sizeof(*out));
 	out->ncpus = x->bind.ncpus;
+	out->l2_counters = x->params.l2_bytes > 0; /* sim_l2.c */
 	for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
 		out->cpu_socket[c] =
 			c < x->bind.ncpus ? (int)sim_socket_of_cpu(x->scn, c) : PLATFORM_CPU_ABSENT;
@@ -134,6 +137,8 @@ static void add_rates(struct sim_ctx *x, unsigned int i, const struct sim_tenant
 		a->cycles += r->cycles * dt / n;
 		a->llc_refs += r->llc_refs * dt / n;
 		a->llc_misses += r->llc_misses * dt / n;
+		a->l2_refs += sim_l2_refs(&x->params, &x->t[i], r) * dt / n;
+		a->l2_misses += sim_l2_misses(r) * dt / n;
 	}
 }
 
@@ -223,6 +228,11 @@ static int sim_poll(void *c, struct platform_sample *out)
 		out->cpu[i].cycles = (uint64_t)a->cycles;
 		out->cpu[i].llc_refs = (uint64_t)a->llc_refs;
 		out->cpu[i].llc_misses = (uint64_t)a->llc_misses;
+		/* no noise: the L2's counts only feed the antagonist verdict */
+		a->l2_refs += d[i].l2_refs;
+		a->l2_misses += d[i].l2_misses;
+		out->cpu[i].l2_refs = (uint64_t)a->l2_refs;
+		out->cpu[i].l2_misses = (uint64_t)a->l2_misses;
 	}
 	for (unsigned int k = 0; k < x->sock.n; k++) {
 		x->ddio_hits[k] += hits[k] * jitter(x);

@@ -32,8 +32,20 @@ static struct fx *load(void)
 	f->s0.t_ns = 1000000000u;
 	f->s1.t_ns = 1500000000u; /* a half-second interval */
 	for (int c = 0; c < 4; c++) {
-		f->s0.cpu[c] = (struct platform_cpu_counters){true, 1000, 1000, 100, 10};
-		f->s1.cpu[c] = (struct platform_cpu_counters){true, 3000, 2000, 600, 110};
+		f->s0.cpu[c] = (struct platform_cpu_counters){.online = true,
+							      .instructions = 1000,
+							      .cycles = 1000,
+							      .llc_refs = 100,
+							      .llc_misses = 10,
+							      .l2_refs = 1000,
+							      .l2_misses = 100};
+		f->s1.cpu[c] = (struct platform_cpu_counters){.online = true,
+							      .instructions = 3000,
+							      .cycles = 2000,
+							      .llc_refs = 600,
+							      .llc_misses = 110,
+							      .l2_refs = 2000,
+							      .l2_misses = 600};
 	}
 	f->s0.socket[0].ddio_hits = 50;
 	f->s1.socket[0].ddio_hits = 550;
@@ -56,6 +68,9 @@ static void test_tenant_aggregates_cores_as_rates(void **u)
 	assert_int_equal(f->iv.llc_misses_n[0], 200);
 	assert_true(f->iv.tenant[0].llc_refs > 1999.9 && f->iv.tenant[0].llc_refs < 2000.1);
 	assert_true(f->iv.tenant[0].miss_rate > 0.199 && f->iv.tenant[0].miss_rate < 0.201);
+	/* two CPUs, 1000 L2 requests and 500 misses each in half a second */
+	assert_true(f->iv.tenant[0].l2_refs > 3999.9 && f->iv.tenant[0].l2_refs < 4000.1);
+	assert_true(f->iv.tenant[0].l2_misses > 1999.9 && f->iv.tenant[0].l2_misses < 2000.1);
 	assert_int_equal(f->iv.ddio_hits_n, 500);
 	assert_int_equal(f->iv.ddio_misses_n, 25);
 	assert_true(f->iv.ddio_hits > 999.9 && f->iv.ddio_hits < 1000.1);

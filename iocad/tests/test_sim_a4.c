@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Storage DDIO on the simulator (examples/iocad/storage-ddio.*): A4's
- * rule turns DDIO off for an SSD whose writes only pollute the LLC and
- * back on when its load stops; `on` and `off` are honoured as given; a
- * device the platform refuses is reported and the tenants go on; a reload
- * changes a device's setting and nothing else.
+ * A4's rules on the simulator. Storage DDIO (examples/iocad/storage-ddio.*):
+ * DDIO off for an SSD whose writes only pollute the LLC and back on when
+ * its load stops; `on` and `off` are honoured as given; a device the
+ * platform refuses is reported and the tenants go on; a reload changes a
+ * device's setting and nothing else. Antagonists (examples/iocad/
+ * antagonist.*): a BE tenant that misses its L2 and the LLC alike is
+ * confined off DDIO's ways, and given its ways back when it stops.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -35,17 +38,19 @@ struct run {
 	size_t n;
 	/* the simulator's figures of each interval */
 	double mem[MAX_REC], ring_hit[MAX_REC];
+	uint32_t mask[MAX_REC]; /* the platform's mask of tenant @watch */
 	size_t nfig;
+	const char *watch;
 	volatile sig_atomic_t reload;
 	const char *reload_text; /* the config a reload at reload_s reads */
 	unsigned int reload_s;
 	char log[16384];
 };
 
-/* storage-ddio.ini with every "@from" replaced by "@to", and @extra appended. */
-static char *config_text(const char *from, const char *to, const char *extra)
+/* Example @ini with the first "@from" replaced by "@to", and @extra appended. */
+static char *config_text(const char *ini, const char *from, const char *to, const char *extra)
 {
-	FILE *f = fopen(run_fx_example("storage-ddio.ini"), "r");
+	FILE *f = fopen(run_fx_example(ini), "r");
 	char *text = calloc(1, 16384), *at;
 	size_t n;
 
@@ -79,6 +84,7 @@ static void record_cb(void *arg, const struct loop_record *rec)
 	const struct sim_rates *rates = sim_platform_rates(&r->pf);
 
 	if (r->nfig < MAX_REC && rates) {
+		r->mask[r->nfig] = r->watch ? sim_platform_tenant_mask(&r->pf, r->watch) : 0;
 		r->mem[r->nfig] = rates->mem_bytes;
 		r->ring_hit[r->nfig++] = rates->tenant[NET].ring_hit;
 	}
@@ -93,7 +99,8 @@ static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 	return config_parse_string(r->reload_text, "t2.ini", out, err, len);
 }
 
-static struct run *run(const char *cfg_text, const char *reload_text, unsigned int reload_s)
+static struct run *run_scn(const char *scn_name, const char *cfg_text, const char *watch,
+			   const char *reload_text, unsigned int reload_s, size_t n)
 {
 	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
 	struct run *r = calloc(1, sizeof(*r));
@@ -104,7 +111,8 @@ static struct run *run(const char *cfg_text, const char *reload_text, unsigned i
 		fail_msg("%s", err);
 	r->reload_text = reload_text;
 	r->reload_s = reload_s;
-	snprintf(scn, sizeof(scn), "%s", run_fx_example("storage-ddio.scn"));
+	r->watch = watch;
+	snprintf(scn, sizeof(scn), "%s", scn_name[0] == '/' ? scn_name : run_fx_example(scn_name));
 	for (unsigned int i = 0; i < r->cfg.ntenants; i++)
 		t[i] = (struct sim_tenant_cfg){.name = r->cfg.tenant[i].name,
 					       .cpus = r->cfg.tenant[i].cpus,
@@ -130,9 +138,15 @@ static struct run *run(const char *cfg_text, const char *reload_text, unsigned i
 		fail_msg("%s", err);
 	assert_int_equal(loop_run(&lo, &r->pf, r->rec, MAX_REC, &r->n), 0);
 	r->pf.ops->destroy(r->pf.ctx);
-	assert_int_equal(r->n, 59); /* 60 s, the first poll is the baseline */
+	assert_int_equal(r->n, n); /* the first poll is the baseline */
 	assert_int_equal(r->nfig, r->n);
 	return r;
+}
+
+/* The storage story: 60 s. */
+static struct run *run(const char *cfg_text, const char *reload_text, unsigned int reload_s)
+{
+	return run_scn("storage-ddio.scn", cfg_text, NULL, reload_text, reload_s, 59);
 }
 
 /* Is device 0 off in the interval ending at @s seconds? */
@@ -179,8 +193,8 @@ static double mean(const struct run *r, int what, unsigned int t0, unsigned int 
 
 static void test_sim_storage_auto_off_under_load_and_back_on(void **u)
 {
-	char *a = config_text(NULL, NULL, NULL),
-	     *o = config_text("\nddio = auto", "\nddio = on", NULL);
+	char *a = config_text("storage-ddio.ini", NULL, NULL, NULL),
+	     *o = config_text("storage-ddio.ini", "\nddio = auto", "\nddio = on", NULL);
 	struct run *aut = run(a, NULL, 0), *on = run(o, NULL, 0);
 	unsigned int off_s = first(aut, 2, 39, true), on_s = first(aut, 41, 59, false);
 
@@ -233,8 +247,8 @@ static void test_sim_storage_auto_off_under_load_and_back_on(void **u)
 
 static void test_sim_storage_off_and_on_are_honoured(void **u)
 {
-	char *o = config_text("\nddio = auto", "\nddio = off", NULL);
-	char *f = config_text("\nddio = auto", "\nddio = full-off", NULL);
+	char *o = config_text("storage-ddio.ini", "\nddio = auto", "\nddio = off", NULL);
+	char *f = config_text("storage-ddio.ini", "\nddio = auto", "\nddio = full-off", NULL);
 	struct run *off = run(o, NULL, 0), *full = run(f, NULL, 0);
 
 	(void)u;
@@ -254,7 +268,8 @@ static void test_sim_storage_off_and_on_are_honoured(void **u)
 
 static void test_sim_storage_refused_device_leaves_the_rest(void **u)
 {
-	char *c = config_text(NULL, NULL, "[device 0000:aa:00.0]\nddio = off\n");
+	char *c =
+		config_text("storage-ddio.ini", NULL, NULL, "[device 0000:aa:00.0]\nddio = off\n");
 	struct run *r = run(c, NULL, 0);
 
 	(void)u;
@@ -270,9 +285,9 @@ static void test_sim_storage_refused_device_leaves_the_rest(void **u)
 
 static void test_sim_storage_reload_changes_the_device(void **u)
 {
-	char *a = config_text(NULL, NULL, NULL),
-	     *o = config_text("\nddio = auto", "\nddio = on", NULL);
-	char *bad = config_text("\nddio = auto", "\nddio = sometimes", NULL);
+	char *a = config_text("storage-ddio.ini", NULL, NULL, NULL),
+	     *o = config_text("storage-ddio.ini", "\nddio = auto", "\nddio = on", NULL);
+	char *bad = config_text("storage-ddio.ini", "\nddio = auto", "\nddio = sometimes", NULL);
 	struct run *r = run(a, o, 25), *b = run(a, bad, 25);
 
 	(void)u;
@@ -320,6 +335,96 @@ static void test_sim_storage_scenario_errors(void **u)
 	}
 }
 
+/* The record of the interval ending at @s seconds. */
+static size_t at(const struct run *r, unsigned int s)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->rec[i].t_ns == s * SEC)
+			return i;
+	fail_msg("no interval ends at %us", s);
+	return 0;
+}
+
+static void test_sim_a4_antagonist_confined_off_ddio(void **u)
+{
+	char *c = config_text("antagonist.ini", NULL, NULL, NULL);
+	char *o = config_text("antagonist.ini", "\nantagonists = confine",
+			      "\nantagonists = observe", NULL);
+	struct run *conf = run_scn("antagonist.scn", c, "stream", NULL, 0, 54);
+	struct run *obs = run_scn("antagonist.scn", o, "stream", NULL, 0, 54);
+	int k = run_fx_tenant(&conf->cfg, "stream");
+	unsigned int first = 0;
+	double ipc_c = 0, ipc_o = 0;
+
+	(void)u;
+	for (unsigned int s = 2; s <= 54 && !first; s++)
+		if (conf->rec[at(conf, s)].tenant[k].antagonist)
+			first = s;
+	/* it streams from 15 s: three intervals to judge it */
+	if (first < 16 || first > 19)
+		fail_msg("stream judged an antagonist at %us, expected 16-19 s\n%s", first,
+			 conf->log);
+	assert_non_null(strstr(conf->log, "socket 0: tenant stream is an antagonist (L2 miss "
+					  "ratio 1.00, LLC miss ratio 1.00): confined to 0x20 of "
+					  "its 0x3e0"));
+	for (unsigned int s = first + 1; s <= 40; s++) {
+		size_t i = at(conf, s), j = at(obs, s);
+
+		/* confined to one way off DDIO's (0x600); observe leaves the planner's */
+		assert_int_equal(conf->mask[i], 0x20);
+		assert_int_equal(obs->mask[j], 0x3e0);
+		assert_true(obs->rec[j].tenant[k].antagonist);
+		ipc_c += conf->rec[i].tenant[k].ipc;
+		ipc_o += obs->rec[j].tenant[k].ipc;
+	}
+	/* the rings' lines stay in DDIO's ways; the antagonist loses nothing */
+	print_message("antagonist 20-38 s, confine vs observe: DDIO misses %.3g vs %.3g/s, "
+		      "stream IPC %.4f vs %.4f\n",
+		      mean(conf, 1, 20, 38), mean(obs, 1, 20, 38), ipc_c, ipc_o);
+	assert_true(mean(obs, 1, 20, 38) > 1e5);
+	assert_true(mean(conf, 1, 20, 38) < 0.1 * mean(obs, 1, 20, 38));
+	assert_true(ipc_c > 0.98 * ipc_o);
+	/* a cache-friendly phase from 40 s: its ways back */
+	assert_non_null(strstr(conf->log, "tenant stream is no antagonist any more"));
+	for (unsigned int s = 45; s <= 54; s++) {
+		assert_int_equal(conf->mask[at(conf, s)], 0x3e0);
+		assert_false(conf->rec[at(conf, s)].tenant[k].antagonist);
+	}
+	free(c);
+	free(o);
+	free(conf);
+	free(obs);
+}
+
+static void test_sim_a4_antagonist_needs_l2_counters(void **u)
+{
+	char path[] = "/tmp/iocad-a4XXXXXX";
+	char *c = config_text("antagonist.ini", NULL, NULL, NULL);
+	FILE *in = fopen(run_fx_example("antagonist.scn"), "r"), *out;
+	char line[256];
+	int fd = mkstemp(path);
+	struct run *r;
+
+	(void)u;
+	assert_non_null(in);
+	assert_true(fd >= 0);
+	out = fdopen(fd, "w");
+	assert_non_null(out);
+	/* the same scenario without its L2: no L2 counters, no verdict */
+	while (fgets(line, sizeof(line), in))
+		if (strncmp(line, "l2 = ", 5))
+			fputs(line, out);
+	fclose(in);
+	fclose(out);
+	r = run_scn(path, c, "stream", NULL, 0, 54);
+	unlink(path);
+	assert_null(strstr(r->log, "antagonist"));
+	for (size_t i = 0; i < r->n; i++)
+		assert_int_equal(r->mask[i], 0x3e0);
+	free(c);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +433,8 @@ int main(void)
 		cmocka_unit_test(test_sim_storage_refused_device_leaves_the_rest),
 		cmocka_unit_test(test_sim_storage_reload_changes_the_device),
 		cmocka_unit_test(test_sim_storage_scenario_errors),
+		cmocka_unit_test(test_sim_a4_antagonist_confined_off_ddio),
+		cmocka_unit_test(test_sim_a4_antagonist_needs_l2_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

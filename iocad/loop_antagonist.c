@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "loop_antagonist.h"
+
+#include <string.h>
+
+#include "antagonist.h"
+#include "loop_plan.h"
+
+/* A4 confines BE compute tenants; a PS, networking or grouped tenant is never one. */
+static bool eligible(const struct loop *l, const struct config *cfg, unsigned int i)
+{
+	const struct config_tenant *t = &cfg->tenant[i];
+
+	return l->info.l2_counters && cfg->antagonists != ANTAGONIST_OFF &&
+	       l->o->mode != IOCAD_MODE_STATIC && t->prio == CONFIG_PRIO_BE && !t->networking &&
+	       !t->vswitch && !t->group[0];
+}
+
+static uint32_t zone(const struct loop_sock *s, unsigned int i)
+{
+	const struct planner_alloc *a = &s->ctx.alloc;
+
+	return antagonist_zone(a->mask[i], a->ddio_mask | s->cfg.inclusive_mask,
+			       s->cfg.antagonist_ways);
+}
+
+bool loop_antagonist_step(struct loop *l, struct loop_sock *s)
+{
+	struct antagonist_params p;
+	bool change = false;
+
+	antagonist_defaults(&p);
+	for (unsigned int i = 0; i < s->cfg.ntenants; i++) {
+		struct antagonist_state *st = &s->ant[i];
+		const char *name = s->cfg.tenant[i].name;
+		bool confine = s->cfg.antagonists == ANTAGONIST_CONFINE;
+
+		if (!antagonist_step(&p, st, &s->delta.cur.tenant[i], eligible(l, &s->cfg, i)))
+			continue;
+		change |= confine;
+		if (st->on)
+			loop_say(l, LOOP_LOG_INFO,
+				 "socket %u: tenant %s is an antagonist (L2 miss ratio %.2f, LLC "
+				 "miss ratio %.2f): %s 0x%x of its 0x%x",
+				 s->cfg.socket, name, st->l2_ratio, st->llc_ratio,
+				 confine ? "confined to" : "would be confined to (observe)",
+				 zone(s, i), s->ctx.alloc.mask[i]);
+		else
+			loop_say(l, LOOP_LOG_INFO,
+				 "socket %u: tenant %s is no antagonist any more (L2 miss ratio "
+				 "%.2f, LLC miss ratio %.2f)%s",
+				 s->cfg.socket, name, st->l2_ratio, st->llc_ratio,
+				 confine ? ": back on its ways" : "");
+	}
+	return change;
+}
+
+void loop_antagonist_confine(const struct loop_sock *s, struct platform_socket_plan *sp)
+{
+	if (s->cfg.antagonists != ANTAGONIST_CONFINE)
+		return;
+	for (unsigned int i = 0; i < s->cfg.ntenants; i++) {
+		if (!s->ant[i].on)
+			continue;
+		for (unsigned int k = 0; k < sp->ngroups; k++)
+			if (!strcmp(sp->group[k].name, s->cfg.tenant[i].name))
+				sp->group[k].mask = zone(s, i);
+	}
+}
