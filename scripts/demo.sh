@@ -243,6 +243,23 @@ if [ -f "examples/iocad/$name.ini" ] && [ -f "examples/iocad/$name-on.ini" ]; th
 		"auto vs on, 1.5 GiB/s of SSD writes beside 1 Mpps of 1500 B: DDIO hits $(d ddio_hits), misses $(d ddio_misses), memory $(d sim_mem_bytes_s), net IPC $(d net_ipc), web IPC $(d web_ipc); SSD DDIO off at $(at off), on at $(at on) (load stops at 40 s)"
 fi
 
+name=antagonist
+if [ -f "examples/iocad/$name.ini" ] && [ -f "examples/iocad/$name-observe.ini" ]; then
+	# the same run with antagonists = observe: judged, never confined
+	ob=$out/$name-observe.csv
+	if ! "$iocad" --quiet --sim "examples/iocad/$name.scn" --trace "$ob" \
+		"examples/iocad/$name-observe.ini" 2>"$out/$name-observe.log"; then
+		echo "demo: iocad failed on $name-observe:" >&2
+		cat "$out/$name-observe.log" >&2
+		exit 1
+	fi
+	io=$out/$name.csv
+	d() { pct "$(phase_mean "$io" "$1" 20 38)" "$(phase_mean "$ob" "$1" 20 38)"; }
+	row "Antagonist confined to a small zone" "A4 (antagonists)" \
+		"a tenant with very high L2 and LLC miss ratios confined to a small zone; the others gain" \
+		"confine vs observe while a BE tenant sharing a DDIO way scans 1 GiB (20-38 s): DDIO misses $(phase_mean "$io" ddio_misses 20 38)/s vs $(phase_mean "$ob" ddio_misses 20 38)/s, memory $(d sim_mem_bytes_s), net IPC $(d net_ipc), web IPC $(d web_ipc), the antagonist's IPC $(d stream_ipc); $(grep -c 'is an antagonist' "$out/$name.log") confinement, $(grep -c 'no antagonist any more' "$out/$name.log") release"
+fi
+
 if [ ${#rows[@]} -gt 0 ]; then
 	echo
 	echo "| story | paper | paper's result | ours (simulator) |"
