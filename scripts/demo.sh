@@ -224,16 +224,21 @@ if [ -f "examples/iocad/$name.ini" ]; then
 		"$(grep -c '^iocad: reload: ' "$out/$name.log") reload(s) applied, $(grep -c 'reload rejected' "$out/$name.log") bad one(s) rejected with file:line (timing: tests/test_sim_reload.c)"
 fi
 
+# Story $1's scenario with its config variant $1-$2.ini, traced to $1-$2.csv.
+variant() {
+	if ! "$iocad" --quiet --sim "examples/iocad/$1.scn" --trace "$out/$1-$2.csv" \
+		"examples/iocad/$1-$2.ini" 2>"$out/$1-$2.log"; then
+		echo "demo: iocad failed on $1-$2:" >&2
+		cat "$out/$1-$2.log" >&2
+		exit 1
+	fi
+}
+
 name=storage-ddio
 if [ -f "examples/iocad/$name.ini" ] && [ -f "examples/iocad/$name-on.ini" ]; then
 	# the same run with DDIO always on for the SSD: storage-ddio-on.ini
+	variant "$name" on
 	on=$out/$name-on.csv
-	if ! "$iocad" --quiet --sim "examples/iocad/$name.scn" --trace "$on" \
-		"examples/iocad/$name-on.ini" 2>"$out/$name-on.log"; then
-		echo "demo: iocad failed on $name-on:" >&2
-		cat "$out/$name-on.log" >&2
-		exit 1
-	fi
 	io=$out/$name.csv
 	# network and storage load, after the rule acted; then the storage load is gone
 	d() { pct "$(phase_mean "$io" "$1" 20 38)" "$(phase_mean "$on" "$1" 20 38)"; }
@@ -246,13 +251,8 @@ fi
 name=antagonist
 if [ -f "examples/iocad/$name.ini" ] && [ -f "examples/iocad/$name-observe.ini" ]; then
 	# the same run with antagonists = observe: judged, never confined
+	variant "$name" observe
 	ob=$out/$name-observe.csv
-	if ! "$iocad" --quiet --sim "examples/iocad/$name.scn" --trace "$ob" \
-		"examples/iocad/$name-observe.ini" 2>"$out/$name-observe.log"; then
-		echo "demo: iocad failed on $name-observe:" >&2
-		cat "$out/$name-observe.log" >&2
-		exit 1
-	fi
 	io=$out/$name.csv
 	d() { pct "$(phase_mean "$io" "$1" 20 38)" "$(phase_mean "$ob" "$1" 20 38)"; }
 	row "Antagonist confined to a small zone" "A4 (antagonists)" \

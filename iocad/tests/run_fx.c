@@ -39,3 +39,13 @@ const char *run_fx_example(const char *name)
 	fail_msg("no example %s", name);
 	return NULL;
 }
+
+void run_fx_sim_tenants(const struct config *cfg, struct sim_tenant_cfg *t)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		t[i] = (struct sim_tenant_cfg){.name = cfg->tenant[i].name,
+					       .cpus = cfg->tenant[i].cpus,
+					       .ncpus = cfg->tenant[i].ncpus,
+					       .networking = cfg->tenant[i].networking,
+					       .vswitch = cfg->tenant[i].vswitch};
+}

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "loop.h"
+#include "sim_platform.h"
 
 /* @name's tenant index in @cfg; fails the running test if there is none. */
 int run_fx_tenant(const struct config *cfg, const char *name);
@@ -13,6 +14,8 @@ int run_fx_tenant(const struct config *cfg, const char *name);
  * (static storage, valid until the next call); fails the test if absent.
  */
 const char *run_fx_example(const char *name);
+/* @t[i]: the simulator's view of @cfg's tenant i (name, CPUs, roles), for its opts. */
+void run_fx_sim_tenants(const struct config *cfg, struct sim_tenant_cfg *t);
 /* How many of tenant @t's ways DDIO shares in @rec. */
 unsigned int run_fx_overlap(const struct loop_record *rec, int t);
 

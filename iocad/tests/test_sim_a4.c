@@ -113,11 +113,7 @@ static struct run *run_scn(const char *scn_name, const char *cfg_text, const cha
 	r->reload_s = reload_s;
 	r->watch = watch;
 	snprintf(scn, sizeof(scn), "%s", scn_name[0] == '/' ? scn_name : run_fx_example(scn_name));
-	for (unsigned int i = 0; i < r->cfg.ntenants; i++)
-		t[i] = (struct sim_tenant_cfg){.name = r->cfg.tenant[i].name,
-					       .cpus = r->cfg.tenant[i].cpus,
-					       .ncpus = r->cfg.tenant[i].ncpus,
-					       .networking = r->cfg.tenant[i].networking};
+	run_fx_sim_tenants(&r->cfg, t);
 	struct sim_platform_opts o = {.sz = sizeof(o),
 				      .noise = -1,
 				      .interval_ns = r->cfg.interval_ns,

@@ -64,11 +64,7 @@ static struct run *run_join_leave(const char *ghost)
 	if (config_parse_file(run_fx_example("join-leave.ini"), &r->cfg, err, sizeof(err)))
 		fail_msg("%s", err);
 	snprintf(scn, sizeof(scn), "%s", run_fx_example("join-leave.scn"));
-	for (unsigned int i = 0; i < r->cfg.ntenants; i++)
-		t[i] = (struct sim_tenant_cfg){.name = r->cfg.tenant[i].name,
-					       .cpus = r->cfg.tenant[i].cpus,
-					       .ncpus = r->cfg.tenant[i].ncpus,
-					       .networking = r->cfg.tenant[i].networking};
+	run_fx_sim_tenants(&r->cfg, t);
 	struct sim_platform_opts o = {.sz = sizeof(o),
 				      .noise = -1,
 				      .interval_ns = r->cfg.interval_ns,
