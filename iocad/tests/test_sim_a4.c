@@ -392,31 +392,59 @@ static void test_sim_a4_antagonist_confined_off_ddio(void **u)
 	free(obs);
 }
 
-static void test_sim_a4_antagonist_needs_l2_counters(void **u)
+/*
+ * A temporary copy of example scenario @name into @path (a mkstemp
+ * template) with each line starting with @prefix replaced by @with
+ * ("" drops it).
+ */
+static void scenario_variant(const char *name, const char *prefix, const char *with, char *path)
 {
-	char path[] = "/tmp/iocad-a4XXXXXX";
-	char *c = config_text("antagonist.ini", NULL, NULL, NULL);
-	FILE *in = fopen(run_fx_example("antagonist.scn"), "r"), *out;
+	FILE *in = fopen(run_fx_example(name), "r"), *out;
 	char line[256];
 	int fd = mkstemp(path);
-	struct run *r;
 
-	(void)u;
 	assert_non_null(in);
 	assert_true(fd >= 0);
 	out = fdopen(fd, "w");
 	assert_non_null(out);
-	/* the same scenario without its L2: no L2 counters, no verdict */
 	while (fgets(line, sizeof(line), in))
-		if (strncmp(line, "l2 = ", 5))
-			fputs(line, out);
+		fputs(strncmp(line, prefix, strlen(prefix)) ? line : with, out);
 	fclose(in);
 	fclose(out);
+}
+
+static void test_sim_a4_antagonist_needs_l2_counters(void **u)
+{
+	char path[] = "/tmp/iocad-a4XXXXXX";
+	char *c = config_text("antagonist.ini", NULL, NULL, NULL);
+	struct run *r;
+
+	(void)u;
+	/* the same scenario without its L2: no L2 counters, no verdict */
+	scenario_variant("antagonist.scn", "l2 = ", "", path);
 	r = run_scn(path, c, "stream", NULL, 0, 54);
 	unlink(path);
 	assert_null(strstr(r->log, "antagonist"));
 	for (size_t i = 0; i < r->n; i++)
 		assert_int_equal(r->mask[i], 0x3e0);
+	free(c);
+	free(r);
+}
+
+static void test_sim_storage_auto_keeps_reread_data(void **u)
+{
+	char path[] = "/tmp/iocad-a4XXXXXX";
+	char *c = config_text("storage-ddio.ini", NULL, NULL, NULL);
+	struct run *r;
+
+	(void)u;
+	/* db's cores read every block right after it lands: the LLC serves them */
+	scenario_variant("storage-ddio.scn", "dma_reread = ", "dma_reread = yes\n", path);
+	r = run_scn(path, c, NULL, NULL, 0, 59);
+	unlink(path);
+	for (size_t i = 0; i < r->n; i++)
+		assert_int_equal(r->rec[i].devices_off, 0);
+	assert_null(strstr(r->log, "pollutes"));
 	free(c);
 	free(r);
 }
@@ -431,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_sim_storage_scenario_errors),
 		cmocka_unit_test(test_sim_a4_antagonist_confined_off_ddio),
 		cmocka_unit_test(test_sim_a4_antagonist_needs_l2_counters),
+		cmocka_unit_test(test_sim_storage_auto_keeps_reread_data),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
