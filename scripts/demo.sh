@@ -234,9 +234,14 @@ fi
 # parameter moved to the low and high end of its plausible range (the
 # defaults and ranges: iocad/SIMULATOR.md, "Memory bandwidth"). Each run is
 # the story's scenario with that one [platform] key replaced.
-with_key() { # name key value [section]: the story's scenario with key = value in
+with_key() { # name key value [section]: the story's scenario with key = value (-: as it is) in
 	# [platform] or the section named ("tenant vswitch")
 	local f=$out/sens/$1-$2-$3.scn want=${4:-platform}
+	if [ "$3" = - ]; then # the story as it is
+		cp "examples/iocad/$1.scn" "$f"
+		echo "$f"
+		return
+	fi
 	awk -v k="$2" -v v="$3" -v want="${want// /}" '
 	function put() { if (sec == want && !done) { print k " = " v; done = 1 } }
 	/^\[/ { put(); sec = $0; gsub(/[][ ]/, "", sec) }
@@ -253,10 +258,11 @@ srun() { # name mode scn tag: run a scenario copy, trace to $out/sens/
 		exit 1
 	fi
 }
-headlines() { # key value: "fig8 memory | fig8 IPC | fig9 IPC | fig10 vs static | vs core-only"
-	local k=$1 v=$2 tag scn a
+headlines() { # key value [sec8 sec9 sec10]: "fig8 memory | fig8 IPC | fig9 IPC | fig10 vs
+	# static | vs core-only", key = value in [platform] or each story's section named
+	local k=$1 v=$2 s8=${3:-platform} s9=${4:-platform} s10=${5:-platform} tag scn a
 	tag=fig8-$k-$v
-	scn=$(with_key fig8-leaky-dma "$k" "$v")
+	scn=$(with_key fig8-leaky-dma "$k" "$v" "$s8")
 	srun fig8-leaky-dma ioca "$scn" "$tag"
 	srun fig8-leaky-dma static "$scn" "$tag"
 	h8m=$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" sim_mem_bytes_s 44 55)" \
@@ -264,13 +270,13 @@ headlines() { # key value: "fig8 memory | fig8 IPC | fig9 IPC | fig10 vs static 
 	h8i=$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" vswitch_ipc 44 55)" \
 		"$(phase_mean "$out/sens/$tag-static.csv" vswitch_ipc 44 55)")
 	tag=fig9-$k-$v
-	scn=$(with_key fig9-flows "$k" "$v")
+	scn=$(with_key fig9-flows "$k" "$v" "$s9")
 	srun fig9-flows ioca "$scn" "$tag"
 	srun fig9-flows static "$scn" "$tag"
 	h9=$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" vswitch_ipc 44 55)" \
 		"$(phase_mean "$out/sens/$tag-static.csv" vswitch_ipc 44 55)")
 	tag=fig10-$k-$v
-	scn=$(with_key fig10-latent-sweep "$k" "$v")
+	scn=$(with_key fig10-latent-sweep "$k" "$v" "$s10")
 	for m in ioca core-only static; do
 		srun fig10-latent-sweep "$m" "$scn" "$tag"
 	done
@@ -288,14 +294,16 @@ if [ -f examples/iocad/fig8-leaky-dma.ini ] && [ -f examples/iocad/fig9-flows.in
 	mkdir -p "$out/sens"
 	echo
 	echo "Sensitivity: each story's headline with one platform parameter at the low end, the"
-	echo "default and the high end of its range (leak_cycles: 0, its default, then 4 and 16)."
+	echo "default and the high end of its range (leak_cycles: 0, its default, then 4 and 16;"
+	echo "inclusive_mask: 0, no inclusive ways, read ring lines stay in DDIO's; 0x3, A4's;"
+	echo "0x7, three ways), and the NIC tenant's touch (bytes of a packet it reads)."
 	echo "Fig. 8 at 1500 B and Fig. 9 at 100K flows, ioca vs static; Fig. 10 xmem4 throughput"
 	echo "at 64 B / 1500 B."
 	echo
 	echo "| parameter (low ; default ; high) | Fig. 8 memory | Fig. 8 vswitch IPC | Fig. 9 vswitch IPC | Fig. 10 vs static (64 B, 1500 B) | Fig. 10 vs core-only (64 B, 1500 B) |"
 	echo "|---|---|---|---|---|---|"
 	for p in "mem_bw 64G 128G 256G" "mem_slope 0.1 0.2 0.4" "miss_penalty 160 200 230" \
-		"migrate 0.25 0.5 0.75" "leak_cycles 0 4 16"; do
+		"inclusive_mask 0 0x3 0x7" "leak_cycles 0 4 16"; do
 		# leak_cycles' default is its low end, 0 (SIMULATOR.md)
 		read -r k lo def hi <<<"$p"
 		cells=()
@@ -309,6 +317,18 @@ if [ -f examples/iocad/fig8-leaky-dma.ini ] && [ -f examples/iocad/fig9-flows.in
 		done
 		echo "$line"
 	done
+	# a workload guess: the bytes of each packet the NIC tenant reads (the
+	# stories: 64, 64, 128), each story's own value in the middle
+	cells=()
+	for v in 64 - 256; do
+		cells+=("$(headlines touch "$v" "tenant vswitch" "tenant vswitch" "tenant pmd")")
+	done
+	line="| NIC tenant's touch, a workload guess (64 ; 64, 64, 128 ; 256) |"
+	for c in 1 2 3 4 5; do
+		line="$line $(for v in 0 1 2; do echo "${cells[$v]}" | cut -d'|' -f$c; done |
+			paste -sd ';' | sed 's/;/ ; /g') |"
+	done
+	echo "$line"
 	# a workload guess: the vswitch's overlapped misses (fig9-flows.scn)
 	cells=()
 	for v in 1 6 12; do
