@@ -98,6 +98,9 @@ pct() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%+.1f%%", (a / b - 1) * 100 }'
 }
 
+# Bytes/s $1 as "1.07 GB/s".
+gbs() { awk -v b="$1" 'BEGIN { printf "%.2f GB/s", b / 1e9 }'; }
+
 # Mean IPC of tenant $2 over the second half of trace $1.
 mean_ipc() {
 	awk -F, -v col="$2_ipc" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
@@ -215,6 +218,32 @@ if [ -f "examples/iocad/$name.ini" ]; then
 	row "Outside DDIO change, 2 -> 4 ways" "Fig. 11" \
 		"IOCA notices and reshuffles; the PS tenant stays isolated" \
 		"$(grep -c 'changed outside iocad' "$out/$name.log") change noticed and adopted (ddio = observe); DDIO $dm, xmem4 $xm ($([ "$shared" = 0 ] && echo isolated || echo SHARING)); its throughput $after vs static afterwards"
+fi
+
+# A4 (ISCA 2025), beyond the IOCA paper: the inclusive ways.
+name=a4-inclusive-dca
+if [ -f "examples/iocad/$name.ini" ]; then
+	t=$out/$name.csv # db on the inclusive ways (inclusive_ways = none): nothing moves
+	idle=$(phase_mean "$t" db_ipc 2 10)
+	row "Inclusive ways, DCA on and off" "A4 Fig. 4" \
+		"a tenant on the inclusive ways, off DDIO's, slows under network I/O with DCA on, not with DCA off" \
+		"db's IPC vs no traffic: DCA on $(pct "$(phase_mean "$t" db_ipc 12 25)" "$idle"), DCA off $(pct "$(phase_mean "$t" db_ipc 27 45)" "$idle"); DRAM $(gbs "$(phase_mean "$t" sim_mem_bytes_s 12 25)") with DCA, $(gbs "$(phase_mean "$t" sim_mem_bytes_s 27 45)") without"
+fi
+name=a4-io-inclusive
+if [ -f "examples/iocad/$name.ini" ]; then
+	# the same tenants without iocad's inclusive-ways rule: db lands on them
+	sed 's/^ddio_ways_max = 2$/&\ninclusive_ways = none/' "examples/iocad/$name.ini" \
+		>"$out/$name-none.ini"
+	if ! "$iocad" --quiet --mode ioca --sim "examples/iocad/$name.scn" \
+		--trace "$out/$name-none.csv" "$out/$name-none.ini" 2>"$out/$name-none.log"; then
+		echo "demo: iocad failed on $name (inclusive_ways = none):" >&2
+		cat "$out/$name-none.log" >&2
+		exit 1
+	fi
+	a=$out/$name.csv b=$out/$name-none.csv
+	row "I/O tenant on the inclusive ways" "A4 Fig. 7" \
+		"lower memory bandwidth and latency with the I/O-heavy tenant on the inclusive ways" \
+		"pmd on them vs db on them: DRAM traffic $(pct "$(phase_mean "$a" sim_mem_bytes_s 2 45)" "$(phase_mean "$b" sim_mem_bytes_s 2 45)"), db's latency $(pct "$(phase_mean "$a" sim_db_lat_ns 2 45)" "$(phase_mean "$b" sim_db_lat_ns 2 45)"), db's IPC $(pct "$(phase_mean "$a" db_ipc 2 45)" "$(phase_mean "$b" db_ipc 2 45)")"
 fi
 
 name=join-leave
