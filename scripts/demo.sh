@@ -98,6 +98,9 @@ pct() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%+.1f%%", (a / b - 1) * 100 }'
 }
 
+# Bytes/s $1 as "1.07 GB/s".
+gbs() { awk -v b="$1" 'BEGIN { printf "%.2f GB/s", b / 1e9 }'; }
+
 # Mean IPC of tenant $2 over the second half of trace $1.
 mean_ipc() {
 	awk -F, -v col="$2_ipc" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
@@ -217,6 +220,32 @@ if [ -f "examples/iocad/$name.ini" ]; then
 		"$(grep -c 'changed outside iocad' "$out/$name.log") change noticed and adopted (ddio = observe); DDIO $dm, xmem4 $xm ($([ "$shared" = 0 ] && echo isolated || echo SHARING)); its throughput $after vs static afterwards"
 fi
 
+# A4 (ISCA 2025), beyond the IOCA paper: the inclusive ways.
+name=a4-inclusive-dca
+if [ -f "examples/iocad/$name.ini" ]; then
+	t=$out/$name.csv # db on the inclusive ways (inclusive_ways = none): nothing moves
+	idle=$(phase_mean "$t" db_ipc 2 10)
+	row "Inclusive ways, DCA on and off" "A4 Fig. 4" \
+		"a tenant on the inclusive ways, off DDIO's, slows under network I/O with DCA on, not with DCA off" \
+		"db's IPC vs no traffic: DCA on $(pct "$(phase_mean "$t" db_ipc 12 25)" "$idle"), DCA off $(pct "$(phase_mean "$t" db_ipc 27 45)" "$idle"); DRAM $(gbs "$(phase_mean "$t" sim_mem_bytes_s 12 25)") with DCA, $(gbs "$(phase_mean "$t" sim_mem_bytes_s 27 45)") without"
+fi
+name=a4-io-inclusive
+if [ -f "examples/iocad/$name.ini" ]; then
+	# the same tenants without iocad's inclusive-ways rule: db lands on them
+	sed 's/^ddio_ways_max = 2$/&\ninclusive_ways = none/' "examples/iocad/$name.ini" \
+		>"$out/$name-none.ini"
+	if ! "$iocad" --quiet --mode ioca --sim "examples/iocad/$name.scn" \
+		--trace "$out/$name-none.csv" "$out/$name-none.ini" 2>"$out/$name-none.log"; then
+		echo "demo: iocad failed on $name (inclusive_ways = none):" >&2
+		cat "$out/$name-none.log" >&2
+		exit 1
+	fi
+	a=$out/$name.csv b=$out/$name-none.csv
+	row "I/O tenant on the inclusive ways" "A4 Fig. 7" \
+		"lower memory bandwidth and latency with the I/O-heavy tenant on the inclusive ways" \
+		"pmd on them vs db on them: DRAM traffic $(pct "$(phase_mean "$a" sim_mem_bytes_s 2 45)" "$(phase_mean "$b" sim_mem_bytes_s 2 45)"), db's latency $(pct "$(phase_mean "$a" sim_db_lat_ns 2 45)" "$(phase_mean "$b" sim_db_lat_ns 2 45)"), db's IPC $(pct "$(phase_mean "$a" db_ipc 2 45)" "$(phase_mean "$b" db_ipc 2 45)")"
+fi
+
 name=join-leave
 if [ -f "examples/iocad/$name.ini" ]; then
 	row "Tenants join and leave, bad reload" "Sec. 4 (tenant join/leave)" \
@@ -245,7 +274,7 @@ if [ -f "examples/iocad/$name.ini" ] && [ -f "examples/iocad/$name-on.ini" ]; th
 	at() { sed -n "s/.*DDIO $1 at t=\([0-9]*\)s (auto.*/\1 s/p" "$out/$name.log" | head -n 1; }
 	row "Storage DDIO off under network + storage load" "A4 Fig. 8a" \
 		"DDIO off for storage DMA that only pollutes the LLC lifts the high-priority workloads (part of A4's +51 % over DDIO-oblivious management)" \
-		"auto vs on, 1.5 GiB/s of SSD writes beside 1 Mpps of 1500 B: DDIO hits $(d ddio_hits), misses $(d ddio_misses), memory $(d sim_mem_bytes_s), net IPC $(d net_ipc), web IPC $(d web_ipc); SSD DDIO off at $(at off), on at $(at on) (load stops at 40 s)"
+		"auto vs on, 1.5 GiB/s of SSD writes beside 1 Mpps of 1500 B: DDIO hits $(d ddio_hits), misses $(d ddio_misses), memory $(d sim_mem_bytes_s), net IPC $(d net_ipc), web IPC $(d web_ipc), batch (on DDIO's ways) IPC $(d batch_ipc); SSD DDIO off at $(at off), on at $(at on) (load stops at 40 s)"
 fi
 
 name=antagonist
@@ -270,9 +299,14 @@ fi
 # parameter moved to the low and high end of its plausible range (the
 # defaults and ranges: iocad/SIMULATOR.md, "Memory bandwidth"). Each run is
 # the story's scenario with that one [platform] key replaced.
-with_key() { # name key value [section]: the story's scenario with key = value in
+with_key() { # name key value [section]: the story's scenario with key = value (-: as it is) in
 	# [platform] or the section named ("tenant vswitch")
 	local f=$out/sens/$1-$2-$3.scn want=${4:-platform}
+	if [ "$3" = - ]; then # the story as it is
+		cp "examples/iocad/$1.scn" "$f"
+		echo "$f"
+		return
+	fi
 	awk -v k="$2" -v v="$3" -v want="${want// /}" '
 	function put() { if (sec == want && !done) { print k " = " v; done = 1 } }
 	/^\[/ { put(); sec = $0; gsub(/[][ ]/, "", sec) }
@@ -289,10 +323,11 @@ srun() { # name mode scn tag: run a scenario copy, trace to $out/sens/
 		exit 1
 	fi
 }
-headlines() { # key value: "fig8 memory | fig8 IPC | fig9 IPC | fig10 vs static | vs core-only"
-	local k=$1 v=$2 tag scn a
+headlines() { # key value [sec8 sec9 sec10]: "fig8 memory | fig8 IPC | fig9 IPC | fig10 vs
+	# static | vs core-only", key = value in [platform] or each story's section named
+	local k=$1 v=$2 s8=${3:-platform} s9=${4:-platform} s10=${5:-platform} tag scn a
 	tag=fig8-$k-$v
-	scn=$(with_key fig8-leaky-dma "$k" "$v")
+	scn=$(with_key fig8-leaky-dma "$k" "$v" "$s8")
 	srun fig8-leaky-dma ioca "$scn" "$tag"
 	srun fig8-leaky-dma static "$scn" "$tag"
 	h8m=$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" sim_mem_bytes_s 44 55)" \
@@ -300,13 +335,13 @@ headlines() { # key value: "fig8 memory | fig8 IPC | fig9 IPC | fig10 vs static 
 	h8i=$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" vswitch_ipc 44 55)" \
 		"$(phase_mean "$out/sens/$tag-static.csv" vswitch_ipc 44 55)")
 	tag=fig9-$k-$v
-	scn=$(with_key fig9-flows "$k" "$v")
+	scn=$(with_key fig9-flows "$k" "$v" "$s9")
 	srun fig9-flows ioca "$scn" "$tag"
 	srun fig9-flows static "$scn" "$tag"
 	h9=$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" vswitch_ipc 44 55)" \
 		"$(phase_mean "$out/sens/$tag-static.csv" vswitch_ipc 44 55)")
 	tag=fig10-$k-$v
-	scn=$(with_key fig10-latent-sweep "$k" "$v")
+	scn=$(with_key fig10-latent-sweep "$k" "$v" "$s10")
 	for m in ioca core-only static; do
 		srun fig10-latent-sweep "$m" "$scn" "$tag"
 	done
@@ -324,14 +359,16 @@ if [ -f examples/iocad/fig8-leaky-dma.ini ] && [ -f examples/iocad/fig9-flows.in
 	mkdir -p "$out/sens"
 	echo
 	echo "Sensitivity: each story's headline with one platform parameter at the low end, the"
-	echo "default and the high end of its range (leak_cycles: 0, its default, then 4 and 16)."
+	echo "default and the high end of its range (leak_cycles: 0, its default, then 4 and 16;"
+	echo "inclusive_mask: 0, no inclusive ways, read ring lines stay in DDIO's; 0x3, A4's;"
+	echo "0x7, three ways), and the NIC tenant's touch (bytes of a packet it reads)."
 	echo "Fig. 8 at 1500 B and Fig. 9 at 100K flows, ioca vs static; Fig. 10 xmem4 throughput"
 	echo "at 64 B / 1500 B."
 	echo
 	echo "| parameter (low ; default ; high) | Fig. 8 memory | Fig. 8 vswitch IPC | Fig. 9 vswitch IPC | Fig. 10 vs static (64 B, 1500 B) | Fig. 10 vs core-only (64 B, 1500 B) |"
 	echo "|---|---|---|---|---|---|"
 	for p in "mem_bw 64G 128G 256G" "mem_slope 0.1 0.2 0.4" "miss_penalty 160 200 230" \
-		"migrate 0.25 0.5 0.75" "leak_cycles 0 4 16"; do
+		"inclusive_mask 0 0x3 0x7" "leak_cycles 0 4 16"; do
 		# leak_cycles' default is its low end, 0 (SIMULATOR.md)
 		read -r k lo def hi <<<"$p"
 		cells=()
@@ -345,6 +382,18 @@ if [ -f examples/iocad/fig8-leaky-dma.ini ] && [ -f examples/iocad/fig9-flows.in
 		done
 		echo "$line"
 	done
+	# a workload guess: the bytes of each packet the NIC tenant reads (the
+	# stories: 64, 64, 128), each story's own value in the middle
+	cells=()
+	for v in 64 - 256; do
+		cells+=("$(headlines touch "$v" "tenant vswitch" "tenant vswitch" "tenant pmd")")
+	done
+	line="| NIC tenant's touch, a workload guess (64 ; 64, 64, 128 ; 256) |"
+	for c in 1 2 3 4 5; do
+		line="$line $(for v in 0 1 2; do echo "${cells[$v]}" | cut -d'|' -f$c; done |
+			paste -sd ';' | sed 's/;/ ; /g') |"
+	done
+	echo "$line"
 	# a workload guess: the vswitch's overlapped misses (fig9-flows.scn)
 	cells=()
 	for v in 1 6 12; do

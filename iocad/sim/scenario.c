@@ -64,6 +64,8 @@ static int platform_key(struct parser *p, const char *key, const char *val)
 		return fail(p, "%s", msg);
 	if (!strcmp(key, "ddio_mask"))
 		p->s->ddio_line = p->line;
+	if (!strcmp(key, "inclusive_mask"))
+		p->s->incl_line = p->line;
 	return 0;
 }
 
@@ -250,6 +252,11 @@ static int finish(struct parser *p)
 	if (!ways_fits(s->ddio_mask, s->params.ways))
 		return fail(p, "ddio_mask: 0x%x is not a contiguous mask within %u ways",
 			    s->ddio_mask, s->params.ways);
+	p->line = s->incl_line;
+	if (s->params.incl_mask && !ways_fits(s->params.incl_mask, s->params.ways))
+		return fail(
+			p, "inclusive_mask: 0x%x is not a contiguous mask within %u ways (0: none)",
+			s->params.incl_mask, s->params.ways);
 	p->line = 0;
 	if (s->nsockets > 1 && !s->cpus_per_socket)
 		return fail(p, "sockets = %u needs cpus_per_socket in [platform]", s->nsockets);
@@ -297,7 +304,7 @@ static void defaults(struct scenario *s, const char *name)
 	s->params.way_bytes = 2.25 * 1024 * 1024;
 	s->params.miss_penalty = 200;
 	s->params.ghz = 2.3;
-	s->params.migrate = 0.5;
+	s->params.incl_mask = 0x3; /* A4: the two lowest ways of the 11 */
 	s->params.leak_cycles = 0; /* no source for a value (SIMULATOR.md) */
 	s->params.llc_latency = 50;
 	s->params.l2_latency = 14;

@@ -3,13 +3,14 @@
  * Simulator scenario files: the platform, each tenant's workload and timed
  * events. Line-based, INI-like (SIMULATOR.md documents every key):
  *
- *   [platform]          ways, way_size, miss_penalty, ghz, migrate, seed,
- *                       noise, duration, ddio_mask, leak_cycles,
+ *   [platform]          ways, way_size, miss_penalty, ghz, seed,
+ *                       noise, duration, ddio_mask, inclusive_mask, leak_cycles,
  *                       llc_latency, l2, l2_latency, sockets,
  *                       cpus_per_socket
  *   [tenant NAME]       cpus (only without a config), active, ws, rpi, cpi,
  *                       mlp, rate, pkt, buf, ring, queues, ipp, touch, flows,
- *                       flow_bytes, emc_flows, flow_refs
+ *                       flow_bytes, emc_flows, flow_refs, dca, dma_rate,
+ *                       dma_block, dma_buffers, dma_reread
  *   [device ADDR]       tenant (whose dma_* I/O the device carries)
  *   [events]            at TIME set|traffic|workload TENANT key=value...
  *                       at TIME flows TENANT N
@@ -76,6 +77,7 @@ struct scenario {
 	uint64_t duration_ns;
 	uint32_t ddio_mask;	/* every socket's at the start */
 	unsigned int ddio_line; /* where ddio_mask was given, 0: the default */
+	unsigned int incl_line; /* where inclusive_mask was given, 0: the default */
 	/*
 	 * Sockets, each an LLC of its own (the same parameters, its own DDIO
 	 * mask and tenants): CPU c is on socket c / cpus_per_socket.

@@ -40,6 +40,7 @@ static const struct tkey tkeys[] = {
 	{"emc_flows", K_COUNT, WOFF(emc_flows), 0, 1e9, 0},
 	{"flow_refs", K_REAL, WOFF(flow_refs), 0, 100, 0},
 	{"mlp", K_REAL, WOFF(mlp), 1, 64, SIM_KEYS_WORKLOAD},
+	{"dca", K_BOOL, WOFF(dca), 0, 1, SIM_KEYS_TRAFFIC},
 	{"dma_rate", K_SIZE, WOFF(dma_rate), 0, 1e11, SIM_KEYS_TRAFFIC},
 	{"dma_block", K_SIZE, WOFF(dma_block), 512, 1 << 26, SIM_KEYS_TRAFFIC},
 	{"dma_buffers", K_SIZE, WOFF(dma_buffers), 4096, 1e12, SIM_KEYS_TRAFFIC},
@@ -169,7 +170,6 @@ static const struct pkey pkeys[] = {
 	{"way_size", K_SIZE, POFF(way_bytes), 4096, 1 << 30, "a size in [4K, 1G]"},
 	{"miss_penalty", K_REAL, POFF(miss_penalty), 0, 10000, "cycles in [0, 10000]"},
 	{"ghz", K_REAL, POFF(ghz), 0.1, 10, "a clock in GHz in [0.1, 10]"},
-	{"migrate", K_REAL, POFF(migrate), 0, 1, "a fraction in [0, 1]"},
 	{"leak_cycles", K_REAL, POFF(leak_cycles), 0, 10000, "cycles in [0, 10000]"},
 	{"llc_latency", K_REAL, POFF(llc_latency), 0, 10000, "cycles in [0, 10000]"},
 	{"l2", K_SIZE, POFF(l2_bytes), 0, 1 << 30, "a size in [0, 1G]"},
@@ -203,6 +203,10 @@ static int other_platform_key(struct scenario *s, const char *key, const char *v
 		if (config_value_u64(val, UINT32_MAX, &u, why, sizeof(why)))
 			goto bad;
 		s->ddio_mask = (uint32_t)u;
+	} else if (!strcmp(key, "inclusive_mask")) {
+		if (config_value_u64(val, UINT32_MAX, &u, why, sizeof(why)))
+			goto bad;
+		s->params.incl_mask = (uint32_t)u;
 	} else if (!strcmp(key, "sockets")) {
 		if (config_value_uint(val, 1, PLATFORM_MAX_SOCKETS, &s->nsockets, why, sizeof(why)))
 			goto bad;

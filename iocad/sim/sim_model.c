@@ -34,7 +34,15 @@ struct tstate {
 	double cpp;	   /* cycles per packet */
 	double mc;	   /* probability a packet line is gone when the core reads it */
 	double l2f;	   /* share of own-data references its cores' L2 serves */
+	/* Where its ring's lines live (SIMULATOR.md, "Where RX lines live"), iterated: */
+	double w;  /* a read line is still cached when the NIC next writes it */
+	double sd; /* a line allocated in DDIO's ways survives until the core reads it */
+	double sh; /* a line updated in place at home survives until the core reads it */
+	double hu; /* write hit of a line the core never reads (it stays in DDIO's ways) */
 };
+
+/* The four classes of a ring's lines (SIMULATOR.md, "Where RX lines live"). */
+enum { RC_UNTOUCHED, RC_ALLOC, RC_INPLACE, RC_READ, RC_N };
 
 void sim_workload_defaults(struct sim_workload *w)
 {
@@ -53,6 +61,7 @@ void sim_workload_defaults(struct sim_workload *w)
 	w->emc_flows = 8192;
 	w->flow_refs = 2;
 	w->mlp = 1;
+	w->dca = true;
 	w->dma_block = 128 * 1024;
 	w->dma_buffers = 1024.0 * 1024 * 1024;
 }
@@ -86,14 +95,70 @@ static void derive(const struct sim_params *p, const struct sim_tenant *t, struc
 		s->lp = 1;
 	s->lt = fmin(s->lp, fmax(1.0, ceil(w->touch / SIM_LINE)));
 	s->slots = (double)w->ring * w->queues;
+	/* the first pass: every line cached */
+	s->w = s->sd = s->sh = s->hu = 1.0;
 }
 
+/* Chance a line survives @gap seconds without an access, in a pool of time @t. */
+static double survive(double t, double gap)
+{
+	if (gap <= 0 || isinf(t))
+		return 1.0;
+	if (t <= 0)
+		return 0.0;
+	return 1.0 - exp(-t / gap);
+}
+
+/*
+ * The classes of @s's ring: lines and how often each is accessed, by
+ * Little's law (lines = arrivals/s x the time they stay; rate = 1 / that
+ * time). RC_UNTOUCHED and RC_ALLOC are in DDIO's ways, RC_INPLACE and
+ * RC_READ at the read lines' home (the inclusive ways, or DDIO's).
+ */
+static void ring_classes(const struct tstate *s, struct sim_class c[RC_N])
+{
+	double rev = s->slots / s->pkts, d = fmin(s->delay, rev), lines = s->pkts * s->lt;
+
+	c[RC_UNTOUCHED] = (struct sim_class){s->slots * (s->lp - s->lt), 1.0 / rev};
+	c[RC_ALLOC] = (struct sim_class){lines * (1 - s->w) * d, d > 0 ? 1.0 / d : 0};
+	c[RC_INPLACE] = (struct sim_class){lines * s->w * d, d > 0 ? 1.0 / d : 0};
+	c[RC_READ] = (struct sim_class){lines * (s->w * s->sh + (1 - s->w) * s->sd) * (rev - d),
+					rev > d ? 1.0 / (rev - d) : 0};
+}
+
+static bool has_ring(const struct sim_tenant *t, const struct tstate *s)
+{
+	return s->on && s->nic && s->pkts > 0 && t->w.dca;
+}
+
+/* Add @s's ring classes @from..@to - 1 to agent @a (its classes are contiguous). */
+static struct sim_class *add_ring(const struct tstate *s, struct sim_class *c, struct sim_agent *a,
+				  int from, int to)
+{
+	struct sim_class rc[RC_N];
+	int k;
+
+	ring_classes(s, rc);
+	for (k = from; k < to; k++) {
+		if (!(rc[k].lines > 0) || !(rc[k].rate > 0))
+			continue;
+		*c++ = rc[k];
+		a->nclass++;
+	}
+	return c;
+}
+
+/*
+ * Agents 0..n-1 are the tenants, n is DDIO, n+1 (with the inclusive ways)
+ * the read DCA lines; returns how many.
+ */
 static unsigned int build_agents(const struct sim_params *p, const struct sim_tenant *t,
 				 unsigned int n, uint32_t ddio_mask, const struct tstate *s,
 				 struct sim_model_ws *ws)
 {
 	struct sim_class *c = ws->cls;
 	struct sim_agent *ddio = &ws->agent[n];
+	struct sim_agent *incl = &ws->agent[n + 1];
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -116,57 +181,75 @@ static unsigned int build_agents(const struct sim_params *p, const struct sim_te
 			c++;
 			a->nclass++;
 		}
-		if (s[i].nic && s[i].pkts > 0 && p->migrate > 0) {
-			c->lines = p->migrate * s[i].slots * s[i].lp;
-			c->rate = s[i].pkts / s[i].slots;
-			c++;
-			a->nclass++;
-		}
 	}
 	ddio->mask = ddio_mask;
 	ddio->cls = c;
 	ddio->nclass = 0;
 	for (i = 0; i < n; i++) {
-		if (!s[i].on || !s[i].nic || s[i].pkts <= 0 || p->migrate >= 1)
+		if (!has_ring(&t[i], &s[i]))
 			continue;
-		c->lines = (1 - p->migrate) * s[i].slots * s[i].lp;
-		c->rate = s[i].pkts / s[i].slots;
-		c++;
-		ddio->nclass++;
+		/* without inclusive ways, read lines stay in DDIO's ways */
+		c = add_ring(&s[i], c, ddio, RC_UNTOUCHED, p->incl_mask ? RC_INPLACE : RC_N);
 	}
+	/* storage devices' writes: DDIO's too (sim_device.c) */
 	for (i = 0; i < n; i++)
 		if (s[i].on && sim_device_class(&t[i], c)) {
 			c++;
 			ddio->nclass++;
 		}
-	return n + 1;
+	if (!p->incl_mask)
+		return n + 1;
+	incl->mask = p->incl_mask;
+	incl->cls = c;
+	incl->nclass = 0;
+	for (i = 0; i < n; i++)
+		if (has_ring(&t[i], &s[i]))
+			c = add_ring(&s[i], c, incl, RC_INPLACE, RC_N);
+	return n + 2;
 }
 
-/* Chance a line touched @age seconds ago is gone, in a pool of time @t. */
-static double gone(double t, double age)
+/*
+ * Where @s's ring lines are, from the pool's times in DDIO's ways and at
+ * the read lines' home; returns the relative change of w. A line the core
+ * reads is written by the NIC once a revolution R: it hits wherever it
+ * still is (in place), else is allocated in DDIO's ways; the core reads it
+ * d later (in place: at home; allocated: from DDIO's ways, moving it home)
+ * or finds it gone; it must then survive R - d at home.
+ */
+static double ring_update(struct tstate *s, double t_ddio, double t_home, double damp)
 {
-	if (age <= 0 || isinf(t))
+	double rev, d, shr, w, den;
+
+	if (s->pkts <= 0)
 		return 0.0;
-	if (t <= 0)
-		return 1.0;
-	return exp(-t / age);
+	rev = s->slots / s->pkts;
+	d = fmin(s->delay, rev);
+	s->sd = survive(t_ddio, d);
+	s->sh = survive(t_home, d);
+	s->hu = survive(t_ddio, rev);
+	shr = survive(t_home, rev - d);
+	/* w = w * sh * shr + (1 - w) * sd * shr, solved for w */
+	den = 1 - s->sh * shr + s->sd * shr;
+	w = den > 0 ? s->sd * shr / den : 1.0;
+	s->mc = w * (1 - s->sh) + (1 - w) * (1 - s->sd);
+	den = fabs(w - s->w);
+	s->w = damp * s->w + (1 - damp) * w;
+	return den;
 }
 
 /* DDIO write hit ratio of a consumer's RX buffers (SIMULATOR.md). */
-static double ring_hit(const struct sim_params *p, const struct tstate *s, double t_own,
-		       double t_ddio)
+static double ring_hit(const struct sim_tenant *t, const struct tstate *s)
 {
-	double reuse = s->pkts > 0 ? s->pkts / s->slots : 0;
-
-	if (reuse <= 0)
+	if (!t->w.dca)
+		return 0.0;
+	if (s->pkts <= 0)
 		return 1.0;
-	return (1 - p->migrate) * sim_pool_hit(reuse, t_ddio) +
-	       p->migrate * sim_pool_hit(reuse, t_own);
+	return ((s->lp - s->lt) * s->hu + s->lt * s->w) / s->lp;
 }
 
 /* New rates for tenant @i from the pool's times; returns the relative change. */
 static double update(const struct sim_params *p, const struct sim_tenant *t, struct tstate *s,
-		     double t_own, double t_ddio, double damp)
+		     double t_own, double t_ddio, double t_home, double damp)
 {
 	const struct sim_workload *w = &t->w;
 	double f = p->ghz * 1e9 * t->ncpus;
@@ -183,13 +266,16 @@ static double update(const struct sim_params *p, const struct sim_tenant *t, str
 		s->refs = damp * s->refs + (1 - damp) * refs;
 		return change;
 	}
-	s->mc = (1 - p->migrate) * gone(t_ddio, s->delay) + p->migrate * gone(t_own, s->delay);
+	/* without DCA the NIC writes to DRAM and every line the core reads misses */
+	change = w->dca ? ring_update(s, t_ddio, t_home, damp) : 0.0;
+	if (!w->dca)
+		s->mc = 1.0;
 	hf = s->flow_lines > 0 && s->frefs > 0 ? sim_pool_hit(s->frefs / s->flow_lines, t_own)
 					       : 1.0;
 	cpp = w->ipp * w->cpi +
 	      (s->rpp * (1 - h) + s->fpp * (1 - hf) + s->lt * s->mc) * p->miss_penalty / w->mlp +
-	      s->lp * (1 - ring_hit(p, s, t_own, t_ddio)) * p->leak_cycles;
-	change = fabs(cpp - s->cpp) / cpp;
+	      (w->dca ? s->lp * (1 - ring_hit(t, s)) * p->leak_cycles : 0.0);
+	change = fmax(change, fabs(cpp - s->cpp) / cpp);
 	s->cpp = cpp;
 	pkts = fmin(w->rate, f / s->cpp);
 	change = fmax(change, fabs(pkts - s->pkts) / fmax(pkts, 1.0));
@@ -207,14 +293,43 @@ static double update(const struct sim_params *p, const struct sim_tenant *t, str
 	return change;
 }
 
+/* Shares of @s's ring lines in DDIO's ways, the inclusive ways, and gone. */
+static void ring_shares(const struct sim_params *p, const struct sim_tenant *t,
+			const struct tstate *s, double t_ddio, double t_home,
+			struct sim_tenant_rates *r)
+{
+	struct sim_class rc[RC_N];
+	double all = s->slots * s->lp, at[RC_N];
+	int k;
+
+	r->ring_ddio = r->ring_incl = 0.0;
+	r->ring_gone = 1.0;
+	if (!has_ring(t, s) || !(all > 0))
+		return;
+	ring_classes(s, rc);
+	for (k = 0; k < RC_N; k++)
+		at[k] = rc[k].rate > 0
+				? rc[k].lines *
+					  sim_pool_hit(rc[k].rate, k < RC_INPLACE ? t_ddio : t_home)
+				: 0.0;
+	r->ring_ddio = (at[RC_UNTOUCHED] + at[RC_ALLOC]) / all;
+	if (p->incl_mask)
+		r->ring_incl = (at[RC_INPLACE] + at[RC_READ]) / all;
+	else
+		r->ring_ddio += (at[RC_INPLACE] + at[RC_READ]) / all;
+	r->ring_gone = fmax(0.0, 1.0 - r->ring_ddio - r->ring_incl);
+}
+
 static void fill_out(const struct sim_params *p, const struct sim_tenant *t, unsigned int n,
 		     const struct tstate *s, const struct sim_model_ws *ws, struct sim_rates *out)
 {
 	double t_ddio = ws->pool.t[n];
+	double t_home = p->incl_mask ? ws->pool.t[n + 1] : t_ddio;
 	unsigned int i;
 
 	out->ntenants = n;
 	out->ddio_occ = ws->pool.occ[n] * SIM_LINE;
+	out->incl_occ = p->incl_mask ? ws->pool.occ[n + 1] * SIM_LINE : 0.0;
 	for (i = 0; i < n; i++) {
 		struct sim_tenant_rates *r = &out->tenant[i];
 		double f = p->ghz * 1e9 * t[i].ncpus;
@@ -243,7 +358,7 @@ static void fill_out(const struct sim_params *p, const struct sim_tenant *t, uns
 			continue;
 		}
 		{
-			double wh = ring_hit(p, &s[i], t_own, t_ddio);
+			double wh = ring_hit(&t[i], &s[i]);
 			double lines = s[i].pkts * s[i].lp;
 
 			r->pkts = s[i].pkts;
@@ -258,7 +373,9 @@ static void fill_out(const struct sim_params *p, const struct sim_tenant *t, uns
 			r->llc_misses = s[i].pkts * (s[i].rpp * (1 - h) + s[i].fpp * (1 - hf) +
 						     s[i].lt * s[i].mc);
 			r->ring_hit = wh;
+			r->ring_mc = s[i].mc;
 			r->cpp = s[i].cpp;
+			ring_shares(p, &t[i], &s[i], t_ddio, t_home, r);
 			out->ddio_hits += lines * wh;
 			out->ddio_misses += lines * (1 - wh);
 		}
@@ -287,6 +404,12 @@ static double loaded_penalty(const struct sim_params *p, double bytes, double *u
 	return p->miss_penalty * (1 + p->mem_slope * u / (1 - u));
 }
 
+/* The pool's time where read DCA lines live: the inclusive ways', else DDIO's. */
+static double t_home(const struct sim_params *p, const struct sim_model_ws *ws, unsigned int n)
+{
+	return p->incl_mask ? ws->pool.t[n + 1] : ws->pool.t[n];
+}
+
 static int check_args(const struct sim_params *p, const struct sim_tenant *t, unsigned int n)
 {
 	unsigned int i;
@@ -294,9 +417,9 @@ static int check_args(const struct sim_params *p, const struct sim_tenant *t, un
 	if (!p || (!t && n) || n > PLATFORM_MAX_TENANTS)
 		return -EINVAL;
 	if (p->ways == 0 || p->ways > SIM_POOL_MAX_WAYS || !(p->way_bytes >= SIM_LINE) ||
-	    !(p->miss_penalty >= 0) || !(p->ghz > 0) || !(p->migrate >= 0 && p->migrate <= 1) ||
-	    !(p->leak_cycles >= 0) || !(p->l2_bytes >= 0) || !(p->mem_bw >= 0) ||
-	    !(p->mem_slope >= 0))
+	    !(p->miss_penalty >= 0) || !(p->ghz > 0) ||
+	    (p->ways < 32 && (p->incl_mask >> p->ways)) || !(p->leak_cycles >= 0) ||
+	    !(p->l2_bytes >= 0) || !(p->mem_bw >= 0) || !(p->mem_slope >= 0))
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		const struct sim_workload *w = &t[i].w;
@@ -328,7 +451,7 @@ int sim_model_solve(const struct sim_params *p, const struct sim_tenant *t, unsi
 		derive(&q, &t[i], &s[i]);
 		/* Start from "everything hits": one pass then sees real misses. */
 		if (s[i].on)
-			update(&q, &t[i], &s[i], INFINITY, INFINITY, 0.0);
+			update(&q, &t[i], &s[i], INFINITY, INFINITY, INFINITY, 0.0);
 	}
 	for (it = 0; it < MAX_ITER; it++) {
 		double worst = 0.0, pen;
@@ -340,7 +463,7 @@ int sim_model_solve(const struct sim_params *p, const struct sim_tenant *t, unsi
 		for (i = 0; i < n; i++)
 			if (s[i].on)
 				worst = fmax(worst, update(&q, &t[i], &s[i], ws->pool.t[i],
-							   ws->pool.t[n], DAMP));
+							   ws->pool.t[n], t_home(&q, ws, n), DAMP));
 		/* The traffic these rates make sets the next round's penalty. */
 		memset(out, 0, sizeof(*out));
 		fill_out(&q, t, n, s, ws, out);
@@ -351,8 +474,8 @@ int sim_model_solve(const struct sim_params *p, const struct sim_tenant *t, unsi
 		if (worst < CONVERGED)
 			break;
 	}
-	build_agents(&q, t, n, ddio_mask, s, ws);
-	err = sim_pool_solve(&ws->pool, ws->agent, n + 1, q.ways, q.way_bytes / SIM_LINE);
+	err = sim_pool_solve(&ws->pool, ws->agent, build_agents(&q, t, n, ddio_mask, s, ws), q.ways,
+			     q.way_bytes / SIM_LINE);
 	if (err)
 		return err;
 	memset(out, 0, sizeof(*out));

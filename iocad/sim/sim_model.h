@@ -22,11 +22,16 @@ struct sim_params {
 	double way_bytes;    /* bytes per way (LLC size / ways) */
 	double miss_penalty; /* cycles an LLC miss stalls a core on an idle memory system */
 	double ghz;	     /* core clock */
-	double migrate;	     /* share of consumed RX lines written back into the consumer's ways */
-	double leak_cycles;  /* cycles a consumer loses per DDIO write miss on its rings */
-	double llc_latency;  /* cycles of an LLC hit (latency figure only) */
-	double l2_bytes;     /* private L2 per core; 0: not modelled (ws is LLC-level) */
-	double l2_latency;   /* cycles of an L2 hit (latency figure only) */
+	/*
+	 * The inclusive ways (A4): a DCA line a core has read moves into
+	 * them (SIMULATOR.md, "Where RX lines live"). 0: it stays where it
+	 * is, in DDIO's ways.
+	 */
+	uint32_t incl_mask;
+	double leak_cycles; /* cycles a consumer loses per DDIO write miss on its rings */
+	double llc_latency; /* cycles of an LLC hit (latency figure only) */
+	double l2_bytes;    /* private L2 per core; 0: not modelled (ws is LLC-level) */
+	double l2_latency;  /* cycles of an L2 hit (latency figure only) */
 	/*
 	 * Loaded latency (SIMULATOR.md, "Memory bandwidth"): a miss costs
 	 * miss_penalty * (1 + mem_slope * u / (1 - u)), u = DRAM traffic /
@@ -58,6 +63,7 @@ struct sim_workload {
 	double emc_flows;  /* flows the exact-match cache holds; beyond, lookups cost more */
 	double flow_refs;  /* extra references of a lookup that misses the exact-match cache */
 	double mlp;	   /* misses it overlaps (batched, prefetched lookups): stall = P/mlp */
+	bool dca;	   /* its NIC writes into the LLC (DDIO on for the device); else to DRAM */
 	/* Storage I/O its device writes by DMA (sim_device.h). */
 	double dma_rate;    /* bytes per second; 0: none */
 	double dma_block;   /* bytes per I/O */
@@ -84,8 +90,11 @@ struct sim_tenant_rates {
 	double t_char;	 /* characteristic time of its lines, s (INFINITY: all fit) */
 	double occ;	 /* bytes it holds in the LLC */
 	double ring_hit; /* DDIO write hit ratio of its RX buffers */
-	double lat_ns;	 /* mean latency of a reference to its own data (L2/LLC/DRAM) */
-	double cpp;	 /* cycles per packet processed (packet consumers) */
+	/* Shares of its RX ring's lines resident in DDIO's ways, the inclusive ways, or gone */
+	double ring_ddio, ring_incl, ring_gone;
+	double ring_mc; /* probability a line the core reads was evicted first */
+	double lat_ns;	/* mean latency of a reference to its own data (L2/LLC/DRAM) */
+	double cpp;	/* cycles per packet processed (packet consumers) */
 	/* its storage device's DMA writes, bytes per second (sim_device.h) */
 	double dma_bytes;
 };
@@ -96,6 +105,7 @@ struct sim_rates {
 	double ddio_hits;
 	double ddio_misses;
 	double ddio_occ;  /* bytes DDIO's in-flight/ring lines hold */
+	double incl_occ;  /* bytes of read DCA lines in the inclusive ways */
 	double mem_bytes; /* DRAM traffic: reads on misses, write-backs of DDIO allocations */
 	double mem_util;  /* mem_bytes / mem_bw (0 without mem_bw) */
 	double penalty;	  /* cycles a miss costs at that load (miss_penalty when idle) */
@@ -105,8 +115,9 @@ struct sim_rates {
 /* Scratch space for one solve (large: keep it off small stacks). */
 struct sim_model_ws {
 	struct sim_pool pool;
-	/* per tenant: own data, flow table, migrated RX lines; DDIO's RX and storage classes */
-	struct sim_class cls[PLATFORM_MAX_TENANTS * 3 + PLATFORM_MAX_TENANTS * 2];
+	/* per tenant: own data, flow table; per ring: two classes in DDIO's ways, two at home;
+	 * its storage device's writes in DDIO's ways */
+	struct sim_class cls[PLATFORM_MAX_TENANTS * 7];
 	struct sim_agent agent[SIM_POOL_MAX_AGENTS];
 };
 

@@ -16,7 +16,8 @@
 
 #include "platform.h"
 
-#define SIM_POOL_MAX_AGENTS (PLATFORM_MAX_TENANTS + 1)
+/* the tenants, DDIO, and read DCA lines in the inclusive ways */
+#define SIM_POOL_MAX_AGENTS (PLATFORM_MAX_TENANTS + 2)
 #define SIM_POOL_MAX_WAYS 32
 #define SIM_POOL_MAX_NODES (SIM_POOL_MAX_AGENTS + SIM_POOL_MAX_WAYS + 2)
 #define SIM_POOL_MAX_EDGES \

@@ -12,7 +12,7 @@ void sim_fx_init(struct sim_params *p, struct sim_tenant *t, unsigned int n)
 				 .way_bytes = 2.25 * MB,
 				 .miss_penalty = 200,
 				 .ghz = 2.3,
-				 .migrate = 0.5};
+				 .incl_mask = 0x3};
 	for (unsigned int i = 0; i < n; i++) {
 		sim_workload_defaults(&t[i].w);
 		t[i].ncpus = 1;

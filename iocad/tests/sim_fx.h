@@ -12,8 +12,8 @@
 /* The mask of @n ways starting at way @lo. */
 uint32_t sim_fx_ways(unsigned int lo, unsigned int n);
 /*
- * 11 ways of 2.25 MiB, 200-cycle misses at 2.3 GHz, half of leaked DMA
- * migrated; @n tenants with default workloads on one CPU each.
+ * 11 ways of 2.25 MiB, 200-cycle misses at 2.3 GHz, the inclusive ways
+ * 0-1 (0x3); @n tenants with default workloads on one CPU each.
  */
 void sim_fx_init(struct sim_params *p, struct sim_tenant *t, unsigned int n);
 

@@ -21,7 +21,7 @@ static const char good[] = "# a comment\n"
 			   "way_size = 1.5M   ; trailing comment\n"
 			   "miss_penalty = 180\n"
 			   "ghz = 2.0\n"
-			   "migrate = 0.25\n"
+			   "inclusive_mask = 0x7\n"
 			   "seed = 0x2a\n"
 			   "noise = 0.02\n"
 			   "duration = 1500ms\n"
@@ -75,7 +75,7 @@ static void test_scenario_parses_every_key(void **state)
 	assert_float_equal(s->params.way_bytes, 1.5 * 1024 * 1024, 0);
 	assert_float_equal(s->params.miss_penalty, 180, 0);
 	assert_float_equal(s->params.ghz, 2.0, 0);
-	assert_float_equal(s->params.migrate, 0.25, 0);
+	assert_int_equal(s->params.incl_mask, 0x7);
 	assert_int_equal(s->seed, 42);
 	assert_float_equal(s->noise, 0.02, 0);
 	assert_int_equal(s->duration_ns, 1500000000ULL);

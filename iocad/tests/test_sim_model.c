@@ -134,7 +134,8 @@ static void test_sim_model_larger_packets_mean_more_ddio_misses(void **state)
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		f->t[1].w.pkt = sizes[i];
 		solve(f, 2, sim_fx_ways(9, 2));
-		assert_true(f->r.ddio_misses >= prev);
+		/* equal while only the read lines miss (one a packet at every size) */
+		assert_true(f->r.ddio_misses >= prev * (1 - 1e-9));
 		prev = f->r.ddio_misses;
 	}
 	assert_true(prev > 0);
@@ -194,8 +195,9 @@ static void test_sim_model_free_ways_make_ddio_irrelevant(void **state)
 	struct fixture *f = *state;
 	double quiet, busy;
 
-	f->t[0].mask = sim_fx_ways(0, 4);
-	f->t[1].mask = sim_fx_ways(4, 3);
+	/* ways 0-1 (the inclusive ways) hold only the ring's read lines, 7-8 nothing */
+	f->t[0].mask = sim_fx_ways(2, 4);
+	f->t[1].mask = sim_fx_ways(6, 1);
 	f->t[1].w.rate = 1e5;
 	solve(f, 2, sim_fx_ways(9, 2));
 	quiet = ipc(&f->r.tenant[0]);
@@ -237,9 +239,9 @@ static void test_sim_model_rejects_bad_parameters(void **state)
 	f->p.ways = 0;
 	assert_int_equal(sim_model_solve(&f->p, f->t, 4, 0x600, &f->ws, &f->r), -EINVAL);
 	f->p.ways = 11;
-	f->p.migrate = 1.5;
+	f->p.incl_mask = 0x1000; /* beyond the 11 ways */
 	assert_int_equal(sim_model_solve(&f->p, f->t, 4, 0x600, &f->ws, &f->r), -EINVAL);
-	f->p.migrate = 0.5;
+	f->p.incl_mask = 0x3;
 	f->t[0].w.cpi = 0;
 	assert_int_equal(sim_model_solve(&f->p, f->t, 4, 0x600, &f->ws, &f->r), -EINVAL);
 }
