@@ -41,6 +41,7 @@ static const struct tkey tkeys[] = {
 	{"flow_refs", K_REAL, WOFF(flow_refs), 0, 100, 0},
 	{"mlp", K_REAL, WOFF(mlp), 1, 64, SIM_KEYS_WORKLOAD},
 	{"dca", K_BOOL, WOFF(dca), 0, 1, SIM_KEYS_TRAFFIC},
+	{"tx", K_REAL, WOFF(tx), 0, 1, SIM_KEYS_TRAFFIC},
 };
 #define NTKEYS ((int)(sizeof(tkeys) / sizeof(tkeys[0])))
 

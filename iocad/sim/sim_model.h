@@ -64,6 +64,12 @@ struct sim_workload {
 	double flow_refs;  /* extra references of a lookup that misses the exact-match cache */
 	double mlp;	   /* misses it overlaps (batched, prefetched lookups): stall = P/mlp */
 	bool dca;	   /* its NIC writes into the LLC (DDIO on for the device); else to DRAM */
+	/*
+	 * Share of its received packets it sends back out (forwarding): the
+	 * NIC's TX DMA reads each such packet from the LLC if cached (a DDIO
+	 * read, no allocation) or from DRAM (SIMULATOR.md, "TX reads").
+	 */
+	double tx;
 };
 
 struct sim_tenant {
@@ -88,6 +94,8 @@ struct sim_tenant_rates {
 	double ring_mc; /* probability a line the core reads was evicted first */
 	double lat_ns;	/* mean latency of a reference to its own data (L2/LLC/DRAM) */
 	double cpp;	/* cycles per packet processed (packet consumers) */
+	double tx_reads;  /* lines/s the NIC's TX DMA reads */
+	double tx_misses; /* of them, lines/s read from DRAM (not cached) */
 };
 
 struct sim_rates {
@@ -97,7 +105,10 @@ struct sim_rates {
 	double ddio_misses;
 	double ddio_occ;  /* bytes DDIO's in-flight/ring lines hold */
 	double incl_occ;  /* bytes of read DCA lines in the inclusive ways */
-	double mem_bytes; /* DRAM traffic: reads on misses, write-backs of DDIO allocations */
+	double tx_reads;  /* lines/s the NIC's TX DMA reads, over every tenant */
+	double tx_misses; /* of them, lines/s from DRAM */
+	/* DRAM traffic: reads on misses, write-backs of DDIO allocations, TX reads from DRAM */
+	double mem_bytes;
 	double mem_util;  /* mem_bytes / mem_bw (0 without mem_bw) */
 	double penalty;	  /* cycles a miss costs at that load (miss_penalty when idle) */
 	unsigned int iterations; /* fixed-point iterations it took */
