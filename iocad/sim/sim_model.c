@@ -319,8 +319,7 @@ static void ring_shares(const struct sim_params *p, const struct sim_tenant *t,
  * in DRAM without), else read from DRAM. The read allocates nothing and
  * leaves LRU as it is.
  */
-static void tx_lines(const struct sim_tenant *t, const struct tstate *s,
-		     struct sim_tenant_rates *r)
+static void tx_lines(const struct sim_tenant *t, const struct tstate *s, struct sim_tenant_rates *r)
 {
 	double share = fmin(1.0, fmax(0.0, t->w.tx)), cached = t->w.dca ? s->sd : 0.0;
 
@@ -427,7 +426,8 @@ static int check_args(const struct sim_params *p, const struct sim_tenant *t, un
 	if (p->ways == 0 || p->ways > SIM_POOL_MAX_WAYS || !(p->way_bytes >= SIM_LINE) ||
 	    !(p->miss_penalty >= 0) || !(p->ghz > 0) ||
 	    (p->ways < 32 && (p->incl_mask >> p->ways)) || !(p->leak_cycles >= 0) ||
-	    !(p->l2_bytes >= 0) || !(p->mem_bw >= 0) || !(p->mem_slope >= 0))
+	    !(p->l2_bytes >= 0) || !(p->mem_bw >= 0) || !(p->mem_slope >= 0) || !(p->stall >= 0) ||
+	    !(p->rx_burst >= 0))
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		const struct sim_workload *w = &t[i].w;

@@ -39,6 +39,13 @@ struct sim_params {
 	 */
 	double mem_bw;	  /* peak DRAM bandwidth of the socket, bytes/s */
 	double mem_slope; /* how fast latency rises with utilisation */
+	/*
+	 * The RX ring as a finite buffer (sim_loss.h; SIMULATOR.md, "Zero-loss
+	 * throughput"): the longest a polling core stops serving its rings in
+	 * one RFC2544 trial, and the packets it takes per queue per poll.
+	 */
+	double stall;	 /* seconds */
+	double rx_burst; /* packets */
 };
 
 #define SIM_MEM_U_MAX 0.95
@@ -91,9 +98,9 @@ struct sim_tenant_rates {
 	double ring_hit; /* DDIO write hit ratio of its RX buffers */
 	/* Shares of its RX ring's lines resident in DDIO's ways, the inclusive ways, or gone */
 	double ring_ddio, ring_incl, ring_gone;
-	double ring_mc; /* probability a line the core reads was evicted first */
-	double lat_ns;	/* mean latency of a reference to its own data (L2/LLC/DRAM) */
-	double cpp;	/* cycles per packet processed (packet consumers) */
+	double ring_mc;	  /* probability a line the core reads was evicted first */
+	double lat_ns;	  /* mean latency of a reference to its own data (L2/LLC/DRAM) */
+	double cpp;	  /* cycles per packet processed (packet consumers) */
 	double tx_reads;  /* lines/s the NIC's TX DMA reads */
 	double tx_misses; /* of them, lines/s read from DRAM (not cached) */
 };
@@ -109,8 +116,8 @@ struct sim_rates {
 	double tx_misses; /* of them, lines/s from DRAM */
 	/* DRAM traffic: reads on misses, write-backs of DDIO allocations, TX reads from DRAM */
 	double mem_bytes;
-	double mem_util;  /* mem_bytes / mem_bw (0 without mem_bw) */
-	double penalty;	  /* cycles a miss costs at that load (miss_penalty when idle) */
+	double mem_util;	 /* mem_bytes / mem_bw (0 without mem_bw) */
+	double penalty;		 /* cycles a miss costs at that load (miss_penalty when idle) */
 	unsigned int iterations; /* fixed-point iterations it took */
 };
 
