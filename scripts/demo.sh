@@ -353,47 +353,36 @@ if [ -f examples/iocad/fig8-leaky-dma.ini ] && [ -f examples/iocad/fig9-flows.in
 	echo
 	echo "| parameter (low ; default ; high) | Fig. 8 memory | Fig. 8 vswitch IPC | Fig. 9 vswitch IPC | Fig. 10 vs static (64 B, 1500 B) | Fig. 10 vs core-only (64 B, 1500 B) | Fig. 3 (64, 512 vs 1024) |"
 	echo "|---|---|---|---|---|---|---|"
-	for p in "mem_bw 64G 128G 256G" "mem_slope 0.1 0.2 0.4" "miss_penalty 160 200 230" \
-		"inclusive_mask 0 0x3 0x7" "leak_cycles 0 4 16" "stall 10us 50us 200us" \
-		"rx_burst 16 32 64"; do
-		# leak_cycles' default is its low end, 0 (SIMULATOR.md)
-		read -r k lo def hi <<<"$p"
-		cells=()
-		for v in "$lo" "$def" "$hi"; do
-			cells+=("$(headlines "$k" "$v")")
+	sens_row() { # label key lo def hi [sec8 sec9 sec10 sec3]: one row, key at three values
+		local label=$1 k=$2 v c line cells=()
+		shift 2
+		for v in "$1" "$2" "$3"; do
+			cells+=("$(headlines "$k" "$v" "${4:-platform}" "${5:-platform}" \
+				"${6:-platform}" "${7:-platform}")")
 		done
-		line="| $k ($lo ; $def ; $hi) |"
+		line="| $label |"
 		for c in 1 2 3 4 5 6; do
 			line="$line $(for v in 0 1 2; do echo "${cells[$v]}" | cut -d'|' -f$c; done |
 				paste -sd ';' | sed 's/;/ ; /g') |"
 		done
 		echo "$line"
+	}
+	for p in "mem_bw 64G 128G 256G" "mem_slope 0.1 0.2 0.4" "miss_penalty 160 200 230" \
+		"inclusive_mask 0 0x3 0x7" "leak_cycles 0 4 16" "stall 10us 50us 200us" \
+		"rx_burst 16 32 64"; do
+		# leak_cycles' default is its low end, 0 (SIMULATOR.md)
+		read -r k lo def hi <<<"$p"
+		sens_row "$k ($lo ; $def ; $hi)" "$k" "$lo" "$def" "$hi"
 	done
-	# a workload guess: the bytes of each packet the NIC tenant reads (the
-	# stories: 64, 64, 128), each story's own value in the middle
-	cells=()
-	for v in 64 - 256; do
-		cells+=("$(headlines touch "$v" "tenant vswitch" "tenant vswitch" "tenant pmd" \
-			"tenant l3fwd")")
-	done
-	line="| NIC tenant's touch, a workload guess (64 ; 64, 64, 128, 64 ; 256) |"
-	for c in 1 2 3 4 5 6; do
-		line="$line $(for v in 0 1 2; do echo "${cells[$v]}" | cut -d'|' -f$c; done |
-			paste -sd ';' | sed 's/;/ ; /g') |"
-	done
-	echo "$line"
-	# the stories' forwarding share (1: every packet sent back out; SIMULATOR.md, TX reads)
-	cells=()
-	for v in 0 - 0.5; do
-		cells+=("$(headlines tx "$v" "tenant vswitch" "tenant vswitch" "tenant pmd" \
-			"tenant l3fwd")")
-	done
-	line="| NIC tenant's tx, the share it forwards (0 ; 1, the stories' ; 0.5) |"
-	for c in 1 2 3 4 5 6; do
-		line="$line $(for v in 0 1 2; do echo "${cells[$v]}" | cut -d'|' -f$c; done |
-			paste -sd ';' | sed 's/;/ ; /g') |"
-	done
-	echo "$line"
+	# workload guesses of the NIC tenant, each story's own value (-) in the middle: the
+	# bytes of each packet it reads (the stories: 64, 64, 128, 64), and the share of its
+	# packets it sends back out (1: every one; SIMULATOR.md, "TX reads")
+	nic="tenant vswitch|tenant vswitch|tenant pmd|tenant l3fwd"
+	IFS='|' read -r n8 n9 n10 n3 <<<"$nic"
+	sens_row "NIC tenant's touch, a workload guess (64 ; 64, 64, 128, 64 ; 256)" touch 64 - 256 \
+		"$n8" "$n9" "$n10" "$n3"
+	sens_row "NIC tenant's tx, the share it forwards (0 ; 1, the stories' ; 0.5)" tx 0 - 0.5 \
+		"$n8" "$n9" "$n10" "$n3"
 	# a workload guess: the vswitch's overlapped misses (fig9-flows.scn)
 	cells=()
 	for v in 1 6 12; do
