@@ -220,6 +220,21 @@ if [ -f "examples/iocad/$name.ini" ]; then
 		"$(grep -c 'changed outside iocad' "$out/$name.log") change noticed and adopted (ddio = observe); DDIO $dm, xmem4 $xm ($([ "$shared" = 0 ] && echo isolated || echo SHARING)); its throughput $after vs static afterwards"
 fi
 
+# Fig. 3, a motivation measurement: RFC2544 zero-loss throughput against the
+# RX ring size (the loss model of iocad/SIMULATOR.md, "Zero-loss throughput").
+zeroloss=iocad/build/zeroloss
+fig3() { # scenario: "r64 r512 r1024 r4096 offered" in Mpps
+	"$zeroloss" "$1" l3fwd 64 512 1024 4096 | awk 'NR > 1 { r[NR - 1] = $2; o = $2 / $3 }
+		END { printf "%s %s %s %s %.4g\n", r[1], r[2], r[3], r[4], o }'
+}
+name=fig3-ring
+if [ -f "examples/iocad/$name.scn" ] && [ -x "$zeroloss" ]; then
+	read -r z64 z512 z1024 z4096 zoff < <(fig3 "examples/iocad/$name.scn")
+	row "Ring size, RFC2544 zero-loss throughput (l3fwd, 1M flows, 64 B, one 40GbE port)" \
+		"Fig. 3" "512 descriptors -13 % against 1024; 64 below a tenth" \
+		"$z64, $z512, $z1024, $z4096 Mpps at 64, 512, 1024, 4096 descriptors (offered $zoff Mpps): 64 vs 1024 $(pct "$z64" "$z1024"), 512 vs 1024 $(pct "$z512" "$z1024"), 4096 vs 1024 $(pct "$z4096" "$z1024")"
+fi
+
 # A4 (ISCA 2025), beyond the IOCA paper: the inclusive ways.
 name=a4-inclusive-dca
 if [ -f "examples/iocad/$name.ini" ]; then
@@ -323,9 +338,11 @@ srun() { # name mode scn tag: run a scenario copy, trace to $out/sens/
 		exit 1
 	fi
 }
-headlines() { # key value [sec8 sec9 sec10]: "fig8 memory | fig8 IPC | fig9 IPC | fig10 vs
-	# static | vs core-only", key = value in [platform] or each story's section named
-	local k=$1 v=$2 s8=${3:-platform} s9=${4:-platform} s10=${5:-platform} tag scn a
+headlines() { # key value [sec8 sec9 sec10 sec3]: "fig8 memory | fig8 IPC | fig9 IPC | fig10
+	# vs static | vs core-only | fig3 64 and 512 vs 1024", key = value in [platform] or each
+	# story's section named
+	local k=$1 v=$2 s8=${3:-platform} s9=${4:-platform} s10=${5:-platform} s3=${6:-platform}
+	local tag scn a z64 z512 z1024 z4096 zoff
 	tag=fig8-$k-$v
 	scn=$(with_key fig8-leaky-dma "$k" "$v" "$s8")
 	srun fig8-leaky-dma ioca "$scn" "$tag"
@@ -352,48 +369,56 @@ headlines() { # key value [sec8 sec9 sec10]: "fig8 memory | fig8 IPC | fig9 IPC 
 	h10c="$(pct "$(phase_mean "$out/sens/$tag-ioca.csv" sim_xmem4_refs_s 7 15)" \
 		"$(phase_mean "$out/sens/$tag-core-only.csv" sim_xmem4_refs_s 7 15)") / $(pct "$a" \
 		"$(phase_mean "$out/sens/$tag-core-only.csv" sim_xmem4_refs_s 37 45)")"
-	echo "$h8m|$h8i|$h9|$h10s|$h10c"
+	scn=$(with_key fig3-ring "$k" "$v" "$s3")
+	read -r z64 z512 z1024 z4096 zoff < <(fig3 "$scn")
+	echo "$h8m|$h8i|$h9|$h10s|$h10c|$(pct "$z64" "$z1024") / $(pct "$z512" "$z1024")"
 }
 if [ -f examples/iocad/fig8-leaky-dma.ini ] && [ -f examples/iocad/fig9-flows.ini ] &&
-	[ -f examples/iocad/fig10-latent-sweep.ini ]; then
+	[ -f examples/iocad/fig10-latent-sweep.ini ] && [ -f examples/iocad/fig3-ring.scn ] &&
+	[ -x "$zeroloss" ]; then
 	mkdir -p "$out/sens"
 	echo
 	echo "Sensitivity: each story's headline with one platform parameter at the low end, the"
 	echo "default and the high end of its range (leak_cycles: 0, its default, then 4 and 16;"
 	echo "inclusive_mask: 0, no inclusive ways, read ring lines stay in DDIO's; 0x3, A4's;"
-	echo "0x7, three ways), and the NIC tenant's touch (bytes of a packet it reads)."
-	echo "Fig. 8 at 1500 B and Fig. 9 at 100K flows, ioca vs static; Fig. 10 xmem4 throughput"
-	echo "at 64 B / 1500 B."
+	echo "0x7, three ways; stall: a polling core's longest stall in an RFC2544 trial; rx_burst:"
+	echo "packets a poll takes), the NIC tenant's touch (bytes of a packet it reads) and tx (the"
+	echo "share of its packets it sends back out). Fig. 8 at 1500 B and Fig. 9 at 100K flows,"
+	echo "ioca vs static; Fig. 10 xmem4 throughput at 64 B / 1500 B; Fig. 3 zero-loss throughput"
+	echo "at 64 / 512 descriptors vs 1024."
 	echo
-	echo "| parameter (low ; default ; high) | Fig. 8 memory | Fig. 8 vswitch IPC | Fig. 9 vswitch IPC | Fig. 10 vs static (64 B, 1500 B) | Fig. 10 vs core-only (64 B, 1500 B) |"
-	echo "|---|---|---|---|---|---|"
-	for p in "mem_bw 64G 128G 256G" "mem_slope 0.1 0.2 0.4" "miss_penalty 160 200 230" \
-		"inclusive_mask 0 0x3 0x7" "leak_cycles 0 4 16"; do
-		# leak_cycles' default is its low end, 0 (SIMULATOR.md)
-		read -r k lo def hi <<<"$p"
-		cells=()
-		for v in "$lo" "$def" "$hi"; do
-			cells+=("$(headlines "$k" "$v")")
+	echo "| parameter (low ; default ; high) | Fig. 8 memory | Fig. 8 vswitch IPC | Fig. 9 vswitch IPC | Fig. 10 vs static (64 B, 1500 B) | Fig. 10 vs core-only (64 B, 1500 B) | Fig. 3 (64, 512 vs 1024) |"
+	echo "|---|---|---|---|---|---|---|"
+	sens_row() { # label key lo def hi [sec8 sec9 sec10 sec3]: one row, key at three values
+		local label=$1 k=$2 v c line cells=()
+		shift 2
+		for v in "$1" "$2" "$3"; do
+			cells+=("$(headlines "$k" "$v" "${4:-platform}" "${5:-platform}" \
+				"${6:-platform}" "${7:-platform}")")
 		done
-		line="| $k ($lo ; $def ; $hi) |"
-		for c in 1 2 3 4 5; do
+		line="| $label |"
+		for c in 1 2 3 4 5 6; do
 			line="$line $(for v in 0 1 2; do echo "${cells[$v]}" | cut -d'|' -f$c; done |
 				paste -sd ';' | sed 's/;/ ; /g') |"
 		done
 		echo "$line"
+	}
+	for p in "mem_bw 64G 128G 256G" "mem_slope 0.1 0.2 0.4" "miss_penalty 160 200 230" \
+		"inclusive_mask 0 0x3 0x7" "leak_cycles 0 4 16" "stall 10us 50us 200us" \
+		"rx_burst 16 32 64"; do
+		# leak_cycles' default is its low end, 0 (SIMULATOR.md)
+		read -r k lo def hi <<<"$p"
+		sens_row "$k ($lo ; $def ; $hi)" "$k" "$lo" "$def" "$hi"
 	done
-	# a workload guess: the bytes of each packet the NIC tenant reads (the
-	# stories: 64, 64, 128), each story's own value in the middle
-	cells=()
-	for v in 64 - 256; do
-		cells+=("$(headlines touch "$v" "tenant vswitch" "tenant vswitch" "tenant pmd")")
-	done
-	line="| NIC tenant's touch, a workload guess (64 ; 64, 64, 128 ; 256) |"
-	for c in 1 2 3 4 5; do
-		line="$line $(for v in 0 1 2; do echo "${cells[$v]}" | cut -d'|' -f$c; done |
-			paste -sd ';' | sed 's/;/ ; /g') |"
-	done
-	echo "$line"
+	# workload guesses of the NIC tenant, each story's own value (-) in the middle: the
+	# bytes of each packet it reads (the stories: 64, 64, 128, 64), and the share of its
+	# packets it sends back out (1: every one; SIMULATOR.md, "TX reads")
+	nic="tenant vswitch|tenant vswitch|tenant pmd|tenant l3fwd"
+	IFS='|' read -r n8 n9 n10 n3 <<<"$nic"
+	sens_row "NIC tenant's touch, a workload guess (64 ; 64, 64, 128, 64 ; 256)" touch 64 - 256 \
+		"$n8" "$n9" "$n10" "$n3"
+	sens_row "NIC tenant's tx, the share it forwards (0 ; 1, the stories' ; 0.5)" tx 0 - 0.5 \
+		"$n8" "$n9" "$n10" "$n3"
 	# a workload guess: the vswitch's overlapped misses (fig9-flows.scn)
 	cells=()
 	for v in 1 6 12; do
@@ -403,7 +428,7 @@ if [ -f examples/iocad/fig8-leaky-dma.ini ] && [ -f examples/iocad/fig9-flows.in
 		cells+=("$(pct "$(phase_mean "$out/sens/fig9-mlp-$v-ioca.csv" vswitch_ipc 44 55)" \
 			"$(phase_mean "$out/sens/fig9-mlp-$v-static.csv" vswitch_ipc 44 55)")")
 	done
-	echo "| vswitch mlp, Fig. 9's workload (1 ; 6 ; 12) | | | ${cells[0]} ; ${cells[1]} ; ${cells[2]} | | |"
+	echo "| vswitch mlp, Fig. 9's workload (1 ; 6 ; 12) | | | ${cells[0]} ; ${cells[1]} ; ${cells[2]} | | | |"
 fi
 echo "demo: traces and pictures in $out/"
 exit $status

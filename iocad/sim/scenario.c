@@ -311,6 +311,9 @@ static void defaults(struct scenario *s, const char *name)
 	/* 6 channels of DDR4-2666, 8 B each: 128 GB/s peak (SIMULATOR.md). */
 	s->params.mem_bw = 6 * 2666e6 * 8;
 	s->params.mem_slope = 0.2;
+	/* a polling core's longest stall in a trial; DPDK's burst (SIMULATOR.md) */
+	s->params.stall = 50e-6;
+	s->params.rx_burst = 32;
 	s->seed = 1;
 	s->noise = 0.0;
 	s->duration_ns = 60ULL * 1000000000ULL;

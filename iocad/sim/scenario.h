@@ -5,11 +5,11 @@
  *
  *   [platform]          ways, way_size, miss_penalty, ghz, seed,
  *                       noise, duration, ddio_mask, inclusive_mask, leak_cycles,
- *                       llc_latency, l2, l2_latency, sockets,
- *                       cpus_per_socket
+ *                       llc_latency, l2, l2_latency, mem_bw, mem_slope,
+ *                       stall, rx_burst, sockets, cpus_per_socket
  *   [tenant NAME]       cpus (only without a config), active, ws, rpi, cpi,
  *                       mlp, rate, pkt, buf, ring, queues, ipp, touch, flows,
- *                       flow_bytes, emc_flows, flow_refs, dca, dma_rate,
+ *                       flow_bytes, emc_flows, flow_refs, dca, tx, dma_rate,
  *                       dma_block, dma_buffers, dma_reread
  *   [device ADDR]       tenant (whose dma_* I/O the device carries)
  *   [events]            at TIME set|traffic|workload TENANT key=value...

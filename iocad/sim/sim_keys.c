@@ -41,6 +41,7 @@ static const struct tkey tkeys[] = {
 	{"flow_refs", K_REAL, WOFF(flow_refs), 0, 100, 0},
 	{"mlp", K_REAL, WOFF(mlp), 1, 64, SIM_KEYS_WORKLOAD},
 	{"dca", K_BOOL, WOFF(dca), 0, 1, SIM_KEYS_TRAFFIC},
+	{"tx", K_REAL, WOFF(tx), 0, 1, SIM_KEYS_TRAFFIC},
 	{"dma_rate", K_SIZE, WOFF(dma_rate), 0, 1e11, SIM_KEYS_TRAFFIC},
 	{"dma_block", K_SIZE, WOFF(dma_block), 512, 1 << 26, SIM_KEYS_TRAFFIC},
 	{"dma_buffers", K_SIZE, WOFF(dma_buffers), 4096, 1e12, SIM_KEYS_TRAFFIC},
@@ -176,6 +177,7 @@ static const struct pkey pkeys[] = {
 	{"l2_latency", K_REAL, POFF(l2_latency), 0, 10000, "cycles in [0, 10000]"},
 	{"mem_bw", K_COUNT, POFF(mem_bw), 0, 1e13, "bytes/s like 128G, at most 10000G"},
 	{"mem_slope", K_REAL, POFF(mem_slope), 0, 100, "a number in [0, 100]"},
+	{"rx_burst", K_REAL, POFF(rx_burst), 0, 4096, "packets in [0, 4096]"},
 };
 
 static int other_platform_key(struct scenario *s, const char *key, const char *val, char *msg,
@@ -199,6 +201,12 @@ static int other_platform_key(struct scenario *s, const char *key, const char *v
 		if (!u)
 			goto bad;
 		s->duration_ns = u;
+	} else if (!strcmp(key, "stall")) {
+		if (config_value_duration(val, &u, why, sizeof(why)))
+			goto bad_why;
+		if (u > 1000000000ULL)
+			goto bad;
+		s->params.stall = (double)u * 1e-9;
 	} else if (!strcmp(key, "ddio_mask")) {
 		if (config_value_u64(val, UINT32_MAX, &u, why, sizeof(why)))
 			goto bad;
@@ -227,6 +235,7 @@ bad:
 		 !strcmp(key, "noise")		   ? "a relative sd in [0, 0.5]"
 		 : !strcmp(key, "seed")		   ? "an unsigned number"
 		 : !strcmp(key, "duration")	   ? "a time like 60s"
+		 : !strcmp(key, "stall")	   ? "a time like 50us, at most 1s"
 		 : !strcmp(key, "sockets")	   ? "a socket count in [1, 8]"
 		 : !strcmp(key, "cpus_per_socket") ? "a CPU count in [1, 256]"
 						   : "a mask like 0x600");

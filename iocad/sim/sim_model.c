@@ -320,6 +320,22 @@ static void ring_shares(const struct sim_params *p, const struct sim_tenant *t,
 	r->ring_gone = fmax(0.0, 1.0 - r->ring_ddio - r->ring_incl);
 }
 
+/*
+ * The NIC's TX reads of the packets @t sends back out (SIMULATOR.md, "TX
+ * reads"): every line of a packet, right after the core processed it,
+ * d after the NIC wrote it. The lines the core read are in its caches;
+ * the unread payload is in DDIO's ways if it survived d there (with DCA;
+ * in DRAM without), else read from DRAM. The read allocates nothing and
+ * leaves LRU as it is.
+ */
+static void tx_lines(const struct sim_tenant *t, const struct tstate *s, struct sim_tenant_rates *r)
+{
+	double share = fmin(1.0, fmax(0.0, t->w.tx)), cached = t->w.dca ? s->sd : 0.0;
+
+	r->tx_reads = s->pkts * share * s->lp;
+	r->tx_misses = s->pkts * share * (s->lp - s->lt) * (1 - cached);
+}
+
 static void fill_out(const struct sim_params *p, const struct sim_tenant *t, unsigned int n,
 		     const struct tstate *s, const struct sim_model_ws *ws, struct sim_rates *out)
 {
@@ -372,6 +388,9 @@ static void fill_out(const struct sim_params *p, const struct sim_tenant *t, uns
 			r->llc_refs = s[i].pkts * (s[i].rpp + s[i].fpp + s[i].lt);
 			r->llc_misses = s[i].pkts * (s[i].rpp * (1 - h) + s[i].fpp * (1 - hf) +
 						     s[i].lt * s[i].mc);
+			tx_lines(&t[i], &s[i], r);
+			out->tx_reads += r->tx_reads;
+			out->tx_misses += r->tx_misses;
 			r->ring_hit = wh;
 			r->ring_mc = s[i].mc;
 			r->cpp = s[i].cpp;
@@ -385,7 +404,7 @@ static void fill_out(const struct sim_params *p, const struct sim_tenant *t, uns
 			sim_device_rates(&t[i], t_ddio, &out->tenant[i], out);
 	for (i = 0; i < n; i++)
 		out->mem_bytes += out->tenant[i].llc_misses * SIM_LINE;
-	out->mem_bytes += out->ddio_misses * SIM_LINE;
+	out->mem_bytes += (out->ddio_misses + out->tx_misses) * SIM_LINE;
 }
 
 /*
@@ -419,14 +438,15 @@ static int check_args(const struct sim_params *p, const struct sim_tenant *t, un
 	if (p->ways == 0 || p->ways > SIM_POOL_MAX_WAYS || !(p->way_bytes >= SIM_LINE) ||
 	    !(p->miss_penalty >= 0) || !(p->ghz > 0) ||
 	    (p->ways < 32 && (p->incl_mask >> p->ways)) || !(p->leak_cycles >= 0) ||
-	    !(p->l2_bytes >= 0) || !(p->mem_bw >= 0) || !(p->mem_slope >= 0))
+	    !(p->l2_bytes >= 0) || !(p->mem_bw >= 0) || !(p->mem_slope >= 0) || !(p->stall >= 0) ||
+	    !(p->rx_burst >= 0))
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		const struct sim_workload *w = &t[i].w;
 
 		if (!(w->cpi > 0) || !(w->rpi >= 0) || !(w->ws >= 0) || !(w->rate >= 0) ||
 		    !(w->pkt > 0) || !(w->buf > 0) || !(w->flows >= 0) || !(w->flow_bytes >= 0) ||
-		    !(w->mlp >= 1))
+		    !(w->mlp >= 1) || !(w->tx >= 0 && w->tx <= 1))
 			return -EINVAL;
 	}
 	return 0;

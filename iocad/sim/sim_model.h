@@ -39,6 +39,13 @@ struct sim_params {
 	 */
 	double mem_bw;	  /* peak DRAM bandwidth of the socket, bytes/s */
 	double mem_slope; /* how fast latency rises with utilisation */
+	/*
+	 * The RX ring as a finite buffer (sim_loss.h; SIMULATOR.md, "Zero-loss
+	 * throughput"): the longest a polling core stops serving its rings in
+	 * one RFC2544 trial, and the packets it takes per queue per poll.
+	 */
+	double stall;	 /* seconds */
+	double rx_burst; /* packets */
 };
 
 #define SIM_MEM_U_MAX 0.95
@@ -64,6 +71,12 @@ struct sim_workload {
 	double flow_refs;  /* extra references of a lookup that misses the exact-match cache */
 	double mlp;	   /* misses it overlaps (batched, prefetched lookups): stall = P/mlp */
 	bool dca;	   /* its NIC writes into the LLC (DDIO on for the device); else to DRAM */
+	/*
+	 * Share of its received packets it sends back out (forwarding): the
+	 * NIC's TX DMA reads each such packet from the LLC if cached (a DDIO
+	 * read, no allocation) or from DRAM (SIMULATOR.md, "TX reads").
+	 */
+	double tx;
 	/* Storage I/O its device writes by DMA (sim_device.h). */
 	double dma_rate;    /* bytes per second; 0: none */
 	double dma_block;   /* bytes per I/O */
@@ -92,9 +105,11 @@ struct sim_tenant_rates {
 	double ring_hit; /* DDIO write hit ratio of its RX buffers */
 	/* Shares of its RX ring's lines resident in DDIO's ways, the inclusive ways, or gone */
 	double ring_ddio, ring_incl, ring_gone;
-	double ring_mc; /* probability a line the core reads was evicted first */
-	double lat_ns;	/* mean latency of a reference to its own data (L2/LLC/DRAM) */
-	double cpp;	/* cycles per packet processed (packet consumers) */
+	double ring_mc;	  /* probability a line the core reads was evicted first */
+	double lat_ns;	  /* mean latency of a reference to its own data (L2/LLC/DRAM) */
+	double cpp;	  /* cycles per packet processed (packet consumers) */
+	double tx_reads;  /* lines/s the NIC's TX DMA reads */
+	double tx_misses; /* of them, lines/s read from DRAM (not cached) */
 	/* its storage device's DMA writes, bytes per second (sim_device.h) */
 	double dma_bytes;
 };
@@ -106,9 +121,12 @@ struct sim_rates {
 	double ddio_misses;
 	double ddio_occ;  /* bytes DDIO's in-flight/ring lines hold */
 	double incl_occ;  /* bytes of read DCA lines in the inclusive ways */
-	double mem_bytes; /* DRAM traffic: reads on misses, write-backs of DDIO allocations */
-	double mem_util;  /* mem_bytes / mem_bw (0 without mem_bw) */
-	double penalty;	  /* cycles a miss costs at that load (miss_penalty when idle) */
+	double tx_reads;  /* lines/s the NIC's TX DMA reads, over every tenant */
+	double tx_misses; /* of them, lines/s from DRAM */
+	/* DRAM traffic: reads on misses, write-backs of DDIO allocations, TX reads from DRAM */
+	double mem_bytes;
+	double mem_util;	 /* mem_bytes / mem_bw (0 without mem_bw) */
+	double penalty;		 /* cycles a miss costs at that load (miss_penalty when idle) */
 	unsigned int iterations; /* fixed-point iterations it took */
 };
 

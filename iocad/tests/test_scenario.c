@@ -144,6 +144,20 @@ static void test_scenario_defaults_ddio_to_the_top_two_ways(void **state)
 	assert_float_equal(s->params.mem_bw, 64e9, 0);
 	assert_float_equal(s->params.mem_slope, 0.4, 0);
 	scenario_free(s);
+	/* the loss model's stall and burst; a forwarding share */
+	s = parse("[platform]\n[tenant a]\ncpus = 0\n", err, sizeof(err));
+	assert_non_null(s);
+	assert_float_equal(s->params.stall, 50e-6, 1e-12);
+	assert_float_equal(s->params.rx_burst, 32, 0);
+	assert_float_equal(s->tenant[0].w.tx, 0, 0);
+	scenario_free(s);
+	s = parse("[platform]\nstall = 200us\nrx_burst = 64\n[tenant a]\ncpus = 0\ntx = 0.5\n", err,
+		  sizeof(err));
+	assert_non_null(s);
+	assert_float_equal(s->params.stall, 200e-6, 1e-12);
+	assert_float_equal(s->params.rx_burst, 64, 0);
+	assert_float_equal(s->tenant[0].w.tx, 0.5, 0);
+	scenario_free(s);
 }
 
 struct bad_case {
@@ -171,6 +185,8 @@ static const struct bad_case bad[] = {
 	{"ddio not contiguous", "[platform]\nddio_mask = 0x500\n[tenant a]\n",
 	 "t.scn:2: ddio_mask: 0x500 is not a contiguous"},
 	{"bad duration", "[platform]\nduration = 0s\n", "t.scn:2: duration: bad value '0s'"},
+	{"stall too long", "[platform]\nstall = 2s\n", "t.scn:2: stall: bad value '2s'"},
+	{"tx above one", "[tenant a]\ntx = 1.5\n", "t.scn:2: tx: 1.5 is out of range"},
 	{"duration without unit", "[platform]\nduration = 60\n",
 	 "t.scn:2: duration: bad value '60': a bare number has no unit: write it with one"},
 	{"event time without unit", "[tenant a]\n[events]\nat 5 leave a\n",

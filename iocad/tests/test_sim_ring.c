@@ -256,6 +256,68 @@ static void test_ring_io_tenant_on_inclusive_ways_saves_memory(void **state)
 	assert_true(f->r.tenant[1].lat_ns < 0.95 * lat);
 }
 
+/*
+ * TX reads (SIMULATOR.md, "TX reads"): a forwarding consumer's NIC reads
+ * every line of each packet it sends. Read microseconds after the NIC
+ * wrote it, the payload is still cached: no DRAM traffic, nothing else
+ * changes (the read allocates nothing and leaves LRU alone). Half the
+ * packets sent, half the reads.
+ */
+static void test_ring_tx_reads_cached_payload_from_the_llc(void **state)
+{
+	struct fixture *f = *state;
+	const struct sim_tenant_rates *c = &f->r.tenant[0];
+	double mem, hits, cpp;
+
+	f->t[0].w.ring = 4096; /* leaking: 11 lines per packet */
+	solve(f, 1);
+	mem = f->r.mem_bytes;
+	hits = f->r.ddio_hits;
+	cpp = c->cpp;
+	assert_float_equal(f->r.tx_reads, 0.0, 0);
+	f->t[0].w.tx = 1;
+	solve(f, 1);
+	assert_float_equal(c->tx_reads, c->pkts * 16, 1.0);
+	assert_float_equal(f->r.tx_reads, c->tx_reads, 0);
+	assert_true(c->tx_misses < 1e-6 * c->tx_reads);
+	assert_float_equal(f->r.mem_bytes, mem, 1e-6 * mem);
+	assert_float_equal(f->r.ddio_hits, hits, 1e-6 * hits);
+	assert_float_equal(c->cpp, cpp, 1e-9 * cpp);
+	f->t[0].w.tx = 0.5;
+	solve(f, 1);
+	assert_float_equal(c->tx_reads, c->pkts * 8, 1.0);
+}
+
+/*
+ * What TX reads cost: without DCA the payload the core did not read is
+ * in DRAM (a read per line; the lines it read are in its caches); a
+ * consumer that falls a revolution behind with its ring leaking finds
+ * payload evicted before it sends it: DRAM reads beside the write-backs.
+ */
+static void test_ring_tx_reads_leaked_payload_from_dram(void **state)
+{
+	struct fixture *f = *state;
+	const struct sim_tenant_rates *c = &f->r.tenant[0];
+	double mem;
+
+	f->t[0].w.tx = 1;
+	f->t[0].w.dca = false;
+	solve(f, 1);
+	assert_float_equal(c->tx_misses, c->pkts * 15, 1.0);
+	assert_true(f->r.mem_bytes >= 64.0 * c->pkts * (17 + 15) - 64.0);
+	f->t[0].w.dca = true;
+	f->t[0].w.ring = 4096;
+	f->t[0].w.rate = 3 * LINE_RATE(1024); /* beyond one core: d = R */
+	f->t[0].w.tx = 0;
+	solve(f, 1);
+	mem = f->r.mem_bytes;
+	f->t[0].w.tx = 1;
+	solve(f, 1);
+	assert_true(c->tx_misses > 0.1 * c->pkts * 15);
+	assert_float_equal(f->r.mem_bytes, mem + 64.0 * c->tx_misses, 1e-6 * mem);
+	assert_true(f->r.tx_misses < f->r.tx_reads);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +335,10 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_io_tenant_on_inclusive_ways_saves_memory,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ring_tx_reads_cached_payload_from_the_llc,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ring_tx_reads_leaked_payload_from_dram, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests_name("sim_ring", tests, NULL, NULL);
