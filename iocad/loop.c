@@ -339,6 +339,7 @@ static int run(struct loop *l, struct loop_record *out, size_t max, size_t *nout
 			*o->reload = 0;
 			loop_plan_reload(l);
 			loop_device_sync(l);
+			loop_antagonist_counters(l);
 		}
 		if (o->max_intervals && idx >= o->max_intervals)
 			break;
@@ -412,6 +413,8 @@ int loop_run(const struct loop_opts *o, struct platform *pf, struct loop_record 
 		r = loop_plan_start(l);
 	if (!r)
 		loop_device_sync(l);
+	if (!r)
+		loop_antagonist_counters(l);
 	if (!r) {
 		if (o->sz >= offsetofend(struct loop_opts, started) && o->started)
 			*o->started = true;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "loop_antagonist.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "antagonist.h"
@@ -14,6 +15,41 @@ static bool eligible(const struct loop *l, const struct config *cfg, unsigned in
 	return l->info.l2_counters && cfg->antagonists != ANTAGONIST_OFF &&
 	       l->o->mode != IOCAD_MODE_STATIC && t->prio == CONFIG_PRIO_BE && !t->networking &&
 	       !t->vswitch && !t->group[0];
+}
+
+/* Some socket would judge its tenants, given L2 counts. */
+static bool wanted(const struct loop *l)
+{
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
+		if (l->s[id].used && l->s[id].cfg.antagonists != ANTAGONIST_OFF)
+			return l->o->mode != IOCAD_MODE_STATIC;
+	return false;
+}
+
+void loop_antagonist_counters(struct loop *l)
+{
+	struct platform_info *pi = malloc(sizeof(*pi));
+
+	if (!pi || l->pf->ops->info(l->pf->ctx, pi)) {
+		free(pi);
+		return;
+	}
+	l->info.l2_counters = pi->l2_counters;
+	memcpy(l->info.l2_why, pi->l2_why, sizeof(l->info.l2_why));
+	free(pi);
+	if (!wanted(l))
+		return;
+	if (!l->info.l2_counters && l->info.l2_why[0] && !l->l2_said) {
+		loop_say(l, LOOP_LOG_INFO,
+			 "%s: no L2 counts (%s): antagonists are not judged (FSM.md, "
+			 "\"Antagonists\")",
+			 l->pf->ops->name, l->info.l2_why);
+		l->l2_said = true;
+	} else if (l->info.l2_counters && l->l2_said) {
+		loop_say(l, LOOP_LOG_INFO, "%s: L2 counts: antagonists are judged from now on",
+			 l->pf->ops->name);
+		l->l2_said = false;
+	}
 }
 
 static uint32_t zone(const struct loop_sock *s, unsigned int i)

@@ -62,6 +62,7 @@ struct loop {
 	bool changed_platform;
 	char extra[4096];	 /* the platform's trace columns */
 	struct loop_devices dev; /* [device ADDR] settings (loop_device.c) */
+	bool l2_said;		 /* "no L2 counts" said (loop_antagonist.c) */
 };
 
 void loop_say(struct loop *l, enum loop_log_level lvl, const char *fmt, ...)

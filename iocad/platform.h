@@ -82,6 +82,7 @@ struct platform_info {
 	unsigned int ncpus; /* cpu ids are 0 .. ncpus-1 */
 	/* samples carry each CPU's L2 requests and misses (antagonist.h) */
 	bool l2_counters;
+	char l2_why[256]; /* why not, for the operator ("" if they do or nobody asked) */
 	/* The socket id of each CPU, or PLATFORM_CPU_ABSENT / _OFFLINE. */
 	int cpu_socket[PLATFORM_MAX_CPUS];
 	struct platform_socket_info socket[PLATFORM_MAX_SOCKETS];

@@ -142,26 +142,75 @@ static int set_ddio(struct host *h, const struct ioca_ddio_req *req, size_t n, b
 	return 0;
 }
 
-/* Configure the sampler (owned) for @p's CPUs and events and start it. */
-static int sampler_start(struct host *h, const struct platform_plan *p)
+/* SAMPLER_SET and START; on a refusal @h->last_err says why. */
+static int set_start(struct host *h, const struct ioca_sampler_config *sc)
 {
 	IOCA_OPTS(ioca_sampler_opts, so, .owner = true);
-	struct ioca_event ev[HOST_NR_CPU_EVENTS] = {{0}};
+	int r = ioca_client__sampler_set(h->client, sc, &so);
+
+	if (r == -EBUSY) {
+		snprintf(h->last_err, sizeof(h->last_err),
+			 "ioca.ko's sampler belongs to another process ('iocactl info' shows its "
+			 "pid); iocad needs it to itself");
+		return r;
+	}
+	if (!r)
+		r = ioca_client__sampler_start(h->client);
+	if (r)
+		snprintf(h->last_err, sizeof(h->last_err), "ioca.ko: sampler for %zu CPUs: %s%s%s",
+			 sc->ncpus, strerror(-r), *ioca_client__last_extack(h->client) ? ": " : "",
+			 ioca_client__last_extack(h->client));
+	return r;
+}
+
+/*
+ * Whether the started sampler counts the L2 events as asked, by INFO's
+ * per-event status; if not, no L2 counts from now on (said by the loop).
+ */
+static bool l2_live(struct host *h)
+{
+	char why[HOST_L2_WHY_LEN];
+
+	if (ioca_client__info(h->client, h->info)) {
+		snprintf(h->pi.l2_why, sizeof(h->pi.l2_why),
+			 "ioca.ko's info after the sampler started did not come");
+	} else if (host_counters_l2_live(&h->info->sampler, HOST_NR_CPU_EVENTS, h->l2_ev, why,
+					 sizeof(why))) {
+		h->pi.l2_why[0] = '\0';
+		return true;
+	} else {
+		snprintf(h->pi.l2_why, sizeof(h->pi.l2_why), "%s", why);
+	}
+	h->l2_try = false;
+	return false;
+}
+
+/*
+ * Configure the sampler (owned) for @p's CPUs and events and start it,
+ * with the L2 events while they are worth trying: if the module cannot
+ * count them (a PMU without them, as under QEMU, or not enough counters)
+ * it starts again without them and samples carry no L2 counts.
+ */
+static int sampler_start(struct host *h, const struct platform_plan *p)
+{
+	struct ioca_event ev[HOST_MAX_CPU_EVENTS] = {{0}};
 	const struct ioca_event *uncore = NULL;
 	uint32_t cpus[PLATFORM_MAX_CPUS];
 	struct ioca_sampler_config sc = {0};
 	size_t nuncore = 0;
+	bool l2 = h->l2_try;
 	int r;
 
 	for (unsigned int k = 0; k < HOST_NR_CPU_EVENTS; k++)
 		ev[k].kind = host_cpu_event_kinds[k];
+	memcpy(&ev[HOST_NR_CPU_EVENTS], h->l2_ev, sizeof(h->l2_ev));
 	if (h->preset && p->events & PLATFORM_EV_DDIO)
 		uncore = ioca_cha_preset__events(h->preset, &nuncore);
 	sc.interval_us = (uint32_t)(p->interval_ns / 1000u);
 	sc.cpus = cpus;
 	sc.ncpus = host_cat_cpus(p, cpus);
 	sc.events = ev;
-	sc.nevents = HOST_NR_CPU_EVENTS;
+	sc.nevents = l2 ? HOST_MAX_CPU_EVENTS : HOST_NR_CPU_EVENTS;
 	sc.uncore = uncore;
 	sc.nuncore = nuncore;
 	/* the module reconfigures only a stopped sampler */
@@ -174,23 +223,24 @@ static int sampler_start(struct host *h, const struct platform_plan *p)
 		}
 		h->sampler_running = false;
 	}
-	r = ioca_client__sampler_set(h->client, &sc, &so);
-	if (r == -EBUSY) {
-		snprintf(h->last_err, sizeof(h->last_err),
-			 "ioca.ko's sampler belongs to another process ('iocactl info' shows its "
-			 "pid); iocad needs it to itself");
-		return r;
+	r = set_start(h, &sc);
+	if (r && r != -EBUSY && l2) {
+		snprintf(h->pi.l2_why, sizeof(h->pi.l2_why),
+			 "ioca.ko could not count L2_RQSTS.REFERENCES and L2_RQSTS.MISS (raw "
+			 "0x%llx, 0x%llx): %s",
+			 (unsigned long long)h->l2_ev[0].config,
+			 (unsigned long long)h->l2_ev[1].config, h->last_err + strlen("ioca.ko: "));
+		h->l2_try = l2 = false;
+		sc.nevents = HOST_NR_CPU_EVENTS;
+		r = set_start(h, &sc);
 	}
-	if (!r)
-		r = ioca_client__sampler_start(h->client);
-	if (r) {
-		snprintf(h->last_err, sizeof(h->last_err), "ioca.ko: sampler for %zu CPUs: %s%s%s",
-			 sc.ncpus, strerror(-r), *ioca_client__last_extack(h->client) ? ": " : "",
-			 ioca_client__last_extack(h->client));
+	if (r)
 		return r;
-	}
 	h->sampler_running = true;
-	host_counters_new_epoch(&h->hc);
+	if (l2)
+		l2 = l2_live(h);
+	h->pi.l2_counters = l2;
+	host_counters_new_epoch(&h->hc, l2);
 	return 0;
 }
 

@@ -6,7 +6,10 @@
  * it was and only the counts between the last sample and the restart are
  * missing (an undercount for one interval, never a negative delta).
  */
+#include <stdio.h>
 #include <string.h>
+
+#include <linux/perf_event.h>
 
 #include "host_counters.h"
 
@@ -17,14 +20,87 @@ const uint32_t host_cpu_event_kinds[HOST_NR_CPU_EVENTS] = {
 	IOCA_EVENT_KIND_LLC_MISSES,
 };
 
+/*
+ * Intel's event lists (Linux's tools/perf/pmu-events/arch/x86/<core>/
+ * cache.json) give both L2_RQSTS.REFERENCES 0x24/0xff and L2_RQSTS.MISS
+ * 0x24/0x3f for these family 6 models: skylakex (0x55, also Cascade
+ * Lake's), sapphirerapids (0x8f), emeraldrapids (0xcf), graniterapids
+ * (0xad, 0xae). icelakex's (0x6a, 0x6c) has neither, only the demand,
+ * RFO, code and prefetch parts: no L2 counts there.
+ */
+static const uint32_t l2_models[] = {0x55, 0x8f, 0xcf, 0xad, 0xae};
+static const struct {
+	uint8_t event, umask;
+	const char *name;
+} l2_events[HOST_NR_L2_EVENTS] = {
+	{0x24, 0xff, "L2_RQSTS.REFERENCES"},
+	{0x24, 0x3f, "L2_RQSTS.MISS"},
+};
+
+bool host_counters_l2_events(uint32_t family, uint32_t model, struct ioca_event *ev, char *why,
+			     size_t len)
+{
+	bool known = false;
+
+	for (size_t i = 0; family == 6 && i < sizeof(l2_models) / sizeof(l2_models[0]); i++)
+		known |= model == l2_models[i];
+	if (!known) {
+		snprintf(why, len,
+			 "CPU family %u model 0x%x: iocad knows L2_RQSTS.REFERENCES and "
+			 "L2_RQSTS.MISS only on Skylake-SP/Cascade Lake, Sapphire, Emerald and "
+			 "Granite Rapids",
+			 family, model);
+		return false;
+	}
+	for (unsigned int k = 0; k < HOST_NR_L2_EVENTS; k++)
+		ev[k] = (struct ioca_event){.kind = IOCA_EVENT_KIND_RAW,
+					    .type = PERF_TYPE_RAW,
+					    .has_type = true,
+					    .config = (uint64_t)l2_events[k].umask << 8 |
+						      l2_events[k].event};
+	return true;
+}
+
+bool host_counters_l2_live(const struct ioca_sampler_info *si, uint32_t first,
+			   const struct ioca_event *ev, char *why, size_t len)
+{
+	for (unsigned int k = 0; k < HOST_NR_L2_EVENTS; k++) {
+		const struct ioca_event_info *e = NULL;
+
+		for (uint32_t i = 0; i < si->nevents && i < IOCA_MAX_CPU_EVENTS; i++)
+			if (si->events[i].index == first + k)
+				e = &si->events[i];
+		if (!e) {
+			snprintf(why, len, "ioca.ko's sampler does not list %s (event %u)",
+				 l2_events[k].name, first + k);
+			return false;
+		}
+		if (e->kind != IOCA_EVENT_KIND_RAW || e->type != ev[k].type ||
+		    e->config != ev[k].config) {
+			snprintf(why, len,
+				 "ioca.ko's event %u is kind %u type %u config 0x%llx, not %s",
+				 first + k, e->kind, e->type, (unsigned long long)e->config,
+				 l2_events[k].name);
+			return false;
+		}
+		if (e->effective_kind && e->effective_kind != e->kind) {
+			snprintf(why, len, "ioca.ko counts %s as event kind %u (a substitute)",
+				 l2_events[k].name, e->effective_kind);
+			return false;
+		}
+	}
+	return true;
+}
+
 void host_counters_init(struct host_counters *hc)
 {
 	memset(hc, 0, sizeof(*hc));
 }
 
-void host_counters_new_epoch(struct host_counters *hc)
+void host_counters_new_epoch(struct host_counters *hc, bool l2)
 {
 	hc->new_epoch = true;
+	hc->l2 = l2;
 }
 
 static uint64_t acc(uint64_t *base, uint64_t *last, uint64_t raw, bool restart)
@@ -39,11 +115,12 @@ static void fold_cpu(struct host_counters *hc, const struct ioca_cpu_sample *c,
 		     struct platform_cpu_counters *o)
 {
 	struct host_cpu_acc *a = &hc->cpu[c->id];
-	uint64_t raw[HOST_NR_CPU_EVENTS] = {0};
+	uint64_t raw[HOST_MAX_CPU_EVENTS] = {0};
+	uint32_t n = hc->l2 ? HOST_MAX_CPU_EVENTS : HOST_NR_CPU_EVENTS;
 	bool restart;
 
 	for (uint32_t k = 0; k < c->ncounters && k < IOCA_MAX_CPU_EVENTS; k++)
-		if (c->counters[k].index < HOST_NR_CPU_EVENTS)
+		if (c->counters[k].index < n)
 			raw[c->counters[k].index] = c->counters[k].value;
 	restart = hc->new_epoch || (a->seen && a->generation != c->generation);
 	o->online = c->online;
@@ -51,6 +128,8 @@ static void fold_cpu(struct host_counters *hc, const struct ioca_cpu_sample *c,
 	o->cycles = acc(&a->base[1], &a->last[1], raw[1], restart);
 	o->llc_refs = acc(&a->base[2], &a->last[2], raw[2], restart);
 	o->llc_misses = acc(&a->base[3], &a->last[3], raw[3], restart);
+	o->l2_refs = acc(&a->base[4], &a->last[4], raw[4], restart);
+	o->l2_misses = acc(&a->base[5], &a->last[5], raw[5], restart);
 	a->seen = true;
 	a->generation = c->generation;
 }
@@ -84,6 +163,8 @@ uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *
 		o->cycles = a->base[1] + a->last[1];
 		o->llc_refs = a->base[2] + a->last[2];
 		o->llc_misses = a->base[3] + a->last[3];
+		o->l2_refs = a->base[4] + a->last[4];
+		o->l2_misses = a->base[5] + a->last[5];
 		if (c + 1 > out->ncpus)
 			out->ncpus = c + 1;
 	}

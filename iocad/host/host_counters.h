@@ -2,7 +2,9 @@
 /*
  * The module's samples as iocad's platform_sample: per-CPU counters of the
  * four CPU events iocad configures (in this order: instructions, cycles,
- * LLC references, LLC misses) and each socket's DDIO hits/misses, all kept
+ * LLC references, LLC misses), the two raw L2 events after them where the
+ * CPU has them (L2 requests, L2 misses: host_counters_l2_events()), and
+ * each socket's DDIO hits/misses, all kept
  * cumulative across everything that restarts the module's counts (a CPU
  * going offline and back, a new sampler configuration after SIGHUP), so
  * the loop's deltas never go backwards. Sequence numbers are iocad's own:
@@ -24,15 +26,38 @@
 #include "platform.h"
 
 #define HOST_NR_CPU_EVENTS 4
+#define HOST_NR_L2_EVENTS 2 /* L2 requests, L2 misses: indexes 4 and 5 */
+#define HOST_MAX_CPU_EVENTS (HOST_NR_CPU_EVENTS + HOST_NR_L2_EVENTS)
+#define HOST_L2_WHY_LEN 160
 
 /* The CPU events, by index in the sampler configuration. */
 extern const uint32_t host_cpu_event_kinds[HOST_NR_CPU_EVENTS];
 
+/*
+ * The raw L2 events of CPU @family/@model: L2_RQSTS.REFERENCES (event
+ * 0x24, umask 0xff) and L2_RQSTS.MISS (0x24, umask 0x3f) on the Intel
+ * server cores whose event lists have both (Skylake-SP/Cascade Lake,
+ * Sapphire Rapids, Emerald Rapids, Granite Rapids). True with @ev filled
+ * (PERF_TYPE_RAW, config umask << 8 | event); false with @why saying why
+ * this CPU gets no L2 counts.
+ */
+bool host_counters_l2_events(uint32_t family, uint32_t model, struct ioca_event *ev, char *why,
+			     size_t len);
+
+/*
+ * The module's word on the L2 events of a started sampler (INFO's
+ * per-event status): true only if events @first and @first + 1 are the raw
+ * events @ev asked for and count as themselves, no substitute
+ * (effective_kind). False with @why.
+ */
+bool host_counters_l2_live(const struct ioca_sampler_info *si, uint32_t first,
+			   const struct ioca_event *ev, char *why, size_t len);
+
 struct host_cpu_acc {
 	bool seen;
 	uint32_t generation;
-	uint64_t last[HOST_NR_CPU_EVENTS]; /* raw values of the last sample */
-	uint64_t base[HOST_NR_CPU_EVENTS]; /* added to raw: earlier epochs */
+	uint64_t last[HOST_MAX_CPU_EVENTS]; /* raw values of the last sample */
+	uint64_t base[HOST_MAX_CPU_EVENTS]; /* added to raw: earlier epochs */
 };
 
 struct host_counters {
@@ -40,6 +65,7 @@ struct host_counters {
 	uint64_t lost;
 	uint64_t poll_seq; /* the loop's: one per poll, plus the samples lost */
 	bool new_epoch;	   /* next sample's counts start again from zero */
+	bool l2;	   /* samples carry the L2 events (indexes 4, 5) */
 	struct host_cpu_acc cpu[PLATFORM_MAX_CPUS];
 	struct host_ddio_acc {
 		uint64_t last[2], base[2]; /* hits, misses */
@@ -54,8 +80,12 @@ struct host_ddio_counts {
 
 void host_counters_init(struct host_counters *hc);
 
-/* The sampler was configured anew: every count restarts from zero. */
-void host_counters_new_epoch(struct host_counters *hc);
+/*
+ * The sampler was configured anew: every count restarts from zero. @l2:
+ * its events 4 and 5 are the L2 events, live (host_counters_l2_live());
+ * else l2_refs and l2_misses stay 0.
+ */
+void host_counters_new_epoch(struct host_counters *hc, bool l2);
 
 /*
  * Fold sample @s into @out. @ddio: each socket's DDIO counts in @s

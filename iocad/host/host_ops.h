@@ -58,6 +58,9 @@ struct host {
 	struct rdt_group prev[PLATFORM_MAX_SOCKETS][RDT_MAX_GROUPS]; /* to go back to */
 	unsigned int nprev[PLATFORM_MAX_SOCKETS];
 	struct host_devices dev; /* root ports iocad set (host_device.c) */
+	/* the raw L2 events, while worth trying (a refusal ends the tries) */
+	bool l2_try;
+	struct ioca_event l2_ev[HOST_NR_L2_EVENTS];
 };
 
 extern const struct platform_ops host_platform_ops;

@@ -147,6 +147,11 @@ static int open_module(struct host *h, char *err, size_t errlen)
 		};
 		host_ddio_control(&h->pi.socket[si->id], &h->info->ddio[i]);
 	}
+	/* tried at the sampler's first start (host_apply.c) */
+	h->l2_try = host_counters_l2_events(h->info->cpu_family, h->info->cpu_model, h->l2_ev,
+					    h->pi.l2_why, sizeof(h->pi.l2_why));
+	if (h->l2_try)
+		snprintf(h->pi.l2_why, sizeof(h->pi.l2_why), "the sampler has not started yet");
 	h->sub = ioca_subscription__open(&so);
 	if (!h->sub) {
 		r = -errno;

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A4's antagonist verdict and zone (antagonist.c). */
+/*
+ * A4's antagonist verdict and zone (antagonist.c), and the loop's one line
+ * when the platform has no L2 counts (loop_antagonist.c).
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +15,9 @@
 
 #include "antagonist.h"
 #include "config.h"
+#include "fake_platform.h"
+#include "log_buf.h"
+#include "loop.h"
 
 static struct tenant_rates rates(double l2_ratio, double llc_ratio)
 {
@@ -130,6 +137,71 @@ static void test_antagonist_config_keys(void **u)
 	free(c);
 }
 
+static char lines[8192];
+
+static void keep(void *arg, enum loop_log_level lvl, const char *msg)
+{
+	(void)arg;
+	(void)lvl;
+	log_buf_append(lines, sizeof(lines), msg);
+}
+
+static unsigned int count(const char *needle)
+{
+	unsigned int n = 0;
+
+	for (const char *p = lines; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* Three intervals of a BE tenant on the fake platform, whose info says @l2 and @why. */
+static void run_l2(const char *platform, bool l2, const char *why)
+{
+	struct fake_platform *f = calloc(1, sizeof(*f));
+	struct config *cfg = calloc(1, sizeof(*cfg));
+	struct platform pf;
+	char text[256];
+
+	assert_non_null(f);
+	assert_non_null(cfg);
+	snprintf(text, sizeof(text),
+		 "[platform]\nmodel = slicing\nllc_ways = 11\n%s[tenant be]\ncpus = 1\nways = 3\n",
+		 platform);
+	fake_platform_setup(f, &pf, cfg, text, "a.ini");
+	f->info.l2_counters = l2;
+	snprintf(f->info.l2_why, sizeof(f->info.l2_why), "%s", why);
+	lines[0] = '\0';
+	struct loop_opts o = {.sz = sizeof(o),
+			      .cfg = cfg,
+			      .mode = IOCAD_MODE_IOCA,
+			      .max_intervals = 3,
+			      .quiet = true,
+			      .log = keep};
+
+	assert_int_equal(loop_run(&o, &pf, NULL, 0, NULL), 0);
+	free(cfg);
+	free(f);
+}
+
+/* No L2 counts: said once, with the platform's reason; not when nobody would be judged. */
+static void test_antagonist_no_l2_counts_said_once(void **u)
+{
+	const char *line = "fake: no L2 counts (ioca.ko could not count them): antagonists are "
+			   "not judged (FSM.md, \"Antagonists\")";
+
+	(void)u;
+	run_l2("", false, "ioca.ko could not count them");
+	assert_int_equal(count(line), 1);
+	run_l2("antagonists = off\n", false, "ioca.ko could not count them");
+	assert_int_equal(count("no L2 counts"), 0);
+	run_l2("", true, "");
+	assert_int_equal(count("no L2 counts"), 0);
+	/* a platform that gives no reason (the simulator without l2) says nothing */
+	run_l2("", false, "");
+	assert_int_equal(count("no L2 counts"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -137,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_antagonist_not_eligible_clears_at_once),
 		cmocka_unit_test(test_antagonist_zone),
 		cmocka_unit_test(test_antagonist_config_keys),
+		cmocka_unit_test(test_antagonist_no_l2_counts_said_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

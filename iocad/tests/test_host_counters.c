@@ -147,7 +147,7 @@ static void test_host_counters_restarts_never_go_backwards(void **state)
 	assert_int_equal(f->out.cpu[0].instructions, 1010);
 	assert_int_equal(f->out.cpu[1].instructions, 1020);
 	/* a new sampler configuration restarts everything from zero */
-	host_counters_new_epoch(&f->hc);
+	host_counters_new_epoch(&f->hc, false);
 	f->s.ncpus = 0;
 	cpu(&f->s, 0, 5000, 2);
 	cpu(&f->s, 1, 5000, 1);
@@ -208,6 +208,110 @@ static void test_host_counters_ddio_per_socket(void **state)
 	assert_int_equal(f->out.socket[1].ddio_hits, 20);
 	assert_int_equal(f->out.socket[1].ddio_misses, 2);
 	assert_true(f->out.socket[2].ddio_missing);
+}
+
+/* The L2 events: indexes 4 and 5 fold into l2_refs/l2_misses only when they are live. */
+static void test_host_counters_l2_folds_only_when_live(void **state)
+{
+	struct fx *f = *state;
+	struct ioca_cpu_sample *c;
+
+	cpu(&f->s, 0, 100, 0);
+	c = &f->s.cpus[0];
+	c->ncounters = HOST_MAX_CPU_EVENTS;
+	c->counters[4] = (struct ioca_counter){.index = 4, .value = 1000};
+	c->counters[5] = (struct ioca_counter){.index = 5, .value = 900};
+	host_counters_new_epoch(&f->hc, false);
+	fold(f, true, 0, 0);
+	assert_int_equal(f->out.cpu[0].llc_misses, 400);
+	assert_int_equal(f->out.cpu[0].l2_refs, 0);
+	assert_int_equal(f->out.cpu[0].l2_misses, 0);
+	host_counters_new_epoch(&f->hc, true);
+	fold(f, true, 0, 0);
+	assert_int_equal(f->out.cpu[0].l2_refs, 1000);
+	assert_int_equal(f->out.cpu[0].l2_misses, 900);
+	/* a restart keeps them cumulative, like the others */
+	c->counters[4].value = 10;
+	c->counters[5].value = 5;
+	fold(f, true, 0, 0);
+	assert_int_equal(f->out.cpu[0].l2_refs, 1010);
+	assert_int_equal(f->out.cpu[0].l2_misses, 905);
+}
+
+/* Which CPUs get the raw L2 events, and what they are. */
+static void test_host_counters_l2_events_by_model(void **state)
+{
+	static const uint32_t yes[] = {0x55, 0x8f, 0xcf, 0xad, 0xae};
+	struct ioca_event ev[HOST_NR_L2_EVENTS];
+	char why[HOST_L2_WHY_LEN];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		memset(ev, 0, sizeof(ev));
+		assert_true(host_counters_l2_events(6, yes[i], ev, why, sizeof(why)));
+		assert_int_equal(ev[0].kind, IOCA_EVENT_KIND_RAW);
+		assert_int_equal(ev[0].type, 4); /* PERF_TYPE_RAW */
+		assert_true(ev[0].has_type);
+		assert_int_equal(ev[0].config, 0xff24); /* L2_RQSTS.REFERENCES */
+		assert_int_equal(ev[1].kind, IOCA_EVENT_KIND_RAW);
+		assert_int_equal(ev[1].config, 0x3f24); /* L2_RQSTS.MISS */
+	}
+	/* Ice Lake-SP's event list has neither; a client part; AMD */
+	assert_false(host_counters_l2_events(6, 0x6a, ev, why, sizeof(why)));
+	assert_non_null(strstr(why, "CPU family 6 model 0x6a: iocad knows L2_RQSTS.REFERENCES"));
+	assert_false(host_counters_l2_events(6, 0x6c, ev, why, sizeof(why)));
+	assert_false(host_counters_l2_events(6, 0x5e, ev, why, sizeof(why)));
+	assert_false(host_counters_l2_events(0x19, 0x55, ev, why, sizeof(why)));
+	assert_non_null(strstr(why, "family 25 model 0x55"));
+}
+
+/* The sampler's events 0-3 iocad's, 4-5 the L2 ones as the module reports them. */
+static void sampler_info(struct ioca_sampler_info *si, const struct ioca_event *ev)
+{
+	memset(si, 0, sizeof(*si));
+	si->nevents = HOST_MAX_CPU_EVENTS;
+	for (uint32_t k = 0; k < HOST_NR_CPU_EVENTS; k++)
+		si->events[k] =
+			(struct ioca_event_info){.index = k, .kind = host_cpu_event_kinds[k]};
+	for (uint32_t k = 0; k < HOST_NR_L2_EVENTS; k++)
+		si->events[4 + k] = (struct ioca_event_info){.index = 4 + k,
+							     .kind = ev[k].kind,
+							     .type = ev[k].type,
+							     .config = ev[k].config};
+}
+
+/* Never judged from a substitute: L2 counts only when INFO says both count as asked. */
+static void test_host_counters_l2_live_needs_the_module_word(void **state)
+{
+	struct ioca_sampler_info *si = calloc(1, sizeof(*si));
+	struct ioca_event ev[HOST_NR_L2_EVENTS];
+	char why[HOST_L2_WHY_LEN];
+
+	(void)state;
+	assert_non_null(si);
+	assert_true(host_counters_l2_events(6, 0x55, ev, why, sizeof(why)));
+	sampler_info(si, ev);
+	assert_true(host_counters_l2_live(si, 4, ev, why, sizeof(why)));
+	si->events[5].effective_kind = IOCA_EVENT_KIND_RAW; /* itself: fine */
+	assert_true(host_counters_l2_live(si, 4, ev, why, sizeof(why)));
+
+	/* counted as cpu-clock: a substitute */
+	si->events[5].effective_kind = IOCA_EVENT_KIND_CPU_CLOCK;
+	assert_false(host_counters_l2_live(si, 4, ev, why, sizeof(why)));
+	assert_string_equal(why, "ioca.ko counts L2_RQSTS.MISS as event kind 6 (a substitute)");
+
+	/* another event in the slot */
+	sampler_info(si, ev);
+	si->events[4].config = 0x4f2e;
+	assert_false(host_counters_l2_live(si, 4, ev, why, sizeof(why)));
+	assert_non_null(strstr(why, "not L2_RQSTS.REFERENCES"));
+
+	/* a sampler of four events (configured without them) */
+	sampler_info(si, ev);
+	si->nevents = HOST_NR_CPU_EVENTS;
+	assert_false(host_counters_l2_live(si, 4, ev, why, sizeof(why)));
+	assert_string_equal(why, "ioca.ko's sampler does not list L2_RQSTS.REFERENCES (event 4)");
+	free(si);
 }
 
 /* The loop's plan for a config group is one resctrl group: one mask, the members' CPUs. */
@@ -340,6 +444,10 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_counters_ddio_per_socket, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_host_counters_l2_folds_only_when_live, setup,
+						teardown),
+		cmocka_unit_test(test_host_counters_l2_events_by_model),
+		cmocka_unit_test(test_host_counters_l2_live_needs_the_module_word),
 		cmocka_unit_test(test_host_cat_groups_from_the_plan),
 		cmocka_unit_test(test_host_cat_groups_lists_only_online_cpus),
 		cmocka_unit_test(test_config_group_name_clash_is_refused),
