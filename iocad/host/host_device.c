@@ -45,8 +45,9 @@ static int set(struct host *h, const char *addr, uint32_t mode, bool own)
 	if (r) {
 		const char *ext = ioca_client__last_extack(h->client);
 
-		snprintf(h->last_err, sizeof(h->last_err), "device %s: %s%s%s", addr, strerror(-r),
-			 *ext ? ": " : "", ext);
+		/* the loop's line says strerror(-r) already: the module's reason, else that */
+		snprintf(h->last_err, sizeof(h->last_err), "device %s: %s", addr,
+			 *ext ? ext : strerror(-r));
 	}
 	return r;
 }
