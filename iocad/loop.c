@@ -49,6 +49,7 @@ static void fill_record(struct loop *l, struct loop_sock *s, uint64_t idx,
 	rec->applied = applied;
 	rec->ndevices = l->dev.n;
 	rec->devices_off = loop_device_off_mask(l);
+	loop_device_record(l, s->cfg.socket, rec);
 	rec->ntenants = s->cfg.ntenants;
 	for (unsigned int i = 0; i < s->cfg.ntenants; i++) {
 		struct loop_tenant_record *t = &rec->tenant[i];

@@ -51,6 +51,15 @@ struct loop_tenant_record {
 	bool antagonist; /* judged one this interval (loop_antagonist.c) */
 };
 
+/* A [device ADDR] of the socket (its `socket`, else its tenant's, else 0). */
+struct loop_device_record {
+	char addr[PLATFORM_PCI_ADDR_LEN];
+	int setting; /* enum config_dev_ddio: on, off, full-off, auto */
+	/* enum platform_dev_ddio in force: as set, auto's current decision; 0: not set by iocad */
+	int mode;
+	bool refused; /* the platform refused it */
+};
+
 /* Everything one interval decided and saw on one socket, after its decision. */
 struct loop_record {
 	uint64_t index;	       /* 0, 1, ... */
@@ -75,6 +84,8 @@ struct loop_record {
 	/* [device ADDR]: bit i set when device i of the config has DDIO off */
 	unsigned int ndevices;
 	uint32_t devices_off;
+	unsigned int ndev; /* the devices of this socket, in config order */
+	struct loop_device_record dev[PLATFORM_MAX_DEVICES];
 	unsigned int ntenants;
 	struct loop_tenant_record tenant[PLATFORM_MAX_TENANTS];
 };

@@ -233,6 +233,24 @@ void loop_device_interval(struct loop *l)
 	dv->have_prev = true;
 }
 
+void loop_device_record(const struct loop *l, unsigned int socket, struct loop_record *r)
+{
+	r->ndev = 0;
+	for (unsigned int i = 0; i < l->dev.n; i++) {
+		const struct loop_dev *d = &l->dev.d[i];
+		int owner = d->cfg.tenant[0] ? config_tenant_index(&l->cfg, d->cfg.tenant) : -1;
+		struct loop_device_record *o = &r->dev[r->ndev];
+
+		if (socket_of(l, &d->cfg, owner) != socket)
+			continue;
+		memcpy(o->addr, d->cfg.addr, sizeof(o->addr));
+		o->setting = d->cfg.ddio;
+		o->mode = d->mode;
+		o->refused = d->refused;
+		r->ndev++;
+	}
+}
+
 uint32_t loop_device_off_mask(const struct loop *l)
 {
 	uint32_t m = 0;

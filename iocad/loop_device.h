@@ -19,6 +19,7 @@
 #include "platform.h"
 
 struct loop;
+struct loop_record;
 
 struct loop_dev {
 	struct config_device cfg;
@@ -54,6 +55,9 @@ void loop_device_interval(struct loop *l);
  * config in force. True if they differ from the running ones.
  */
 bool loop_device_take(struct loop *l, const struct config *next);
+
+/* Socket @socket's devices into @r->dev, @r->ndev (the records' and metrics' view). */
+void loop_device_record(const struct loop *l, unsigned int socket, struct loop_record *r);
 
 /* Bit i set: device i of the config in force has DDIO off (or full-off). */
 uint32_t loop_device_off_mask(const struct loop *l);

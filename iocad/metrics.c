@@ -228,6 +228,13 @@ void metrics_record(struct metrics *m, unsigned int slot, const struct loop_reco
 	s->apply_errors_total += r->apply_failed;
 	s->ddio_outside_total += r->ddio_outside;
 	record_tenants(s, r);
+	s->ndev = r->ndev < PLATFORM_MAX_DEVICES ? r->ndev : PLATFORM_MAX_DEVICES;
+	for (unsigned int i = 0; i < s->ndev; i++)
+		s->dev[i] = (struct metrics_device){.setting = r->dev[i].setting,
+						    .mode = r->dev[i].mode,
+						    .refused = r->dev[i].refused};
+	for (unsigned int i = 0; i < s->ndev; i++)
+		memcpy(s->dev[i].addr, r->dev[i].addr, sizeof(s->dev[i].addr));
 	record_sim(m, slot);
 	pthread_mutex_unlock(&m->lock);
 }

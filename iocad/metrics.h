@@ -43,6 +43,14 @@ struct metrics_tenant {
 	uint64_t llc_misses_total;
 };
 
+/* A [device ADDR] of the socket, as the latest interval left it (loop_device_record). */
+struct metrics_device {
+	char addr[PLATFORM_PCI_ADDR_LEN];
+	int setting; /* enum config_dev_ddio */
+	int mode;    /* enum platform_dev_ddio in force; 0: not set by iocad */
+	bool refused;
+};
+
 /* The simulator's own figures (its trace columns), per interval. */
 struct metrics_sim_tenant {
 	char name[PLATFORM_NAME_LEN];
@@ -71,6 +79,8 @@ struct metrics_socket {
 	uint64_t transitions[FSM_NSTATES][FSM_NSTATES][METRICS_NREASONS];
 	unsigned int ntenants;
 	struct metrics_tenant tenant[PLATFORM_MAX_TENANTS];
+	unsigned int ndev; /* the config's devices on this socket, now */
+	struct metrics_device dev[PLATFORM_MAX_DEVICES];
 	/* simulator only */
 	bool sim;
 	double sim_mem_bytes_s;

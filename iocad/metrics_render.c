@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "config_device.h"
 #include "metrics_render.h"
 
 static void family(FILE *f, const char *name, const char *type, const char *help)
@@ -300,6 +301,49 @@ static void sim(FILE *f, const struct metrics_snapshot *ss)
 	}
 }
 
+/* The label of a device's mode in force: iocad's word, "untouched" before it set one. */
+static const char *const dev_modes[] = {
+	[PLATFORM_DEV_DDIO_FOUND] = "untouched",
+	[PLATFORM_DEV_DDIO_ON] = "on",
+	[PLATFORM_DEV_DDIO_OFF] = "off",
+	[PLATFORM_DEV_DDIO_FULL_OFF] = "full-off",
+};
+
+/* name{socket="N",device="ADDR",setting="S"  -- the caller closes. */
+static void open_device(FILE *f, const char *name, const struct metrics_socket *s,
+			const struct metrics_device *d)
+{
+	open_sample(f, name, s);
+	fputs(",device=\"", f);
+	label_value(f, d->addr);
+	fprintf(f, "\",setting=\"%s\"", config_device_ddio_name(d->setting));
+}
+
+/* Per [device ADDR] (at most 16, the config's): its DDIO mode and whether it was refused. */
+static void devices(FILE *f, const struct metrics_snapshot *ss)
+{
+	family(f, "ioca_device_ddio_mode", "gauge",
+	       "1 for the DDIO mode iocad holds the device's root port in (as set; auto's current "
+	       "decision; untouched: not set by iocad), else 0.");
+	for (unsigned int i = 0; i < ss->nsockets; i++)
+		for (unsigned int k = 0; k < ss->sock[i].ndev; k++)
+			for (int m = 0; m < (int)(sizeof(dev_modes) / sizeof(dev_modes[0])); m++) {
+				open_device(f, "ioca_device_ddio_mode", &ss->sock[i],
+					    &ss->sock[i].dev[k]);
+				fprintf(f, ",mode=\"%s\"}", dev_modes[m]);
+				u64(f, ss->sock[i].dev[k].mode == m);
+			}
+	family(f, "ioca_device_ddio_refused", "gauge",
+	       "1 when the platform refused the device's setting (left as it is), else 0.");
+	for (unsigned int i = 0; i < ss->nsockets; i++)
+		for (unsigned int k = 0; k < ss->sock[i].ndev; k++) {
+			open_device(f, "ioca_device_ddio_refused", &ss->sock[i],
+				    &ss->sock[i].dev[k]);
+			fputc('}', f);
+			u64(f, ss->sock[i].dev[k].refused);
+		}
+}
+
 int metrics_render(const struct metrics_snapshot *s, FILE *f)
 {
 	per_socket(f, s, "ioca_intervals_total", "counter", "Intervals iocad has decided.",
@@ -324,6 +368,7 @@ int metrics_render(const struct metrics_snapshot *s, FILE *f)
 	fsm(f, s);
 	per_socket(f, s, "ioca_llc_ways", "gauge", "Ways of the socket's LLC.", get_llc_ways);
 	ddio(f, s);
+	devices(f, s);
 	tenants(f, s);
 	sim(f, s);
 	return fflush(f) || ferror(f) ? -EIO : 0;

@@ -212,6 +212,59 @@ static void test_metrics_tenant_that_leaves_loses_its_series_and_keeps_its_count
 	free(t);
 }
 
+/* Device @addr of the record: its setting, the mode in force, refused or not. */
+static void device(struct loop_record *r, const char *addr, int setting, int mode, bool refused)
+{
+	struct loop_device_record *d = &r->dev[r->ndev++];
+
+	snprintf(d->addr, sizeof(d->addr), "%s", addr);
+	d->setting = setting;
+	d->mode = mode;
+	d->refused = refused;
+}
+
+/* Per device: one series per mode (1 for the one in force), and whether it was refused. */
+static void test_metrics_device_ddio_mode_and_refusal(void **state)
+{
+	struct metrics_fx *x = *state;
+	const char *ssd = "{socket=\"1\",device=\"0000:5e:00.0\",setting=\"auto\"";
+	const char *nic = "{socket=\"1\",device=\"0000:3b:00.0\",setting=\"off\"";
+	char name[256];
+	char *t;
+
+	interval(x, 0, 1, 0x600, 0, 0);
+	device(&x->r, "0000:5e:00.0", CONFIG_DEV_DDIO_AUTO, PLATFORM_DEV_DDIO_ON, false);
+	device(&x->r, "0000:3b:00.0", CONFIG_DEV_DDIO_OFF, 0, true);
+	metrics_record(&x->m, 0, &x->r);
+	t = metrics_fx_render(&x->m);
+	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"on\"}", ssd);
+	assert_int_equal(metrics_fx_value(t, name), 1);
+	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"off\"}", ssd);
+	assert_int_equal(metrics_fx_value(t, name), 0);
+	snprintf(name, sizeof(name), "ioca_device_ddio_refused%s}", ssd);
+	assert_int_equal(metrics_fx_value(t, name), 0);
+	/* refused: never set by iocad */
+	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"untouched\"}", nic);
+	assert_int_equal(metrics_fx_value(t, name), 1);
+	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"off\"}", nic);
+	assert_int_equal(metrics_fx_value(t, name), 0);
+	snprintf(name, sizeof(name), "ioca_device_ddio_refused%s}", nic);
+	assert_int_equal(metrics_fx_value(t, name), 1);
+	free(t);
+
+	/* auto turned the SSD off; a reload removed the NIC */
+	interval(x, 1, 2, 0x600, 0, 0);
+	device(&x->r, "0000:5e:00.0", CONFIG_DEV_DDIO_AUTO, PLATFORM_DEV_DDIO_OFF, false);
+	metrics_record(&x->m, 0, &x->r);
+	t = metrics_fx_render(&x->m);
+	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"off\"}", ssd);
+	assert_int_equal(metrics_fx_value(t, name), 1);
+	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"on\"}", ssd);
+	assert_int_equal(metrics_fx_value(t, name), 0);
+	assert_null(strstr(t, "0000:3b:00.0"));
+	free(t);
+}
+
 static void test_metrics_tenant_slots_are_bounded(void **state)
 {
 	struct metrics_fx *x = *state;
@@ -371,6 +424,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_metrics_tenant_that_leaves_loses_its_series_and_keeps_its_counter,
 			setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metrics_device_ddio_mode_and_refusal, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_metrics_tenant_slots_are_bounded, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(

@@ -50,18 +50,20 @@ static void lose_two(struct fake_platform *f, void *arg)
 		f->s.seq += 2;
 }
 
-static struct run *run(void (*on_poll)(struct fake_platform *, void *))
+static struct run *run_with(const char *text, bool dry_run,
+			    void (*on_poll)(struct fake_platform *, void *))
 {
 	struct run *x = calloc(1, sizeof(*x));
 
 	assert_non_null(x);
-	fake_platform_setup(&x->fp, &x->pf, &x->cfg, cfg_text, "r.ini");
+	fake_platform_setup(&x->fp, &x->pf, &x->cfg, text, "r.ini");
 	x->fp.on_poll = on_poll;
 	assert_int_equal(metrics_init(&x->m), 0);
 	assert_int_equal(metrics_add_socket(&x->m, &x->cfg, &x->pf), 0);
 	struct loop_opts o = {.sz = sizeof(o),
 			      .cfg = &x->cfg,
 			      .mode = IOCAD_MODE_IOCA,
+			      .dry_run = dry_run,
 			      .max_intervals = 6,
 			      .quiet = true,
 			      .record_fn = collect,
@@ -69,6 +71,11 @@ static struct run *run(void (*on_poll)(struct fake_platform *, void *))
 
 	assert_int_equal(loop_run(&o, &x->pf, x->out, 8, &x->nout), 0);
 	return x;
+}
+
+static struct run *run(void (*on_poll)(struct fake_platform *, void *))
+{
+	return run_with(cfg_text, false, on_poll);
 }
 
 static void done(struct run *x)
@@ -128,11 +135,51 @@ static void test_metrics_loop_counts_refused_plans(void **u)
 	done(x);
 }
 
+/*
+ * [device ADDR] in the records and metrics: on a platform without
+ * per-device DDIO (the fake) the device is refused and untouched; in
+ * dry-run iocad holds the mode it would set.
+ */
+static void test_metrics_loop_devices_refused_and_dry_run(void **u)
+{
+	char text[sizeof(cfg_text) + 128];
+	const char *dev = "{socket=\"0\",device=\"0000:3b:00.0\",setting=\"off\"";
+	char name[256];
+	struct run *x;
+	char *t;
+
+	(void)u;
+	snprintf(text, sizeof(text), "%s[device 0000:3b:00.0]\nddio = off\n", cfg_text);
+	x = run_with(text, false, NULL);
+	assert_int_equal(x->out[5].ndev, 1);
+	assert_string_equal(x->out[5].dev[0].addr, "0000:3b:00.0");
+	assert_int_equal(x->out[5].dev[0].setting, CONFIG_DEV_DDIO_OFF);
+	assert_int_equal(x->out[5].dev[0].mode, 0);
+	assert_true(x->out[5].dev[0].refused);
+	t = metrics_fx_render(&x->m);
+	snprintf(name, sizeof(name), "ioca_device_ddio_refused%s}", dev);
+	assert_int_equal(metrics_fx_value(t, name), 1);
+	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"untouched\"}", dev);
+	assert_int_equal(metrics_fx_value(t, name), 1);
+	free(t);
+	done(x);
+
+	x = run_with(text, true, NULL);
+	assert_int_equal(x->out[0].dev[0].mode, PLATFORM_DEV_DDIO_OFF);
+	assert_false(x->out[0].dev[0].refused);
+	t = metrics_fx_render(&x->m);
+	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"off\"}", dev);
+	assert_int_equal(metrics_fx_value(t, name), 1);
+	free(t);
+	done(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_metrics_loop_record_fn_sees_every_interval_once),
 		cmocka_unit_test(test_metrics_loop_counts_refused_plans),
+		cmocka_unit_test(test_metrics_loop_devices_refused_and_dry_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
