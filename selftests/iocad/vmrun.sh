@@ -10,7 +10,9 @@
 # sockets (--sockets 2) runs guest_sockets.sh: one iocad for both sockets,
 # a reload the platform refuses, a resctrl group iocad did not create; a
 # fourth (guest_io_alloc.sh) runs iocad with io_control = io_alloc on the
-# emulation's io_alloc. A guest that dies or
+# emulation's io_alloc; a fifth (q35, guest_devices.sh) iocad's [device]
+# sections on a root port ioca.ko emulates and one it refuses, and no L2
+# counts without a PMU. A guest that dies or
 # runs fewer tests than it planned counts as a failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,7 +41,7 @@ boot() { # name cpu smp guest-script [sockets]
 		--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
 		--file "$root/iocad/build/iocad.static:/ioca/iocad" \
 		--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
-		--file "$here/$script" -- sh "./$script" | tee "$work/$name"
+		"${extra[@]}" --file "$here/$script" -- sh "./$script" | tee "$work/$name"
 	rc=${PIPESTATUS[0]}
 	p=$(grep -cE '^ok [0-9]+ ' "$work/$name")
 	f=$(grep -cE '^not ok [0-9]+ ' "$work/$name")
@@ -56,8 +58,9 @@ boot() { # name cpu smp guest-script [sockets]
 }
 
 pass=0 fail=0
+extra=() # more run.sh options for the next boot
 # IOCAD_VM_BOOTS="sockets": only the boots named (default: all of them)
-want() { case " ${IOCAD_VM_BOOTS:-emulated degraded sockets io_alloc} " in *" $1 "*) ;; *) return 1 ;; esac; }
+want() { case " ${IOCAD_VM_BOOTS:-emulated degraded sockets io_alloc devices} " in *" $1 "*) ;; *) return 1 ;; esac; }
 # emulate=1 (a model without DDIO way control): the FSM driven through debugfs
 want emulated && boot emulated Skylake-Client 4 guest.sh
 # msr backend, no uncore PMU: no DDIO counters, the degraded mode
@@ -66,5 +69,13 @@ want degraded && boot degraded Skylake-Server 2 guest_degraded.sh
 want sockets && boot sockets Skylake-Client 4 guest_sockets.sh 2
 # AMD's way: I/O's ways through resctrl's io_alloc, ioca.ko only samples
 want io_alloc && boot io_alloc Skylake-Client 4 guest_io_alloc.sh
+# q35: 0000:01:00.0 below QEMU's pcie-root-port (emulated by ioca.ko
+# emulate=1), 0000:02:00.0 below an ioh3420 (8086:3420, refused)
+# shellcheck disable=SC2054 # commas inside QEMU's -device options
+extra=(--machine q35 --device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x1c
+	--device virtio-rng-pci,bus=rp0 --device ioh3420,id=rp1,bus=pcie.0,chassis=2,addr=0x1d
+	--device virtio-rng-pci,bus=rp1)
+want devices && boot devices Skylake-Server 2 guest_devices.sh
+extra=()
 echo "iocad-vm: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
