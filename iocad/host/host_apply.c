@@ -225,14 +225,20 @@ static int sampler_start(struct host *h, const struct platform_plan *p)
 	}
 	r = set_start(h, &sc);
 	if (r && r != -EBUSY && l2) {
-		snprintf(h->pi.l2_why, sizeof(h->pi.l2_why),
+		char why[sizeof(h->pi.l2_why)];
+
+		snprintf(why, sizeof(why),
 			 "ioca.ko could not count L2_RQSTS.REFERENCES and L2_RQSTS.MISS (raw "
 			 "0x%llx, 0x%llx): %s",
 			 (unsigned long long)h->l2_ev[0].config,
 			 (unsigned long long)h->l2_ev[1].config, h->last_err + strlen("ioca.ko: "));
-		h->l2_try = l2 = false;
 		sc.nevents = HOST_NR_CPU_EVENTS;
 		r = set_start(h, &sc);
+		/* the L2 events were the trouble only if the sampler starts without them */
+		if (!r) {
+			memcpy(h->pi.l2_why, why, sizeof(why));
+			h->l2_try = l2 = false;
+		}
 	}
 	if (r)
 		return r;
