@@ -69,3 +69,14 @@ double metrics_fx_value(const char *text, const char *series)
 		fail_msg("no sample %s in:\n%s", series, text);
 	return strtod(v, NULL);
 }
+
+double metrics_fx_device(const char *text, const char *name, const char *labels, const char *mode)
+{
+	char series[512];
+
+	if (mode)
+		snprintf(series, sizeof(series), "%s%s,mode=\"%s\"}", name, labels, mode);
+	else
+		snprintf(series, sizeof(series), "%s%s}", name, labels);
+	return metrics_fx_value(text, series);
+}

@@ -27,6 +27,12 @@ char *metrics_fx_render(struct metrics *m);
  */
 double metrics_fx_value(const char *text, const char *series);
 
+/*
+ * A device family's sample: @name, then @labels (`{socket="0",device=...`,
+ * unclosed), then `,mode="@mode"}` (@mode NULL: just `}`); as metrics_fx_value.
+ */
+double metrics_fx_device(const char *text, const char *name, const char *labels, const char *mode);
+
 /* Whether a sample line starts with @series followed by a space. */
 bool metrics_fx_has(const char *text, const char *series);
 

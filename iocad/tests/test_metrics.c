@@ -223,13 +223,15 @@ static void device(struct loop_record *r, const char *addr, int setting, int mod
 	d->refused = refused;
 }
 
+#define MODE "ioca_device_ddio_mode"
+#define REFUSED "ioca_device_ddio_refused"
+
 /* Per device: one series per mode (1 for the one in force), and whether it was refused. */
 static void test_metrics_device_ddio_mode_and_refusal(void **state)
 {
 	struct metrics_fx *x = *state;
 	const char *ssd = "{socket=\"1\",device=\"0000:5e:00.0\",setting=\"auto\"";
 	const char *nic = "{socket=\"1\",device=\"0000:3b:00.0\",setting=\"off\"";
-	char name[256];
 	char *t;
 
 	interval(x, 0, 1, 0x600, 0, 0);
@@ -237,19 +239,13 @@ static void test_metrics_device_ddio_mode_and_refusal(void **state)
 	device(&x->r, "0000:3b:00.0", CONFIG_DEV_DDIO_OFF, 0, true);
 	metrics_record(&x->m, 0, &x->r);
 	t = metrics_fx_render(&x->m);
-	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"on\"}", ssd);
-	assert_int_equal(metrics_fx_value(t, name), 1);
-	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"off\"}", ssd);
-	assert_int_equal(metrics_fx_value(t, name), 0);
-	snprintf(name, sizeof(name), "ioca_device_ddio_refused%s}", ssd);
-	assert_int_equal(metrics_fx_value(t, name), 0);
+	assert_int_equal(metrics_fx_device(t, MODE, ssd, "on"), 1);
+	assert_int_equal(metrics_fx_device(t, MODE, ssd, "off"), 0);
+	assert_int_equal(metrics_fx_device(t, REFUSED, ssd, NULL), 0);
 	/* refused: never set by iocad */
-	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"untouched\"}", nic);
-	assert_int_equal(metrics_fx_value(t, name), 1);
-	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"off\"}", nic);
-	assert_int_equal(metrics_fx_value(t, name), 0);
-	snprintf(name, sizeof(name), "ioca_device_ddio_refused%s}", nic);
-	assert_int_equal(metrics_fx_value(t, name), 1);
+	assert_int_equal(metrics_fx_device(t, MODE, nic, "untouched"), 1);
+	assert_int_equal(metrics_fx_device(t, MODE, nic, "off"), 0);
+	assert_int_equal(metrics_fx_device(t, REFUSED, nic, NULL), 1);
 	free(t);
 
 	/* auto turned the SSD off; a reload removed the NIC */
@@ -257,10 +253,8 @@ static void test_metrics_device_ddio_mode_and_refusal(void **state)
 	device(&x->r, "0000:5e:00.0", CONFIG_DEV_DDIO_AUTO, PLATFORM_DEV_DDIO_OFF, false);
 	metrics_record(&x->m, 0, &x->r);
 	t = metrics_fx_render(&x->m);
-	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"off\"}", ssd);
-	assert_int_equal(metrics_fx_value(t, name), 1);
-	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"on\"}", ssd);
-	assert_int_equal(metrics_fx_value(t, name), 0);
+	assert_int_equal(metrics_fx_device(t, MODE, ssd, "off"), 1);
+	assert_int_equal(metrics_fx_device(t, MODE, ssd, "on"), 0);
 	assert_null(strstr(t, "0000:3b:00.0"));
 	free(t);
 }

@@ -140,11 +140,13 @@ static void test_metrics_loop_counts_refused_plans(void **u)
  * per-device DDIO (the fake) the device is refused and untouched; in
  * dry-run iocad holds the mode it would set.
  */
+#define MODE "ioca_device_ddio_mode"
+#define REFUSED "ioca_device_ddio_refused"
+
 static void test_metrics_loop_devices_refused_and_dry_run(void **u)
 {
 	char text[sizeof(cfg_text) + 128];
 	const char *dev = "{socket=\"0\",device=\"0000:3b:00.0\",setting=\"off\"";
-	char name[256];
 	struct run *x;
 	char *t;
 
@@ -157,10 +159,8 @@ static void test_metrics_loop_devices_refused_and_dry_run(void **u)
 	assert_int_equal(x->out[5].dev[0].mode, 0);
 	assert_true(x->out[5].dev[0].refused);
 	t = metrics_fx_render(&x->m);
-	snprintf(name, sizeof(name), "ioca_device_ddio_refused%s}", dev);
-	assert_int_equal(metrics_fx_value(t, name), 1);
-	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"untouched\"}", dev);
-	assert_int_equal(metrics_fx_value(t, name), 1);
+	assert_int_equal(metrics_fx_device(t, REFUSED, dev, NULL), 1);
+	assert_int_equal(metrics_fx_device(t, MODE, dev, "untouched"), 1);
 	free(t);
 	done(x);
 
@@ -168,8 +168,7 @@ static void test_metrics_loop_devices_refused_and_dry_run(void **u)
 	assert_int_equal(x->out[0].dev[0].mode, PLATFORM_DEV_DDIO_OFF);
 	assert_false(x->out[0].dev[0].refused);
 	t = metrics_fx_render(&x->m);
-	snprintf(name, sizeof(name), "ioca_device_ddio_mode%s,mode=\"off\"}", dev);
-	assert_int_equal(metrics_fx_value(t, name), 1);
+	assert_int_equal(metrics_fx_device(t, MODE, dev, "off"), 1);
 	free(t);
 	done(x);
 }
