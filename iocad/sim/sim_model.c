@@ -3,7 +3,7 @@
  * Rates and occupancy depend on each other (a tenant that misses less runs
  * faster and so references more, which wins it more of a shared way), so
  * the steady state is a damped fixed-point iteration around the occupancy
- * equilibrium of sim_pool.c.
+ * of sim_pool.c.
  */
 #include "sim_model.h"
 #include "sim_device.h"
