@@ -268,10 +268,11 @@ if [ -f "examples/iocad/$name.ini" ]; then
 		"$(grep -c '^iocad: reload: ' "$out/$name.log") reload(s) applied, $(grep -c 'reload rejected' "$out/$name.log") bad one(s) rejected with file:line (timing: tests/test_sim_reload.c)"
 fi
 
-# Story $1's scenario with its config variant $1-$2.ini, traced to $1-$2.csv.
+# Story $1's scenario with its config variant $1-$2.ini (or the config $3),
+# traced to $1-$2.csv.
 variant() {
 	if ! "$iocad" --quiet --sim "examples/iocad/$1.scn" --trace "$out/$1-$2.csv" \
-		"examples/iocad/$1-$2.ini" 2>"$out/$1-$2.log"; then
+		"${3:-examples/iocad/$1-$2.ini}" 2>"$out/$1-$2.log"; then
 		echo "demo: iocad failed on $1-$2:" >&2
 		cat "$out/$1-$2.log" >&2
 		exit 1
@@ -308,12 +309,7 @@ fi
 # to $1-$2.csv (the config as $1-$2.ini beside it).
 variant_sed() {
 	sed "$3" "examples/iocad/$1.ini" >"$out/$1-$2.ini"
-	if ! "$iocad" --quiet --sim "examples/iocad/$1.scn" --trace "$out/$1-$2.csv" \
-		"$out/$1-$2.ini" 2>"$out/$1-$2.log"; then
-		echo "demo: iocad failed on $1-$2:" >&2
-		cat "$out/$1-$2.log" >&2
-		exit 1
-	fi
+	variant "$1" "$2" "$out/$1-$2.ini"
 }
 
 name=a4-whole
