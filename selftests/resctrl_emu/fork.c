@@ -8,8 +8,8 @@
  *
  * The queue is applied in fork order under rctl_lock (a grandchild queued
  * after its parent finds it placed): by a work item, and first of all by
- * every read and write of a tasks file (rctl_fork_drain()). A child's pid
- * reaches user space only after the probe queued it, so a write naming it
+ * every read and write of a tasks file (rctl_fork_drain()). fork() returns
+ * the child's pid only after the probe queued it, so a write naming it
  * comes after its fork, as in the kernel: applied late, the fork would
  * take back the move (a container runtime's init, written into its group
  * by the runtime, would fall back to its parent's group). A full queue
