@@ -64,7 +64,7 @@ fuzz: deps ## run every libFuzzer target for FUZZ_SECONDS each (default 60; fuzz
 	@$(SUBMAKE) -C fuzz run
 
 oci: ## runc puts a container into iocad's rdt_class on the resctrl emulation (VM)
-	@selftests/oci/run.sh
+	@selftests/oci/vmrun.sh
 
 kunit: ## build (once, cached) a KUnit kernel and run the module's KUnit suites
 	@scripts/kunit/kunit.sh

@@ -13,12 +13,12 @@
 #include "fuzz_util.h"
 #include "libspec/libspec.h"
 
-static int quiet(enum libspec_print_level level, const char *fmt, va_list ap)
+static void quiet(enum libspec_print_level level, void *ctx, const char *fmt, va_list ap)
 {
 	(void)level;
+	(void)ctx;
 	(void)fmt;
 	(void)ap;
-	return 0;
 }
 
 /* The canonical text of @c in a new buffer, or NULL. */
@@ -39,17 +39,17 @@ static char *text_of(const struct spec_config *c)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	LIBSPEC_OPTS(spec_config_parse_opts, po, .print = quiet);
 	struct spec_config *c, *again;
 	char *text = fuzz_cstr(data, size);
 	char *out = NULL, *out2 = NULL;
 
 	if (!text)
 		return 0;
-	libspec_set_print(quiet);
-	c = spec_config__parse(text);
+	c = spec_config__parse_opts(text, &po);
 	if (c) {
 		out = text_of(c);
-		again = out ? spec_config__parse(out) : NULL;
+		again = out ? spec_config__parse_opts(out, &po) : NULL;
 		if (!again)
 			abort();
 		out2 = text_of(again);

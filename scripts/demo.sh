@@ -268,10 +268,11 @@ if [ -f "examples/iocad/$name.ini" ]; then
 		"$(grep -c '^iocad: reload: ' "$out/$name.log") reload(s) applied, $(grep -c 'reload rejected' "$out/$name.log") bad one(s) rejected with file:line (timing: tests/test_sim_reload.c)"
 fi
 
-# Story $1's scenario with its config variant $1-$2.ini, traced to $1-$2.csv.
+# Story $1's scenario with its config variant $1-$2.ini (or the config $3),
+# traced to $1-$2.csv.
 variant() {
 	if ! "$iocad" --quiet --sim "examples/iocad/$1.scn" --trace "$out/$1-$2.csv" \
-		"examples/iocad/$1-$2.ini" 2>"$out/$1-$2.log"; then
+		"${3:-examples/iocad/$1-$2.ini}" 2>"$out/$1-$2.log"; then
 		echo "demo: iocad failed on $1-$2:" >&2
 		cat "$out/$1-$2.log" >&2
 		exit 1
@@ -302,6 +303,34 @@ if [ -f "examples/iocad/$name.ini" ] && [ -f "examples/iocad/$name-observe.ini" 
 	row "Antagonist confined to a small zone" "A4 (antagonists)" \
 		"a tenant with very high L2 and LLC miss ratios confined to a small zone; the others gain" \
 		"confine vs observe while a BE tenant sharing a DDIO way scans 1 GiB (20-38 s): DDIO misses $(phase_mean "$io" ddio_misses 20 38)/s vs $(phase_mean "$ob" ddio_misses 20 38)/s, memory $(d sim_mem_bytes_s), net IPC $(d net_ipc), web IPC $(d web_ipc), the antagonist's IPC $(d stream_ipc); $(grep -c 'is an antagonist' "$out/$name.log") confinement, $(grep -c 'no antagonist any more' "$out/$name.log") release"
+fi
+
+# Story $1's scenario with its config changed by sed expression $3, traced
+# to $1-$2.csv (the config as $1-$2.ini beside it).
+variant_sed() {
+	sed "$3" "examples/iocad/$1.ini" >"$out/$1-$2.ini"
+	variant "$1" "$2" "$out/$1-$2.ini"
+}
+
+name=a4-whole
+if [ -f "examples/iocad/$name.ini" ] && [ -f "examples/iocad/$name-ioca.ini" ]; then
+	# IOCA's rules alone (a4-whole-ioca.ini), and the whole design without each part
+	variant "$name" ioca
+	variant_sed "$name" no-inclusive 's/^antagonists = confine$/&\ninclusive_ways = none/'
+	variant_sed "$name" ddio-on 's/^ddio = auto$/ddio = on/'
+	variant_sed "$name" no-antagonists 's/^antagonists = confine$/antagonists = off/'
+	io=$out/$name.csv
+	# after the antagonist's verdict and the storage rule, to the end
+	d() { pct "$(phase_mean "$io" "$2" 20 60)" "$(phase_mean "$out/$name-$1.csv" "$2" 20 60)"; }
+	m() { phase_mean "$out/$name-$1.csv" "$2" 20 60; }
+	# the PS tenants' mean IPC gain (web's and net's ratios averaged)
+	hp() { awk -v a="$(m "$1" web_ipc)" -v b="$(phase_mean "$io" web_ipc 20 60)" \
+		-v c="$(m "$1" net_ipc)" -v e="$(phase_mean "$io" net_ipc 20 60)" \
+		'BEGIN { printf "%+.1f%%", ((b / a + e / c) / 2 - 1) * 100 }'; }
+	part() { echo "PS mean $(hp "$1") (web $(d "$1" web_ipc), net $(d "$1" net_ipc)), BE db $(d "$1" db_ipc), batch $(d "$1" batch_ipc), DDIO misses $(phase_mean "$io" ddio_misses 20 60)/s vs $(m "$1" ddio_misses)/s, memory $(d "$1" sim_mem_bytes_s)"; }
+	row "The whole design vs IOCA's rules alone" "A4 (overall)" \
+		"+51 % for high-priority workloads over DDIO-oblivious management" \
+		"whole vs IOCA alone (20-60 s): the PS tenants' mean IPC $(hp ioca) (web $(d ioca web_ipc), its latency $(d ioca sim_web_lat_ns); net $(d ioca net_ipc), its 3.29 Mpps $(d ioca sim_net_pkts_s)); BE db $(d ioca db_ipc), batch $(d ioca batch_ipc), stream $(d ioca stream_ipc); DDIO misses $(phase_mean "$io" ddio_misses 20 60)/s vs $(m ioca ddio_misses)/s, memory $(d ioca sim_mem_bytes_s). Whole vs without the inclusive ways: $(part no-inclusive); vs the SSD's DDIO on: $(part ddio-on); vs antagonists off: $(part no-antagonists)"
 fi
 
 if [ ${#rows[@]} -gt 0 ]; then

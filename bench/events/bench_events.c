@@ -238,17 +238,11 @@ static int bench_e2e(void)
 	return 0;
 }
 
-static int print_warn(enum libspec_print_level level, const char *fmt, va_list ap)
-{
-	return level == LIBSPEC_WARN ? vfprintf(stderr, fmt, ap) : 0;
-}
-
 int main(int argc, char **argv)
 {
 	bool all = argc < 2, ok = true;
 	int i;
 
-	libspec_set_print(print_warn);
 	for (i = 0; i < (int)sizeof(payload); i++)
 		payload[i] = (uint8_t)(i * 31 + 7);
 	printf("libspec events benchmark: CTP (examples/ctp), IR %s\n", CTP_IR);

@@ -32,11 +32,6 @@
 #define SIMPLE_IR "build/simple.ll"
 #endif
 
-static int print_warn(enum libspec_print_level level, const char *fmt, va_list ap)
-{
-	return level == LIBSPEC_WARN ? vfprintf(stderr, fmt, ap) : 0;
-}
-
 static void machine(void)
 {
 	char line[256];
@@ -73,7 +68,6 @@ int main(int argc, char **argv)
 	/* bench_cache's restarted process */
 	if (argc == 5 && !strcmp(argv[1], "cache-warm")) {
 		setvbuf(stdout, NULL, _IOLBF, 0);
-		libspec_set_print(print_warn);
 		return bench_cache_warm(MMUL_IR, argv[2], atof(argv[3]), atof(argv[4])) ? 1 : 0;
 	}
 	for (i = 1; i < argc; i++) {
@@ -89,7 +83,6 @@ int main(int argc, char **argv)
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	libspec_set_print(print_warn);
 	machine();
 	mm = bench_open(MMUL_IR);
 	simple = bench_open(SIMPLE_IR);

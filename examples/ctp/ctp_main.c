@@ -22,9 +22,14 @@
 #define CTP_IR "build/ctp.ll"
 #endif
 
-static int print_warn(enum libspec_print_level level, const char *fmt, va_list ap)
+static void print_warn(enum libspec_print_level level, void *ctx, const char *fmt, va_list ap)
 {
-	return level == LIBSPEC_WARN || getenv("CTP_DEBUG") ? vfprintf(stderr, fmt, ap) : 0;
+	(void)ctx;
+	if (level != LIBSPEC_PRINT_WARN && !getenv("CTP_DEBUG"))
+		return;
+	fputs("libspec: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
 }
 
 static double now_s(void)
@@ -59,7 +64,8 @@ int main(int argc, char **argv)
 			     .drop_mod = 8,
 			     .fec = true,
 			     .optimize = true,
-			     .sample_every = 16};
+			     .sample_every = 16,
+			     .print = print_warn};
 	long msgs = 2000, size = 400, i, rounds = 0, sent = 0, bad = 0;
 	double seconds = 2;
 	struct spec_events_stats st;
@@ -100,7 +106,6 @@ int main(int argc, char **argv)
 			size, CTP_STREAM);
 		return 2;
 	}
-	libspec_set_print(print_warn);
 	data = malloc((size_t)(msgs * size));
 	if (!data)
 		return 1;

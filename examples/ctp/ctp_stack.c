@@ -69,6 +69,7 @@ static int bind_all(struct ctp_stack *s, const struct ctp_opts *o)
 
 int ctp_open(struct ctp_stack *s, const struct ctp_opts *o)
 {
+	LIBSPEC_OPTS(spec_runtime_opts, ro, .print = o->print, .print_ctx = o->print_ctx);
 	LIBSPEC_OPTS(spec_events_opts, eo, .optimize = o->optimize, .sample_every = o->sample_every,
 		     .period_ms = 20);
 	int i;
@@ -84,7 +85,7 @@ int ctp_open(struct ctp_stack *s, const struct ctp_opts *o)
 	s->c->rto = 2;
 	s->c->window_max = 64;
 	eo.user = s->c;
-	s->rt = spec_runtime__open(o->ir, NULL);
+	s->rt = spec_runtime__open(o->ir, &ro);
 	if (!s->rt)
 		return -errno;
 	s->evs = spec_events__new(s->rt, &eo);

@@ -41,6 +41,11 @@ struct ctp_opts {
 	bool fec;	  /* bind FEC */
 	bool optimize;	  /* start libspec's optimizer thread */
 	uint32_t sample_every;
+	/* libspec's messages (the runtime's and the event system's); NULL:
+	 * warnings to stderr
+	 */
+	libspec_print_fn_t print;
+	void *print_ctx;
 };
 
 /* Open the runtime, create the events, bind the micro-protocols. 0 or -errno. */

@@ -127,11 +127,15 @@ static void report(void *ctx, enum spec_policy_event ev, const struct spec_polic
 	}
 }
 
-static int print_libspec(enum libspec_print_level level, const char *fmt, va_list ap)
+/* libspec's warnings and notes (the runtime's, its policy's, the counters'). */
+static void print_libspec(enum libspec_print_level level, void *ctx, const char *fmt, va_list ap)
 {
-	if (level == LIBSPEC_DEBUG)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
+	(void)ctx;
+	if (level == LIBSPEC_PRINT_DEBUG)
+		return;
+	fputs("libspec: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
 }
 
 static void sleep_until(double t0, double t)
@@ -268,7 +272,6 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (parse_args(argc, argv, &a))
 		return 2;
-	libspec_set_print(print_libspec);
 	if (workload_init(&s.load[0], a.n1, 1) || workload_init(&s.load[1], a.n2, 2)) {
 		fprintf(stderr, "matmul: out of memory for the workloads\n");
 		goto out;
@@ -278,7 +281,7 @@ int main(int argc, char **argv)
 		s.b_default = a.native_b;
 		printf("native handler, B=%d (no JIT)\n", a.native_b);
 	} else {
-		rt = server_policy_open_runtime(a.ir);
+		rt = server_policy_open_runtime(a.ir, print_libspec);
 		if (!rt)
 			goto out;
 		s.mm = (matmul_fn)spec_runtime__handler(rt, "matmul");
@@ -289,7 +292,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (rt && !strcmp(a.metric, "ipc")) {
-		LIBSPEC_OPTS(spec_counters_opts, co, .configure = true, .interval_us = 10000);
+		LIBSPEC_OPTS(spec_counters_opts, co, .configure = true, .interval_us = 10000,
+			     .print = print_libspec);
 
 		/* The hardware's view: instructions per cycle over each window. */
 		ipc = spec_counters__open(SPEC_COUNTERS_IPC, &co);

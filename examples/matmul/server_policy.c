@@ -5,10 +5,10 @@
 
 #include "server_policy.h"
 
-struct spec_runtime *server_policy_open_runtime(const char *ir)
+struct spec_runtime *server_policy_open_runtime(const char *ir, libspec_print_fn_t print)
 {
 	char err[256] = "";
-	LIBSPEC_OPTS(spec_runtime_opts, o, .errbuf = err, .errbuf_sz = sizeof(err));
+	LIBSPEC_OPTS(spec_runtime_opts, o, .errbuf = err, .errbuf_sz = sizeof(err), .print = print);
 	struct spec_runtime *rt = spec_runtime__open(ir, &o);
 	int ret;
 

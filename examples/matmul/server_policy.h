@@ -19,8 +19,11 @@ struct server_policy {
 	bool running;
 };
 
-/* Open and load the handler IR; prints the reason and returns NULL on error. */
-struct spec_runtime *server_policy_open_runtime(const char *ir);
+/*
+ * Open and load the handler IR, libspec's messages to @print (the policy's
+ * too); prints the reason and returns NULL on error.
+ */
+struct spec_runtime *server_policy_open_runtime(const char *ir, libspec_print_fn_t print);
 
 /*
  * Search B in {2..64} x {N generic, N = the dominant observed size}, each

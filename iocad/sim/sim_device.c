@@ -105,8 +105,8 @@ unsigned int sim_device_class(const struct sim_tenant *t, struct sim_class *c)
 	return 1;
 }
 
-void sim_device_rates(const struct sim_tenant *t, double t_ddio, struct sim_tenant_rates *r,
-		      struct sim_rates *out)
+void sim_device_rates(const struct sim_tenant *t, const struct sim_mix *t_ddio,
+		      struct sim_tenant_rates *r, struct sim_rates *out)
 {
 	double lines, hit, gone;
 
@@ -120,16 +120,22 @@ void sim_device_rates(const struct sim_tenant *t, double t_ddio, struct sim_tena
 		out->mem_bytes += t->w.dma_rate;
 		gone = 1.0;
 	} else {
-		hit = sim_pool_hit(t->w.dma_rate / t->w.dma_buffers, t_ddio);
+		hit = sim_mix_hit(t_ddio, t->w.dma_rate / t->w.dma_buffers);
 		out->ddio_hits += lines * hit;
 		out->ddio_misses += lines * (1 - hit);
 		/*
 		 * A core reads a block once it is complete: its first line
 		 * waits dma_block/dma_rate, and survives with e^(-age/T).
 		 */
-		gone = isinf(t_ddio) ? 0.0
-		       : t_ddio <= 0 ? 1.0
-				     : 1 - exp(-(t->w.dma_block / t->w.dma_rate) / t_ddio);
+		gone = 0.0;
+		for (unsigned int g = 0; g < t_ddio->n; g++) {
+			double tg = t_ddio->t[g];
+
+			gone += t_ddio->f[g] *
+				(isinf(tg) ? 0.0
+				 : tg <= 0 ? 1.0
+					   : 1 - exp(-(t->w.dma_block / t->w.dma_rate) / tg));
+		}
 	}
 	if (t->w.dma_reread) {
 		r->llc_refs += lines;

@@ -59,13 +59,13 @@ int sim_device_finish(struct sim_devices *dv, int (*index_of)(const void *arg, c
 unsigned int sim_device_class(const struct sim_tenant *t, struct sim_class *c);
 
 /*
- * @t's storage DMA at DDIO's characteristic time @t_ddio: its writes'
+ * @t's storage DMA, DDIO's lines placed as @t_ddio: its writes'
  * DDIO hits and misses (or DRAM writes with DDIO off) into @out, its
  * cores' re-reads into @r (LLC references and misses), @r->dma_bytes.
  * Before @out's memory traffic is summed.
  */
-void sim_device_rates(const struct sim_tenant *t, double t_ddio, struct sim_tenant_rates *r,
-		      struct sim_rates *out);
+void sim_device_rates(const struct sim_tenant *t, const struct sim_mix *t_ddio,
+		      struct sim_tenant_rates *r, struct sim_rates *out);
 
 /* ---- the platform's switch and counter ---- */
 

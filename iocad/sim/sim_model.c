@@ -3,7 +3,7 @@
  * Rates and occupancy depend on each other (a tenant that misses less runs
  * faster and so references more, which wins it more of a shared way), so
  * the steady state is a damped fixed-point iteration around the occupancy
- * equilibrium of sim_pool.c.
+ * of sim_pool.c.
  */
 #include "sim_model.h"
 #include "sim_device.h"
@@ -100,13 +100,24 @@ static void derive(const struct sim_params *p, const struct sim_tenant *t, struc
 }
 
 /* Chance a line survives @gap seconds without an access, in a pool of time @t. */
-static double survive(double t, double gap)
+static double survive_one(double t, double gap)
 {
 	if (gap <= 0 || isinf(t))
 		return 1.0;
 	if (t <= 0)
 		return 0.0;
 	return 1.0 - exp(-t / gap);
+}
+
+/* The same for a line placed as @m (its fills spread over groups of ways). */
+static double survive(const struct sim_mix *m, double gap)
+{
+	double sv = 0.0;
+	unsigned int g;
+
+	for (g = 0; g < m->n; g++)
+		sv += m->f[g] * survive_one(m->t[g], gap);
+	return sv;
 }
 
 /*
@@ -216,7 +227,8 @@ static unsigned int build_agents(const struct sim_params *p, const struct sim_te
  * d later (in place: at home; allocated: from DDIO's ways, moving it home)
  * or finds it gone; it must then survive R - d at home.
  */
-static double ring_update(struct tstate *s, double t_ddio, double t_home, double damp)
+static double ring_update(struct tstate *s, const struct sim_mix *t_ddio,
+			  const struct sim_mix *t_home, double damp)
 {
 	double rev, d, shr, w, den;
 
@@ -249,13 +261,14 @@ static double ring_hit(const struct sim_tenant *t, const struct tstate *s)
 
 /* New rates for tenant @i from the pool's times; returns the relative change. */
 static double update(const struct sim_params *p, const struct sim_tenant *t, struct tstate *s,
-		     double t_own, double t_ddio, double t_home, double damp)
+		     const struct sim_mix *t_own, const struct sim_mix *t_ddio,
+		     const struct sim_mix *t_home, double damp)
 {
 	const struct sim_workload *w = &t->w;
 	double f = p->ghz * 1e9 * t->ncpus;
 	double h, hf, refs, pkts, cpp, change;
 
-	h = s->own_lines > 0 ? sim_pool_hit(s->refs / s->own_lines, t_own) : 1.0;
+	h = s->own_lines > 0 ? sim_mix_hit(t_own, s->refs / s->own_lines) : 1.0;
 	if (s->refs <= 0 && s->own_lines > 0)
 		h = 1.0; /* nothing referenced yet: the first pass assumes hits */
 	if (!s->nic) {
@@ -270,8 +283,7 @@ static double update(const struct sim_params *p, const struct sim_tenant *t, str
 	change = w->dca ? ring_update(s, t_ddio, t_home, damp) : 0.0;
 	if (!w->dca)
 		s->mc = 1.0;
-	hf = s->flow_lines > 0 && s->frefs > 0 ? sim_pool_hit(s->frefs / s->flow_lines, t_own)
-					       : 1.0;
+	hf = s->flow_lines > 0 && s->frefs > 0 ? sim_mix_hit(t_own, s->frefs / s->flow_lines) : 1.0;
 	cpp = w->ipp * w->cpi +
 	      (s->rpp * (1 - h) + s->fpp * (1 - hf) + s->lt * s->mc) * p->miss_penalty / w->mlp +
 	      (w->dca ? s->lp * (1 - ring_hit(t, s)) * p->leak_cycles : 0.0);
@@ -295,8 +307,8 @@ static double update(const struct sim_params *p, const struct sim_tenant *t, str
 
 /* Shares of @s's ring lines in DDIO's ways, the inclusive ways, and gone. */
 static void ring_shares(const struct sim_params *p, const struct sim_tenant *t,
-			const struct tstate *s, double t_ddio, double t_home,
-			struct sim_tenant_rates *r)
+			const struct tstate *s, const struct sim_mix *t_ddio,
+			const struct sim_mix *t_home, struct sim_tenant_rates *r)
 {
 	struct sim_class rc[RC_N];
 	double all = s->slots * s->lp, at[RC_N];
@@ -308,10 +320,9 @@ static void ring_shares(const struct sim_params *p, const struct sim_tenant *t,
 		return;
 	ring_classes(s, rc);
 	for (k = 0; k < RC_N; k++)
-		at[k] = rc[k].rate > 0
-				? rc[k].lines *
-					  sim_pool_hit(rc[k].rate, k < RC_INPLACE ? t_ddio : t_home)
-				: 0.0;
+		at[k] = rc[k].rate > 0 ? rc[k].lines * sim_mix_hit(k < RC_INPLACE ? t_ddio : t_home,
+								   rc[k].rate)
+				       : 0.0;
 	r->ring_ddio = (at[RC_UNTOUCHED] + at[RC_ALLOC]) / all;
 	if (p->incl_mask)
 		r->ring_incl = (at[RC_INPLACE] + at[RC_READ]) / all;
@@ -339,8 +350,8 @@ static void tx_lines(const struct sim_tenant *t, const struct tstate *s, struct 
 static void fill_out(const struct sim_params *p, const struct sim_tenant *t, unsigned int n,
 		     const struct tstate *s, const struct sim_model_ws *ws, struct sim_rates *out)
 {
-	double t_ddio = ws->pool.t[n];
-	double t_home = p->incl_mask ? ws->pool.t[n + 1] : t_ddio;
+	const struct sim_mix *t_ddio = &ws->pool.mix[n];
+	const struct sim_mix *t_home = p->incl_mask ? &ws->pool.mix[n + 1] : t_ddio;
 	unsigned int i;
 
 	out->ntenants = n;
@@ -349,15 +360,15 @@ static void fill_out(const struct sim_params *p, const struct sim_tenant *t, uns
 	for (i = 0; i < n; i++) {
 		struct sim_tenant_rates *r = &out->tenant[i];
 		double f = p->ghz * 1e9 * t[i].ncpus;
-		double t_own = ws->pool.t[i];
+		const struct sim_mix *t_own = &ws->pool.mix[i];
 		double h;
 
-		r->t_char = t_own;
+		r->t_char = ws->pool.t[i];
 		r->occ = ws->pool.occ[i] * SIM_LINE;
 		if (!s[i].on)
 			continue;
 		h = s[i].own_lines > 0 && s[i].refs > 0
-			    ? sim_pool_hit(s[i].refs / s[i].own_lines, t_own)
+			    ? sim_mix_hit(t_own, s[i].refs / s[i].own_lines)
 			    : 1.0;
 		r->hit_own = h;
 		r->lat_ns = (s[i].l2f * p->l2_latency +
@@ -382,7 +393,7 @@ static void fill_out(const struct sim_params *p, const struct sim_tenant *t, uns
 			r->cycles = s[i].pkts * s[i].cpp;
 			r->instructions = s[i].pkts * t[i].w.ipp;
 			double hf = s[i].flow_lines > 0 && s[i].frefs > 0
-					    ? sim_pool_hit(s[i].frefs / s[i].flow_lines, t_own)
+					    ? sim_mix_hit(t_own, s[i].frefs / s[i].flow_lines)
 					    : 1.0;
 
 			r->llc_refs = s[i].pkts * (s[i].rpp + s[i].fpp + s[i].lt);
@@ -423,10 +434,11 @@ static double loaded_penalty(const struct sim_params *p, double bytes, double *u
 	return p->miss_penalty * (1 + p->mem_slope * u / (1 - u));
 }
 
-/* The pool's time where read DCA lines live: the inclusive ways', else DDIO's. */
-static double t_home(const struct sim_params *p, const struct sim_model_ws *ws, unsigned int n)
+/* Where read DCA lines live: the inclusive ways, else DDIO's. */
+static const struct sim_mix *t_home(const struct sim_params *p, const struct sim_model_ws *ws,
+				    unsigned int n)
 {
-	return p->incl_mask ? ws->pool.t[n + 1] : ws->pool.t[n];
+	return p->incl_mask ? &ws->pool.mix[n + 1] : &ws->pool.mix[n];
 }
 
 static int check_args(const struct sim_params *p, const struct sim_tenant *t, unsigned int n)
@@ -458,6 +470,7 @@ int sim_model_solve(const struct sim_params *p, const struct sim_tenant *t, unsi
 	struct tstate s[PLATFORM_MAX_TENANTS];
 	/* @q is @p with the miss penalty at the current memory load. */
 	struct sim_params q;
+	struct sim_mix all;
 	unsigned int i, it;
 	double util = 0.0;
 	int err;
@@ -467,11 +480,12 @@ int sim_model_solve(const struct sim_params *p, const struct sim_tenant *t, unsi
 		return err;
 	q = *p;
 	memset(out, 0, sizeof(*out));
+	sim_mix_one(&all, INFINITY);
 	for (i = 0; i < n; i++) {
 		derive(&q, &t[i], &s[i]);
 		/* Start from "everything hits": one pass then sees real misses. */
 		if (s[i].on)
-			update(&q, &t[i], &s[i], INFINITY, INFINITY, INFINITY, 0.0);
+			update(&q, &t[i], &s[i], &all, &all, &all, 0.0);
 	}
 	for (it = 0; it < MAX_ITER; it++) {
 		double worst = 0.0, pen;
@@ -482,8 +496,9 @@ int sim_model_solve(const struct sim_params *p, const struct sim_tenant *t, unsi
 			return err;
 		for (i = 0; i < n; i++)
 			if (s[i].on)
-				worst = fmax(worst, update(&q, &t[i], &s[i], ws->pool.t[i],
-							   ws->pool.t[n], t_home(&q, ws, n), DAMP));
+				worst = fmax(worst,
+					     update(&q, &t[i], &s[i], &ws->pool.mix[i],
+						    &ws->pool.mix[n], t_home(&q, ws, n), DAMP));
 		/* The traffic these rates make sets the next round's penalty. */
 		memset(out, 0, sizeof(*out));
 		fill_out(&q, t, n, s, ws, out);

@@ -1,26 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The equilibrium is found by progressive filling: raise one common T for
- * every agent not yet settled until the demanded lines no longer fit into
- * the ways their masks allow (a max-flow from agents to ways tells), settle
- * the agents of the saturated set (the source side of the minimum cut) at
- * that T, take their ways away, and go on with the rest. Agents left when
- * everything fits hold all the lines they use.
+ * Each group's T is found on its own: the lines its agents keep there grow
+ * with T, so a geometric search, then a bisection, finds the T at which
+ * they fill its ways (SIMULATOR.md, "Sharing ways").
  */
 #include "sim_pool.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "ways.h"
 
-#define FLOW_INF 1e300
 #define T_START 1e-7 /* s; far below any reuse time the model produces */
 #define T_LIMIT 1e15 /* s; beyond it a T is as good as infinite */
 #define T_STEP 8.0
-/* Geometric bisection within a factor of 8: 2^-32 of it is 5e-10 relative. */
-#define BISECT_STEPS 32
+/* Geometric bisection within a factor of 8: 2^-40 of it is 2e-12 relative. */
+#define BISECT_STEPS 40
+#define MEMBER_WORDS ((SIM_POOL_MAX_AGENTS + 63) / 64)
 
 double sim_pool_hit(double rate, double t)
 {
@@ -41,237 +39,153 @@ double sim_pool_occupancy(const struct sim_agent *a, double t)
 	return occ;
 }
 
-static int add_edge(struct sim_pool *p, int u, int v, double c)
+void sim_mix_one(struct sim_mix *m, double t)
 {
-	int e = p->nedges;
-
-	p->to[e] = v;
-	p->cap[e] = c;
-	p->nxt[e] = p->head[u];
-	p->head[u] = e;
-	p->to[e + 1] = u;
-	p->cap[e + 1] = 0.0;
-	p->nxt[e + 1] = p->head[v];
-	p->head[v] = e + 1;
-	p->nedges += 2;
-	return e;
+	m->n = 1;
+	m->f[0] = 1.0;
+	m->t[0] = t;
 }
 
-/* Breadth-first search in the residual graph; marks prev_edge (-2: unseen). */
-static bool bfs(struct sim_pool *p, int s, int t, int nnodes, double eps)
+double sim_mix_hit(const struct sim_mix *m, double rate)
 {
-	int qh = 0, qt = 0, i;
+	double h = 0.0;
+	unsigned int g;
 
-	for (i = 0; i < nnodes; i++)
-		p->prev_edge[i] = -2;
-	p->prev_edge[s] = -1;
-	p->queue[qt++] = s;
-	while (qh < qt) {
-		int u = p->queue[qh++];
-		int e;
-
-		for (e = p->head[u]; e >= 0; e = p->nxt[e]) {
-			int v = p->to[e];
-
-			if (p->prev_edge[v] != -2 || p->cap[e] - p->flow[e] <= eps)
-				continue;
-			p->prev_edge[v] = e;
-			p->queue[qt++] = v;
-		}
-	}
-	return t >= 0 && p->prev_edge[t] != -2;
+	for (g = 0; g < m->n; g++)
+		h += m->f[g] * sim_pool_hit(rate, m->t[g]);
+	return h;
 }
 
-static double max_flow(struct sim_pool *p, int s, int t, int nnodes, double eps)
-{
-	double total = 0.0;
-	int e;
-
-	for (e = 0; e < p->nedges; e++)
-		p->flow[e] = 0.0;
-	while (bfs(p, s, t, nnodes, eps)) {
-		double b = FLOW_INF;
-		int v;
-
-		for (v = t; v != s; v = p->to[p->prev_edge[v] ^ 1])
-			b = fmin(b, p->cap[p->prev_edge[v]] - p->flow[p->prev_edge[v]]);
-		for (v = t; v != s; v = p->to[p->prev_edge[v] ^ 1]) {
-			p->flow[p->prev_edge[v]] += b;
-			p->flow[p->prev_edge[v] ^ 1] -= b;
-		}
-		total += b;
-	}
-	return total;
-}
-
-struct solve_ctx {
-	struct sim_pool *p;
+struct group_ctx {
 	const struct sim_agent *agents;
+	const double *share; /* per agent: its share of fills in this group */
 	unsigned int n;
-	const bool *active;
-	int s, t, nnodes;
-	double eps, tol;
 };
 
-static bool feasible(const struct solve_ctx *c, double t)
+/* Lines the group's agents keep in it at time @t. */
+static double group_lines(const struct group_ctx *c, double t)
 {
-	double want = 0.0;
+	double sum = 0.0;
 	unsigned int i;
 
-	for (i = 0; i < c->n; i++) {
-		if (!c->active[i])
-			continue;
-		c->p->cap[c->p->src_edge[i]] = sim_pool_occupancy(&c->agents[i], t);
-		want += c->p->cap[c->p->src_edge[i]];
-	}
-	return max_flow(c->p, c->s, c->t, c->nnodes, c->eps) >= want - c->tol;
+	for (i = 0; i < c->n; i++)
+		if (c->share[i] > 0)
+			sum += c->share[i] * sim_pool_occupancy(&c->agents[i], t);
+	return sum;
 }
 
-static void build_graph(struct solve_ctx *c, const double *way_cap, unsigned int nways)
-{
-	struct sim_pool *p = c->p;
-	unsigned int i, w;
-	int v;
-
-	for (v = 0; v < c->nnodes; v++)
-		p->head[v] = -1;
-	p->nedges = 0;
-	for (i = 0; i < c->n; i++) {
-		p->src_edge[i] = -1;
-		if (!c->active[i])
-			continue;
-		p->src_edge[i] = add_edge(p, c->s, 1 + (int)i, 0.0);
-		for (w = 0; w < nways; w++)
-			if ((c->agents[i].mask >> w & 1) && way_cap[w] > c->eps)
-				add_edge(p, 1 + (int)i, 1 + (int)(c->n + w), FLOW_INF);
-	}
-	for (w = 0; w < nways; w++)
-		if (way_cap[w] > c->eps)
-			add_edge(p, 1 + (int)(c->n + w), c->t, way_cap[w]);
-}
-
-/* The largest common T that still fits (0 if none does). */
-static double bottleneck_t(const struct solve_ctx *c, double *hi_out)
+/* The T at which the group's lines fill @cap (INFINITY if all fit). */
+static double group_time(const struct group_ctx *c, double cap)
 {
 	double lo = 0.0, hi = T_START;
 	int k;
 
-	while (feasible(c, hi)) {
+	if (group_lines(c, INFINITY) <= cap)
+		return INFINITY;
+	while (group_lines(c, hi) <= cap) {
 		lo = hi;
 		hi *= T_STEP;
-		if (hi > T_LIMIT) {
-			*hi_out = hi;
-			return lo;
-		}
-	}
-	if (lo == 0.0) {
-		/* Not even T_START fits: a linear search down to zero. */
-		for (k = 0; k < BISECT_STEPS; k++) {
-			double mid = 0.5 * (lo + hi);
-
-			if (feasible(c, mid))
-				lo = mid;
-			else
-				hi = mid;
-		}
-		*hi_out = hi;
-		return lo;
+		if (hi > T_LIMIT)
+			return INFINITY;
 	}
 	for (k = 0; k < BISECT_STEPS; k++) {
-		double mid = sqrt(lo * hi);
+		double mid = lo > 0 ? sqrt(lo * hi) : 0.5 * hi;
 
-		if (feasible(c, mid))
+		if (group_lines(c, mid) <= cap)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	*hi_out = hi;
 	return lo;
 }
 
-/* Settle the agents on the source side of the min cut at T = @t. */
-static unsigned int settle(struct solve_ctx *c, bool *active, double t, double hi, double *way_cap,
-			   unsigned int nways)
+/* Which of @n agents (those with lines) allocate into way @w. */
+static void members(const struct sim_agent *agents, const bool *active, unsigned int n,
+		    unsigned int w, uint64_t out[MEMBER_WORDS])
 {
-	struct sim_pool *p = c->p;
-	unsigned int i, w, settled = 0;
+	unsigned int i;
 
-	feasible(c, hi);
-	bfs(p, c->s, -1, c->nnodes, c->eps);
-	for (i = 0; i < c->n; i++) {
-		if (!active[i] || p->prev_edge[1 + i] == -2)
-			continue;
-		active[i] = false;
-		p->t[i] = t;
-		p->occ[i] = sim_pool_occupancy(&c->agents[i], t);
-		settled++;
+	memset(out, 0, sizeof(uint64_t) * MEMBER_WORDS);
+	for (i = 0; i < n; i++)
+		if (active[i] && (agents[i].mask >> w & 1))
+			out[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+/* Group the ways by the agents that share them; returns how many groups. */
+static unsigned int group_ways(struct sim_pool *p, const struct sim_agent *agents,
+			       const bool *active, unsigned int n, unsigned int nways)
+{
+	uint64_t sig[SIM_POOL_MAX_WAYS][MEMBER_WORDS];
+	unsigned int w, v, ng = 0;
+
+	for (w = 0; w < nways; w++) {
+		members(agents, active, n, w, sig[w]);
+		p->group[w] = -1;
+		for (v = 0; v < MEMBER_WORDS && !sig[w][v]; v++)
+			;
+		if (v == MEMBER_WORDS)
+			continue; /* nobody allocates here */
+		for (v = 0; v < w; v++)
+			if (p->group[v] >= 0 && !memcmp(sig[v], sig[w], sizeof(sig[w]))) {
+				p->group[w] = p->group[v];
+				p->group_ways[p->group[w]]++;
+				break;
+			}
+		if (p->group[w] < 0) {
+			p->group[w] = (int)ng;
+			p->group_ways[ng++] = 1;
+		}
 	}
-	for (w = 0; w < nways; w++)
-		if (p->prev_edge[1 + c->n + w] != -2)
-			way_cap[w] = 0.0;
-	return settled;
+	return ng;
 }
 
 int sim_pool_solve(struct sim_pool *p, const struct sim_agent *agents, unsigned int n,
 		   unsigned int nways, double way_lines)
 {
-	double way_cap[SIM_POOL_MAX_WAYS];
 	bool active[SIM_POOL_MAX_AGENTS];
+	double share[SIM_POOL_MAX_AGENTS];
+	unsigned int nw[SIM_POOL_MAX_AGENTS];
 	uint32_t valid;
-	unsigned int i, w, left = 0;
-	struct solve_ctx c = {
-		.p = p,
-		.agents = agents,
-		.n = n,
-		.active = active,
-		.s = 0,
-		.t = (int)(n + nways + 1),
-		.nnodes = (int)(n + nways + 2),
-	};
+	unsigned int i, w, g;
 
 	if (n > SIM_POOL_MAX_AGENTS || nways == 0 || nways > SIM_POOL_MAX_WAYS || !(way_lines > 0))
 		return -EINVAL;
-	c.eps = way_lines * 1e-12;
-	c.tol = way_lines * nways * 1e-9;
 	valid = ways_all(nways);
-	for (w = 0; w < nways; w++)
-		way_cap[w] = way_lines;
 	for (i = 0; i < n; i++) {
-		double want = sim_pool_occupancy(&agents[i], INFINITY);
-
-		p->t[i] = INFINITY;
+		nw[i] = (unsigned int)__builtin_popcount(agents[i].mask & valid);
+		active[i] = nw[i] > 0 && sim_pool_occupancy(&agents[i], INFINITY) > 0.0;
+		p->mix[i].n = 0;
 		p->occ[i] = 0.0;
-		active[i] = want > 0.0;
-		if (active[i] && !(agents[i].mask & valid)) {
-			p->t[i] = 0.0; /* lines it may keep nowhere */
-			active[i] = false;
-		}
-		left += active[i];
+		/* lines it may keep nowhere: T 0; nothing used: everything fits */
+		p->t[i] = nw[i] ? INFINITY : 0.0;
+		if (!nw[i])
+			sim_mix_one(&p->mix[i], 0.0);
+		else if (!active[i])
+			sim_mix_one(&p->mix[i], INFINITY);
 	}
-	while (left) {
-		double t, hi;
-		unsigned int got;
+	p->ngroups = group_ways(p, agents, active, n, nways);
+	for (g = 0; g < p->ngroups; g++) {
+		struct group_ctx c = {.agents = agents, .share = share, .n = n};
+		uint32_t gmask = 0;
 
-		build_graph(&c, way_cap, nways);
-		if (feasible(&c, INFINITY)) {
-			for (i = 0; i < n; i++)
-				if (active[i])
-					p->occ[i] = sim_pool_occupancy(&agents[i], INFINITY);
-			break;
+		for (w = 0; w < nways; w++)
+			if (p->group[w] == (int)g)
+				gmask |= 1u << w;
+		for (i = 0; i < n; i++)
+			share[i] = active[i] && (agents[i].mask & gmask)
+					   ? (double)p->group_ways[g] / nw[i]
+					   : 0.0;
+		p->group_t[g] = group_time(&c, p->group_ways[g] * way_lines);
+		for (i = 0; i < n; i++) {
+			struct sim_mix *m = &p->mix[i];
+
+			if (!(share[i] > 0))
+				continue;
+			m->f[m->n] = share[i];
+			m->t[m->n++] = p->group_t[g];
+			p->occ[i] += share[i] * sim_pool_occupancy(&agents[i], p->group_t[g]);
+			p->t[i] = fmin(p->t[i], p->group_t[g]);
 		}
-		t = bottleneck_t(&c, &hi);
-		got = settle(&c, active, t, hi, way_cap, nways);
-		if (!got) {
-			/* Rounding left no cut: settle everyone rather than loop. */
-			for (i = 0; i < n; i++)
-				if (active[i]) {
-					active[i] = false;
-					p->t[i] = t;
-					p->occ[i] = sim_pool_occupancy(&agents[i], t);
-				}
-			break;
-		}
-		left -= got;
 	}
 	return 0;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The occupancy equilibrium of sim_pool.c against cases solvable by hand. */
+/* The occupancy of sim_pool.c (per group of ways) against cases solvable by hand. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -107,27 +107,74 @@ static void test_sim_pool_rejects_bad_arguments(void **state)
 	free(p);
 }
 
-static void test_sim_pool_lines_settle_where_they_live_longest(void **state)
+static void test_sim_pool_streaming_agent_takes_the_way_it_shares(void **state)
 {
 	/*
-	 * A heavy agent on way 0 only, a light one on ways 0-1: the light one
-	 * keeps all of way 1 and so never competes on way 0, as LRU victim
-	 * selection among its ways makes it do.
+	 * A light agent (900 lines) on ways 0-1, a streaming one (a million
+	 * lines, each touched once a millisecond: 1e9 fills a second) on way
+	 * 0: half the light agent's fills land on way 0, where the streamer
+	 * inserts far more and holds nearly all of it; the light agent keeps
+	 * the half on way 1. Confined to way 2, the streamer leaves way 0 to
+	 * it and it hits everything.
 	 */
-	struct sim_class c[2] = {{.lines = 4000, .rate = 1000}, {.lines = 900, .rate = 10}};
-	struct sim_agent a[2] = {{.mask = 0x1, .nclass = 1, .cls = &c[0]},
-				 {.mask = 0x3, .nclass = 1, .cls = &c[1]}};
+	struct sim_class c[2] = {{.lines = 900, .rate = 10}, {.lines = 1e6, .rate = 1000}};
+	struct sim_agent a[2] = {{.mask = 0x3, .nclass = 1, .cls = &c[0]},
+				 {.mask = 0x1, .nclass = 1, .cls = &c[1]}};
 	struct sim_pool *p = new_pool();
+	double shared_t;
 
 	(void)state;
-	assert_int_equal(sim_pool_solve(p, a, 2, 2, WAY), 0);
-	assert_true(isinf(p->t[1]));
-	assert_float_equal(p->occ[0], WAY, 1e-3);
+	assert_int_equal(sim_pool_solve(p, a, 2, 3, WAY), 0);
+	assert_int_equal(p->mix[0].n, 2);
+	assert_float_equal(p->mix[0].f[0] + p->mix[0].f[1], 1.0, 1e-12);
+	assert_true(p->occ[1] > 0.99 * WAY);
+	assert_true(p->occ[1] <= WAY * (1 + 1e-6));
+	shared_t = p->t[1];
+	assert_float_equal(p->t[0], shared_t, 1e-9 * shared_t);
+	/* the half on way 1 hits; the half on way 0 almost never */
+	assert_true(sim_mix_hit(&p->mix[0], c[0].rate) > 0.5);
+	assert_true(sim_mix_hit(&p->mix[0], c[0].rate) < 0.51);
+	a[1].mask = 0x4;
+	assert_int_equal(sim_pool_solve(p, a, 2, 3, WAY), 0);
+	assert_float_equal(sim_mix_hit(&p->mix[0], c[0].rate), 1.0, 0);
+	assert_float_equal(p->occ[0], 900, 1e-6);
 	free(p);
 }
 
-/* Random agents; growing one agent's mask never shortens its time. */
-static void test_sim_pool_more_ways_never_shorten_an_agents_time(void **state)
+static void test_sim_pool_fills_spread_over_the_masks_ways(void **state)
+{
+	/*
+	 * Two agents of equal rates, one on ways 0-3, one on way 3: a quarter
+	 * of the first one's lines compete on way 3, where the second's all do.
+	 */
+	struct sim_class c[2] = {{.lines = 8000, .rate = 100}, {.lines = 8000, .rate = 100}};
+	struct sim_agent a[2] = {{.mask = 0xf, .nclass = 1, .cls = &c[0]},
+				 {.mask = 0x8, .nclass = 1, .cls = &c[1]}};
+	struct sim_pool *p = new_pool();
+	double t_shared, t_own, in3;
+
+	(void)state;
+	assert_int_equal(sim_pool_solve(p, a, 2, 4, WAY), 0);
+	assert_int_equal(p->ngroups, 2);
+	assert_int_equal(p->group_ways[p->group[0]], 3);
+	t_shared = p->group_t[p->group[3]];
+	t_own = p->group_t[p->group[0]];
+	/* way 3: 2000 + 8000 lines of one rate share 1000 in proportion */
+	in3 = 0.25 * 8000 * -expm1(-100 * t_shared);
+	assert_float_equal(in3 + 8000 * -expm1(-100 * t_shared), WAY, 1e-3);
+	assert_float_equal(p->occ[1], 8000 * -expm1(-100 * t_shared), 1e-3);
+	assert_float_equal(p->occ[0], in3 + 3 * WAY, 1e-3);
+	assert_float_equal(0.75 * 8000 * -expm1(-100 * t_own), 3 * WAY, 1e-3);
+	assert_true(t_own > t_shared);
+	free(p);
+}
+
+/*
+ * Random agents on ways 0-7; growing one agent onto way 8, which nobody
+ * else uses, never lowers its hit ratio nor anyone's occupancy; no group
+ * holds more than its ways.
+ */
+static void test_sim_pool_a_free_way_never_hurts(void **state)
 {
 	struct sim_class c[6];
 	struct sim_agent a[6];
@@ -139,7 +186,7 @@ static void test_sim_pool_more_ways_never_shorten_an_agents_time(void **state)
 	sim_rng_seed(&r, 42);
 	for (round = 0; round < 200; round++) {
 		unsigned int n = 2 + sim_rng_next(&r) % 5, i, k, lo, len;
-		double before;
+		double hit, occ[6], total = 0;
 
 		for (i = 0; i < n; i++) {
 			c[i].lines = 200 + sim_rng_uniform(&r) * 6000;
@@ -150,17 +197,19 @@ static void test_sim_pool_more_ways_never_shorten_an_agents_time(void **state)
 				.mask = ((1u << len) - 1) << lo, .nclass = 1, .cls = &c[i]};
 		}
 		k = sim_rng_next(&r) % n;
-		assert_int_equal(sim_pool_solve(p, a, n, 8, WAY), 0);
-		before = p->t[k];
-		a[k].mask |= a[k].mask << 1 & 0xff;
-		a[k].mask |= a[k].mask >> 1;
-		assert_int_equal(sim_pool_solve(p, a, n, 8, WAY), 0);
-		assert_true(p->t[k] >= before * (1 - 1e-6));
-		/* Nobody holds more than the ways can. */
-		before = 0;
+		assert_int_equal(sim_pool_solve(p, a, n, 9, WAY), 0);
+		hit = sim_mix_hit(&p->mix[k], c[k].rate);
+		for (i = 0; i < n; i++) {
+			occ[i] = p->occ[i];
+			total += occ[i];
+		}
+		assert_true(total <= 9 * WAY * (1 + 1e-6));
+		a[k].mask |= 1u << 8;
+		assert_int_equal(sim_pool_solve(p, a, n, 9, WAY), 0);
+		assert_true(sim_mix_hit(&p->mix[k], c[k].rate) >= hit - 1e-9);
 		for (i = 0; i < n; i++)
-			before += p->occ[i];
-		assert_true(before <= 8 * WAY * (1 + 1e-6));
+			if (i != k)
+				assert_true(p->occ[i] >= occ[i] * (1 - 1e-9));
 	}
 	free(p);
 }
@@ -174,8 +223,9 @@ int main(void)
 		cmocka_unit_test(test_sim_pool_shared_ways_split_by_common_time),
 		cmocka_unit_test(test_sim_pool_agent_without_ways_gets_nothing),
 		cmocka_unit_test(test_sim_pool_rejects_bad_arguments),
-		cmocka_unit_test(test_sim_pool_lines_settle_where_they_live_longest),
-		cmocka_unit_test(test_sim_pool_more_ways_never_shorten_an_agents_time),
+		cmocka_unit_test(test_sim_pool_streaming_agent_takes_the_way_it_shares),
+		cmocka_unit_test(test_sim_pool_fills_spread_over_the_masks_ways),
+		cmocka_unit_test(test_sim_pool_a_free_way_never_hurts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

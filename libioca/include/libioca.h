@@ -75,8 +75,10 @@ enum ioca_print_level {
 };
 
 /*
- * A message of the library, without a trailing newline. @ctx is the
- * print_ctx of the opts the object was opened with.
+ * A message of the library, without a trailing newline, with errno as it
+ * was (the library restores it after the call). @ctx is the print_ctx of
+ * the opts the object was opened with. libspec's libspec_print_fn_t has
+ * the same shape.
  */
 typedef void (*ioca_print_fn_t)(enum ioca_print_level level, void *ctx, const char *fmt,
 				va_list ap);

@@ -41,6 +41,7 @@ struct code_cache {
 	int dirfd;
 	uint64_t max_bytes;
 	char *dir;
+	const struct libspec_log *log;
 };
 
 struct cc_file {
@@ -49,8 +50,8 @@ struct cc_file {
 	uint64_t size;
 };
 
-int code_cache_open(struct code_cache **out, const char *dir, uint64_t max_bytes, char *err,
-		    size_t errsz)
+int code_cache_open(struct code_cache **out, const char *dir, uint64_t max_bytes,
+		    const struct libspec_log *log, char *err, size_t errsz)
 {
 	struct code_cache *cc;
 	int fd;
@@ -74,6 +75,7 @@ int code_cache_open(struct code_cache **out, const char *dir, uint64_t max_bytes
 		return -ENOMEM;
 	}
 	cc->dirfd = fd;
+	cc->log = log;
 	cc->max_bytes = max_bytes ? max_bytes : CODE_CACHE_DEFAULT_MAX;
 	*out = cc;
 	return 0;
@@ -191,7 +193,7 @@ int code_cache_load(struct code_cache *cc, const void *key, size_t key_len, void
 	close(fd);
 	return 0;
 out_bad:
-	pr_warn("code cache %s/%s: truncated or corrupt, removed\n", cc->dir, name);
+	pr_warn(cc->log, "code cache %s/%s: truncated or corrupt, removed", cc->dir, name);
 	unlinkat(cc->dirfd, name, 0);
 out_fd:
 	close(fd);

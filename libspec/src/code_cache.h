@@ -17,14 +17,16 @@
 #define CODE_CACHE_DEFAULT_MAX (64ull << 20)
 
 struct code_cache;
+struct libspec_log;
 
 /*
  * Use directory @dir (created if missing, its parent must exist), keeping
- * at most @max_bytes of files (0: CODE_CACHE_DEFAULT_MAX). -errno and a
- * message naming @dir on failure.
+ * at most @max_bytes of files (0: CODE_CACHE_DEFAULT_MAX); the files it
+ * removes as corrupt are reported to @log (the runtime's, which outlives
+ * the cache). -errno and a message naming @dir on failure.
  */
-int code_cache_open(struct code_cache **out, const char *dir, uint64_t max_bytes, char *err,
-		    size_t errsz);
+int code_cache_open(struct code_cache **out, const char *dir, uint64_t max_bytes,
+		    const struct libspec_log *log, char *err, size_t errsz);
 void code_cache_close(struct code_cache *cc);
 
 /*

@@ -508,7 +508,7 @@ static int submit(struct spec_runtime *rt, const struct spec_config *cfg,
 	struct job *job;
 	int ret;
 
-	if (!rt || !cfg || !OPTS_VALID(opts, spec_specialize_opts))
+	if (!rt || !cfg || !OPTS_VALID(&rt->log, opts, spec_specialize_opts))
 		return libspec_err(-EINVAL);
 	ret = spec_runtime__load(rt);
 	if (ret)

@@ -57,8 +57,8 @@ static struct cfg_entry *get_entry(struct spec_config *cfg, const char *label, i
 	struct cfg_entry *e;
 	size_t pos;
 
+	/* A plain value logs nothing: -EINVAL says it (parsing names the entry). */
 	if (!cfg || !config_label_ok(label)) {
-		pr_warn("config: bad label '%s'\n", label ? label : "(null)");
 		*err = libspec_err(-EINVAL);
 		return NULL;
 	}
@@ -307,8 +307,11 @@ static int parse_item(struct spec_config *cfg, const char *s, size_t len, char *
 		return -EINVAL;
 	}
 	err = spec_config__disable(cfg, label);
-	if (err)
+	if (err) {
+		if (err == -EINVAL)
+			snprintf(why, whysz, ": bad label '%s'", label);
 		return err;
+	}
 	p = rest;
 	if (*p == '=') {
 		long long v;
@@ -350,7 +353,7 @@ static int parse_item(struct spec_config *cfg, const char *s, size_t len, char *
 	return *p ? -EINVAL : 0;
 }
 
-struct spec_config *spec_config__parse(const char *text)
+struct spec_config *config_parse(const char *text, const struct libspec_log *log)
 {
 	struct spec_config *cfg;
 	const char *s, *comma;
@@ -371,8 +374,8 @@ struct spec_config *spec_config__parse(const char *text)
 		len = comma ? (size_t)(comma - s) : strlen(s);
 		err = parse_item(cfg, s, len, why, sizeof(why));
 		if (err) {
-			pr_warn("config: bad entry '%.*s' at offset %zu of \"%s\"%s\n", (int)len, s,
-				(size_t)(s - text), text, why);
+			pr_warn(log, "config: bad entry '%.*s' at offset %zu of \"%s\"%s", (int)len,
+				s, (size_t)(s - text), text, why);
 			spec_config__free(cfg);
 			return libspec_err_ptr(err);
 		}
@@ -380,4 +383,19 @@ struct spec_config *spec_config__parse(const char *text)
 			break;
 	}
 	return cfg;
+}
+
+struct spec_config *spec_config__parse(const char *text)
+{
+	return config_parse(text, NULL);
+}
+
+struct spec_config *spec_config__parse_opts(const char *text,
+					    const struct spec_config_parse_opts *opts)
+{
+	struct libspec_log log = LIBSPEC_LOG_OPTS(opts);
+
+	if (!OPTS_VALID(&log, opts, spec_config_parse_opts))
+		return libspec_err_ptr(-EINVAL);
+	return config_parse(text, &log);
 }

@@ -36,4 +36,8 @@ const struct cfg_entry *config_find(const struct spec_config *cfg, const char *l
 /* Labels must survive the text form: no separators or spaces. */
 bool config_label_ok(const char *label);
 
+struct libspec_log;
+/* spec_config__parse() naming a bad entry to @log (NULL: the default). */
+struct spec_config *config_parse(const char *text, const struct libspec_log *log);
+
 #endif /* LIBSPEC_CONFIG_H */

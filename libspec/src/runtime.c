@@ -18,14 +18,19 @@
 #define DEFAULT_FIRST_PIPELINE "default<O1>"
 #define DEFAULT_MAX_VARIANTS 16
 
-int rt_set_error(struct spec_runtime *rt, int err, const char *msg)
+void rt_record_error(struct spec_runtime *rt, int err, const char *msg)
 {
 	size_t len = strnlen(msg, sizeof(rt->last_msg) - 1);
 
 	rt->last_err = err;
 	memcpy(rt->last_msg, msg, len);
 	rt->last_msg[len] = '\0';
-	pr_warn("%s\n", msg);
+}
+
+int rt_set_error(struct spec_runtime *rt, int err, const char *msg)
+{
+	rt_record_error(rt, err, msg);
+	pr_warn(&rt->log, "%s", msg);
 	return err;
 }
 
@@ -35,12 +40,13 @@ void rt_clear_error(struct spec_runtime *rt)
 	rt->last_msg[0] = '\0';
 }
 
-static void open_error(const struct spec_runtime_opts *opts, const char *msg)
+static void open_error(const struct libspec_log *log, const struct spec_runtime_opts *opts,
+		       const char *msg)
 {
 	char *buf = OPTS_GET(opts, errbuf, NULL);
 	size_t sz = OPTS_GET(opts, errbuf_sz, 0);
 
-	pr_warn("%s\n", msg);
+	pr_warn(log, "%s", msg);
 	if (buf && sz)
 		snprintf(buf, sz, "%s", msg);
 }
@@ -52,7 +58,7 @@ static int runtime_open_cache(struct spec_runtime *rt, const struct spec_runtime
 	int ret;
 
 	ret = code_cache_open(&cc, opts->code_cache_dir, OPTS_GET(opts, code_cache_max_bytes, 0),
-			      msg, msgsz);
+			      &rt->log, msg, msgsz);
 	return ret ? ret : jit_set_cache(rt->jit, cc, msg, msgsz);
 }
 
@@ -60,16 +66,18 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 {
 	const char *env = getenv("LIBSPEC_PERF_MAP");
 	char msg[RT_MSG_MAX] = "";
+	struct libspec_log log = LIBSPEC_LOG_OPTS(opts);
 	struct spec_runtime *rt;
 	const char *pipeline;
 	size_t i;
 	int ret;
 
-	if (!path || !OPTS_VALID(opts, spec_runtime_opts))
+	if (!path || !OPTS_VALID(&log, opts, spec_runtime_opts))
 		return libspec_err_ptr(-EINVAL);
 	rt = calloc(1, sizeof(*rt));
 	if (!rt)
 		return libspec_err_ptr(-ENOMEM);
+	rt->log = log;
 	pthread_mutex_init(&rt->lock, NULL);
 	pthread_mutex_init(&rt->jit_lock, NULL);
 	pthread_cond_init(&rt->cond, NULL);
@@ -90,7 +98,7 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 		free(rt);
 		return libspec_err_ptr(ret ? ret : -ENOMEM);
 	}
-	ret = jit_open(&rt->jit, path, &rt->pts, &rt->dom,
+	ret = jit_open(&rt->jit, path, &rt->pts, &rt->dom, &rt->log,
 		       OPTS_GET(opts, perf_map, false) || (env && !strcmp(env, "1")), msg,
 		       sizeof(msg));
 	if (!ret && OPTS_GET(opts, code_cache_dir, NULL))
@@ -104,7 +112,7 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 		}
 	}
 	if (ret) {
-		open_error(opts, msg);
+		open_error(&rt->log, opts, msg);
 		spec_runtime__close(rt);
 		return libspec_err_ptr(ret);
 	}
@@ -113,13 +121,14 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 	for (i = 0; i < rt->pts.n; i++)
 		rt->pts.p[i]->dom = &rt->dom;
 	if (!rt->nr_handlers)
-		pr_warn("%s: defines no function, so there is no handler to call\n", path);
+		pr_warn(&rt->log, "%s: defines no function, so there is no handler to call", path);
 	else if (!rt->pts.n && !jit_event_any_handler(rt->jit))
 		/* Event handlers need no points: merging is their specialization. */
-		pr_warn("%s: no specialization points: compile the handlers with spec-cc from "
-			"sources that use <libspec/annotate.h>; they run generic only\n",
+		pr_warn(&rt->log,
+			"%s: no specialization points: compile the handlers with spec-cc from "
+			"sources that use <libspec/annotate.h>; they run generic only",
 			path);
-	pr_debug("%s: %zu handlers, %zu points\n", path, rt->nr_handlers, rt->pts.n);
+	pr_debug(&rt->log, "%s: %zu handlers, %zu points", path, rt->nr_handlers, rt->pts.n);
 	return rt;
 }
 
@@ -133,7 +142,7 @@ int spec_runtime__define_symbol(struct spec_runtime *rt, const char *name, const
 	pthread_mutex_lock(&rt->lock);
 	if (rt->loaded) {
 		pthread_mutex_unlock(&rt->lock);
-		pr_warn("define_symbol(%s): runtime already loaded\n", name);
+		pr_warn(&rt->log, "define_symbol(%s): runtime already loaded", name);
 		return libspec_err(-EBUSY);
 	}
 	pthread_mutex_lock(&rt->jit_lock);
@@ -223,7 +232,7 @@ void *spec_runtime__handler(struct spec_runtime *rt, const char *name)
 				     &rt->dom, &addr, msg, sizeof(msg));
 		/* Without its timer a handler is only not measured. */
 		if (!ret && tier_build_timer(rt, (size_t)idx, msg, sizeof(msg)))
-			pr_warn("handler '%s' is not measured: %s\n", name, msg);
+			pr_warn(&rt->log, "handler '%s' is not measured: %s", name, msg);
 		pthread_mutex_unlock(&rt->jit_lock);
 		if (ret) {
 			rt_set_error(rt, ret, msg);
@@ -268,7 +277,7 @@ static struct spec_point *find_point(struct spec_runtime *rt, const char *label)
 	struct spec_point *p = rt && label ? points_find(&rt->pts, label) : NULL;
 
 	if (!p && rt && label)
-		pr_warn("unknown label '%s'\n", label);
+		pr_warn(&rt->log, "unknown label '%s'", label);
 	return p;
 }
 
@@ -301,7 +310,8 @@ int spec_runtime__add_custom(struct spec_runtime *rt, const char *label, spec_cu
 	if (!p)
 		return libspec_err(rt && label ? -ENOENT : -EINVAL);
 	if (p->kind != SPEC_POINT_CUSTOM) {
-		pr_warn("'%s' is a %s point, not spec_custom\n", label, points_kind_name(p->kind));
+		pr_warn(&rt->log, "'%s' is a %s point, not spec_custom", label,
+			points_kind_name(p->kind));
 		return libspec_err(-EINVAL);
 	}
 	pthread_mutex_lock(&rt->lock);
@@ -323,7 +333,8 @@ int spec_runtime__add_gen(struct spec_runtime *rt, const char *label,
 	if (!p)
 		return libspec_err(rt && label ? -ENOENT : -EINVAL);
 	if (p->kind != SPEC_POINT_GEN) {
-		pr_warn("'%s' is a %s point, not spec_gen\n", label, points_kind_name(p->kind));
+		pr_warn(&rt->log, "'%s' is a %s point, not spec_gen", label,
+			points_kind_name(p->kind));
 		return libspec_err(-EINVAL);
 	}
 	pthread_mutex_lock(&rt->lock);
@@ -349,7 +360,7 @@ int spec_runtime__invalidate(struct spec_runtime *rt, const char *label,
 	struct spec_point *p = find_point(rt, label);
 	bool replaced = false;
 
-	if (!p || !OPTS_VALID(opts, spec_invalidate_opts))
+	if (!p || !OPTS_VALID(&rt->log, opts, spec_invalidate_opts))
 		return libspec_err(rt && label && p ? -EINVAL : p ? -EINVAL : -ENOENT);
 	pthread_mutex_lock(&rt->lock);
 	p->version++;
@@ -369,7 +380,7 @@ int spec_runtime__invalidate(struct spec_runtime *rt, const char *label,
 		/* Sampled answers came from the old data too. */
 		sampler_reset(&rt->dom);
 	}
-	pr_debug("invalidated the data of '%s'%s\n", label,
+	pr_debug(&rt->log, "invalidated the data of '%s'%s", label,
 		 replaced ? ", generic variant installed" : "");
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "epoch.h"
 #include "jit/jit.h"
+#include "log.h"
 #include "points.h"
 
 #define RT_MSG_MAX 1024
@@ -76,6 +77,10 @@ struct spec_runtime {
 	bool first_fast_codegen;
 	struct tier *tier; /* measured tiers, or NULL */
 
+	/* Where its messages go, and those of what is built on it unless
+	 * their opts name another callback.
+	 */
+	struct libspec_log log;
 	int last_err;
 	char last_msg[RT_MSG_MAX];
 	struct spec_runtime_stats stats;
@@ -90,6 +95,8 @@ struct spec_runtime {
 
 /* Record an error of @rt (lock held) and log it; returns @err. */
 int rt_set_error(struct spec_runtime *rt, int err, const char *msg);
+/* Record it only (the caller logs it where it belongs). */
+void rt_record_error(struct spec_runtime *rt, int err, const char *msg);
 /* A later success: last_error() reports none (lock held). */
 void rt_clear_error(struct spec_runtime *rt);
 

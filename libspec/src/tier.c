@@ -363,8 +363,9 @@ void tier_decide(struct spec_runtime *rt, const struct tier_plan *p, struct tier
 			sum_old += old->median[i];
 			sum_fo += fw->median[i];
 		}
-		pr_debug("tiers of '%s': %" PRIu64 " cycles before (%u timed), first %" PRIu64
-			 " (%u), final %" PRIu64 " (%u)\n",
+		pr_debug(&rt->log,
+			 "tiers of '%s': %" PRIu64 " cycles before (%u timed), first %" PRIu64
+			 " (%u), final %" PRIu64 " (%u)",
 			 jit_handler_name(rt->jit, i), old ? old->median[i] : 0,
 			 old ? old->n[i] : 0, fw->median[i], fw->n[i], final ? last.median[i] : 0,
 			 final ? last.n[i] : 0);

@@ -85,7 +85,8 @@ static void cct_table(struct cc_table *t, long seed)
 
 static struct spec_runtime *cct_open(const char *ir, const char *dir, uint64_t max)
 {
-	LIBSPEC_OPTS(spec_runtime_opts, o, .code_cache_dir = dir, .code_cache_max_bytes = max);
+	LIBSPEC_OPTS(spec_runtime_opts, o, .code_cache_dir = dir, .code_cache_max_bytes = max,
+		     .print = tu_print);
 	struct spec_runtime *rt;
 
 	tu_capture();
@@ -287,7 +288,7 @@ static void test_cache_bad_directory_fails_the_open(void **state)
 {
 	char buf[256] = "";
 	LIBSPEC_OPTS(spec_runtime_opts, o, .code_cache_dir = "/nonexistent-libspec/cache",
-		     .errbuf = buf, .errbuf_sz = sizeof(buf));
+		     .errbuf = buf, .errbuf_sz = sizeof(buf), .print = tu_print);
 
 	(void)state;
 	tu_capture();

@@ -92,7 +92,7 @@ static void config_for(int i, char *buf, size_t size)
 
 static void test_concurrency_swaps_under_load_stay_correct_and_bounded(void **state)
 {
-	LIBSPEC_OPTS(spec_runtime_opts, opts, .max_variants = MAX_VARIANTS);
+	LIBSPEC_OPTS(spec_runtime_opts, opts, .max_variants = MAX_VARIANTS, .print = tu_print);
 	struct shared sh = {0};
 	struct spec_runtime_stats st;
 	struct spec_runtime *rt;
@@ -180,7 +180,7 @@ static void *call_held(void *arg)
 /* A runtime of two cached variants and its wk_held handler in @hc. */
 static struct spec_runtime *open_held(struct held_call *hc)
 {
-	LIBSPEC_OPTS(spec_runtime_opts, opts, .max_variants = 2);
+	LIBSPEC_OPTS(spec_runtime_opts, opts, .max_variants = 2, .print = tu_print);
 	struct spec_runtime *rt;
 
 	tu_capture();

@@ -140,7 +140,8 @@ static void run(enum mode mode, unsigned int mutate, struct outcome *out)
 			     .drop_mod = 6,
 			     .fec = true,
 			     .optimize = mode == REBINDING,
-			     .sample_every = 8};
+			     .sample_every = 8,
+			     .print = tu_print};
 	struct rebinder r = {0};
 	int64_t sizes[NR_MSGS], total, i;
 	struct ctp_stack s;
@@ -339,8 +340,12 @@ static char *entry_body(const char *ir, const char *prefix)
  */
 static void test_ctp_every_hot_chain_is_subsumed(void **state)
 {
-	struct ctp_opts o = {
-		.ir = tu_ir("ctp"), .frag = 96, .drop_mod = 6, .fec = true, .sample_every = 1};
+	struct ctp_opts o = {.ir = tu_ir("ctp"),
+			     .frag = 96,
+			     .drop_mod = 6,
+			     .fec = true,
+			     .sample_every = 1,
+			     .print = tu_print};
 	int64_t sizes[NR_MSGS], total, i;
 	uint8_t *msgs = stream(&total, sizes), *p = msgs;
 	struct spec_events_stats st;

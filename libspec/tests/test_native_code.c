@@ -89,7 +89,8 @@ static size_t diff_bytes(const unsigned char *a, const unsigned char *b, size_t 
 
 static struct spec_runtime *open_with(const char *pipeline, bool perf_map)
 {
-	LIBSPEC_OPTS(spec_runtime_opts, o, .pipeline = pipeline, .perf_map = perf_map);
+	LIBSPEC_OPTS(spec_runtime_opts, o, .pipeline = pipeline, .perf_map = perf_map,
+		     .print = tu_print);
 	struct spec_runtime *rt;
 
 	tu_capture();

@@ -154,7 +154,9 @@ static void test_policy_bad_opts_are_refused(void **state)
 	struct spec_policy_exhaustive_opts b;
 
 	assert_non_null(bad_extra);
-	expect_refused(NULL, &o, &(struct bad_case){"NULL runtime", EINVAL, "runtime"});
+	/* No runtime to inherit from: the opts' callback hears it. */
+	b = o, b.print = tu_print;
+	expect_refused(NULL, &b, &(struct bad_case){"NULL runtime", EINVAL, "runtime"});
 	b = o, b.metric = NULL;
 	expect_refused(*state, &b, &(struct bad_case){"no metric", EINVAL, "metric"});
 	b = o, b.threshold = -0.1;

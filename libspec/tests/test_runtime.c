@@ -27,7 +27,8 @@ static long hidden_twice(long v)
 static void test_runtime_open_missing_file_names_it(void **state)
 {
 	char errbuf[256] = "";
-	LIBSPEC_OPTS(spec_runtime_opts, opts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	LIBSPEC_OPTS(spec_runtime_opts, opts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf),
+		     .print = tu_print);
 
 	(void)state;
 	tu_capture();
@@ -43,7 +44,8 @@ static void test_runtime_open_rejects_garbage_ir(void **state)
 	char path[] = "/tmp/libspec-test-XXXXXX";
 	int fd = mkstemp(path);
 	char errbuf[512] = "";
-	LIBSPEC_OPTS(spec_runtime_opts, opts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	LIBSPEC_OPTS(spec_runtime_opts, opts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf),
+		     .print = tu_print);
 
 	(void)state;
 	assert_true(fd >= 0);
@@ -63,13 +65,15 @@ static void test_runtime_open_checks_opts(void **state)
 	struct {
 		struct spec_runtime_opts o;
 		long future;
-	} big = {.o = {.sz = sizeof(big)}, .future = 1};
+	} big = {.o = {.sz = sizeof(big), .print = tu_print}, .future = 1};
 	struct spec_runtime_opts small = {.sz = 2};
 
 	(void)state;
 	tu_capture();
 	assert_null(spec_runtime__open(tu_ir("points"), &big.o));
 	assert_int_equal(errno, EINVAL);
+	/* Refused, the opts' callback still hears why. */
+	assert_non_null(strstr(tu_last_msg(), "unknown non-zero field"));
 	assert_null(spec_runtime__open(tu_ir("points"), &small));
 	assert_int_equal(errno, EINVAL);
 }
@@ -222,7 +226,7 @@ static void test_runtime_handler_entry_follows_the_installed_variant(void **stat
 
 static void test_runtime_cache_is_bounded_and_frees_evicted(void **state)
 {
-	LIBSPEC_OPTS(spec_runtime_opts, opts, .max_variants = 3);
+	LIBSPEC_OPTS(spec_runtime_opts, opts, .max_variants = 3, .print = tu_print);
 	struct spec_runtime *rt;
 	long (*f)(long, long);
 	struct spec_runtime_stats st;

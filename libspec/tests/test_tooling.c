@@ -61,10 +61,11 @@ static int spec_cc(const char *name, const char *src, char *out, size_t size)
 
 static struct spec_runtime *open_ll(const char *name)
 {
+	LIBSPEC_OPTS(spec_runtime_opts, o, .print = tu_print);
 	char path[300];
 
 	snprintf(path, sizeof(path), "%s/%s.ll", dir, name);
-	return spec_runtime__open(path, NULL);
+	return spec_runtime__open(path, &o);
 }
 
 static void test_tooling_spec_cc_needs_no_include(void **state)
@@ -119,36 +120,6 @@ static void test_tooling_ir_without_points_warns(void **state)
 	spec_runtime__close(rt);
 }
 
-/* The printer a fresh process starts with (main() keeps it). */
-static libspec_print_fn_t default_print;
-
-static void test_tooling_warnings_go_to_stderr_by_default(void **state)
-{
-	char path[300], buf[1024] = "";
-	FILE *f;
-	int saved;
-
-	(void)state;
-	snprintf(path, sizeof(path), "%s/stderr", dir);
-	fflush(stderr);
-	saved = dup(2);
-	assert_non_null(freopen(path, "w", stderr));
-	libspec_set_print(default_print);
-	assert_null(spec_config__parse("B=16,N"));
-	libspec_set_print(NULL); /* silenced: this one is not printed */
-	assert_null(spec_config__parse("B=16,M"));
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
-	fclose(f);
-	assert_non_null(strstr(buf, "bare label 'N'"));
-	assert_null(strstr(buf, "bare label 'M'"));
-	tu_capture();
-}
-
 static void test_tooling_install_writes_prefix_and_public_headers(void **state)
 {
 	char cmd[1024], path[400], pc[2048] = "";
@@ -178,12 +149,8 @@ int main(void)
 		cmocka_unit_test(test_tooling_spec_cc_needs_no_include),
 		cmocka_unit_test(test_tooling_wide_integer_point_is_refused_at_compile_time),
 		cmocka_unit_test(test_tooling_ir_without_points_warns),
-		cmocka_unit_test(test_tooling_warnings_go_to_stderr_by_default),
 		cmocka_unit_test(test_tooling_install_writes_prefix_and_public_headers),
 	};
 
-	default_print = libspec_set_print(NULL);
-	libspec_set_print(default_print);
-	assert_non_null(default_print);
 	return cmocka_run_group_tests_name("tooling", tests, setup, teardown);
 }

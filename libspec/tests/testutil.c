@@ -19,17 +19,16 @@ const char *tu_ir(const char *name)
 	return path;
 }
 
-static int keep(enum libspec_print_level level, const char *fmt, va_list ap)
+void tu_print(enum libspec_print_level level, void *ctx, const char *fmt, va_list ap)
 {
-	if (level == LIBSPEC_WARN)
+	(void)ctx;
+	if (level == LIBSPEC_PRINT_WARN)
 		vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
-	return 0;
 }
 
 void tu_capture(void)
 {
 	last_msg[0] = '\0';
-	libspec_set_print(keep);
 }
 
 const char *tu_last_msg(void)
@@ -47,10 +46,11 @@ uint64_t tu_rand(uint64_t *s)
 
 struct spec_runtime *tu_open(const char *name)
 {
+	LIBSPEC_OPTS(spec_runtime_opts, o, .print = tu_print);
 	struct spec_runtime *rt;
 
 	tu_capture();
-	rt = spec_runtime__open(tu_ir(name), NULL);
+	rt = spec_runtime__open(tu_ir(name), &o);
 	if (!rt)
 		fail_msg("open %s: %s", tu_ir(name), tu_last_msg());
 	return rt;
@@ -58,10 +58,17 @@ struct spec_runtime *tu_open(const char *name)
 
 struct spec_runtime *tu_open_loaded(const char *name, const struct spec_runtime_opts *opts)
 {
+	LIBSPEC_OPTS(spec_runtime_opts, o, .print = tu_print);
 	struct spec_runtime *rt;
 
+	/* The caller's options, with the tests' callback unless they name one. */
+	if (opts) {
+		o = *opts;
+		if (!o.print)
+			o.print = tu_print;
+	}
 	tu_capture();
-	rt = spec_runtime__open(tu_ir(name), opts);
+	rt = spec_runtime__open(tu_ir(name), &o);
 	if (!rt)
 		fail_msg("open %s: %s", tu_ir(name), tu_last_msg());
 	if (spec_runtime__load(rt))
@@ -71,7 +78,8 @@ struct spec_runtime *tu_open_loaded(const char *name, const struct spec_runtime_
 
 int tu_specialize(struct spec_runtime *rt, const char *text)
 {
-	struct spec_config *cfg = spec_config__parse(text);
+	LIBSPEC_OPTS(spec_config_parse_opts, po, .print = tu_print);
+	struct spec_config *cfg = spec_config__parse_opts(text, &po);
 	int ret;
 
 	if (!cfg)

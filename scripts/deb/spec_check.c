@@ -2,7 +2,7 @@
 /*
  * A libspec program as a user of the libspec-dev package writes it: built
  * by scripts/deb/test.sh with the installed headers and pkg-config file,
- * linked against the packaged libspec.so.0. Loads the IR spec-cc made of
+ * linked against the packaged libspec.so.1. Loads the IR spec-cc made of
  * spec_handler.c, calls the generic variant, installs the K=5 variant and
  * calls it again. Exits 0 only if every answer is right.
  */

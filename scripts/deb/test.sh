@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 # shellcheck source=scripts/tap.sh disable=SC2154 # pass, fail: tap.sh's counters
 . "$root/scripts/tap.sh"
-pkgs=(ioca-dkms iocad libioca0 libioca-dev libspec0 libspec-dev)
+pkgs=(ioca-dkms iocad libioca0 libioca-dev libspec1 libspec-dev)
 apt=(apt-get -o DPkg::Lock::Timeout=900 -y -q --no-install-recommends)
 start=$(date +%s)
 

@@ -16,7 +16,7 @@ LOG=/tmp/iocad.log
 n=0
 failed=0
 pid=
-echo "1..20"
+echo "1..21"
 
 ok() {
 	n=$((n + 1))
@@ -214,5 +214,10 @@ if [ -x ./crun ]; then
 	fi
 	[ -n "$c2" ] && ./crun delete -f c2 >/dev/null 2>&1
 fi
-check "the plan ran to its end" '[ "$n" -eq 19 ]'
+# A soft lockup or a warning that passed is still a failure (the console
+# shows its backtrace).
+check "the kernel log has no warning, oops, lockup or lockdep report" \
+	'! dmesg | grep -qE "WARNING:|BUG:|Oops:|circular locking|INFO: task"'
+dmesg | grep -E -A 12 "WARNING:|BUG:|Oops:|circular locking|INFO: task" | head -n 40 | sed 's/^/# dmesg: /'
+check "the plan ran to its end" '[ "$n" -eq 20 ]'
 exit "$failed"

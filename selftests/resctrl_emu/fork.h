@@ -9,6 +9,8 @@
 #define RESCTRL_EMU_FORK_H
 
 int rctl_fork_init(void);
+/* Under rctl_lock: place every child forked so far (before any tasks I/O). */
+void rctl_fork_drain(void);
 void rctl_fork_exit(void);
 
 #endif /* RESCTRL_EMU_FORK_H */

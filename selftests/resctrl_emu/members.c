@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "fork.h"
 #include "members.h"
 
 int rctl_cpus_show(struct rctl_group *grp, struct seq_file *m)
@@ -142,6 +143,7 @@ int rctl_tasks_show(struct rctl_group *grp, struct seq_file *m)
 	unsigned int i;
 	pid_t pid;
 
+	rctl_fork_drain();
 	rcu_read_lock();
 	if (grp != &rctl_default) {
 		for (i = 0; i < grp->npids; i++)
@@ -191,6 +193,7 @@ int rctl_tasks_write(struct rctl_group *grp, char *buf, size_t len)
 	if (kstrtoint(strstrip(buf), 0, &pid) || pid < 0)
 		return -EINVAL;
 	rctl_status_clear();
+	rctl_fork_drain();
 	if (!pid)
 		pid = task_pid_vnr(current);
 	rcu_read_lock();

@@ -115,9 +115,12 @@ struct spec_events_opts {
 	 */
 	spec_metric_fn metric;
 	void *metric_ctx;
+	/* Message callback; NULL: the runtime's (spec_runtime_opts.print) */
+	libspec_print_fn_t print;
+	void *print_ctx; /* passed to print */
 	size_t : 0;
 };
-#define spec_events_opts__last_field metric_ctx
+#define spec_events_opts__last_field print_ctx
 
 /**
  * @brief Create the event system of @p rt. Must precede spec_runtime__load()

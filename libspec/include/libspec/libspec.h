@@ -11,8 +11,10 @@
  * Conventions (libbpf style): objects are opaque; int functions return 0 or a
  * negative errno and also set errno; pointer functions return NULL and set
  * errno; *_opts structs carry their own size and are declared with
- * LIBSPEC_OPTS(); messages go to the callback installed with
- * libspec_set_print(), whose default prints warnings to stderr.
+ * LIBSPEC_OPTS(); messages go to the print callback given in the opts of
+ * the object they concern (per object, no global state: two users of
+ * libspec in one process each keep their own), whose default prints
+ * warnings to stderr; a callback that does nothing silences the object.
  *
  * Limits: a custom point's generator gives at most SPEC_CUSTOM_MAX_CASES
  * cases; sampling keeps the top SPEC_SAMPLE_TOPK values per thread and
@@ -52,27 +54,28 @@ struct spec_config;
 struct spec_space;
 struct spec_variant;
 
-/* ---- logging ---------------------------------------------------------- */
+/* ---- messages ----------------------------------------------------------- */
 
 enum libspec_print_level {
-	LIBSPEC_WARN,
-	LIBSPEC_INFO,
-	LIBSPEC_DEBUG,
+	LIBSPEC_PRINT_WARN,
+	LIBSPEC_PRINT_INFO,
+	LIBSPEC_PRINT_DEBUG,
 };
 
-typedef int (*libspec_print_fn_t)(enum libspec_print_level level, const char *fmt, va_list ap);
+/*
+ * A message of the library, without a trailing newline, with errno as it
+ * was (the library restores it after the call). @ctx is the print_ctx of
+ * the opts the object was opened with. The callback runs in whichever
+ * thread logs: a caller's, or one of the object's own (the runtime's
+ * compile thread, the event system's dispatcher and optimizer, a policy's
+ * thread); for a runtime used from several threads it must be thread-safe.
+ */
+typedef void (*libspec_print_fn_t)(enum libspec_print_level level, void *ctx, const char *fmt,
+				   va_list ap);
 
 #define SPEC_CUSTOM_MAX_CASES 4096
 #define SPEC_SAMPLE_TOPK 8
 #define SPEC_HOT_MAX 32
-
-/**
- * @brief Install the message callback (process-wide; NULL silences).
- * @param fn callback, or NULL to silence; the default prints LIBSPEC_WARN
- *        messages to stderr and drops the others
- * @return the previous callback
- */
-LIBSPEC_API libspec_print_fn_t libspec_set_print(libspec_print_fn_t fn);
 
 /* ---- points and the specialization space -------------------------------- */
 
@@ -161,7 +164,9 @@ LIBSPEC_API void spec_space__free(struct spec_space *space);
 /*
  * A configuration maps labels to settings. A label not mentioned is
  * disabled (generic behaviour, no guard, no sampling). Configurations are
- * plain values: they are validated against a runtime only when used.
+ * plain values: they are validated against a runtime only when used, and
+ * they log nothing (a setter's -EINVAL means a bad label or argument; only
+ * parsing names what it refused, through its print callback).
  */
 
 /** @brief New empty configuration (= the generic variant). @return cfg or NULL and errno */
@@ -251,11 +256,30 @@ LIBSPEC_API int spec_config__format(const struct spec_config *cfg, char *buf, si
 
 /**
  * @brief Parse the text spec_config__format() writes (whitespace allowed
- * around entries) into a new configuration.
- * @return cfg, or NULL and errno = EINVAL (the print callback names the bad
- *         entry)
+ * around entries) into a new configuration; a bad entry is named in a
+ * warning to stderr (spec_config__parse_opts() takes a print callback).
+ * @return cfg, or NULL and errno = EINVAL
  */
 LIBSPEC_API struct spec_config *spec_config__parse(const char *text);
+
+struct spec_config_parse_opts {
+	size_t sz; /* sizeof(struct spec_config_parse_opts) */
+	/* Message callback; NULL = warnings to stderr, the rest dropped. */
+	libspec_print_fn_t print;
+	void *print_ctx; /* passed to print */
+	size_t : 0;
+};
+#define spec_config_parse_opts__last_field print_ctx
+
+/**
+ * @brief spec_config__parse() with options: a bad entry is named through
+ * @p opts' print callback.
+ * @param text configuration text
+ * @param opts options, or NULL
+ * @return cfg, or NULL and errno = EINVAL (bad text or opts), ENOMEM
+ */
+LIBSPEC_API struct spec_config *spec_config__parse_opts(const char *text,
+							const struct spec_config_parse_opts *opts);
 
 /* ---- runtime ------------------------------------------------------------ */
 
@@ -317,9 +341,15 @@ struct spec_runtime_opts {
 	 * are removed beyond it); 0: 64 MiB
 	 */
 	uint64_t code_cache_max_bytes;
+	/* Message callback of the runtime and of what is built on it (event
+	 * system, policies) unless their opts name another; NULL = warnings
+	 * to stderr, the rest dropped.
+	 */
+	libspec_print_fn_t print;
+	void *print_ctx; /* passed to print */
 	size_t : 0;
 };
-#define spec_runtime_opts__last_field code_cache_max_bytes
+#define spec_runtime_opts__last_field print_ctx
 
 /**
  * @brief Open a runtime from a handler IR (.ll) or bitcode (.bc) file made by

@@ -46,9 +46,15 @@ struct spec_counters_opts {
 	bool negate;
 	/* How long read() waits for a new sample (ms); 0: 3 intervals */
 	int timeout_ms;
+	/* Message callback, also of the handle's libioca objects (their
+	 * messages prefixed "libioca: "); NULL = warnings to stderr, the rest
+	 * dropped.
+	 */
+	libspec_print_fn_t print;
+	void *print_ctx; /* passed to print */
 	size_t : 0;
 };
-#define spec_counters_opts__last_field timeout_ms
+#define spec_counters_opts__last_field print_ctx
 
 /**
  * @brief Subscribe to the module's samples for metric @p what.

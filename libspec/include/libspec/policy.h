@@ -144,9 +144,12 @@ struct spec_policy_exhaustive_opts {
 	 * core to spare it competes with the service being measured.
 	 */
 	bool prepare_ahead;
+	/* Message callback; NULL: the runtime's (spec_runtime_opts.print) */
+	libspec_print_fn_t print;
+	void *print_ctx; /* passed to print */
 	size_t : 0;
 };
-#define spec_policy_exhaustive_opts__last_field prepare_ahead
+#define spec_policy_exhaustive_opts__last_field print_ctx
 
 /**
  * @brief Build the candidate list of @p rt's space and @p opts; nothing is
@@ -232,9 +235,12 @@ struct spec_policy_fastpath_opts {
 	uint64_t min_samples;
 	/* hot values the fast path holds (the generator's size); 0: 8 */
 	uint32_t hot;
+	/* Message callback; NULL: the runtime's (spec_runtime_opts.print) */
+	libspec_print_fn_t print;
+	void *print_ctx; /* passed to print */
 	size_t : 0;
 };
-#define spec_policy_fastpath_opts__last_field hot
+#define spec_policy_fastpath_opts__last_field print_ctx
 
 /**
  * @brief Watch the fast path of point @p label, whose installed variant was

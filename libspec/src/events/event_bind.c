@@ -47,16 +47,18 @@ static int handler_stub(struct spec_events *evs, const char *handler, uint32_t *
 
 	ret = jit_handler_index(evs->rt->jit, handler);
 	if (ret < 0) {
-		pr_warn("bind '%s': no such handler (no external function of that name in the "
-			"IR)\n",
+		pr_warn(&evs->log,
+			"bind '%s': no such handler (no external function of that name in the "
+			"IR)",
 			handler);
 		return -ENOENT;
 	}
 	*idx = (uint32_t)ret;
 	ret = atomic_load(&evs->handler_ok[*idx]);
 	if (ret < 0) {
-		pr_warn("bind '%s': not void (struct spec_ev_ctx *, const int64_t *, const int64_t "
-			"*)\n",
+		pr_warn(&evs->log,
+			"bind '%s': not void (struct spec_ev_ctx *, const int64_t *, const int64_t "
+			"*)",
 			handler);
 		return ret;
 	}
@@ -74,7 +76,7 @@ int64_t spec_event__bind(struct spec_event *ev, const char *handler,
 	void *fn;
 	int ret;
 
-	if (!ev || !handler || !OPTS_VALID(opts, spec_bind_opts))
+	if (!ev || !handler || !OPTS_VALID(&ev->evs->log, opts, spec_bind_opts))
 		return libspec_err(-EINVAL);
 	evs = ev->evs;
 	ret = handler_stub(evs, handler, &nbind.handler, &fn);

@@ -134,11 +134,10 @@ struct spec_event *ev_by_name(struct spec_ev_ctx *ctx, const char *name)
 		 (unsigned long long)n);
 	/* Never wait for the runtime's lock inside a handler. */
 	if (!pthread_mutex_trylock(&evs->rt->lock)) {
-		rt_set_error(evs->rt, -ENOENT, msg);
+		rt_record_error(evs->rt, -ENOENT, msg);
 		pthread_mutex_unlock(&evs->rt->lock);
-	} else {
-		pr_warn("%s\n", msg);
 	}
+	pr_warn(&evs->log, "%s", msg);
 	return NULL;
 }
 

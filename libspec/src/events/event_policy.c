@@ -150,8 +150,8 @@ static bool metric_rejects(struct spec_events *evs, struct ev_optimizer *o)
 	o->judging = false;
 	if (now >= 0.95 * o->before)
 		return false;
-	pr_info("events: merged code lowered the metric (%g -> %g): back to generic\n", o->before,
-		now);
+	pr_info(&evs->log, "events: merged code lowered the metric (%g -> %g): back to generic",
+		o->before, now);
 	spec_events__unmerge(evs);
 	o->hold = 2;
 	return true;
@@ -187,9 +187,10 @@ static void step(struct spec_events *evs, struct ev_optimizer *o, bool dirty)
 		goto out;
 	for (i = 0; i < nwant; i++)
 		set[i] = evs->events[want[i]];
-	pr_debug("events: policy: %zu events (was %zu)%s\n", nwant, ncur, dirty ? ", rebound" : "");
+	pr_debug(&evs->log, "events: policy: %zu events (was %zu)%s", nwant, ncur,
+		 dirty ? ", rebound" : "");
 	for (i = 0; i < nwant; i++)
-		pr_debug("events: policy:  %s\n", set[i]->name);
+		pr_debug(&evs->log, "events: policy:  %s", set[i]->name);
 	if (evs->metric) {
 		o->before = evs->metric(evs->metric_ctx);
 		o->judging = true;

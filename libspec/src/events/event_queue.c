@@ -359,7 +359,7 @@ void __spec_ev_raise_async(struct spec_ev_ctx *ctx, const char *event, const int
 	struct spec_event *ev = ev_by_name(ctx, event);
 
 	if (ev && ev_queue_push(ev, args, ctx->event, ctx->handler, 0) < 0)
-		pr_warn("async raise of '%s' dropped: out of memory\n", event);
+		pr_warn(&ev->evs->log, "async raise of '%s' dropped: out of memory", event);
 }
 
 void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *event, uint64_t delay_ns,
@@ -368,5 +368,5 @@ void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *event, uint64_
 	struct spec_event *ev = ev_by_name(ctx, event);
 
 	if (ev && ev_queue_push(ev, args, ctx->event, ctx->handler, delay_ns ? delay_ns : 1) < 0)
-		pr_warn("delayed raise of '%s' dropped: out of memory\n", event);
+		pr_warn(&ev->evs->log, "delayed raise of '%s' dropped: out of memory", event);
 }

@@ -42,7 +42,7 @@ static struct spec_event *event_create(struct spec_events *evs, const char *name
 	struct spec_event *ev;
 
 	if (n == evs->max_events) {
-		pr_warn("events: cannot create '%s': max_events (%u) reached\n", name,
+		pr_warn(&evs->log, "events: cannot create '%s': max_events (%u) reached", name,
 			evs->max_events);
 		*err = -ENOSPC;
 		return NULL;
@@ -72,20 +72,22 @@ static struct spec_event *event_create(struct spec_events *evs, const char *name
 }
 
 /* Printable ASCII, at most 255 bytes (DOT and JSON escape quotes). */
-static bool name_ok(const char *name)
+static bool name_ok(struct spec_events *evs, const char *name)
 {
 	const char *p;
 
 	for (p = name; *p; p++) {
 		if (*p < 0x20 || *p == 0x7f) {
-			pr_warn("events: bad event name \"%.64s\": byte %d at %zu (printable "
-				"ASCII only)\n",
+			pr_warn(&evs->log,
+				"events: bad event name \"%.64s\": byte %d at %zu (printable "
+				"ASCII only)",
 				name, *p, (size_t)(p - name));
 			return false;
 		}
 	}
 	if (p - name > 255) {
-		pr_warn("events: event name \"%.32s...\" is %zu bytes long (at most 255)\n", name,
+		pr_warn(&evs->log,
+			"events: event name \"%.32s...\" is %zu bytes long (at most 255)", name,
 			(size_t)(p - name));
 		return false;
 	}
@@ -102,7 +104,7 @@ struct spec_event *spec_events__event(struct spec_events *evs, const char *name)
 	ev = ev_lookup(evs, name);
 	if (ev)
 		return ev;
-	if (!name_ok(name))
+	if (!name_ok(evs, name))
 		return libspec_err_ptr(-EINVAL);
 	pthread_mutex_lock(&evs->lock);
 	ev = ev_lookup(evs, name);

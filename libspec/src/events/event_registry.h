@@ -74,6 +74,7 @@ struct spec_events {
 	uint32_t period_ms;
 	spec_metric_fn metric;
 	void *metric_ctx;
+	struct libspec_log log; /* opts.print, else the runtime's */
 
 	/* Creation and names: lookups are lock-free (entries only appear). */
 	_Atomic uint32_t nr_events;

@@ -56,8 +56,9 @@ static int events_init(struct spec_events *evs, struct spec_runtime *rt,
 	evs->metric = OPTS_GET(opts, metric, NULL);
 	evs->metric_ctx = OPTS_GET(opts, metric_ctx, NULL);
 	if (evs->max_events > 1024 || evs->hot_share < 0 || evs->hot_share > 1) {
-		pr_warn("events: max_events %u (at most 1024) or hot_share %g (0..1) out of "
-			"range\n",
+		pr_warn(&evs->log,
+			"events: max_events %u (at most 1024) or hot_share %g (0..1) out of "
+			"range",
 			evs->max_events, evs->hot_share);
 		return -EINVAL;
 	}
@@ -102,7 +103,7 @@ static void build_stubs(void *arg)
 	for (i = 0; i < evs->nr_handlers; i++) {
 		if (atomic_load(&evs->handler_ok[i]) == 1 &&
 		    !spec_runtime__handler(evs->rt, jit_handler_name(evs->rt->jit, i)))
-			pr_warn("events: no stub for handler '%s': %s\n",
+			pr_warn(&evs->log, "events: no stub for handler '%s': %s",
 				jit_handler_name(evs->rt->jit, i), strerror(errno));
 	}
 }
@@ -110,17 +111,22 @@ static void build_stubs(void *arg)
 struct spec_events *spec_events__new(struct spec_runtime *rt, const struct spec_events_opts *opts)
 {
 	struct spec_events *evs;
+	struct libspec_log log;
 	int ret;
 
-	if (!rt || !OPTS_VALID(opts, spec_events_opts))
+	if (!rt)
+		return libspec_err_ptr(-EINVAL);
+	log = libspec_log_or(LIBSPEC_LOG_OPTS(opts), &rt->log);
+	if (!OPTS_VALID(&log, opts, spec_events_opts))
 		return libspec_err_ptr(-EINVAL);
 	if (rt->load_hook) {
-		pr_warn("events: the runtime has an event system already (one per runtime)\n");
+		pr_warn(&log, "events: the runtime has an event system already (one per runtime)");
 		return libspec_err_ptr(-EBUSY);
 	}
 	evs = calloc(1, sizeof(*evs));
 	if (!evs)
 		return libspec_err_ptr(-ENOMEM);
+	evs->log = log;
 	ret = events_init(evs, rt, opts);
 	if (!ret)
 		ret = define_helpers(rt);
@@ -135,7 +141,8 @@ struct spec_events *spec_events__new(struct spec_runtime *rt, const struct spec_
 		ret = ev_policy_start(evs);
 	if (ret) {
 		if (ret == -EBUSY)
-			pr_warn("events: create the event system before spec_runtime__load()\n");
+			pr_warn(&log,
+				"events: create the event system before spec_runtime__load()");
 		spec_events__free(evs);
 		return libspec_err_ptr(ret);
 	}
@@ -195,7 +202,7 @@ int spec_events__merge(struct spec_events *evs, const struct spec_merge_opts *op
 	struct spec_event **mine = NULL;
 	int ret;
 
-	if (!evs || !OPTS_VALID(opts, spec_merge_opts) || (n && !set))
+	if (!evs || !OPTS_VALID(&evs->log, opts, spec_merge_opts) || (n && !set))
 		return libspec_err(-EINVAL);
 	if (!set) {
 		mine = ev_policy_choose(evs, &n);

@@ -127,7 +127,7 @@ static int jit_engine(struct jit *j, char *err, size_t errsz)
 }
 
 int jit_open(struct jit **out, const char *path, struct point_table *pts, struct epoch_domain *dom,
-	     bool perf_map, char *err, size_t errsz)
+	     const struct libspec_log *log, bool perf_map, char *err, size_t errsz)
 {
 	struct jit *j = calloc(1, sizeof(*j));
 	char *cpu, *features;
@@ -141,6 +141,7 @@ int jit_open(struct jit **out, const char *path, struct point_table *pts, struct
 	pthread_once(&llvm_once, llvm_init);
 	j->pts = pts;
 	j->dom = dom;
+	j->log = log;
 	cpu = LLVMGetHostCPUName();
 	features = LLVMGetHostCPUFeatures();
 	j->cpu = strdup(cpu);

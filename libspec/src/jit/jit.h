@@ -16,6 +16,7 @@
 
 struct jit;
 struct jit_code;
+struct libspec_log;
 
 /* What a variant does at one point (indexed like the point table). */
 struct jit_setting {
@@ -45,7 +46,7 @@ struct jit_variant_req {
  * handlers. On error, -errno and a message in @err.
  */
 int jit_open(struct jit **out, const char *path, struct point_table *pts, struct epoch_domain *dom,
-	     bool perf_map, char *err, size_t errsz);
+	     const struct libspec_log *log, bool perf_map, char *err, size_t errsz);
 void jit_close(struct jit *j);
 
 size_t jit_nr_handlers(const struct jit *j);

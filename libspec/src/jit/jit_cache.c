@@ -317,7 +317,7 @@ static int compile(struct jit *j, LLVMModuleRef m, const struct jit_variant_req 
 		ret = code_cache_store(j->cache, key, strlen(key), LLVMGetBufferStart(obj),
 				       LLVMGetBufferSize(obj));
 		if (ret)
-			pr_warn("code cache: variant not stored: %s\n", strerror(-ret));
+			pr_warn(j->log, "code cache: variant not stored: %s", strerror(-ret));
 		else
 			ph->cache = JIT_CACHE_STORED;
 	}
@@ -384,7 +384,8 @@ int jit_cache_build(struct jit *j, LLVMModuleRef m, const struct jit_variant_req
 			LLVMDisposeModule(m);
 			goto out;
 		}
-		pr_warn("code cache: a stored variant did not link (%s); compiling it\n", err);
+		pr_warn(j->log, "code cache: a stored variant did not link (%s); compiling it",
+			err);
 		ph->cache_rejected = true;
 	} else if (ret == -EBADMSG || ret == -ESTALE) {
 		ph->cache_rejected = true;

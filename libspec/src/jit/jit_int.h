@@ -37,8 +37,9 @@ struct jit {
 	size_t nr_sizes;
 	struct epoch_tls tls; /* inline thread-record access, if tls_ok */
 	bool tls_ok;
-	struct code_cache *cache; /* on-disk variants (jit_cache.c), or NULL */
-	char *cache_key;	  /* the key parts every variant shares */
+	const struct libspec_log *log; /* the runtime's */
+	struct code_cache *cache;      /* on-disk variants (jit_cache.c), or NULL */
+	char *cache_key;	       /* the key parts every variant shares */
 };
 
 struct jit_sym_size {

@@ -59,10 +59,11 @@ double counters_window_close(struct counters_window *w, enum spec_counter_metric
 struct spec_counters *spec_counters__open(enum spec_counter_metric what,
 					  const struct spec_counters_opts *opts)
 {
+	struct libspec_log log = LIBSPEC_LOG_OPTS(opts);
+
 	(void)what;
-	(void)opts;
-	pr_warn("counter metrics are unavailable: libspec was built without libioca "
-		"(libnl-genl-3 missing)\n");
+	pr_warn(&log, "counter metrics are unavailable: libspec was built without libioca "
+		      "(libnl-genl-3 missing)");
 	return libspec_err_ptr(-EOPNOTSUPP);
 }
 

@@ -21,6 +21,7 @@ static const uint32_t kinds[COUNTERS_EVENTS] = {
 
 struct spec_counters {
 	enum spec_counter_metric what;
+	struct libspec_log log; /* also the libioca objects' (ioca_log) */
 	struct ioca_client *client;
 	struct ioca_subscription *sub;
 	struct ioca_sample *sample; /* ~100 KiB: on the heap */
@@ -35,17 +36,21 @@ struct spec_counters {
 	struct counters_reading readings[COUNTERS_MAX_CPUS];
 };
 
+/* libioca's messages of this handle, to its callback: same levels, same shape. */
 static void ioca_log(enum ioca_print_level level, void *ctx, const char *fmt, va_list ap)
 {
+	static const enum libspec_print_level to[] = {
+		[IOCA_PRINT_WARN] = LIBSPEC_PRINT_WARN,
+		[IOCA_PRINT_INFO] = LIBSPEC_PRINT_INFO,
+		[IOCA_PRINT_DEBUG] = LIBSPEC_PRINT_DEBUG,
+	};
 	char msg[512];
 
-	(void)ctx;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	msg[strcspn(msg, "\n")] = '\0';
-	if (level == IOCA_PRINT_WARN)
-		pr_warn("libioca: %s\n", msg);
-	else
-		pr_debug("libioca: %s\n", msg);
+	libspec__print(ctx,
+		       (unsigned int)level < sizeof(to) / sizeof(to[0]) ? to[level]
+									: LIBSPEC_PRINT_DEBUG,
+		       "libioca: %s", msg);
 }
 
 static int configure(struct spec_counters *c, const struct spec_counters_opts *opts)
@@ -72,15 +77,15 @@ static int configure(struct spec_counters *c, const struct spec_counters_opts *o
 	ret = ioca_client__sampler_set(c->client, &cfg, &own);
 	if (ret == -EINVAL && strstr(ioca_client__last_extack(c->client), "attribute")) {
 		/* A module without sampler ownership: configure, stop at close. */
-		pr_debug("counters: ioca.ko has no sampler owner attribute\n");
+		pr_debug(&c->log, "counters: ioca.ko has no sampler owner attribute");
 		ret = ioca_client__sampler_set(c->client, &cfg, NULL);
 		c->stop_on_close = !ret;
 	}
 	if (!ret)
 		ret = ioca_client__sampler_start(c->client);
 	if (ret) {
-		pr_warn("counters: configuring the sampler failed: %s (%s)\n", strerror(-ret),
-			ioca_client__last_extack(c->client));
+		pr_warn(&c->log, "counters: configuring the sampler failed: %s (%s)",
+			strerror(-ret), ioca_client__last_extack(c->client));
 		return ret;
 	}
 	for (k = 0; k < COUNTERS_EVENTS; k++)
@@ -114,8 +119,9 @@ static int adopt(struct spec_counters *c)
 		return -ENOMEM;
 	ret = ioca_client__info(c->client, in);
 	if (!ret && in->sampler.state != IOCA_SAMPLER_STATE_RUNNING) {
-		pr_warn("counters: the module's sampler is not running (set opts.configure, or "
-			"start it with iocactl/iocad)\n");
+		pr_warn(&c->log,
+			"counters: the module's sampler is not running (set opts.configure, or "
+			"start it with iocactl/iocad)");
 		ret = -EINVAL;
 	}
 	for (k = 0; !ret && k < COUNTERS_EVENTS; k++) {
@@ -125,8 +131,9 @@ static int adopt(struct spec_counters *c)
 				c->index[k] = (int)in->sampler.events[i].index;
 		}
 		if (c->index[k] < 0 && needs(c->what, k)) {
-			pr_warn("counters: the sampler does not count event kind %u, which the "
-				"metric needs (configure it, or set opts.configure)\n",
+			pr_warn(&c->log,
+				"counters: the sampler does not count event kind %u, which the "
+				"metric needs (configure it, or set opts.configure)",
 				kinds[k]);
 			ret = -EINVAL;
 		}
@@ -140,6 +147,7 @@ static int adopt(struct spec_counters *c)
 struct spec_counters *spec_counters__open(enum spec_counter_metric what,
 					  const struct spec_counters_opts *opts)
 {
+	struct libspec_log log = LIBSPEC_LOG_OPTS(opts);
 	struct ioca_client_opts co;
 	struct ioca_subscription_opts so;
 	struct spec_counters *c;
@@ -147,20 +155,24 @@ struct spec_counters *spec_counters__open(enum spec_counter_metric what,
 	int ret;
 
 	if (what < SPEC_COUNTERS_IPC || what > SPEC_COUNTERS_LLC_MISSES_PER_OP ||
-	    !OPTS_VALID(opts, spec_counters_opts) ||
+	    !OPTS_VALID(&log, opts, spec_counters_opts) ||
 	    (what == SPEC_COUNTERS_LLC_MISSES_PER_OP && !OPTS_GET(opts, ops, NULL))) {
-		pr_warn("counters: bad metric %d or options (per-op needs opts.ops)\n", (int)what);
+		pr_warn(&log, "counters: bad metric %d or options (per-op needs opts.ops)",
+			(int)what);
 		return libspec_err_ptr(-EINVAL);
 	}
-	memset(&co, 0, sizeof(co));
-	co.sz = sizeof(co);
-	co.print = ioca_log;
-	memset(&so, 0, sizeof(so));
-	so.sz = sizeof(so);
-	so.print = ioca_log;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return libspec_err_ptr(-ENOMEM);
+	c->log = log;
+	memset(&co, 0, sizeof(co));
+	co.sz = sizeof(co);
+	co.print = ioca_log;
+	co.print_ctx = &c->log;
+	memset(&so, 0, sizeof(so));
+	so.sz = sizeof(so);
+	so.print = ioca_log;
+	so.print_ctx = &c->log;
 	c->what = what;
 	c->ops = OPTS_GET(opts, ops, NULL);
 	c->negate = OPTS_GET(opts, negate, false);
@@ -174,7 +186,7 @@ struct spec_counters *spec_counters__open(enum spec_counter_metric what,
 	c->client = ioca_client__open(&co);
 	if (!c->sample || !c->client) {
 		ret = -errno;
-		pr_warn("counters: cannot reach ioca.ko: %s\n", strerror(errno));
+		pr_warn(&c->log, "counters: cannot reach ioca.ko: %s", strerror(errno));
 		goto fail;
 	}
 	ret = OPTS_GET(opts, configure, false) ? configure(c, opts) : adopt(c);
@@ -185,7 +197,7 @@ struct spec_counters *spec_counters__open(enum spec_counter_metric what,
 	c->sub = ioca_subscription__open(&so);
 	if (!c->sub) {
 		ret = -errno;
-		pr_warn("counters: cannot join the samples group: %s\n", strerror(errno));
+		pr_warn(&c->log, "counters: cannot join the samples group: %s", strerror(errno));
 		goto fail;
 	}
 	return c;

@@ -12,6 +12,7 @@
 #include "policy/policy_candidates.h"
 #include "policy/policy_exhaustive.h"
 #include "policy/policy_step.h"
+#include "runtime.h"
 
 #define DEFAULT_DWELL_NS 100000000ull
 #define DEFAULT_MAX_RANGE 64
@@ -64,31 +65,35 @@ static int copy_opts(struct spec_policy_exhaustive *p, const struct spec_policy_
 	p->report = OPTS_GET(o, report, NULL);
 	p->report_ctx = OPTS_GET(o, report_ctx, NULL);
 	if (!p->metric) {
-		pr_warn("policy: opts.metric is required\n");
+		pr_warn(&p->log, "policy: opts.metric is required");
 		return -EINVAL;
 	}
 	if (p->mode != SPEC_METRIC_WINDOW && p->mode != SPEC_METRIC_COUNTER) {
-		pr_warn("policy: opts.metric_mode %d is not a spec_metric_mode\n", (int)p->mode);
+		pr_warn(&p->log, "policy: opts.metric_mode %d is not a spec_metric_mode",
+			(int)p->mode);
 		return -EINVAL;
 	}
 	if (!(p->threshold >= 0.0) || isinf(p->threshold)) {
-		pr_warn("policy: opts.threshold %g must be a finite fraction >= 0\n", p->threshold);
+		pr_warn(&p->log, "policy: opts.threshold %g must be a finite fraction >= 0",
+			p->threshold);
 		return -EINVAL;
 	}
 	if (p->windows > POLICY_MAX_WINDOWS) {
-		pr_warn("policy: opts.windows %u is more than %d\n", p->windows,
+		pr_warn(&p->log, "policy: opts.windows %u is more than %d", p->windows,
 			POLICY_MAX_WINDOWS);
 		return -EINVAL;
 	}
 	if (!(p->observe_share > 0.0 && p->observe_share <= 1.0)) {
-		pr_warn("policy: opts.observe_share %g must be in (0, 1]\n", p->observe_share);
+		pr_warn(&p->log, "policy: opts.observe_share %g must be in (0, 1]",
+			p->observe_share);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* Owned copy of a label array; NULL entries stay NULL (reported later). */
-static int strv_dup(const char *const *v, size_t n, const char *what, const char *const **out)
+static int strv_dup(const struct libspec_log *log, const char *const *v, size_t n, const char *what,
+		    const char *const **out)
 {
 	char **copy;
 	size_t i;
@@ -97,7 +102,7 @@ static int strv_dup(const char *const *v, size_t n, const char *what, const char
 	if (!n)
 		return 0;
 	if (!v) {
-		pr_warn("policy: opts.%s is NULL with a non-zero count\n", what);
+		pr_warn(log, "policy: opts.%s is NULL with a non-zero count", what);
 		return -EINVAL;
 	}
 	copy = calloc(n, sizeof(*copy));
@@ -119,7 +124,8 @@ static void strv_free(const char *const *v, size_t n)
 	free((void *)v);
 }
 
-static int copy_extra(struct policy_space_opts *so, const struct spec_policy_exhaustive_opts *o)
+static int copy_extra(const struct libspec_log *log, struct policy_space_opts *so,
+		      const struct spec_policy_exhaustive_opts *o)
 {
 	const struct spec_config *const *extra = OPTS_GET(o, extra, NULL);
 	struct spec_config **copy;
@@ -129,7 +135,7 @@ static int copy_extra(struct policy_space_opts *so, const struct spec_policy_exh
 	if (!so->nr_extra)
 		return 0;
 	if (!extra) {
-		pr_warn("policy: opts.extra is NULL with a non-zero count\n");
+		pr_warn(log, "policy: opts.extra is NULL with a non-zero count");
 		return -EINVAL;
 	}
 	copy = calloc(so->nr_extra, sizeof(*copy));
@@ -138,7 +144,7 @@ static int copy_extra(struct policy_space_opts *so, const struct spec_policy_exh
 	so->extra = (const struct spec_config *const *)copy;
 	for (i = 0; i < so->nr_extra; i++) {
 		if (!extra[i]) {
-			pr_warn("policy: opts.extra[%zu] is NULL\n", i);
+			pr_warn(log, "policy: opts.extra[%zu] is NULL", i);
 			return -EINVAL;
 		}
 		copy[i] = spec_config__dup(extra[i]);
@@ -162,7 +168,7 @@ static void space_opts_free(struct policy_space_opts *so)
 }
 
 /* The policy keeps what spans the search: it is built again each time. */
-static int copy_space_opts(struct policy_space_opts *so,
+static int copy_space_opts(const struct libspec_log *log, struct policy_space_opts *so,
 			   const struct spec_policy_exhaustive_opts *o)
 {
 	int ret;
@@ -178,15 +184,15 @@ static int copy_space_opts(struct policy_space_opts *so,
 	if (!so->max_candidates)
 		so->max_candidates = DEFAULT_MAX_CANDIDATES;
 	so->include_generic = OPTS_GET(o, include_generic, false);
-	ret = strv_dup(OPTS_GET(o, labels, NULL), so->nr_labels, "labels", &so->labels);
+	ret = strv_dup(log, OPTS_GET(o, labels, NULL), so->nr_labels, "labels", &so->labels);
 	if (!ret)
-		ret = strv_dup(OPTS_GET(o, noguard_labels, NULL), so->nr_noguard, "noguard_labels",
-			       &so->noguard);
+		ret = strv_dup(log, OPTS_GET(o, noguard_labels, NULL), so->nr_noguard,
+			       "noguard_labels", &so->noguard);
 	if (!ret)
-		ret = strv_dup(OPTS_GET(o, observe_labels, NULL), so->nr_observe, "observe_labels",
-			       &so->observe);
+		ret = strv_dup(log, OPTS_GET(o, observe_labels, NULL), so->nr_observe,
+			       "observe_labels", &so->observe);
 	if (!ret)
-		ret = copy_extra(so, o);
+		ret = copy_extra(log, so, o);
 	return ret;
 }
 
@@ -203,23 +209,27 @@ static void policy_destroy(struct spec_policy_exhaustive *p)
 struct spec_policy_exhaustive *
 spec_policy_exhaustive__new(struct spec_runtime *rt, const struct spec_policy_exhaustive_opts *opts)
 {
+	struct libspec_log log = LIBSPEC_LOG_OPTS(opts);
 	struct spec_policy_exhaustive *p;
 	pthread_mutexattr_t ma;
 	pthread_condattr_t ca;
 	int ret;
 
-	if (!rt || !OPTS_VALID(opts, spec_policy_exhaustive_opts)) {
-		pr_warn("policy: %s\n", rt ? "bad opts" : "runtime is NULL");
+	if (rt)
+		log = libspec_log_or(log, &rt->log);
+	if (!rt || !OPTS_VALID(&log, opts, spec_policy_exhaustive_opts)) {
+		pr_warn(&log, "policy: %s", rt ? "bad opts" : "runtime is NULL");
 		return libspec_err_ptr(-EINVAL);
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return libspec_err_ptr(-ENOMEM);
 	p->rt = rt;
+	p->log = log;
 	p->best_score = NAN;
 	ret = copy_opts(p, opts);
 	if (!ret)
-		ret = copy_space_opts(&p->so, opts);
+		ret = copy_space_opts(&p->log, &p->so, opts);
 	/* Observed points have no values before the first search. */
 	if (!ret)
 		ret = policy_step_build(p, NULL, 0);

@@ -15,6 +15,7 @@
 
 struct spec_policy_fastpath {
 	struct spec_runtime *rt;
+	struct libspec_log log; /* opts.print, else the runtime's */
 	char *label;
 	double min_coverage, coverage;
 	uint64_t min_samples;
@@ -60,15 +61,20 @@ struct spec_policy_fastpath *spec_policy_fastpath__new(struct spec_runtime *rt, 
 						       const struct spec_policy_fastpath_opts *opts)
 {
 	struct spec_policy_fastpath *fp;
+	struct libspec_log log;
 	uint64_t all, hit;
 	int ret;
 
-	if (!rt || !label || !OPTS_VALID(opts, spec_policy_fastpath_opts))
+	if (!rt || !label)
+		return libspec_err_ptr(-EINVAL);
+	log = libspec_log_or(LIBSPEC_LOG_OPTS(opts), &rt->log);
+	if (!OPTS_VALID(&log, opts, spec_policy_fastpath_opts))
 		return libspec_err_ptr(-EINVAL);
 	fp = calloc(1, sizeof(*fp));
 	if (!fp)
 		return libspec_err_ptr(-ENOMEM);
 	fp->rt = rt;
+	fp->log = log;
 	fp->min_coverage = OPTS_GET(opts, min_coverage, 0) ?: 0.5;
 	fp->min_samples = OPTS_GET(opts, min_samples, 0) ?: 64;
 	fp->hot = OPTS_GET(opts, hot, 0) ?: 8;
@@ -78,7 +84,7 @@ struct spec_policy_fastpath *spec_policy_fastpath__new(struct spec_runtime *rt, 
 	fp->compiled_hi = calloc(fp->hot, sizeof(*fp->compiled_hi));
 	ret = fp->label && fp->compiled && fp->compiled_hi ? 0 : -ENOMEM;
 	if (!ret && !(fp->min_coverage > 0 && fp->min_coverage <= 1)) {
-		pr_warn("fastpath policy '%s': min_coverage %g outside (0, 1]\n", label,
+		pr_warn(&fp->log, "fastpath policy '%s': min_coverage %g outside (0, 1]", label,
 			fp->min_coverage);
 		ret = -EINVAL;
 	}
@@ -86,7 +92,7 @@ struct spec_policy_fastpath *spec_policy_fastpath__new(struct spec_runtime *rt, 
 		ret = observe(fp, true, &all, &hit);
 	if (ret) {
 		if (ret == -ENOENT)
-			pr_warn("fastpath policy: no point '%s'\n", label);
+			pr_warn(&fp->log, "fastpath policy: no point '%s'", label);
 		spec_policy_fastpath__free(fp);
 		return libspec_err_ptr(ret);
 	}
@@ -114,7 +120,7 @@ static int rebuild(struct spec_policy_fastpath *fp)
 	ret = spec_runtime__invalidate(fp->rt, fp->label, &keep);
 	if (ret)
 		return ret;
-	cfg = spec_config__parse(text);
+	cfg = config_parse(text, &fp->log);
 	if (!cfg)
 		return -errno;
 	ret = spec_runtime__specialize_sync(fp->rt, cfg, NULL);
@@ -136,19 +142,20 @@ int spec_policy_fastpath__step(struct spec_policy_fastpath *fp)
 		fp->collecting = false;
 		ret = rebuild(fp);
 		if (ret) {
-			pr_warn("fastpath policy '%s': rebuild failed: %s\n", fp->label,
+			pr_warn(&fp->log, "fastpath policy '%s': rebuild failed: %s", fp->label,
 				strerror(-ret));
 			return libspec_err(ret);
 		}
-		pr_debug("fastpath policy '%s': rebuilt from %llu fresh samples\n", fp->label,
-			 (unsigned long long)all);
+		pr_debug(&fp->log, "fastpath policy '%s': rebuilt from %llu fresh samples",
+			 fp->label, (unsigned long long)all);
 		return 1;
 	}
 	fp->coverage = (double)hit / (double)all;
 	if (fp->coverage >= fp->min_coverage)
 		return 0;
-	pr_debug("fastpath policy '%s': the hot set covers %.0f%% of %llu samples: "
-		 "re-instrumenting\n",
+	pr_debug(&fp->log,
+		 "fastpath policy '%s': the hot set covers %.0f%% of %llu samples: "
+		 "re-instrumenting",
 		 fp->label, 100 * fp->coverage, (unsigned long long)all);
 	fp->collecting = true;
 	return libspec_err(spec_runtime__reset_counters(fp->rt));

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "log.h"
 #include "policy/policy_observe.h"
 #include "policy/policy_step.h"
@@ -54,7 +55,8 @@ int policy_step_build(struct spec_policy_exhaustive *p, const struct policy_obs 
 
 	if (!space) {
 		ret = -errno;
-		pr_warn("policy: cannot read the specialization space: %s\n", strerror(-ret));
+		pr_warn(&p->log, "policy: cannot read the specialization space: %s",
+			strerror(-ret));
 		return ret;
 	}
 	so.obs = obs;
@@ -62,7 +64,7 @@ int policy_step_build(struct spec_policy_exhaustive *p, const struct policy_obs 
 	ret = policy_candidates_build(space, &so, &c, &nr, err, sizeof(err));
 	spec_space__free(space);
 	if (ret) {
-		pr_warn("policy: opts.%s\n", err[0] ? err : strerror(-ret));
+		pr_warn(&p->log, "policy: opts.%s", err[0] ? err : strerror(-ret));
 		return ret;
 	}
 	policy_candidates_free(p->c, p->nr);
@@ -130,7 +132,7 @@ static int install(struct spec_policy_exhaustive *p, size_t i)
 		char msg[256] = "";
 
 		spec_runtime__last_error(p->rt, msg, sizeof(msg));
-		pr_warn("policy: candidate %zu '%s' failed: %s\n", i, p->c[i].text,
+		pr_warn(&p->log, "policy: candidate %zu '%s' failed: %s", i, p->c[i].text,
 			msg[0] ? msg : strerror(-ret));
 	}
 	return ret;
@@ -155,10 +157,10 @@ static void remember_installed(struct spec_policy_exhaustive *p)
 
 static void restore_installed(struct spec_policy_exhaustive *p)
 {
-	struct spec_config *cfg = p->prev ? spec_config__parse(p->prev) : NULL;
+	struct spec_config *cfg = p->prev ? config_parse(p->prev, &p->log) : NULL;
 
 	if (cfg && spec_runtime__specialize_sync(p->rt, cfg, NULL))
-		pr_warn("policy: could not go back to '%s'\n", p->prev);
+		pr_warn(&p->log, "policy: could not go back to '%s'", p->prev);
 	spec_config__free(cfg);
 }
 
@@ -223,7 +225,8 @@ static enum pstate observe_start(struct spec_policy_exhaustive *p)
 	int ret = policy_observe_start(p->rt, p->so.observe, p->so.nr_observe, p->observe_every);
 
 	if (ret) {
-		pr_warn("policy: cannot sample the observed points (%s); searching without\n",
+		pr_warn(&p->log,
+			"policy: cannot sample the observed points (%s); searching without",
 			strerror(-ret));
 		return ST_BEGIN;
 	}
@@ -241,7 +244,7 @@ static void observe_end(struct spec_policy_exhaustive *p)
 	if (!ret)
 		ret = policy_step_build(p, obs, p->so.nr_observe);
 	if (ret)
-		pr_warn("policy: observed values not used: %s\n", strerror(-ret));
+		pr_warn(&p->log, "policy: observed values not used: %s", strerror(-ret));
 	policy_observe_free(obs, p->so.nr_observe);
 }
 
@@ -311,8 +314,8 @@ static int advance(struct spec_policy_exhaustive *p, uint64_t now, uint64_t *nex
 		score = median(p->win, p->win_done);
 		p->win_done = 0;
 		if (!isfinite(score)) {
-			pr_warn("policy: candidate %zu '%s': the metric is not finite\n", p->cur,
-				p->c[p->cur].text);
+			pr_warn(&p->log, "policy: candidate %zu '%s': the metric is not finite",
+				p->cur, p->c[p->cur].text);
 			p->c[p->cur].err = -EDOM;
 		}
 		p->c[p->cur].score = score;
@@ -327,7 +330,7 @@ static int advance(struct spec_policy_exhaustive *p, uint64_t now, uint64_t *nex
 			p->chosen_at = now;
 			p->state = ST_IDLE;
 			emit(p, SPEC_POLICY_NONE_OK, p->nr, NAN);
-			pr_warn("policy: every candidate failed; back to '%s'\n",
+			pr_warn(&p->log, "policy: every candidate failed; back to '%s'",
 				p->prev ? p->prev : "?");
 			restore_installed(p);
 			return first_error(p);

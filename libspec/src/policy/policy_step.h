@@ -14,6 +14,7 @@
 
 #include "policy/policy_candidates.h"
 #include "policy/policy_exhaustive.h"
+#include "log.h"
 
 #define POLICY_MAX_WINDOWS 15
 
@@ -32,6 +33,7 @@ enum pstate {
 
 struct spec_policy_exhaustive {
 	struct spec_runtime *rt;
+	struct libspec_log log; /* opts.print, else the runtime's */
 	spec_metric_fn metric;
 	void *metric_ctx;
 	enum spec_metric_mode mode;
