@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2317 # helpers run through eval
+# shellcheck disable=SC2317,SC2034,SC2154 # helpers and their variables run through eval; n, failed: tap.sh's
 # iocad end to end, inside the test VM (busybox sh, root, cwd /ioca, 4
 # CPUs, a CPU model without DDIO way control): iocad runs on the host
 # platform against ioca.ko (emulate=1: DDIO hit/miss counters driven from
@@ -12,41 +12,20 @@ DBG=/sys/kernel/debug/ioca/socket0
 EMU=/sys/module/resctrl_emu/parameters
 LOG=/tmp/iocad.log
 TRACE=/tmp/trace.csv
-n=0
-failed=0
 pid=
+TAP_NAME=iocad
+tap_diag() { # DDIO, the sampler, every iocad group's schemata and CPUs, iocad's last lines
+	echo "# ddio $(ddio), sampler $(sampler), groups: $(ls $R | tr '\n' ' ')"
+	for g in "$R"/iocad-s0-*; do
+		[ -d "$g" ] && echo "# ${g##*/}: $(tr '\n' ' ' <"$g/schemata") cpus $(cat "$g/cpus_list")"
+	done
+	[ -f "$LOG" ] && grep -v '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 12
+	[ -f "$LOG" ] && grep '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 4
+}
+# shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
+. ./tap.sh
 echo "1..34"
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n - iocad: $1"
-}
-notok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - iocad: $1"
-}
-# check "description" 'shell condition'
-check() {
-	if eval "$2"; then ok "$1"; else
-		notok "$1"
-		echo "# failed: $2"
-		echo "# ddio $(ddio), sampler $(sampler), groups: $(ls $R | tr '\n' ' ')"
-		[ -f "$LOG" ] && grep -v '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 12
-		[ -f "$LOG" ] && grep '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 4
-	fi
-}
-nap() { sleep 0.2 2>/dev/null || usleep 200000; }
-# wait_for SECONDS 'condition'
-wait_for() {
-	i=0
-	while [ "$i" -lt $(($1 * 5)) ]; do
-		eval "$2" && return 0
-		nap
-		i=$((i + 1))
-	done
-	return 1
-}
 ddio() { ./iocactl info | sed -n 's/.*ddio-mask \(0x[0-9a-f]*\) ways.*/\1/p' | head -n 1; }
 sampler() { ./iocactl info | sed -n 's/^sampler: //p' | head -n 1; }
 # mask of iocad's group NAME as a number ("" if absent)
@@ -55,12 +34,6 @@ gmask() {
 	[ -n "$v" ] && echo $((0x$v))
 }
 gcpus() { cat "$R/iocad-s0-$1/cpus_list" 2>/dev/null; }
-tap_diag() { # every iocad group's schemata and CPUs, and iocad's last lines
-	for g in "$R"/iocad-s0-*; do
-		[ -d "$g" ] && echo "# ${g##*/}: $(tr '\n' ' ' <"$g/schemata") cpus $(cat "$g/cpus_list")"
-	done
-	tail -n 5 "$LOG" 2>/dev/null | sed 's/^/#   log: /'
-}
 ngroups() { ls -d "$R"/iocad-s0-* 2>/dev/null | wc -l; }
 logs() { grep -q "$1" "$LOG"; }
 running() { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2317,SC2016,SC2034 # conditions and their variables run through eval
+# shellcheck disable=SC2317,SC2016,SC2034,SC2154 # conditions and their variables run through eval; n, failed: tap.sh's
 # iocad with io_control = io_alloc, inside the test VM (busybox sh, root,
 # cwd /ioca, 4 CPUs, no DDIO way control): resctrl_emu.ko offers Linux
 # 6.19's info/L3/io_alloc (AMD SDCIAE), ioca.ko (emulate=1) only samples.
@@ -12,22 +12,16 @@ R=/sys/fs/resctrl
 IO=$R/info/L3/io_alloc
 IOCBM=$R/info/L3/io_alloc_cbm
 LOG=/tmp/iocad.log
-n=0
-failed=0
 pid=
-echo "1..18"
-check() {
-	n=$((n + 1))
-	if eval "$2"; then echo "ok $n - iocad io_alloc: $1"; else
-		failed=$((failed + 1))
-		echo "not ok $n - iocad io_alloc: $1"
-		echo "# failed: $2"
-		echo "# io_alloc $(cat $IO 2>&1), io_alloc_cbm $(cat $IOCBM 2>&1)"
-		[ -f "$LOG" ] && sed 's/^/#   log: /' "$LOG" | tail -n 10
-	fi
+TAP_NAME="iocad io_alloc"
+tap_diag() {
+	echo "# io_alloc $(cat $IO 2>&1), io_alloc_cbm $(cat $IOCBM 2>&1)"
+	[ -f "$LOG" ] && sed 's/^/#   log: /' "$LOG" | tail -n 10
 }
+# shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
+. ./tap.sh
+echo "1..18"
 pop() { v=$1 c=0; while [ "$v" -gt 0 ]; do c=$((c + (v & 1))); v=$((v >> 1)); done; echo "$c"; }
-nap() { sleep 0.2 2>/dev/null || usleep 200000; }
 logs() { grep -q "$1" "$LOG"; }
 ngroups() { find "$R" -maxdepth 1 -name 'iocad-s0-*' | wc -l; }
 ddio() { ./iocactl info | sed -n 's/.*ddio-mask \(0x[0-9a-f]*\) ways.*/\1/p' | head -n 1; }
@@ -36,25 +30,16 @@ gmask() {
 	v=$(sed -n 's/^ *L3:0=\([0-9a-f]*\).*/\1/p' "$R/iocad-s0-$1/schemata" 2>/dev/null)
 	[ -n "$v" ] && echo $((0x$v))
 }
-wait_ps_off() { # MASK: the PS tenant's mask leaves MASK within 10 s
-	i=0
-	while [ "$i" -lt 50 ]; do
-		w=$(gmask web)
-		[ -n "$w" ] && [ $((w & $1)) -eq 0 ] && [ "$(iomask)" -eq $(($1)) ] && return 0
-		nap
-		i=$((i + 1))
-	done
-	return 1
+ps_off() { # MASK: the PS tenant is off MASK, and io_alloc_cbm holds it
+	w=$(gmask web)
+	[ -n "$w" ] && [ $((w & $1)) -eq 0 ] && [ "$(iomask)" -eq $(($1)) ]
 }
-start() {
+wait_ps_off() { wait_for 10 "ps_off $1"; }
+start() { # until iocad's third interval, or its end
 	: >"$LOG" # emptied before the wait below reads it
 	./iocad "$@" >"$LOG" 2>&1 &
 	pid=$!
-	i=0
-	while [ $i -lt 150 ] && ! grep -q '^#3 ' "$LOG" && kill -0 "$pid" 2>/dev/null; do
-		nap
-		i=$((i + 1))
-	done
+	wait_for 30 'grep -q "^#3 " "$LOG" || ! kill -0 "$pid" 2>/dev/null'
 }
 stop() {
 	kill -TERM "$pid" 2>/dev/null
@@ -109,11 +94,7 @@ check "the PS tenant is off io_alloc's ways" \
 check "ioca.ko's DDIO register is left alone" '[ "$(ddio)" = "$ddio0" ]'
 # someone else's io_alloc_cbm write is read back, adopted and planned around
 printf '0=600\n' >$IOCBM
-i=0
-while [ $i -lt 50 ] && ! logs "DDIO mask changed outside iocad: $(printf 0x%x "$m") -> 0x600"; do
-	nap
-	i=$((i + 1))
-done
+wait_for 10 'logs "DDIO mask changed outside iocad: $(printf 0x%x "$m") -> 0x600"'
 check "an outside io_alloc_cbm write is seen and adopted" \
 	'logs "DDIO mask changed outside iocad: $(printf 0x%x "$m") -> 0x600"'
 check "the adopted mask stays (iocad does not write its old one back), PS off it" \

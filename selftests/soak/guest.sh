@@ -81,36 +81,11 @@ wait_rows() {
 
 # --- configs -------------------------------------------------------------
 # Tenants: socket 0 web (PS, CPU 0), batch (CPU 1); socket 1 db (PS, CPU 2),
-# cache (CPU 3). CPU 0 never goes offline.
-cat >/tmp/base.ini <<'INI'
-[platform]
-model = slicing
-interval_ms = 500
-ddio_ways_min = 2
-ddio_ways_max = 6
-ddio_growth = paper
-; the VM's CPU counters are clocks: only the emulated DDIO moves (guest.sh)
-threshold_miss_low = 5000000000
-threshold_min_rate = 2000000000
-
-[socket 1]
-ddio_ways_max = 4
-
-[tenant web]
-cpus = 0
-ways = 2
-priority = PS
-networking = yes
-
-[tenant batch]
-cpus = 1
-ways = 3
-
-[tenant db]
-cpus = 2
-ways = 2
-priority = PS
-networking = yes
+# cache (CPU 3): selftests/iocad/two_sockets.ini and cache. CPU 0 never goes
+# offline.
+{
+	cat two_sockets.ini
+	cat <<'INI'
 
 [tenant cache]
 cpus = 3
@@ -119,6 +94,7 @@ ways = 1
 [metrics]
 textfile = /tmp/ioca.prom
 INI
+} >/tmp/base.ini
 # good: socket 1's db a third way; cache gone (CPU 3 unsampled); socket 0 reshaped
 sed '/^\[tenant db\]/,/^$/ s/^ways = 2$/ways = 3/' /tmp/base.ini >/tmp/good1.ini
 sed '/^\[tenant cache\]/,/^$/d' /tmp/base.ini >/tmp/good2.ini
