@@ -19,10 +19,6 @@
 #include "metrics.h"
 #include "metrics_fx.h"
 
-static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\n"
-			       "[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
-			       "[tenant be]\ncpus = 1\nways = 3\n";
-
 struct run {
 	struct fake_platform fp;
 	struct platform pf;
@@ -55,18 +51,15 @@ static struct run *run(void (*on_poll)(struct fake_platform *, void *))
 	struct run *x = calloc(1, sizeof(*x));
 
 	assert_non_null(x);
-	fake_platform_setup(&x->fp, &x->pf, &x->cfg, cfg_text, "r.ini");
+	fake_platform_setup(&x->fp, &x->pf, &x->cfg, fake_platform_vf_be, "r.ini");
 	x->fp.on_poll = on_poll;
 	assert_int_equal(metrics_init(&x->m), 0);
 	assert_int_equal(metrics_add_socket(&x->m, &x->cfg, &x->pf), 0);
-	struct loop_opts o = {.sz = sizeof(o),
-			      .cfg = &x->cfg,
-			      .mode = IOCAD_MODE_IOCA,
-			      .max_intervals = 6,
-			      .quiet = true,
-			      .record_fn = collect,
-			      .record_arg = x};
+	struct loop_opts o = fake_platform_loop_opts(&x->cfg, 6, NULL);
 
+	o.quiet = true;
+	o.record_fn = collect;
+	o.record_arg = x;
 	assert_int_equal(loop_run(&o, &x->pf, x->out, 8, &x->nout), 0);
 	return x;
 }
