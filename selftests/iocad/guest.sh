@@ -10,9 +10,6 @@ cd /ioca || exit 1
 R=/sys/fs/resctrl
 DBG=/sys/kernel/debug/ioca/socket0
 EMU=/sys/module/resctrl_emu/parameters
-LOG=/tmp/iocad.log
-TRACE=/tmp/trace.csv
-pid=
 TAP_NAME=iocad
 tap_diag() { # DDIO, the sampler, every iocad group's schemata and CPUs, iocad's last lines
 	echo "# ddio $(ddio), sampler $(sampler), groups: $(ls $R | tr '\n' ' ')"
@@ -24,6 +21,8 @@ tap_diag() { # DDIO, the sampler, every iocad group's schemata and CPUs, iocad's
 }
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_proc.sh: start, stop, running, logs, pid
+. ./iocad_proc.sh
 echo "1..34"
 
 ddio() { ./iocactl info | sed -n 's/.*ddio-mask \(0x[0-9a-f]*\) ways.*/\1/p' | head -n 1; }
@@ -35,19 +34,6 @@ gmask() {
 }
 gcpus() { cat "$R/iocad-s0-$1/cpus_list" 2>/dev/null; }
 ngroups() { ls -d "$R"/iocad-s0-* 2>/dev/null | wc -l; }
-logs() { grep -q "$1" "$LOG"; }
-running() { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
-start() { # config [extra args]
-	./iocad --trace "$TRACE" "$@" >"$LOG" 2>&1 &
-	pid=$!
-}
-# stop SIGNAL: signal iocad and wait for it; its status in $rc
-stop() {
-	kill "-$1" "$pid" 2>/dev/null
-	wait "$pid"
-	rc=$?
-	pid=
-}
 snapshot() {
 	for g in "$R"/iocad-s0-*; do
 		[ -d "$g" ] && echo "$g $(cat "$g/schemata") $(cat "$g/cpus_list")"

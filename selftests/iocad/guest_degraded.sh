@@ -7,13 +7,13 @@
 # shellcheck disable=SC2317,SC2034,SC2154 # helpers and their variables run through eval; n, failed: tap.sh's
 cd /ioca || exit 1
 R=/sys/fs/resctrl
-LOG=/tmp/iocad.log
 TAP_NAME=iocad
 tap_diag() { sed 's/^/#   log: /' "$LOG" | tail -n 8; }
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_proc.sh: start, stop, running, logs, pid
+. ./iocad_proc.sh
 echo "1..5"
-logs() { grep -q "$1" "$LOG"; }
 ngroups() { find "$R" -maxdepth 1 -name 'iocad-s0-*' | wc -l; }
 
 insmod ./ioca.ko || echo "# insmod ioca.ko (msr backend) failed"
@@ -22,17 +22,7 @@ ways=$(./iocactl info | sed -n 's/.*llc-ways \([0-9]*\).*/\1/p' | head -n 1)
 cbm=$(printf '0x%x' $(((1 << ${ways:-11}) - 1)))
 insmod ./resctrl_emu.ko cbm_mask="$cbm" num_closids=4 || echo "# insmod resctrl_emu.ko failed"
 mount -t resctrl resctrl $R || echo "# mount resctrl failed"
-cat >/tmp/d.ini <<'INI'
-[platform]
-interval_ms = 200
-[tenant web]
-cpus = 0
-ways = 2
-priority = PS
-[tenant batch]
-cpus = 1
-ways = 3
-INI
+cp web_batch.ini /tmp/d.ini
 sed 's/^\[platform\]$/&\nddio_counters = optional/' /tmp/d.ini >/tmp/opt.ini
 
 ./iocad /tmp/d.ini >"$LOG" 2>&1

@@ -9,9 +9,6 @@
 # did not create never loses a CPU. One TAP line per check.
 cd /ioca || exit 1
 R=/sys/fs/resctrl
-LOG=/tmp/iocad.log
-TRACE=/tmp/trace.csv
-pid=
 TAP_NAME=iocad-sockets
 tap_diag() {
 	echo "# ddio $(ddio 0) $(ddio 1), groups: $(ls $R | tr '\n' ' ')"
@@ -20,6 +17,8 @@ tap_diag() {
 }
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_proc.sh: start, stop, running, logs, pid
+. ./iocad_proc.sh
 echo "1..15"
 
 # ddio SOCKET: that socket's DDIO mask as ioca.ko reports it
@@ -36,18 +35,6 @@ gmask() {
 }
 gcpus() { cat "$R/iocad-s$1-$2/cpus_list" 2>/dev/null; }
 ngroups() { ls -d "$R"/iocad-s* 2>/dev/null | wc -l; }
-logs() { grep -q "$1" "$LOG"; }
-running() { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
-start() {
-	./iocad --trace "$TRACE" "$@" >"$LOG" 2>&1 &
-	pid=$!
-}
-stop() {
-	kill "-$1" "$pid" 2>/dev/null
-	wait "$pid"
-	rc=$?
-	pid=
-}
 snapshot() {
 	for g in "$R"/iocad-s* "$R"/ops; do
 		[ -d "$g" ] && echo "$g $(cat "$g/schemata" | tr '\n' ' ') $(cat "$g/cpus_list")"

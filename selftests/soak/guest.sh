@@ -22,15 +22,14 @@ TAP_NAME=soak
 tap_diag() { echo "# ddio $(ddio 0) $(ddio 1); groups $(groups_cpus)"; }
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_proc.sh: start, stop, running, logs, pid
+. ./iocad_proc.sh
 R=/sys/fs/resctrl
 DBG=/sys/kernel/debug/ioca
-LOG=/tmp/iocad.log
-TRACE=/tmp/trace.csv
 PROM=/tmp/ioca.prom
 LIVE=/tmp/live.ini
 SEED=${1:-1}
 STEPS=${2:-30}
-pid=
 mon=
 mon_state=none
 step=0
@@ -60,8 +59,6 @@ groups_now() { # the resctrl groups, sorted, one line
 groups_cpus() { # each group and its CPUs, one line
 	for g in $(groups_now); do echo "$g:$(cat "$R/$g/cpus_list")"; done | tr '\n' ' '
 }
-logs() { grep -q "$1" "$LOG"; }
-running() { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
 online() { [ "$1" -eq 0 ] || [ "$(cat /sys/devices/system/cpu/cpu"$1"/online)" = 1 ]; }
 metric() { # NAME SOCKET: the textfile's value, 0 if absent
 	v=$(sed -n "s/^$1{socket=\"$2\"} \([0-9]*\).*/\1/p" "$PROM" 2>/dev/null | head -n 1)
@@ -412,8 +409,7 @@ mkdir $R/ops && echo "L3:0=00f;1=00f" >$R/ops/schemata
 check "setup: ioca.ko with two emulated sockets, resctrl with two domains" \
 	'[ "$(ddio 0)" = 0x600 ] && [ "$(ddio 1)" = 0x600 ] && grep -q "1=" $R/schemata'
 cp /tmp/base.ini "$LIVE"
-./iocad --trace "$TRACE" "$LIVE" >"$LOG" 2>&1 &
-pid=$!
+start "$LIVE"
 wait_for 60 '[ "$(rows)" -ge 5 ] && [ -s "$PROM" ]'
 check "start: iocad runs with both sockets' groups and its trace and metrics" \
 	'running && [ "$(groups_now)" = "$(cfg_groups /tmp/base.ini)ops " ] &&
