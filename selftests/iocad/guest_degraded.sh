@@ -11,8 +11,8 @@ TAP_NAME=iocad
 tap_diag() { sed 's/^/#   log: /' "$LOG" | tail -n 8; }
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
-# shellcheck source=/dev/null # selftests/iocad/iocad_proc.sh: start, stop, running, logs, pid
-. ./iocad_proc.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
+. ./iocad_guest.sh
 echo "1..5"
 ngroups() { find "$R" -maxdepth 1 -name 'iocad-s0-*' | wc -l; }
 

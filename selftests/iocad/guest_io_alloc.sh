@@ -18,19 +18,14 @@ tap_diag() {
 }
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
-# shellcheck source=/dev/null # selftests/iocad/iocad_proc.sh: start, stop, running, logs, pid
-. ./iocad_proc.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
+. ./iocad_guest.sh
 echo "1..18"
 pop() { v=$1 c=0; while [ "$v" -gt 0 ]; do c=$((c + (v & 1))); v=$((v >> 1)); done; echo "$c"; }
 ngroups() { find "$R" -maxdepth 1 -name 'iocad-s0-*' | wc -l; }
-ddio() { ./iocactl info | sed -n 's/.*ddio-mask \(0x[0-9a-f]*\) ways.*/\1/p' | head -n 1; }
 iomask() { v=$(sed -n 's/^0=\([0-9a-f]*\).*/\1/p' $IOCBM 2>/dev/null) && [ -n "$v" ] && echo $((0x$v)); }
-gmask() {
-	v=$(sed -n 's/^ *L3:0=\([0-9a-f]*\).*/\1/p' "$R/iocad-s0-$1/schemata" 2>/dev/null)
-	[ -n "$v" ] && echo $((0x$v))
-}
 ps_off() { # MASK: the PS tenant is off MASK, and io_alloc_cbm holds it
-	w=$(gmask web)
+	w=$(gmask 0 web)
 	[ -n "$w" ] && [ $((w & $1)) -eq 0 ] && [ "$(iomask)" -eq $(($1)) ]
 }
 wait_ps_off() { wait_for 10 "ps_off $1"; }
@@ -49,7 +44,7 @@ insmod ./ioca.ko emulate=1 || echo "# insmod ioca.ko emulate=1 failed"
 ways=$(./iocactl info | sed -n 's/.*llc-ways \([0-9]*\).*/\1/p' | head -n 1)
 cbm=$(printf '0x%x' $(((1 << ${ways:-11}) - 1)))
 emu io_alloc=1
-ddio0=$(ddio)
+ddio0=$(ddio 0)
 sed 's/^interval_ms = 200$/&\nio_control = io_alloc\nddio_counters = optional\nddio_ways = 3/' \
 	web_batch.ini >/tmp/a.ini
 
@@ -69,8 +64,8 @@ m=$(iomask)
 check "io_alloc_cbm holds the planner's DDIO mask (3 ways, the one logged)" \
 	'[ -n "$m" ] && [ "$(pop "$m")" -eq 3 ] && grep "^#3 " "$LOG" | grep -q "ddio=$(printf "0x%x" "$m")"'
 check "the PS tenant is off io_alloc's ways" \
-	'w=$(gmask web); [ -n "$w" ] && [ $((w & m)) -eq 0 ]'
-check "ioca.ko's DDIO register is left alone" '[ "$(ddio)" = "$ddio0" ]'
+	'w=$(gmask 0 web); [ -n "$w" ] && [ $((w & m)) -eq 0 ]'
+check "ioca.ko's DDIO register is left alone" '[ "$(ddio 0)" = "$ddio0" ]'
 # someone else's io_alloc_cbm write is read back, adopted and planned around
 printf '0=600\n' >$IOCBM
 wait_for 10 'logs "DDIO mask changed outside iocad: $(printf 0x%x "$m") -> 0x600"'
@@ -116,9 +111,9 @@ check "io_control = io_alloc on 'not supported': exit 2 naming the file" \
 sed 's/^io_control = io_alloc$/io_control = auto/' /tmp/a.ini >/tmp/auto.ini
 ready /tmp/auto.ini
 check "io_control = auto on 'not supported': the DDIO backend (ioca.ko's mask set)" \
-	'kill -0 $pid && ! logs "resctrl.s io_alloc masks" && [ "$(ddio)" != "$ddio0" ]'
+	'kill -0 $pid && ! logs "resctrl.s io_alloc masks" && [ "$(ddio 0)" != "$ddio0" ]'
 stop TERM
-check "and SIGTERM puts ioca.ko's DDIO mask back" '[ "$rc" -eq 0 ] && [ "$(ddio)" = "$ddio0" ]'
+check "and SIGTERM puts ioca.ko's DDIO mask back" '[ "$rc" -eq 0 ] && [ "$(ddio 0)" = "$ddio0" ]'
 umount $R
 echo "# iocad-io_alloc: $((n - failed)) passed, $failed failed"
 exit "$failed"

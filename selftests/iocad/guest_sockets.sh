@@ -17,23 +17,11 @@ tap_diag() {
 }
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
-# shellcheck source=/dev/null # selftests/iocad/iocad_proc.sh: start, stop, running, logs, pid
-. ./iocad_proc.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
+. ./iocad_guest.sh
 echo "1..15"
 
-# ddio SOCKET: that socket's DDIO mask as ioca.ko reports it
-ddio() {
-	./iocactl info | sed -n "/^socket $1:/,/ddio-mask/s/.*ddio-mask \(0x[0-9a-f]*\) ways.*/\1/p" |
-		head -n 1
-}
-sampler() { ./iocactl info | sed -n 's/^sampler: //p' | head -n 1; }
 intervals() { ./iocactl info | sed -n 's/.* intervals \([0-9]*\) .*/\1/p' | head -n 1; }
-# gmask SOCKET NAME: the mask of iocad's group on its socket's domain
-gmask() {
-	v=$(sed -n "s/.*L3:.*$1=\([0-9a-f]*\).*/\1/p" "$R/iocad-s$1-$2/schemata" 2>/dev/null)
-	[ -n "$v" ] && echo $((0x$v))
-}
-gcpus() { cat "$R/iocad-s$1-$2/cpus_list" 2>/dev/null; }
 ngroups() { ls -d "$R"/iocad-s* 2>/dev/null | wc -l; }
 snapshot() {
 	for g in "$R"/iocad-s* "$R"/ops; do

@@ -25,7 +25,7 @@ boot() { # name cpu smp guest-script [sockets]
 	echo "=== iocad boot $name: -cpu $cpu -smp $smp, $sockets socket(s)"
 	"$run" --cpu "$cpu" --smp "$smp" --sockets "$sockets" --mem 512 --timeout 600 \
 		--append loglevel=2 "${guest_files[@]}" --file "$root/scripts/vm/tap.sh" \
-		--file "$here/iocad_proc.sh" --file "$here/two_sockets.ini" --file "$here/web_batch.ini" \
+		--file "$here/iocad_guest.sh" --file "$here/two_sockets.ini" --file "$here/web_batch.ini" \
 		--file "$here/$script" -- sh "./$script" | tee "$work/$name"
 	consoles+=("$work/$name" "${PIPESTATUS[0]}")
 }

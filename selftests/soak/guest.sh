@@ -22,8 +22,8 @@ TAP_NAME=soak
 tap_diag() { echo "# ddio $(ddio 0) $(ddio 1); groups $(groups_cpus)"; }
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
-# shellcheck source=/dev/null # selftests/iocad/iocad_proc.sh: start, stop, running, logs, pid
-. ./iocad_proc.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
+. ./iocad_guest.sh
 R=/sys/fs/resctrl
 DBG=/sys/kernel/debug/ioca
 PROM=/tmp/ioca.prom
@@ -44,15 +44,6 @@ rand() { # N: a number in 0..N-1 in $r
 }
 
 # --- what the platform holds -------------------------------------------------
-ddio() { # SOCKET: its DDIO mask as ioca.ko reports it
-	./iocactl info | sed -n "/^socket $1:/,/ddio-mask/s/.*ddio-mask \(0x[0-9a-f]*\) ways.*/\1/p" |
-		head -n 1
-}
-sampler() { ./iocactl info | sed -n 's/^sampler: //p' | head -n 1; }
-gmask() { # SOCKET GROUP: the group's mask on its socket's domain, as a number
-	v=$(sed -n "s/.*L3:.*$1=\([0-9a-f]*\).*/\1/p" "$R/iocad-s$1-$2/schemata" 2>/dev/null)
-	[ -n "$v" ] && echo $((0x$v))
-}
 groups_now() { # the resctrl groups, sorted, one line
 	find "$R" -mindepth 1 -maxdepth 1 -type d | sed 's|.*/||' | grep -vx info | sort | tr '\n' ' '
 }

@@ -35,7 +35,7 @@ guest_parts "$work"
 # TCG on a loaded host one takes a few times its nominal 2.5 s.
 "$run" --cpu Skylake-Client --smp 4 --sockets 2 --mem 512 --timeout $((300 + seconds * 8)) \
 	--append loglevel=2 "${guest_files[@]}" --file "$root/scripts/vm/tap.sh" \
-	--file "$root/selftests/iocad/iocad_proc.sh" --file "$root/selftests/iocad/two_sockets.ini" \
+	--file "$root/selftests/iocad/iocad_guest.sh" --file "$root/selftests/iocad/two_sockets.ini" \
 	--file "$here/guest.sh" -- sh ./guest.sh "$seed" "$steps" | tee "$work/console"
 rc=${PIPESTATUS[0]}
 "$root/scripts/vm/taptally.sh" soak "$work/console" "$rc"
