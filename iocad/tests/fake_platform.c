@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "fake_platform.h"
+#include "log_buf.h"
 
 static int f_info(void *ctx, struct platform_info *out)
 {
@@ -205,6 +206,23 @@ void fake_platform_setup(struct fake_platform *f, struct platform *pf, struct co
 		fail_msg("%s", err);
 	fake_platform_quiet(f);
 	fake_platform_bind(f, pf);
+}
+
+const char fake_platform_vf_be[] =
+	"[platform]\nmodel = slicing\nllc_ways = 11\n"
+	"[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
+	"[tenant be]\ncpus = 1\nways = 3\n";
+
+struct loop_opts fake_platform_loop_opts(const struct config *cfg, uint64_t intervals, char *log)
+{
+	return (struct loop_opts){
+		.sz = sizeof(struct loop_opts),
+		.cfg = cfg,
+		.mode = IOCAD_MODE_IOCA,
+		.max_intervals = intervals,
+		.log = log ? log_buf_loop_log : NULL,
+		.log_arg = log,
+	};
 }
 
 void fake_plan_group(struct platform_plan *p, unsigned int socket, const char *name, uint32_t mask,

@@ -10,6 +10,7 @@
 #define IOCAD_TESTS_FAKE_PLATFORM_H
 
 #include "config.h"
+#include "loop.h"
 #include "platform.h"
 
 struct fake_socket {
@@ -58,6 +59,14 @@ void fake_platform_quiet(struct fake_platform *f);
 void fake_platform_setup(struct fake_platform *f, struct platform *pf, struct config *cfg,
 			 const char *text, const char *file);
 /* The plan's socket @id (NULL if not in the last plan) and its group @name's mask (0: none). */
+/* Two tenants on 11 ways (slicing), 3 ways each: vf (PS, networking) on CPU 0, be on CPU 1. */
+extern const char fake_platform_vf_be[];
+/*
+ * loop_opts over @cfg in --mode ioca for @intervals intervals, its lines
+ * into @log (a char[LOG_BUF_SIZE], log_buf_loop_log) or, with NULL, not
+ * logged; a test sets what else it needs.
+ */
+struct loop_opts fake_platform_loop_opts(const struct config *cfg, uint64_t intervals, char *log);
 const struct platform_socket_plan *fake_plan_socket(const struct platform_plan *p, unsigned int id);
 uint32_t fake_plan_mask(const struct platform_plan *p, const char *name);
 

@@ -21,6 +21,58 @@ static void tree_path(char *path, size_t len, const char *root, const char *rel)
 	assert_true(n > 0 && (size_t)n < len);
 }
 
+void fake_tree_make(char *root, size_t len, const char *name)
+{
+	int n = snprintf(root, len, "/tmp/%s.XXXXXX", name);
+
+	assert_true(n > 0 && (size_t)n < len);
+	assert_non_null(mkdtemp(root));
+}
+
+void fake_tree_resctrl(char *root, size_t len, const char *name)
+{
+	fake_tree_make(root, len, name);
+	fake_tree_resctrl_info(root);
+	fake_tree_put(root, "schemata", "L3:0=7ff;1=7ff\n");
+}
+
+int fake_tree_write(const char *path, const char *data)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fputs(data, f);
+	return fclose(f) ? -errno : 0;
+}
+
+static void quiet(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+struct rdt *fake_tree_rdt_open(const char *root, const char *family, rdt_write_fn write, void *arg)
+{
+	char err[512] = "";
+	struct rdt_opts o = {
+		.sz = sizeof(o),
+		.root = root,
+		.prefix = "iocad-s0-",
+		.family = family,
+		.cache_id = 0,
+		.write = write,
+		.rmdir = fake_tree_rmdir_group,
+		.fs_arg = arg,
+		.print = quiet,
+	};
+	struct rdt *r = rdt_open(&o, err, sizeof(err));
+
+	if (!r)
+		fail_msg("rdt_open: %s", err);
+	return r;
+}
+
 void fake_tree_put(const char *root, const char *rel, const char *text)
 {
 	char path[256];
@@ -95,4 +147,19 @@ void fake_tree_remove(const char *root)
 	assert_non_null(strchr(root, '/'));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);
+}
+
+int fake_tree_teardown(void **state)
+{
+	fake_tree_remove(*state);
+	free(*state);
+	return 0;
+}
+
+void fake_tree_assert(const char *root, const char *rel, const char *want)
+{
+	char buf[512];
+
+	fake_tree_get(root, rel, buf, sizeof(buf));
+	assert_string_equal(buf, want);
 }

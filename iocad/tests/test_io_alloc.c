@@ -74,15 +74,11 @@ static int tree_write(void *arg, const char *path, const char *data)
 static int setup(void **state)
 {
 	struct tree *t = calloc(1, sizeof(*t));
-	char path[128];
 
 	assert_non_null(t);
-	snprintf(t->root, sizeof(t->root), "/tmp/iocad-ioa.XXXXXX");
-	assert_non_null(mkdtemp(t->root));
-	snprintf(path, sizeof(path), "%s/info", t->root);
-	assert_int_equal(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/info/L3", t->root);
-	assert_int_equal(mkdir(path, 0755), 0);
+	fake_tree_make(t->root, sizeof(t->root), "iocad-ioa");
+	fake_tree_mkdir(t->root, "info");
+	fake_tree_mkdir(t->root, "info/L3");
 	fake_tree_put(t->root, "info/last_cmd_status", "ok\n");
 	fake_tree_put(t->root, "info/L3/io_alloc", "disabled\n");
 	fake_tree_put(t->root, "info/L3/io_alloc_cbm", "");
@@ -90,23 +86,20 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct tree *t = *state;
-
-	fake_tree_remove(t->root);
-	free(t);
-	return 0;
-}
-
-static struct io_alloc *open_tree(struct tree *t)
+/* io_alloc over the tree, keeping its record of what it found at @record (or none) */
+static struct io_alloc *open_recorded(struct tree *t, const char *record)
 {
 	char err[512] = "";
-	struct io_alloc *ia = io_alloc_open(t->root, tree_write, t, NULL, err, sizeof(err));
+	struct io_alloc *ia = io_alloc_open(t->root, tree_write, t, record, err, sizeof(err));
 
 	if (!ia)
 		fail_msg("io_alloc_open: %s", err);
 	return ia;
+}
+
+static struct io_alloc *open_tree(struct tree *t)
+{
+	return open_recorded(t, NULL);
 }
 
 static void test_io_alloc_probe_reads_every_state(void **state)
@@ -174,11 +167,10 @@ static void test_io_alloc_open_enables_and_restore_disables(void **state)
 {
 	struct tree *t = *state;
 	struct io_alloc *ia = open_tree(t);
-	char text[64], err[256] = "";
+	char err[256] = "";
 	uint32_t m;
 
-	fake_tree_get(t->root, "info/L3/io_alloc", text, sizeof(text));
-	assert_string_equal(text, "enabled\n");
+	fake_tree_assert(t->root, "info/L3/io_alloc", "enabled\n");
 	assert_false(io_alloc_found_enabled(ia));
 	assert_true(io_alloc_changed(ia));
 	assert_int_equal(io_alloc_mask(ia, 1, &m), 0);
@@ -192,8 +184,7 @@ static void test_io_alloc_open_enables_and_restore_disables(void **state)
 	assert_int_equal(m, 0x7ff); /* only the named domain */
 
 	assert_int_equal(io_alloc_restore(ia, err, sizeof(err)), 0);
-	fake_tree_get(t->root, "info/L3/io_alloc", text, sizeof(text));
-	assert_string_equal(text, "disabled\n");
+	fake_tree_assert(t->root, "info/L3/io_alloc", "disabled\n");
 	assert_false(io_alloc_changed(ia));
 	io_alloc_close(ia);
 }
@@ -202,7 +193,7 @@ static void test_io_alloc_found_enabled_gets_its_masks_back(void **state)
 {
 	struct tree *t = *state;
 	struct io_alloc *ia;
-	char text[64], err[256] = "";
+	char err[256] = "";
 
 	fake_tree_put(t->root, "info/L3/io_alloc", "enabled\n");
 	t->cbm[0] = 0x003;
@@ -216,10 +207,8 @@ static void test_io_alloc_found_enabled_gets_its_masks_back(void **state)
 	assert_int_equal(io_alloc_set(ia, 1, 0x600, err, sizeof(err)), 0);
 	assert_true(io_alloc_changed(ia));
 	assert_int_equal(io_alloc_restore(ia, err, sizeof(err)), 0);
-	fake_tree_get(t->root, "info/L3/io_alloc_cbm", text, sizeof(text));
-	assert_string_equal(text, "0=003;1=0f0\n");
-	fake_tree_get(t->root, "info/L3/io_alloc", text, sizeof(text));
-	assert_string_equal(text, "enabled\n");
+	fake_tree_assert(t->root, "info/L3/io_alloc_cbm", "0=003;1=0f0\n");
+	fake_tree_assert(t->root, "info/L3/io_alloc", "enabled\n");
 	io_alloc_close(ia);
 }
 
@@ -260,8 +249,7 @@ static void test_io_alloc_record_written_first_and_removed_by_restore(void **sta
 	struct io_alloc *ia;
 
 	snprintf(record, sizeof(record), "%s/io_alloc.found", t->root);
-	ia = io_alloc_open(t->root, tree_write, t, record, err, sizeof(err));
-	assert_non_null(ia);
+	ia = open_recorded(t, record);
 	assert_false(io_alloc_from_record(ia));
 	assert_int_equal(rdt_info_read_file(record, text, sizeof(text)), 0);
 	assert_string_equal(text, "disabled\n\n");
@@ -274,25 +262,21 @@ static void test_io_alloc_record_written_first_and_removed_by_restore(void **sta
 static void test_io_alloc_record_of_a_dead_iocad_is_what_was_found(void **state)
 {
 	struct tree *t = *state;
-	char record[128], text[64], err[512] = "";
+	char record[128], err[512] = "";
 	struct io_alloc *ia;
 
 	snprintf(record, sizeof(record), "%s/io_alloc.found", t->root);
-	ia = io_alloc_open(t->root, tree_write, t, record, err, sizeof(err));
-	assert_non_null(ia);
+	ia = open_recorded(t, record);
 	assert_int_equal(io_alloc_set(ia, 0, 0x700, err, sizeof(err)), 0);
 	io_alloc_close(ia); /* no restore: killed */
-	fake_tree_get(t->root, "info/L3/io_alloc", text, sizeof(text));
-	assert_string_equal(text, "enabled\n");
+	fake_tree_assert(t->root, "info/L3/io_alloc", "enabled\n");
 
-	ia = io_alloc_open(t->root, tree_write, t, record, err, sizeof(err));
-	assert_non_null(ia);
+	ia = open_recorded(t, record);
 	assert_true(io_alloc_from_record(ia));
 	assert_false(io_alloc_found_enabled(ia));
 	assert_true(io_alloc_changed(ia));
 	assert_int_equal(io_alloc_restore(ia, err, sizeof(err)), 0);
-	fake_tree_get(t->root, "info/L3/io_alloc", text, sizeof(text));
-	assert_string_equal(text, "disabled\n");
+	fake_tree_assert(t->root, "info/L3/io_alloc", "disabled\n");
 	io_alloc_close(ia);
 
 	fake_tree_put(t->root, "io_alloc.found", "maybe\n");
@@ -341,20 +325,23 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_io_alloc_probe_reads_every_state, setup,
-						teardown),
+						fake_tree_teardown),
 		cmocka_unit_test(test_io_alloc_choose_follows_io_control),
 		cmocka_unit_test_setup_teardown(test_io_alloc_open_enables_and_restore_disables,
-						setup, teardown),
+						setup, fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_io_alloc_found_enabled_gets_its_masks_back,
-						setup, teardown),
+						setup, fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_io_alloc_refusal_names_file_value_and_status,
-						setup, teardown),
+						setup, fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(
-			test_io_alloc_open_refuses_unsupported_writing_nothing, setup, teardown),
+			test_io_alloc_open_refuses_unsupported_writing_nothing, setup,
+			fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(
-			test_io_alloc_record_written_first_and_removed_by_restore, setup, teardown),
+			test_io_alloc_record_written_first_and_removed_by_restore, setup,
+			fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(
-			test_io_alloc_record_of_a_dead_iocad_is_what_was_found, setup, teardown),
+			test_io_alloc_record_of_a_dead_iocad_is_what_was_found, setup,
+			fake_tree_teardown),
 		cmocka_unit_test(test_io_alloc_config_io_control),
 	};
 

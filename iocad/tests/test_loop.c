@@ -33,16 +33,8 @@ struct fx {
 	volatile sig_atomic_t stop, reload;
 	int reloads;
 	bool reload_bad;
-	char log[8192];
+	char log[LOG_BUF_SIZE];
 };
-
-static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
-{
-	struct fx *f = arg;
-
-	(void)lvl;
-	log_buf_append(f->log, sizeof(f->log), msg);
-}
 
 static int setup(void **state)
 {
@@ -62,16 +54,11 @@ static int teardown(void **state)
 
 static struct loop_opts opts(struct fx *f)
 {
-	return (struct loop_opts){
-		.sz = sizeof(struct loop_opts),
-		.cfg = &f->cfg,
-		.mode = IOCAD_MODE_IOCA,
-		.max_intervals = 10,
-		.log = log_cb,
-		.log_arg = f,
-		.stop = &f->stop,
-		.reload = &f->reload,
-	};
+	struct loop_opts o = fake_platform_loop_opts(&f->cfg, 10, f->log);
+
+	o.stop = &f->stop;
+	o.reload = &f->reload;
+	return o;
 }
 
 static void test_loop_allocates_runs_and_restores(void **state)

@@ -35,16 +35,8 @@ struct fx {
 	struct loop_record rec[32];
 	size_t n;
 	uint32_t seen[40]; /* the platform's DDIO mask at each poll */
-	char log[16384];
+	char log[LOG_BUF_SIZE];
 };
-
-static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
-{
-	struct fx *f = arg;
-
-	(void)lvl;
-	log_buf_append(f->log, sizeof(f->log), msg);
-}
 
 static int setup(void **state)
 {
@@ -65,14 +57,7 @@ static int teardown(void **state)
 
 static struct loop_opts opts(struct fx *f)
 {
-	return (struct loop_opts){
-		.sz = sizeof(struct loop_opts),
-		.cfg = &f->cfg,
-		.mode = IOCAD_MODE_IOCA,
-		.max_intervals = 10,
-		.log = log_cb,
-		.log_arg = f,
-	};
+	return fake_platform_loop_opts(&f->cfg, 10, f->log);
 }
 
 /* An operator raises DDIO from two ways to four before the 5th poll. */

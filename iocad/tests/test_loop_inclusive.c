@@ -23,16 +23,8 @@ struct fx {
 	struct config cfg;
 	struct loop_record rec[8];
 	size_t n;
-	char log[16384];
+	char log[LOG_BUF_SIZE];
 };
-
-static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
-{
-	struct fx *f = arg;
-
-	(void)lvl;
-	log_buf_append(f->log, sizeof(f->log), msg);
-}
 
 /* @db_ways for the PS tenant db; be (BE, 1 way) and the default inclusive ways. */
 static struct fx *run(unsigned int db_ways)
@@ -47,14 +39,7 @@ static struct fx *run(unsigned int db_ways)
 		 "[tenant be]\ncpus = 1\nways = 1\n",
 		 db_ways);
 	fake_platform_setup(&f->fp, &f->pf, &f->cfg, text, "i.ini");
-	o = (struct loop_opts){
-		.sz = sizeof(struct loop_opts),
-		.cfg = &f->cfg,
-		.mode = IOCAD_MODE_IOCA,
-		.max_intervals = 4,
-		.log = log_cb,
-		.log_arg = f,
-	};
+	o = fake_platform_loop_opts(&f->cfg, 4, f->log);
 	assert_int_equal(loop_run(&o, &f->pf, f->rec, 8, &f->n), 0);
 	assert_int_equal(f->n, 4);
 	return f;

@@ -17,10 +17,6 @@
 #include "fake_platform.h"
 #include "loop.h"
 
-static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\n"
-			       "[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
-			       "[tenant be]\ncpus = 1\nways = 3\n";
-
 struct run {
 	struct fake_platform fp;
 	struct platform pf;
@@ -42,20 +38,18 @@ static void run(struct run *r, bool quiet)
 {
 	char err[256];
 
-	assert_int_equal(config_parse_string(cfg_text, "q.ini", &r->cfg, err, sizeof(err)), 0);
+	assert_int_equal(
+		config_parse_string(fake_platform_vf_be, "q.ini", &r->cfg, err, sizeof(err)), 0);
 	fake_platform_init(&r->fp, 11, 2, 0x600);
 	fake_platform_cpu(&r->fp, 0, 1.0, 1000000, 100000);
 	fake_platform_cpu(&r->fp, 1, 1.0, 8000000, 800000);
 	r->fp.sock[0].hits_inc = 1000000;
 	fake_platform_bind(&r->fp, &r->pf);
-	struct loop_opts o = {.sz = sizeof(o),
-			      .cfg = &r->cfg,
-			      .mode = IOCAD_MODE_IOCA,
-			      .max_intervals = 6,
-			      .log = count,
-			      .log_arg = r,
-			      .quiet = quiet};
+	struct loop_opts o = fake_platform_loop_opts(&r->cfg, 6, NULL);
 
+	o.log = count;
+	o.log_arg = r;
+	o.quiet = quiet;
 	assert_int_equal(loop_run(&o, &r->pf, r->rec, 8, &r->n), 0);
 }
 

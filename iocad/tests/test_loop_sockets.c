@@ -41,16 +41,8 @@ struct fx {
 	unsigned int missing_from, missing_to; /* polls without socket 1's DDIO counts */
 	unsigned int fail_from, fail_to;       /* polls from which applies fail, and until */
 	bool gaps;			       /* from poll 3, one sample lost before each */
-	char log[16384];
+	char log[LOG_BUF_SIZE];
 };
-
-static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
-{
-	struct fx *f = arg;
-
-	(void)lvl;
-	log_buf_append(f->log, sizeof(f->log), msg);
-}
 
 static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 {
@@ -97,17 +89,12 @@ static int teardown(void **state)
 
 static struct loop_opts opts(struct fx *f, uint64_t intervals)
 {
-	return (struct loop_opts){
-		.sz = sizeof(struct loop_opts),
-		.cfg = &f->cfg,
-		.mode = IOCAD_MODE_IOCA,
-		.max_intervals = intervals,
-		.log = log_cb,
-		.log_arg = f,
-		.reload = &f->reload,
-		.reload_fn = reload_cb,
-		.reload_arg = f,
-	};
+	struct loop_opts o = fake_platform_loop_opts(&f->cfg, intervals, f->log);
+
+	o.reload = &f->reload;
+	o.reload_fn = reload_cb;
+	o.reload_arg = f;
+	return o;
 }
 
 /* The record of socket @s in interval @i. */

@@ -19,10 +19,6 @@
 #include "metrics.h"
 #include "metrics_fx.h"
 
-static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\n"
-			       "[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
-			       "[tenant be]\ncpus = 1\nways = 3\n";
-
 struct run {
 	struct fake_platform fp;
 	struct platform pf;
@@ -60,22 +56,19 @@ static struct run *run_with(const char *text, bool dry_run,
 	x->fp.on_poll = on_poll;
 	assert_int_equal(metrics_init(&x->m), 0);
 	assert_int_equal(metrics_add_socket(&x->m, &x->cfg, &x->pf), 0);
-	struct loop_opts o = {.sz = sizeof(o),
-			      .cfg = &x->cfg,
-			      .mode = IOCAD_MODE_IOCA,
-			      .dry_run = dry_run,
-			      .max_intervals = 6,
-			      .quiet = true,
-			      .record_fn = collect,
-			      .record_arg = x};
+	struct loop_opts o = fake_platform_loop_opts(&x->cfg, 6, NULL);
 
+	o.dry_run = dry_run;
+	o.quiet = true;
+	o.record_fn = collect;
+	o.record_arg = x;
 	assert_int_equal(loop_run(&o, &x->pf, x->out, 8, &x->nout), 0);
 	return x;
 }
 
 static struct run *run(void (*on_poll)(struct fake_platform *, void *))
 {
-	return run_with(cfg_text, false, on_poll);
+	return run_with(fake_platform_vf_be, false, on_poll);
 }
 
 static void done(struct run *x)
@@ -145,13 +138,13 @@ static void test_metrics_loop_counts_refused_plans(void **u)
 
 static void test_metrics_loop_devices_refused_and_dry_run(void **u)
 {
-	char text[sizeof(cfg_text) + 128];
+	char text[4096];
 	const char *dev = "{socket=\"0\",device=\"0000:3b:00.0\",setting=\"off\"";
 	struct run *x;
 	char *t;
 
 	(void)u;
-	snprintf(text, sizeof(text), "%s[device 0000:3b:00.0]\nddio = off\n", cfg_text);
+	snprintf(text, sizeof(text), "%s[device 0000:3b:00.0]\nddio = off\n", fake_platform_vf_be);
 	x = run_with(text, false, NULL);
 	assert_int_equal(x->out[5].ndev, 1);
 	assert_string_equal(x->out[5].dev[0].addr, "0000:3b:00.0");

@@ -141,14 +141,34 @@ static void check_invariants(const struct config *c, const struct planner_alloc 
 	}
 }
 
+/* Each test's struct config (*state), on the heap. */
+static int config_setup(void **state)
+{
+	*state = malloc(sizeof(struct config));
+	return *state ? 0 : -1;
+}
+
+static int config_teardown(void **state)
+{
+	free(*state);
+	return 0;
+}
+
+/* Plans @c by @pol (no reference counts) and expects each tenant's mask as in @want. */
+static void plan_expect(const struct config *c, enum planner_policy pol, struct planner_alloc *a,
+			const uint32_t *want)
+{
+	assert_int_equal(planner_plan(c, pol, NULL, 0, a), 0);
+	for (unsigned int i = 0; i < a->ntenants; i++)
+		assert_int_equal(a->mask[i], want[i]);
+}
+
 static void test_planner_random_sets_keep_invariants(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	double refs[PLATFORM_MAX_TENANTS];
 	struct planner_alloc a;
 
-	(void)u;
-	assert_non_null(c);
 	for (int iter = 0; iter < 20000; iter++) {
 		random_set(c, &a, refs);
 		assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &a), 0);
@@ -159,36 +179,30 @@ static void test_planner_random_sets_keep_invariants(void **u)
 		assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0, &b), 0);
 		assert_memory_equal(a.mask, b.mask, sizeof(a.mask));
 	}
-	free(c);
 }
 
 static void test_planner_unaware_packs_in_config_order(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	struct planner_alloc a = {.llc_ways = 11, .ddio_ways = 2, .ntenants = 3, .ways = {3, 4, 3}};
 
-	(void)u;
 	config_defaults(c);
 	c->ntenants = 3;
 	c->tenant[2].prio = CONFIG_PRIO_PS;
-	assert_int_equal(planner_plan(c, PLANNER_IO_UNAWARE, NULL, 0, &a), 0);
-	assert_int_equal(a.mask[0], 0x007);
-	assert_int_equal(a.mask[1], 0x078);
-	assert_int_equal(a.mask[2], 0x380); /* blind to DDIO at 0x600: PS shares */
+	/* blind to DDIO at 0x600: PS shares */
+	plan_expect(c, PLANNER_IO_UNAWARE, &a, (uint32_t[]){0x007, 0x078, 0x380});
 	assert_int_equal(a.ddio_mask, 0x600);
 	/* the aware planner moves a BE tenant onto DDIO instead */
 	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
 	assert_int_equal(planner_ddio_overlap(&a, 2), 0);
-	free(c);
 }
 
 static void test_planner_shuffles_lighter_be_onto_ddio(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	struct planner_alloc a = {.llc_ways = 11, .ddio_ways = 3, .ntenants = 3, .ways = {4, 3, 3}};
 	double refs[3] = {5000, 100, 900};
 
-	(void)u;
 	config_defaults(c);
 	c->ntenants = 3;
 	c->tenant[0].prio = CONFIG_PRIO_PS;
@@ -205,15 +219,13 @@ static void test_planner_shuffles_lighter_be_onto_ddio(void **u)
 	refs[1] = 850;
 	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, refs, 0.1, &a), 0);
 	assert_int_equal(planner_ddio_overlap(&a, 2), 2);
-	free(c);
 }
 
 static void test_planner_ps_shares_only_when_unavoidable(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	struct planner_alloc a = {.llc_ways = 8, .ddio_ways = 4, .ntenants = 2, .ways = {5, 1}};
 
-	(void)u;
 	config_defaults(c);
 	c->ntenants = 2;
 	c->tenant[0].prio = CONFIG_PRIO_PS;
@@ -221,16 +233,14 @@ static void test_planner_ps_shares_only_when_unavoidable(void **u)
 	/* 6 ways, room 4: the BE tenant's one way is not enough */
 	assert_int_equal(planner_ddio_overlap(&a, 1), 1);
 	assert_int_equal(planner_ddio_overlap(&a, 0), 1);
-	free(c);
 }
 
 static void test_planner_rejects_what_does_not_fit(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	struct planner_alloc a = {.llc_ways = 8, .ddio_ways = 2, .ntenants = 2, .ways = {5, 4}};
 	struct planner_alloc b;
 
-	(void)u;
 	config_defaults(c);
 	c->ntenants = 2;
 	b = a;
@@ -241,24 +251,18 @@ static void test_planner_rejects_what_does_not_fit(void **u)
 	a.ways[0] = 1;
 	a.ddio_ways = 9;
 	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), -28);
-	free(c);
 }
 
 static void test_planner_groups_share_one_mask(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	struct planner_alloc a = {
 		.llc_ways = 11, .ddio_ways = 2, .ntenants = 4, .ways = {3, 2, 3, 2}};
 
-	(void)u;
 	config_defaults(c);
 	c->ntenants = 4;
 	c->tenant[2].group_leader = 1; /* tenant 2 shares tenant 0's ways */
-	assert_int_equal(planner_plan(c, PLANNER_IO_UNAWARE, NULL, 0, &a), 0);
-	assert_int_equal(a.mask[0], 0x07);
-	assert_int_equal(a.mask[2], 0x07);
-	assert_int_equal(a.mask[1], 0x18);
-	assert_int_equal(a.mask[3], 0x60);
+	plan_expect(c, PLANNER_IO_UNAWARE, &a, (uint32_t[]){0x07, 0x18, 0x07, 0x60});
 	assert_int_equal(planner_tenant_ways(&a), 7);
 	planner_group_add(&a, 2, 1);
 	assert_int_equal(a.ways[0], 4);
@@ -267,7 +271,6 @@ static void test_planner_groups_share_one_mask(void **u)
 	/* members that disagree on ways cannot be planned */
 	a.ways[2] = 1;
 	assert_int_equal(planner_plan(c, PLANNER_IO_UNAWARE, NULL, 0, &a), -28);
-	free(c);
 }
 
 /* DDIO keeps its place and changes size at its ends. */
@@ -303,7 +306,7 @@ static void test_planner_ddio_at_grows_and_shrinks_at_its_ends(void **u)
  */
 static void test_planner_places_tenants_around_ddio_anywhere(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	struct planner_alloc a = {.llc_ways = 11,
 				  .ddio_ways = 2,
 				  .ddio_mask = 0x180,
@@ -312,7 +315,6 @@ static void test_planner_places_tenants_around_ddio_anywhere(void **u)
 				  .ways = {2, 2, 2, 3}};
 	double refs[4] = {900, 500, 100, 800};
 
-	(void)u;
 	config_defaults(c);
 	c->ntenants = 4;
 	c->tenant[0].vswitch = true;
@@ -343,18 +345,15 @@ static void test_planner_places_tenants_around_ddio_anywhere(void **u)
 	assert_int_equal(planner_ddio_overlap(&a, 0) + planner_ddio_overlap(&a, 1) +
 				 planner_ddio_overlap(&a, 3),
 			 0);
-	free(c);
 }
 
 /* Random sets around a DDIO range at a random place: never more overlap than needed. */
 static void test_planner_random_ddio_places_keep_invariants(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	double refs[PLATFORM_MAX_TENANTS];
 	struct planner_alloc a;
 
-	(void)u;
-	assert_non_null(c);
 	for (int iter = 0; iter < 20000; iter++) {
 		unsigned int lo, w, room, overlap = 0, below, above, fit = 1;
 
@@ -383,7 +382,6 @@ static void test_planner_random_ddio_places_keep_invariants(void **u)
 		if (!below || !above || fit)
 			assert_int_equal(overlap, w > room ? w - room : 0);
 	}
-	free(c);
 }
 
 /* Three tenants on 11 ways, DDIO at 0x600, the inclusive ways 0x003. */
@@ -401,47 +399,35 @@ static void three(struct config *c, struct planner_alloc *a, const unsigned int 
 
 static void test_planner_keeps_ps_off_the_inclusive_ways(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	struct planner_alloc a;
 
-	(void)u;
-	assert_non_null(c);
 	/* PS first in config order: without the rule it would sit on ways 0-2 */
 	three(c, &a, (unsigned int[]){3, 2, 2});
 	c->tenant[0].prio = CONFIG_PRIO_PS;
-	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
 	/* a BE tenant covers them; the other stays next to DDIO, as without the rule */
-	assert_int_equal(a.mask[1], 0x003);
-	assert_int_equal(a.mask[0], 0x01c);
-	assert_int_equal(a.mask[2], 0x060);
+	plan_expect(c, PLANNER_IO_AWARE, &a, (uint32_t[]){0x01c, 0x003, 0x060});
 	assert_int_equal(a.incl_fallback, 0);
 	/* alone with free ways, it leaves the inclusive ways free instead */
 	c->ntenants = a.ntenants = 1;
 	memset(a.mask, 0, sizeof(a.mask));
-	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
-	assert_int_equal(a.mask[0], 0x01c);
+	plan_expect(c, PLANNER_IO_AWARE, &a, (uint32_t[]){0x01c});
 	/* without inclusive ways, today's layout: from way 0 */
 	c->inclusive_mask = 0;
-	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
-	assert_int_equal(a.mask[0], 0x007);
-	free(c);
+	plan_expect(c, PLANNER_IO_AWARE, &a, (uint32_t[]){0x007});
 }
 
 static void test_planner_ps_falls_back_onto_the_inclusive_ways(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	struct planner_alloc a;
 
-	(void)u;
-	assert_non_null(c);
 	/* 8 PS ways, but only ways 2-8 are off both DDIO and the inclusive ways */
 	three(c, &a, (unsigned int[]){8, 1, 0});
 	c->ntenants = a.ntenants = 2;
 	c->tenant[0].prio = CONFIG_PRIO_PS;
-	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
 	/* DDIO's rule still holds; the layout is the one without the rule */
-	assert_int_equal(a.mask[0], 0x0ff);
-	assert_int_equal(a.mask[1], 0x100);
+	plan_expect(c, PLANNER_IO_AWARE, &a, (uint32_t[]){0x0ff, 0x100});
 	assert_int_equal(planner_ddio_overlap(&a, 0), 0);
 	assert_int_equal(a.incl_fallback, 1u << 0);
 	/* one way less and it fits off them */
@@ -449,36 +435,27 @@ static void test_planner_ps_falls_back_onto_the_inclusive_ways(void **u)
 	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
 	assert_int_equal(a.mask[0], 0x1fc);
 	assert_int_equal(a.incl_fallback, 0);
-	free(c);
 }
 
 static void test_planner_puts_the_io_tenant_on_the_inclusive_ways(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	struct planner_alloc a;
 
-	(void)u;
-	assert_non_null(c);
 	/* aggregation: the vswitch, last in config order, goes on ways 0-1 */
 	three(c, &a, (unsigned int[]){3, 2, 2});
 	c->model = CONFIG_MODEL_AGGREGATION;
 	c->tenant[0].prio = CONFIG_PRIO_PS;
 	c->tenant[2].vswitch = true;
 	c->tenant[2].networking = true;
-	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
-	assert_int_equal(a.mask[2], 0x003);
-	assert_int_equal(a.mask[0], 0x01c);
-	assert_int_equal(a.mask[1], 0x060);
+	plan_expect(c, PLANNER_IO_AWARE, &a, (uint32_t[]){0x01c, 0x060, 0x003});
 	assert_int_equal(planner_ddio_overlap(&a, 2), 0); /* still off DDIO's ways */
 	/* slicing: a networking tenant, even a PS one, goes there first */
 	three(c, &a, (unsigned int[]){2, 2, 2});
 	c->tenant[0].prio = CONFIG_PRIO_PS;
 	c->tenant[2].networking = true;
 	c->tenant[2].prio = CONFIG_PRIO_PS;
-	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
-	assert_int_equal(a.mask[2], 0x003);
-	assert_int_equal(a.mask[0], 0x00c);
-	assert_int_equal(a.mask[1], 0x030);
+	plan_expect(c, PLANNER_IO_AWARE, &a, (uint32_t[]){0x00c, 0x030, 0x003});
 	/* a networking tenant is not I/O-heavy in aggregation: the vswitch is */
 	assert_false(planner_inclusive_shy(c, &a, 2));
 	c->model = CONFIG_MODEL_AGGREGATION;
@@ -489,25 +466,19 @@ static void test_planner_puts_the_io_tenant_on_the_inclusive_ways(void **u)
 	assert_int_equal(planner_plan(c, PLANNER_IO_UNAWARE, NULL, 0, &a), 0);
 	assert_int_equal(a.mask[0], 0x003);
 	assert_int_equal(a.incl_fallback, 0);
-	free(c);
 }
 
 /* A layout that already keeps PS off them (the I/O-heavy tenant on them) stays. */
 static void test_planner_inclusive_ways_move_nobody_for_nothing(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	struct planner_alloc a;
 
-	(void)u;
-	assert_non_null(c);
 	three(c, &a, (unsigned int[]){2, 2, 3});
 	c->model = CONFIG_MODEL_AGGREGATION;
 	c->tenant[0].vswitch = true;
 	c->tenant[2].prio = CONFIG_PRIO_PS;
-	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
-	assert_int_equal(a.mask[0], 0x003);
-	assert_int_equal(a.mask[1], 0x00c);
-	assert_int_equal(a.mask[2], 0x070);
+	plan_expect(c, PLANNER_IO_AWARE, &a, (uint32_t[]){0x003, 0x00c, 0x070});
 	/* without an I/O-heavy tenant, a BE tenant there is as good */
 	c->model = CONFIG_MODEL_SLICING;
 	c->tenant[0].vswitch = false;
@@ -520,7 +491,6 @@ static void test_planner_inclusive_ways_move_nobody_for_nothing(void **u)
 	assert_int_equal(a.mask[1], 0x003);
 	assert_int_equal(a.mask[0] | a.mask[2], 0x07c);
 	assert_int_equal(a.mask[2] & 0x003, 0);
-	free(c);
 }
 
 /* Leaders kept off the inclusive ways (PS, no I/O-heavy member). */
@@ -567,13 +537,11 @@ static bool layout_exists(const unsigned int *w, const bool *off, unsigned int n
  */
 static void test_planner_random_inclusive_ways_keep_ps_off_when_possible(void **u)
 {
-	struct config *c = malloc(sizeof(*c));
+	struct config *c = *u; /* config_setup's */
 	double refs[PLATFORM_MAX_TENANTS];
 	struct planner_alloc a, b, settled;
 	unsigned int possible = 0, impossible = 0;
 
-	(void)u;
-	assert_non_null(c);
 	for (int iter = 0; iter < 20000; iter++) {
 		unsigned int lo, ni, w[PLATFORM_MAX_TENANTS], n = 0, end = rnd(3);
 		bool off[PLATFORM_MAX_TENANTS];
@@ -646,7 +614,6 @@ static void test_planner_random_inclusive_ways_keep_ps_off_when_possible(void **
 	/* both cases were met often */
 	assert_true(possible > 1000);
 	assert_true(impossible > 100);
-	free(c);
 }
 
 static void test_planner_mask_helpers(void **u)
@@ -672,20 +639,35 @@ static void test_planner_mask_helpers(void **u)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_planner_random_sets_keep_invariants),
+		cmocka_unit_test_setup_teardown(test_planner_random_sets_keep_invariants,
+						config_setup, config_teardown),
 		cmocka_unit_test(test_planner_ddio_at_grows_and_shrinks_at_its_ends),
-		cmocka_unit_test(test_planner_places_tenants_around_ddio_anywhere),
-		cmocka_unit_test(test_planner_random_ddio_places_keep_invariants),
-		cmocka_unit_test(test_planner_unaware_packs_in_config_order),
-		cmocka_unit_test(test_planner_shuffles_lighter_be_onto_ddio),
-		cmocka_unit_test(test_planner_ps_shares_only_when_unavoidable),
-		cmocka_unit_test(test_planner_rejects_what_does_not_fit),
-		cmocka_unit_test(test_planner_groups_share_one_mask),
-		cmocka_unit_test(test_planner_keeps_ps_off_the_inclusive_ways),
-		cmocka_unit_test(test_planner_ps_falls_back_onto_the_inclusive_ways),
-		cmocka_unit_test(test_planner_puts_the_io_tenant_on_the_inclusive_ways),
-		cmocka_unit_test(test_planner_inclusive_ways_move_nobody_for_nothing),
-		cmocka_unit_test(test_planner_random_inclusive_ways_keep_ps_off_when_possible),
+		cmocka_unit_test_setup_teardown(test_planner_places_tenants_around_ddio_anywhere,
+						config_setup, config_teardown),
+		cmocka_unit_test_setup_teardown(test_planner_random_ddio_places_keep_invariants,
+						config_setup, config_teardown),
+		cmocka_unit_test_setup_teardown(test_planner_unaware_packs_in_config_order,
+						config_setup, config_teardown),
+		cmocka_unit_test_setup_teardown(test_planner_shuffles_lighter_be_onto_ddio,
+						config_setup, config_teardown),
+		cmocka_unit_test_setup_teardown(test_planner_ps_shares_only_when_unavoidable,
+						config_setup, config_teardown),
+		cmocka_unit_test_setup_teardown(test_planner_rejects_what_does_not_fit,
+						config_setup, config_teardown),
+		cmocka_unit_test_setup_teardown(test_planner_groups_share_one_mask, config_setup,
+						config_teardown),
+		cmocka_unit_test_setup_teardown(test_planner_keeps_ps_off_the_inclusive_ways,
+						config_setup, config_teardown),
+		cmocka_unit_test_setup_teardown(test_planner_ps_falls_back_onto_the_inclusive_ways,
+						config_setup, config_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_planner_puts_the_io_tenant_on_the_inclusive_ways, config_setup,
+			config_teardown),
+		cmocka_unit_test_setup_teardown(test_planner_inclusive_ways_move_nobody_for_nothing,
+						config_setup, config_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_planner_random_inclusive_ways_keep_ps_off_when_possible, config_setup,
+			config_teardown),
 		cmocka_unit_test(test_planner_mask_helpers),
 	};
 

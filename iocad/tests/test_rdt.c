@@ -33,29 +33,13 @@ struct tree {
 static int tree_write(void *arg, const char *path, const char *data)
 {
 	struct tree *t = arg;
-	size_t n = strlen(path), m;
-	FILE *f;
 
 	t->writes++;
-	if (t->refuse) {
-		m = strlen(t->refuse);
-		if (n >= m && !strcmp(path + n - m, t->refuse)) {
-			fake_tree_put(t->root, "info/last_cmd_status", "Mask out of range\n");
-			return -EINVAL;
-		}
+	if (t->refuse && fake_tree_ends(path, t->refuse)) {
+		fake_tree_put(t->root, "info/last_cmd_status", "Mask out of range\n");
+		return -EINVAL;
 	}
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fputs(data, f);
-	fclose(f);
-	return 0;
-}
-
-static void quiet(void *arg, const char *msg)
-{
-	(void)arg;
-	(void)msg;
+	return fake_tree_write(path, data);
 }
 
 static int setup(void **state)
@@ -63,41 +47,14 @@ static int setup(void **state)
 	struct tree *t = calloc(1, sizeof(*t));
 
 	assert_non_null(t);
-	snprintf(t->root, sizeof(t->root), "/tmp/iocad-rdt.XXXXXX");
-	assert_non_null(mkdtemp(t->root));
-	fake_tree_resctrl_info(t->root);
-	fake_tree_put(t->root, "schemata", "L3:0=7ff;1=7ff\n");
+	fake_tree_resctrl(t->root, sizeof(t->root), "iocad-rdt");
 	*state = t;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct tree *t = *state;
-
-	fake_tree_remove(t->root);
-	free(t);
 	return 0;
 }
 
 static struct rdt *open_tree(struct tree *t)
 {
-	char err[512] = "";
-	struct rdt_opts o = {
-		.sz = sizeof(o),
-		.root = t->root,
-		.prefix = "iocad-s0-",
-		.cache_id = 0,
-		.write = tree_write,
-		.rmdir = fake_tree_rmdir_group,
-		.fs_arg = t,
-		.print = quiet,
-	};
-	struct rdt *r = rdt_open(&o, err, sizeof(err));
-
-	if (!r)
-		fail_msg("rdt_open: %s", err);
-	return r;
+	return fake_tree_rdt_open(t->root, NULL, tree_write, t);
 }
 
 static struct rdt_group grp(const char *name, unsigned int lo, unsigned int hi, uint32_t mask)
@@ -185,17 +142,13 @@ static void test_rdt_apply_creates_groups_with_cpus_and_masks(void **state)
 	struct tree *t = *state;
 	struct rdt *r = open_tree(t);
 	struct rdt_group g[2] = {grp("web", 0, 1, 0x3), grp("batch", 2, 4, 0x1c)};
-	char err[512] = "", buf[128];
+	char err[512] = "";
 
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
-	fake_tree_get(t->root, "iocad-s0-web/schemata", buf, sizeof(buf));
-	assert_string_equal(buf, "L3:0=3\n");
-	fake_tree_get(t->root, "iocad-s0-web/cpus_list", buf, sizeof(buf));
-	assert_string_equal(buf, "0-1\n");
-	fake_tree_get(t->root, "iocad-s0-batch/schemata", buf, sizeof(buf));
-	assert_string_equal(buf, "L3:0=1c\n");
-	fake_tree_get(t->root, "iocad-s0-batch/cpus_list", buf, sizeof(buf));
-	assert_string_equal(buf, "2-4\n");
+	fake_tree_assert(t->root, "iocad-s0-web/schemata", "L3:0=3\n");
+	fake_tree_assert(t->root, "iocad-s0-web/cpus_list", "0-1\n");
+	fake_tree_assert(t->root, "iocad-s0-batch/schemata", "L3:0=1c\n");
+	fake_tree_assert(t->root, "iocad-s0-batch/cpus_list", "2-4\n");
 	rdt_close(r);
 }
 
@@ -221,7 +174,7 @@ static void test_rdt_apply_refused_write_puts_every_mask_back(void **state)
 	struct rdt_group g[2] = {grp("web", 0, 1, 0x3), grp("batch", 2, 4, 0x1c)};
 	struct rdt_group h[3] = {grp("web", 0, 1, 0x7), grp("batch", 2, 4, 0x38),
 				 grp("db", 5, 5, 0x40)};
-	char err[512] = "", buf[128];
+	char err[512] = "";
 
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
 	t->refuse = "iocad-s0-batch/schemata";
@@ -229,10 +182,8 @@ static void test_rdt_apply_refused_write_puts_every_mask_back(void **state)
 	assert_non_null(strstr(err, "iocad-s0-batch"));
 	assert_non_null(strstr(err, "last_cmd_status: Mask out of range"));
 	t->refuse = NULL;
-	fake_tree_get(t->root, "iocad-s0-web/schemata", buf, sizeof(buf));
-	assert_string_equal(buf, "L3:0=3\n");
-	fake_tree_get(t->root, "iocad-s0-batch/schemata", buf, sizeof(buf));
-	assert_string_equal(buf, "L3:0=1c\n");
+	fake_tree_assert(t->root, "iocad-s0-web/schemata", "L3:0=3\n");
+	fake_tree_assert(t->root, "iocad-s0-batch/schemata", "L3:0=1c\n");
 	/* the group this apply created is gone again; ours are as they were */
 	assert_false(fake_tree_exists(t->root, "iocad-s0-db"));
 	const struct rdt_group *now;
@@ -247,17 +198,15 @@ static void test_rdt_apply_refused_cpus_write_rolls_back(void **state)
 	struct rdt *r = open_tree(t);
 	struct rdt_group g[1] = {grp("web", 0, 1, 0x3)};
 	struct rdt_group h[2] = {grp("web", 0, 0, 0x7), grp("db", 1, 1, 0x8)};
-	char err[512] = "", buf[128];
+	char err[512] = "";
 
 	assert_int_equal(rdt_apply(r, g, 1, err, sizeof(err)), 0);
 	t->refuse = "iocad-s0-db/cpus_list";
 	assert_int_equal(rdt_apply(r, h, 2, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "assigning CPUs"));
 	t->refuse = NULL;
-	fake_tree_get(t->root, "iocad-s0-web/schemata", buf, sizeof(buf));
-	assert_string_equal(buf, "L3:0=3\n");
-	fake_tree_get(t->root, "iocad-s0-web/cpus_list", buf, sizeof(buf));
-	assert_string_equal(buf, "0-1\n");
+	fake_tree_assert(t->root, "iocad-s0-web/schemata", "L3:0=3\n");
+	fake_tree_assert(t->root, "iocad-s0-web/cpus_list", "0-1\n");
 	assert_false(fake_tree_exists(t->root, "iocad-s0-db"));
 	rdt_close(r);
 }
@@ -335,22 +284,11 @@ static void test_rdt_closids_counted_with_numbers(void **state)
 static void test_rdt_groups_of_others_hold_cpus_and_closids(void **state)
 {
 	struct tree *t = *state;
-	struct rdt_opts o = {
-		.sz = sizeof(o),
-		.root = t->root,
-		.prefix = "iocad-s0-",
-		.family = "iocad-s",
-		.write = tree_write,
-		.rmdir = fake_tree_rmdir_group,
-		.fs_arg = t,
-		.print = quiet,
-	};
+	struct rdt *r = fake_tree_rdt_open(t->root, "iocad-s", tree_write, t);
 	struct platform_cpuset cpus = {{0}};
 	char err[512] = "", name[64];
 	unsigned int cpu = 0;
-	struct rdt *r = rdt_open(&o, err, sizeof(err));
 
-	assert_non_null(r);
 	fake_tree_mkdir(t->root, "iocad-s1-db");
 	fake_tree_put(t->root, "iocad-s1-db/cpus_list", "4-5\n");
 	fake_tree_mkdir(t->root, "ops");
@@ -396,32 +334,34 @@ static void test_rdt_reread_takes_what_is_there(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_rdt_info_reads_l3_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rdt_info_reads_l3_values, setup,
+						fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_info_not_mounted_says_how_to_mount, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_rdt_info_bad_value_is_named, setup, teardown),
+						fake_tree_teardown),
+		cmocka_unit_test_setup_teardown(test_rdt_info_bad_value_is_named, setup,
+						fake_tree_teardown),
 		cmocka_unit_test(test_rdt_info_mask_rules),
 		cmocka_unit_test(test_rdt_info_schemata_line),
 		cmocka_unit_test_setup_teardown(test_rdt_apply_creates_groups_with_cpus_and_masks,
-						setup, teardown),
+						setup, fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_apply_writes_only_what_changed, setup,
-						teardown),
+						fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_apply_refused_write_puts_every_mask_back,
-						setup, teardown),
+						setup, fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_apply_refused_cpus_write_rolls_back, setup,
-						teardown),
+						fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_apply_bad_mask_changes_nothing, setup,
-						teardown),
+						fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_apply_drops_removed_groups_only_ours,
-						setup, teardown),
+						setup, fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_stale_groups_found_and_removed, setup,
-						teardown),
+						fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_groups_of_others_hold_cpus_and_closids,
-						setup, teardown),
+						setup, fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_reread_takes_what_is_there, setup,
-						teardown),
+						fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(test_rdt_closids_counted_with_numbers, setup,
-						teardown),
+						fake_tree_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,22 +34,10 @@ struct tree {
 static int tree_write(void *arg, const char *path, const char *data)
 {
 	struct tree *t = arg;
-	FILE *f;
 
 	t->writes++;
 	snprintf(t->last_write, sizeof(t->last_write), "%s", path);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fputs(data, f);
-	fclose(f);
-	return 0;
-}
-
-static void quiet(void *arg, const char *msg)
-{
-	(void)arg;
-	(void)msg;
+	return fake_tree_write(path, data);
 }
 
 static int setup(void **state)
@@ -57,10 +45,7 @@ static int setup(void **state)
 	struct tree *t = calloc(1, sizeof(*t));
 
 	assert_non_null(t);
-	snprintf(t->root, sizeof(t->root), "/tmp/iocad-rdtclass.XXXXXX");
-	assert_non_null(mkdtemp(t->root));
-	fake_tree_resctrl_info(t->root);
-	fake_tree_put(t->root, "schemata", "L3:0=7ff;1=7ff\n");
+	fake_tree_resctrl(t->root, sizeof(t->root), "iocad-rdtclass");
 	/* the runtime's class, with a container's task in it */
 	fake_tree_mkdir(t->root, "gold");
 	fake_tree_put(t->root, "gold/schemata", "L3:0=7ff;1=7ff\n");
@@ -70,34 +55,9 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct tree *t = *state;
-
-	fake_tree_remove(t->root);
-	free(t);
-	return 0;
-}
-
 static struct rdt *open_tree(struct tree *t)
 {
-	char err[512] = "";
-	struct rdt_opts o = {
-		.sz = sizeof(o),
-		.root = t->root,
-		.prefix = "iocad-s0-",
-		.family = "iocad-",
-		.cache_id = 0,
-		.write = tree_write,
-		.rmdir = fake_tree_rmdir_group,
-		.fs_arg = t,
-		.print = quiet,
-	};
-	struct rdt *r = rdt_open(&o, err, sizeof(err));
-
-	if (!r)
-		fail_msg("rdt_open: %s", err);
-	return r;
+	return fake_tree_rdt_open(t->root, "iocad-", tree_write, t);
 }
 
 static struct rdt_group grp(const char *name, bool shared, unsigned int cpu, uint32_t mask)
@@ -114,15 +74,13 @@ static void test_rdt_class_only_its_mask_is_written(void **state)
 	struct tree *t = *state;
 	struct rdt *r = open_tree(t);
 	struct rdt_group g[2] = {grp("web", false, 1, 0x3), grp("gold", true, 2, 0x1c)};
-	char err[512] = "", buf[256];
+	char err[512] = "";
 
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
-	fake_tree_get(t->root, "gold/schemata", buf, sizeof(buf));
-	assert_string_equal(buf, "L3:0=1c\n"); /* our domain only: a partial line */
-	fake_tree_get(t->root, "gold/cpus_list", buf, sizeof(buf));
-	assert_string_equal(buf, "\n");
-	fake_tree_get(t->root, "gold/tasks", buf, sizeof(buf));
-	assert_string_equal(buf, "4242\n");
+	fake_tree_assert(t->root, "gold/schemata",
+			 "L3:0=1c\n"); /* our domain only: a partial line */
+	fake_tree_assert(t->root, "gold/cpus_list", "\n");
+	fake_tree_assert(t->root, "gold/tasks", "4242\n");
 	assert_false(fake_tree_exists(t->root, "iocad-s0-gold"));
 	assert_true(fake_tree_exists(t->root, "iocad-s0-web/cpus_list"));
 	/* a new mask: one write, the schemata */
@@ -139,23 +97,21 @@ static void test_rdt_class_let_go_gets_its_mask_back_never_removed(void **state)
 	struct tree *t = *state;
 	struct rdt *r = open_tree(t);
 	struct rdt_group g[2] = {grp("web", false, 1, 0x3), grp("gold", true, 2, 0x1c)};
-	char err[512] = "", buf[256];
+	char err[512] = "";
 
 	fake_tree_put(t->root, "gold/schemata", "L3:0=7f0;1=7ff\n");
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
 	/* the tenant leaves: the class gets the mask it had, and stays */
 	assert_int_equal(rdt_apply(r, g, 1, err, sizeof(err)), 0);
 	assert_true(fake_tree_exists(t->root, "gold/tasks"));
-	fake_tree_get(t->root, "gold/schemata", buf, sizeof(buf));
-	assert_string_equal(buf, "L3:0=7f0\n");
+	fake_tree_assert(t->root, "gold/schemata", "L3:0=7f0\n");
 	/* and at exit */
 	fake_tree_put(t->root, "gold/schemata", "L3:0=7f0;1=7ff\n");
 	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
 	assert_int_equal(rdt_remove_all(r), 0);
 	assert_true(fake_tree_exists(t->root, "gold/tasks"));
 	assert_false(fake_tree_exists(t->root, "iocad-s0-web"));
-	fake_tree_get(t->root, "gold/schemata", buf, sizeof(buf));
-	assert_string_equal(buf, "L3:0=7f0\n");
+	fake_tree_assert(t->root, "gold/schemata", "L3:0=7f0\n");
 	rdt_close(r);
 }
 
@@ -252,7 +208,7 @@ static void test_config_rdt_class_rules(void **state)
 
 int main(void)
 {
-#define T(x) cmocka_unit_test_setup_teardown(x, setup, teardown)
+#define T(x) cmocka_unit_test_setup_teardown(x, setup, fake_tree_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_rdt_class_only_its_mask_is_written),
 		T(test_rdt_class_let_go_gets_its_mask_back_never_removed),

@@ -40,18 +40,49 @@ static const struct ioca_ddio_backend flaky_backend = {
 	.write = flaky_write,
 };
 
-static struct ioca_ddio *flaky_ddio(struct kunit *test)
+/* Socket 1 has no CPU online while socket1_offline is set. */
+static bool socket1_offline;
+
+/*
+ * Arrange: every register at HIGH_BITS (0 in the DDIO bits), writes taken,
+ * socket 1 offline or not; a test changes a register before backend_ddio.
+ */
+static void regs_reset(bool offline)
+{
+	unsigned int s;
+
+	flaky_fail = false;
+	socket1_offline = offline;
+	for (s = 0; s < IOCA_MAX_SOCKETS; s++)
+		flaky_reg[s] = HIGH_BITS;
+}
+
+/* @nr sockets of 11 ways on @b; a boot read without a valid mask shows 0x600. */
+static struct ioca_ddio *backend_ddio(struct kunit *test,
+				      const struct ioca_ddio_backend *b,
+				      unsigned int nr)
 {
 	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, d);
-	flaky_fail = false;
-	flaky_reg[0] = HIGH_BITS;
-	flaky_reg[1] = HIGH_BITS;
-	/* Arrange: the boot read gives no valid mask: 0x600 is shown. */
-	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &flaky_backend, 2, 11, 0x600,
-					     2), 0);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, b, nr, 11, 0x600, 2), 0);
 	return d;
+}
+
+/* @nr emulated sockets of 11 ways, DDIO on 2 of them. */
+static struct ioca_ddio *emulated_ddio(struct kunit *test, unsigned int nr)
+{
+	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, ioca_ddio_init_emulated(d, nr, 11, 2), 0);
+	return d;
+}
+
+static struct ioca_ddio *flaky_ddio(struct kunit *test)
+{
+	regs_reset(false);
+	return backend_ddio(test, &flaky_backend, 2);
 }
 
 static void ddio_apply_test_failed_write_puts_back_previous(struct kunit *test)
@@ -108,7 +139,7 @@ static void ddio_apply_test_unload_writes_boot_value_not_default(struct kunit *t
 
 static void ddio_apply_test_owner_close_puts_back(struct kunit *test)
 {
-	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio *d = emulated_ddio(test, 2);
 	struct ioca_ddio_owner owner = { .portid = 7, .pid = 70, .own = true };
 	struct ioca_ddio_owner other = { .portid = 8, .pid = 80, .own = false };
 	struct ioca_ddio_req before = { .socket = 0, .mask = 0x700 };
@@ -116,8 +147,6 @@ static void ddio_apply_test_owner_close_puts_back(struct kunit *test)
 	struct ioca_ddio_req req1 = { .socket = 1, .mask = 0x780 };
 	const char *why = NULL;
 
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	KUNIT_ASSERT_EQ(test, ioca_ddio_init_emulated(d, 2, 11, 2), 0);
 	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &before, 1, NULL, &why), 0);
 	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, &owner, &why), 0);
 	req.mask = 0x7c0;
@@ -139,9 +168,6 @@ static void ddio_apply_test_owner_close_puts_back(struct kunit *test)
 	ioca_ddio_exit(d);
 }
 
-/* Socket 1 has no CPU online while socket1_offline is set. */
-static bool socket1_offline;
-
 static bool offline_online(struct ioca_ddio *d, unsigned int s)
 {
 	return s == 0 || !socket1_offline;
@@ -157,20 +183,15 @@ static const struct ioca_ddio_backend offline_backend = {
 
 static void ddio_apply_test_offline_socket_refused(struct kunit *test)
 {
-	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio *d;
 	struct ioca_ddio_req reqs[] = {
 		{ .socket = 0, .mask = 0x780 },
 		{ .socket = 1, .mask = 0x780 },
 	};
 	const char *why = NULL;
 
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	flaky_fail = false;
-	socket1_offline = true;
-	flaky_reg[0] = HIGH_BITS;
-	flaky_reg[1] = HIGH_BITS;
-	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &offline_backend, 2, 11, 0x600,
-					     2), 0);
+	regs_reset(true);
+	d = backend_ddio(test, &offline_backend, 2);
 	KUNIT_EXPECT_EQ(test, ioca_ddio_apply(d, reqs, 2, NULL, &why), -ENODEV);
 	KUNIT_EXPECT_STREQ(test, why,
 			   "every CPU of the socket is offline; bring one online first");
@@ -182,17 +203,12 @@ static void ddio_apply_test_offline_socket_refused(struct kunit *test)
 
 static void ddio_apply_test_package_back_online_gets_its_mask(struct kunit *test)
 {
-	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio *d;
 	struct ioca_ddio_req req = { .socket = 1, .mask = 0x780 };
 	const char *why = NULL;
 
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	flaky_fail = false;
-	socket1_offline = false;
-	flaky_reg[0] = HIGH_BITS;
-	flaky_reg[1] = HIGH_BITS;
-	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &offline_backend, 2, 11, 0x600,
-					     2), 0);
+	regs_reset(false);
+	d = backend_ddio(test, &offline_backend, 2);
 	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), 0);
 	/* Arrange: the package goes offline and its register is reset */
 	socket1_offline = true;
@@ -212,7 +228,7 @@ static void ddio_apply_test_package_back_online_gets_its_mask(struct kunit *test
 
 static void ddio_apply_test_restore_reports_offline_socket(struct kunit *test)
 {
-	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio *d;
 	struct ioca_ddio_req reqs[] = {
 		{ .socket = 0, .mask = 0x780 },
 		{ .socket = 1, .mask = 0x780 },
@@ -220,13 +236,8 @@ static void ddio_apply_test_restore_reports_offline_socket(struct kunit *test)
 	DECLARE_BITMAP(failed, IOCA_MAX_SOCKETS) = { 0 };
 	const char *why = NULL;
 
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	flaky_fail = false;
-	socket1_offline = false;
-	flaky_reg[0] = HIGH_BITS;
-	flaky_reg[1] = HIGH_BITS;
-	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &offline_backend, 2, 11, 0x600,
-					     2), 0);
+	regs_reset(false);
+	d = backend_ddio(test, &offline_backend, 2);
 	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, reqs, 2, NULL, &why), 0);
 	socket1_offline = true;
 	/* Act */
@@ -243,18 +254,13 @@ static void ddio_apply_test_restore_reports_offline_socket(struct kunit *test)
 
 static void ddio_apply_test_new_package_becomes_a_socket(struct kunit *test)
 {
-	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio *d;
 	struct ioca_ddio_req req = { .socket = 2, .mask = 0x780 };
 	const char *why = NULL;
 
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	flaky_fail = false;
-	socket1_offline = false;
-	flaky_reg[0] = HIGH_BITS;
-	flaky_reg[1] = HIGH_BITS;
+	regs_reset(false);
 	flaky_reg[2] = HIGH_BITS | 0x300;
-	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &offline_backend, 2, 11, 0x600,
-					     2), 0);
+	d = backend_ddio(test, &offline_backend, 2);
 	/* Arrange: socket 2 does not exist yet */
 	KUNIT_EXPECT_EQ(test, ioca_ddio_resolve(d, &req, &why), -ENODEV);
 	/* Act: its first CPU comes online */
@@ -304,19 +310,14 @@ static const struct ioca_ddio_backend msrlike_backend = {
 
 static void ddio_apply_test_offline_middle_package_at_load(struct kunit *test)
 {
-	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio *d;
 	struct ioca_ddio_req req = { .socket = 1, .mask = 0x780 };
 	const char *why = NULL;
 
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	flaky_fail = false;
-	socket1_offline = true;
-	flaky_reg[0] = HIGH_BITS;
+	regs_reset(true);
 	flaky_reg[1] = HIGH_BITS | 0x300;
-	flaky_reg[2] = HIGH_BITS;
 	/* Act: three packages, the middle one without an online CPU */
-	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &msrlike_backend, 3, 11, 0x600,
-					     2), 0);
+	d = backend_ddio(test, &msrlike_backend, 3);
 	/* Assert: loaded, the middle register not read, sets refused */
 	KUNIT_EXPECT_EQ(test, d->nr_sockets, 3u);
 	KUNIT_EXPECT_TRUE(test, d->sock[1].unread);
@@ -335,19 +336,14 @@ static void ddio_apply_test_offline_middle_package_at_load(struct kunit *test)
 
 static void ddio_apply_test_dead_owner_offline_mask_never_returns(struct kunit *test)
 {
-	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio *d;
 	struct ioca_ddio_req before = { .socket = 1, .mask = 0x700 };
 	struct ioca_ddio_req req = { .socket = 1, .mask = 0x780 };
 	struct ioca_ddio_owner o = { .portid = 7, .pid = 70, .own = true };
 	const char *why = NULL;
 
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	flaky_fail = false;
-	socket1_offline = false;
-	flaky_reg[0] = HIGH_BITS;
-	flaky_reg[1] = HIGH_BITS;
-	KUNIT_ASSERT_EQ(test, ioca_ddio_init(d, &msrlike_backend, 2, 11, 0x600,
-					     2), 0);
+	regs_reset(false);
+	d = backend_ddio(test, &msrlike_backend, 2);
 	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &before, 1, NULL, &why), 0);
 	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, &o, &why), 0);
 	/* Arrange: the package goes offline, then the owner dies */
@@ -375,7 +371,7 @@ static void status_of(struct ioca_ddio *d, unsigned int s,
 
 static void ddio_apply_test_locked_register_fails_with_eio(struct kunit *test)
 {
-	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio *d = emulated_ddio(test, 2);
 	struct ioca_ddio_req reqs[] = {
 		{ .socket = 0, .mask = 0x7c0 },
 		{ .socket = 1, .mask = 0x780 },
@@ -383,8 +379,6 @@ static void ddio_apply_test_locked_register_fails_with_eio(struct kunit *test)
 	struct ioca_ddio_status st;
 	const char *why = NULL;
 
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	KUNIT_ASSERT_EQ(test, ioca_ddio_init_emulated(d, 2, 11, 2), 0);
 	status_of(d, 1, &st);
 	KUNIT_EXPECT_TRUE(test, st.writable);
 	KUNIT_EXPECT_TRUE(test, st.verified);
@@ -416,13 +410,11 @@ static void ddio_apply_test_locked_register_fails_with_eio(struct kunit *test)
 
 static void ddio_apply_test_ignoring_register_is_unverified(struct kunit *test)
 {
-	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio *d = emulated_ddio(test, 1);
 	struct ioca_ddio_req req = { .socket = 0, .mask = 0x780 };
 	struct ioca_ddio_status st;
 	const char *why = NULL;
 
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	KUNIT_ASSERT_EQ(test, ioca_ddio_init_emulated(d, 1, 11, 2), 0);
 	KUNIT_ASSERT_EQ(test, ioca_ddio_emul_set_mode(d, 0, IOCA_DDIO_EMUL_IGNORING), 0);
 	/* Act: the write reads back, so the set succeeds */
 	KUNIT_EXPECT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), 0);
@@ -439,13 +431,11 @@ static void ddio_apply_test_ignoring_register_is_unverified(struct kunit *test)
 
 static void ddio_apply_test_restore_to_locked_register_reported(struct kunit *test)
 {
-	struct ioca_ddio *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ioca_ddio *d = emulated_ddio(test, 1);
 	struct ioca_ddio_req req = { .socket = 0, .mask = 0x780 };
 	DECLARE_BITMAP(failed, IOCA_MAX_SOCKETS) = { 0 };
 	const char *why = NULL;
 
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	KUNIT_ASSERT_EQ(test, ioca_ddio_init_emulated(d, 1, 11, 2), 0);
 	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &req, 1, NULL, &why), 0);
 	KUNIT_ASSERT_EQ(test, ioca_ddio_emul_set_mode(d, 0, IOCA_DDIO_EMUL_LOCKED), 0);
 	/* Act: the boot value does not go back in */

@@ -2,7 +2,7 @@
 # run.sh guests, dash in sysrun.sh guests). The caller sets TAP_NAME, the
 # prefix of every description, and may define tap_diag, which runs after a
 # failed check and prints "# " lines. The guest exits with $failed.
-# shellcheck shell=sh disable=SC2034 # n and failed are the caller's
+# shellcheck shell=sh disable=SC2034,SC2154 # n, failed and rc are the caller's, out and err its files
 n=0
 failed=0
 ok() {
@@ -32,3 +32,16 @@ wait_for() { # SECONDS 'shell condition': 0 once it holds, 1 at the deadline
 		nap
 	done
 }
+# run CMD...: runs it with its stdout and stderr in the caller's files $out
+# and $err, its status in $rc; run_diag (for a tap_diag) shows all three.
+run() {
+	"$@" >"$out" 2>"$err"
+	rc=$?
+}
+run_diag() {
+	sed 's/^/#   out: /' "$out"
+	sed 's/^/#   err: /' "$err"
+	echo "#   status $rc"
+}
+# has PATTERN FILE: grep -q, a PATTERN with a leading - taken as it is
+has() { grep -q -- "$1" "$2"; }

@@ -5,34 +5,16 @@
 # root port's software registers follow each mode and info lists the port;
 # on the msr backend the real, unknown root port is refused with the
 # kernel's extack and exit status 1.
-# shellcheck disable=SC2016,SC2034,SC2317 # conditions are eval'd by check()
+# shellcheck disable=SC2016,SC2034,SC2154,SC2317 # conditions are eval'd by check(); rc, failed: tap.sh's
 ctl=${IOCACTL:-/ioca/iocactl}
 out=/tmp/iocactl.out
 err=/tmp/iocactl.err
-n=0
-failed=0
+TAP_NAME="iocactl ddio device"
+tap_diag() { run_diag; }
+# shellcheck source=/dev/null # scripts/vm/tap.sh: check, run, has, n, failed
+. ./tap.sh
 
 echo "1..4"
-
-run() {
-	"$@" >"$out" 2>"$err"
-	rc=$?
-}
-
-check() {
-	n=$((n + 1))
-	if eval "$2"; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		failed=1
-		sed 's/^/#   out: /' "$out"
-		sed 's/^/#   err: /' "$err"
-		echo "#   status $rc"
-	fi
-}
-
-has() { grep -q -- "$1" "$2"; }
 
 run "$ctl" ddio device 0000:01:00.0 sideways
 check "an unknown mode is a usage error naming the modes" \
@@ -64,4 +46,4 @@ else
 	check "a device without a root port: exit 1 naming why" \
 		'[ "$rc" -eq 1 ] && has "no PCIe root port above the device" "$err"'
 fi
-exit $failed
+exit "$failed"

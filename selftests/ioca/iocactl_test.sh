@@ -4,37 +4,17 @@
 # prints, its exit codes (0 done, 1 kernel refused, 2 usage) and that the
 # kernel's extack message reaches the operator. Runs as root under busybox;
 # leaves the module loaded with its boot mask, as it found it.
-# shellcheck disable=SC2016,SC2034,SC2317 # conditions are eval'd by check()
+# shellcheck disable=SC2016,SC2034,SC2154,SC2317 # conditions are eval'd by check(); rc, failed: tap.sh's
 ctl=${IOCACTL:-/ioca/iocactl}
 ko=${IOCA_KO:-/ioca/ioca.ko}
 out=/tmp/iocactl.out
 err=/tmp/iocactl.err
-n=0
-failed=0
+TAP_NAME=iocactl
+tap_diag() { run_diag; }
+# shellcheck source=/dev/null # scripts/vm/tap.sh: check, run, has, n, failed
+. ./tap.sh
 
 echo "1..20"
-
-# run CMD...: runs it, keeps stdout/stderr in $out/$err and status in $rc.
-run() {
-	"$@" >"$out" 2>"$err"
-	rc=$?
-}
-
-# check DESC 'CONDITION': one TAP line; on failure shows what was printed.
-check() {
-	n=$((n + 1))
-	if eval "$2"; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		failed=1
-		sed 's/^/#   out: /' "$out"
-		sed 's/^/#   err: /' "$err"
-		echo "#   status $rc"
-	fi
-}
-
-has() { grep -q -- "$1" "$2"; }
 
 [ -d /sys/module/ioca ] || insmod "$ko" emulate=1 || echo "# insmod $ko emulate=1 failed"
 "$ctl" ddio restore >/dev/null 2>&1
@@ -128,4 +108,4 @@ check "without the module info says it is not loaded" \
 	'[ "$rc" -eq 1 ] && has "ioca.ko is not loaded (insmod kmod/ioca.ko, or emulate=1 in a VM)" "$err"'
 insmod "$ko" emulate=1 || echo "# re-insmod $ko emulate=1 failed"
 
-exit $failed
+exit "$failed"

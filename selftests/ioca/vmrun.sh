@@ -82,7 +82,7 @@ pass=$((pass + ${p:-0}))
 fail=$((fail + ${f:-1}))
 
 files=(--file "$ko:/ioca/ioca.ko" --file "$here/guest.sh" --file "$here/iocactl_test.sh"
-	--file "$here/iocactl_device_test.sh"
+	--file "$here/iocactl_device_test.sh" --file "$root/scripts/vm/tap.sh"
 	--file "$root/iocad/build/iocactl.static:/ioca/iocactl"
 	--file "$root/libioca/build/libioca_vm_test:/ioca/libioca_vm_test"
 	--file "$root/libspec/build/counters_vm_test:/ioca/counters_vm_test")

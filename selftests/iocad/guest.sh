@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2317 # helpers run through eval
+# shellcheck disable=SC2317,SC2034,SC2154 # helpers and their variables run through eval; n, failed: tap.sh's
 # iocad end to end, inside the test VM (busybox sh, root, cwd /ioca, 4
 # CPUs, a CPU model without DDIO way control): iocad runs on the host
 # platform against ioca.ko (emulate=1: DDIO hit/miss counters driven from
@@ -10,71 +10,22 @@ cd /ioca || exit 1
 R=/sys/fs/resctrl
 DBG=/sys/kernel/debug/ioca/socket0
 EMU=/sys/module/resctrl_emu/parameters
-LOG=/tmp/iocad.log
-TRACE=/tmp/trace.csv
-n=0
-failed=0
-pid=
-echo "1..34"
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - iocad: $1"
-}
-notok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - iocad: $1"
-}
-# check "description" 'shell condition'
-check() {
-	if eval "$2"; then ok "$1"; else
-		notok "$1"
-		echo "# failed: $2"
-		echo "# ddio $(ddio), sampler $(sampler), groups: $(ls $R | tr '\n' ' ')"
-		[ -f "$LOG" ] && grep -v '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 12
-		[ -f "$LOG" ] && grep '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 4
-	fi
-}
-nap() { sleep 0.2 2>/dev/null || usleep 200000; }
-# wait_for SECONDS 'condition'
-wait_for() {
-	i=0
-	while [ "$i" -lt $(($1 * 5)) ]; do
-		eval "$2" && return 0
-		nap
-		i=$((i + 1))
-	done
-	return 1
-}
-ddio() { ./iocactl info | sed -n 's/.*ddio-mask \(0x[0-9a-f]*\) ways.*/\1/p' | head -n 1; }
-sampler() { ./iocactl info | sed -n 's/^sampler: //p' | head -n 1; }
-# mask of iocad's group NAME as a number ("" if absent)
-gmask() {
-	v=$(sed -n 's/^ *L3:0=\([0-9a-f]*\).*/\1/p' "$R/iocad-s0-$1/schemata" 2>/dev/null)
-	[ -n "$v" ] && echo $((0x$v))
-}
-gcpus() { cat "$R/iocad-s0-$1/cpus_list" 2>/dev/null; }
-tap_diag() { # every iocad group's schemata and CPUs, and iocad's last lines
+TAP_NAME=iocad
+tap_diag() { # DDIO, the sampler, every iocad group's schemata and CPUs, iocad's last lines
+	echo "# ddio $(ddio 0), sampler $(sampler), groups: $(ls $R | tr '\n' ' ')"
 	for g in "$R"/iocad-s0-*; do
 		[ -d "$g" ] && echo "# ${g##*/}: $(tr '\n' ' ' <"$g/schemata") cpus $(cat "$g/cpus_list")"
 	done
-	tail -n 5 "$LOG" 2>/dev/null | sed 's/^/#   log: /'
+	[ -f "$LOG" ] && grep -v '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 12
+	[ -f "$LOG" ] && grep '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 4
 }
+# shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
+. ./tap.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
+. ./iocad_guest.sh
+echo "1..34"
+
 ngroups() { ls -d "$R"/iocad-s0-* 2>/dev/null | wc -l; }
-logs() { grep -q "$1" "$LOG"; }
-running() { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
-start() { # config [extra args]
-	./iocad --trace "$TRACE" "$@" >"$LOG" 2>&1 &
-	pid=$!
-}
-# stop SIGNAL: signal iocad and wait for it; its status in $rc
-stop() {
-	kill "-$1" "$pid" 2>/dev/null
-	wait "$pid"
-	rc=$?
-	pid=
-}
 snapshot() {
 	for g in "$R"/iocad-s0-*; do
 		[ -d "$g" ] && echo "$g $(cat "$g/schemata") $(cat "$g/cpus_list")"
@@ -141,7 +92,7 @@ rc=$?
 check "resctrl not mounted: exit 2, says how to mount it" \
 	'[ "$rc" -eq 2 ] && logs "not mounted" && logs "mount -t resctrl resctrl /sys/fs/resctrl"'
 check "a refused start leaves ioca.ko's sampler unconfigured and DDIO at 0x600" \
-	'[ "$(sampler)" = unconfigured ] && [ "$(ddio)" = 0x600 ]'
+	'[ "$(sampler)" = unconfigured ] && [ "$(ddio 0)" = 0x600 ]'
 
 mount -t resctrl resctrl $R || echo "# mount resctrl failed"
 ./iocad /tmp/three.ini >"$LOG" 2>&1
@@ -170,43 +121,43 @@ check "--check-config: a good file passes and touches nothing" \
 start /tmp/three.ini
 wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ -s "$TRACE" ]'
 check "start: one resctrl group per tenant" \
-	'[ -n "$(gmask batch)" ] && [ -n "$(gmask web)" ] && [ -n "$(gmask db)" ]'
+	'[ -n "$(gmask 0 batch)" ] && [ -n "$(gmask 0 web)" ] && [ -n "$(gmask 0 db)" ]'
 # web, the networking tenant, on the inclusive ways 0x3 (its own DMA lines
 # land there); db, PS, off them and off DDIO's; batch beside DDIO
 check "start: masks as planned (web 0x3 on the inclusive ways, db 0xc, batch 0x70 beside DDIO 0x600)" \
-	'[ "$(gmask batch)" -eq 112 ] && [ "$(gmask web)" -eq 3 ] && [ "$(gmask db)" -eq 12 ]'
+	'[ "$(gmask 0 batch)" -eq 112 ] && [ "$(gmask 0 web)" -eq 3 ] && [ "$(gmask 0 db)" -eq 12 ]'
 check "start: each group holds its tenant's CPUs" \
-	'[ "$(gcpus batch)" = 2 ] && [ "$(gcpus web)" = 0 ] && [ "$(gcpus db)" = 1 ]'
+	'[ "$(gcpus 0 batch)" = 2 ] && [ "$(gcpus 0 web)" = 0 ] && [ "$(gcpus 0 db)" = 1 ]'
 check "start: ioca.ko's sampler runs" '[ "$(sampler)" = running ]'
 
 # --- I/O pressure: one DDIO way per interval up to ddio_ways_max -----------
 echo 100000000000 >$DBG/ddio_miss_rate
-wait_for 40 '[ "$(ddio)" = 0x7e0 ]'
-check "miss rate up: iocactl info shows DDIO at ddio_ways_max (0x7e0)" '[ "$(ddio)" = 0x7e0 ]'
+wait_for 40 '[ "$(ddio 0)" = 0x7e0 ]'
+check "miss rate up: iocactl info shows DDIO at ddio_ways_max (0x7e0)" '[ "$(ddio 0)" = 0x7e0 ]'
 seq=$(awk -F, 'NR > 1 { print $7 }' "$TRACE" | uniq | tr '\n' ' ')
 check "DDIO grew one way per interval: $seq" \
 	'echo "$seq" | grep -q "0x600 0x700 0x780 0x7c0 0x7e0"'
 wait_for 10 'logs high_keep'
 check "I/O Demand was entered and High Keep reached" 'logs io_demand && logs high_keep'
 sleep 2
-check "DDIO stays at the maximum" '[ "$(ddio)" = 0x7e0 ] && ! grep -q "0x7f0" "$TRACE"'
+check "DDIO stays at the maximum" '[ "$(ddio 0)" = 0x7e0 ] && ! grep -q "0x7f0" "$TRACE"'
 check "PS tenants off DDIO's ways in every interval" 'ps_off_ddio_in_trace'
 check "resctrl agrees: web and db off 0x7e0" \
-	'[ $(($(gmask web) & 0x7e0)) -eq 0 ] && [ $(($(gmask db) & 0x7e0)) -eq 0 ]'
+	'[ $(($(gmask 0 web) & 0x7e0)) -eq 0 ] && [ $(($(gmask 0 db) & 0x7e0)) -eq 0 ]'
 
 # --- load gone: Reclaim back to the minimum --------------------------------
 echo 0 >$DBG/ddio_miss_rate
-wait_for 40 '[ "$(ddio)" = 0x600 ] && logs reclaim_done'
-check "miss rate down: Reclaim takes DDIO back to 0x600" '[ "$(ddio)" = 0x600 ]'
+wait_for 40 '[ "$(ddio 0)" = 0x600 ] && logs reclaim_done'
+check "miss rate down: Reclaim takes DDIO back to 0x600" '[ "$(ddio 0)" = 0x600 ]'
 
 # --- someone else sets DDIO -------------------------------------------------
 ./iocactl ddio set 0 ways 6 >/dev/null
 wait_for 10 'logs "changed outside iocad"'
 sleep 2
 check "an outside 'iocactl ddio set' is logged and adopted, not written back" \
-	'logs "changed outside iocad" && [ "$(ddio)" = 0x7e0 ]'
+	'logs "changed outside iocad" && [ "$(ddio 0)" = 0x7e0 ]'
 check "PS tenants re-isolated from the new ways" \
-	'[ $(($(gmask web) & 0x7e0)) -eq 0 ] && [ $(($(gmask db) & 0x7e0)) -eq 0 ] && ps_off_ddio_in_trace'
+	'[ $(($(gmask 0 web) & 0x7e0)) -eq 0 ] && [ $(($(gmask 0 db) & 0x7e0)) -eq 0 ] && ps_off_ddio_in_trace'
 
 # --- a refused resctrl write ------------------------------------------------
 before=$(snapshot)
@@ -224,14 +175,14 @@ cp /tmp/swap.ini /tmp/three.ini
 kill -HUP "$pid"
 wait_for 10 '[ -d $R/iocad-s0-cache ] && [ ! -d $R/iocad-s0-db ]'
 check "SIGHUP: the new tenant gets a group with its CPU, the removed one's group is gone" \
-	'[ "$(gcpus cache)" = 3 ] && [ ! -d $R/iocad-s0-db ] && running'
+	'[ "$(gcpus 0 cache)" = 3 ] && [ ! -d $R/iocad-s0-db ] && running'
 cp /tmp/three.ini.orig /tmp/three.ini
 
 # --- SIGTERM ----------------------------------------------------------------
 stop TERM
 echo "# iocad exited $rc after SIGTERM"
 check "SIGTERM: exit 0, DDIO back to the mask found at start, every group removed" \
-	'[ "$rc" -eq 0 ] && [ "$(ddio)" = 0x600 ] && [ "$(ngroups)" -eq 0 ]'
+	'[ "$rc" -eq 0 ] && [ "$(ddio 0)" = 0x600 ] && [ "$(ngroups)" -eq 0 ]'
 check "groups iocad did not create are untouched" \
 	'[ -d $R/operator ] && grep -q "L3:0=00f" $R/operator/schemata'
 
@@ -254,29 +205,29 @@ check "locked DDIO register: the first DDIO write fails, iocad says why and goes
 	'logs "no DDIO way control any more: ioca.ko: DDIO writes do not stick" && running'
 sleep 2
 check "locked: DDIO stays 0x600, no back-off, the groups stay, PS tenants off DDIO" \
-	'[ "$(ddio)" = 0x600 ] && ! logs "time(s) in a row" && [ "$(ngroups)" -eq 3 ] &&
+	'[ "$(ddio 0)" = 0x600 ] && ! logs "time(s) in a row" && [ "$(ngroups)" -eq 3 ] &&
 	ps_off_ddio_in_trace'
 stop TERM
 start /tmp/three.ini
 wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ -s "$TRACE" ]'
 check "restart while ioca.ko says not writable: said at start, runs without DDIO control" \
 	'logs "socket 0: no DDIO way control: ioca.ko: DDIO writes do not stick" && running &&
-	[ "$(ddio)" = 0x600 ]'
+	[ "$(ddio 0)" = 0x600 ]'
 stop TERM
 echo 0 >$DBG/ddio_miss_rate
 echo normal >$DBG/ddio_register
 ./iocactl ddio restore >/dev/null 2>&1
 check "without DDIO control SIGTERM still exits 0 and removes every group" \
-	'[ "$rc" -eq 0 ] && [ "$(ngroups)" -eq 0 ] && [ "$(ddio)" = 0x600 ]'
+	'[ "$rc" -eq 0 ] && [ "$(ngroups)" -eq 0 ] && [ "$(ddio 0)" = 0x600 ]'
 
 # --- kill -9 ----------------------------------------------------------------
 start /tmp/three.ini
 echo 100000000000 >$DBG/ddio_miss_rate
-wait_for 30 '[ "$(ddio)" != 0x600 ] && [ "$(ngroups)" -eq 3 ]'
+wait_for 30 '[ "$(ddio 0)" != 0x600 ] && [ "$(ngroups)" -eq 3 ]'
 stop KILL
 echo 0 >$DBG/ddio_miss_rate
-wait_for 5 '[ "$(ddio)" = 0x600 ]'
-check "kill -9: ioca.ko puts the DDIO mask back (owner socket closed)" '[ "$(ddio)" = 0x600 ]'
+wait_for 5 '[ "$(ddio 0)" = 0x600 ]'
+check "kill -9: ioca.ko puts the DDIO mask back (owner socket closed)" '[ "$(ddio 0)" = 0x600 ]'
 check "kill -9: ioca.ko stops the sampler" '[ "$(sampler)" != running ]'
 start /tmp/three.ini
 wait_for 30 'logs "cleaned up 3 group(s)" && [ "$(ngroups)" -eq 3 ] && [ -s "$TRACE" ]'

@@ -4,23 +4,16 @@
 # uncore CHA PMU (no VM has one), so libioca finds no DDIO hit/miss
 # counters. iocad must say so, refuse --mode ioca, and run the documented
 # degraded mode when the config opts in. Exits with the number of failures.
-# shellcheck disable=SC2317 # helpers run through eval
+# shellcheck disable=SC2317,SC2034,SC2154 # helpers and their variables run through eval; n, failed: tap.sh's
 cd /ioca || exit 1
 R=/sys/fs/resctrl
-LOG=/tmp/iocad.log
-n=0
-failed=0
+TAP_NAME=iocad
+tap_diag() { sed 's/^/#   log: /' "$LOG" | tail -n 8; }
+# shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
+. ./tap.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
+. ./iocad_guest.sh
 echo "1..5"
-check() {
-	n=$((n + 1))
-	if eval "$2"; then echo "ok $n - iocad: $1"; else
-		failed=$((failed + 1))
-		echo "not ok $n - iocad: $1"
-		echo "# failed: $2"
-		sed 's/^/#   log: /' "$LOG" | tail -n 8
-	fi
-}
-logs() { grep -q "$1" "$LOG"; }
 ngroups() { find "$R" -maxdepth 1 -name 'iocad-s0-*' | wc -l; }
 
 insmod ./ioca.ko || echo "# insmod ioca.ko (msr backend) failed"
@@ -29,17 +22,7 @@ ways=$(./iocactl info | sed -n 's/.*llc-ways \([0-9]*\).*/\1/p' | head -n 1)
 cbm=$(printf '0x%x' $(((1 << ${ways:-11}) - 1)))
 insmod ./resctrl_emu.ko cbm_mask="$cbm" num_closids=4 || echo "# insmod resctrl_emu.ko failed"
 mount -t resctrl resctrl $R || echo "# mount resctrl failed"
-cat >/tmp/d.ini <<'INI'
-[platform]
-interval_ms = 200
-[tenant web]
-cpus = 0
-ways = 2
-priority = PS
-[tenant batch]
-cpus = 1
-ways = 3
-INI
+cp web_batch.ini /tmp/d.ini
 sed 's/^\[platform\]$/&\nddio_counters = optional/' /tmp/d.ini >/tmp/opt.ini
 
 ./iocad /tmp/d.ini >"$LOG" 2>&1
@@ -51,11 +34,7 @@ check "the refusal changed nothing (no group, sampler unconfigured)" \
 
 ./iocad /tmp/opt.ini >"$LOG" 2>&1 &
 pid=$!
-i=0
-while [ $i -lt 100 ] && ! grep -q '^#2 ' "$LOG"; do
-	sleep 0.2 2>/dev/null || usleep 200000
-	i=$((i + 1))
-done
+wait_for 20 'grep -q "^#2 " "$LOG"'
 check "ddio_counters = optional: runs degraded, says so, groups made" \
 	'kill -0 $pid && logs "degraded mode" && [ "$(ngroups)" -eq 2 ]'
 check "degraded: the FSM stays in Low Keep" \

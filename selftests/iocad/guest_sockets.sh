@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2317 # helpers run through eval
+# shellcheck disable=SC2317,SC2034,SC2154 # helpers and their variables run through eval; n, failed: tap.sh's
 # iocad on a two-socket guest (busybox sh, root, cwd /ioca, 4 CPUs: 0-1 on
 # socket 0, 2-3 on socket 1), ioca.ko emulate=1 (one emulated DDIO
 # register and counter set per socket, driven from debugfs) and
@@ -9,67 +9,20 @@
 # did not create never loses a CPU. One TAP line per check.
 cd /ioca || exit 1
 R=/sys/fs/resctrl
-LOG=/tmp/iocad.log
-TRACE=/tmp/trace.csv
-n=0
-failed=0
-pid=
+TAP_NAME=iocad-sockets
+tap_diag() {
+	echo "# ddio $(ddio 0) $(ddio 1), groups: $(ls $R | tr '\n' ' ')"
+	[ -f "$LOG" ] && grep -v '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 12
+	[ -f "$LOG" ] && grep '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 4
+}
+# shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
+. ./tap.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
+. ./iocad_guest.sh
 echo "1..15"
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n - iocad-sockets: $1"
-}
-notok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - iocad-sockets: $1"
-}
-check() {
-	if eval "$2"; then ok "$1"; else
-		notok "$1"
-		echo "# failed: $2"
-		echo "# ddio $(ddio 0) $(ddio 1), groups: $(ls $R | tr '\n' ' ')"
-		[ -f "$LOG" ] && grep -v '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 12
-		[ -f "$LOG" ] && grep '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 4
-	fi
-}
-nap() { sleep 0.2 2>/dev/null || usleep 200000; }
-wait_for() {
-	i=0
-	while [ "$i" -lt $(($1 * 5)) ]; do
-		eval "$2" && return 0
-		nap
-		i=$((i + 1))
-	done
-	return 1
-}
-# ddio SOCKET: that socket's DDIO mask as ioca.ko reports it
-ddio() {
-	./iocactl info | sed -n "/^socket $1:/,/ddio-mask/s/.*ddio-mask \(0x[0-9a-f]*\) ways.*/\1/p" |
-		head -n 1
-}
-sampler() { ./iocactl info | sed -n 's/^sampler: //p' | head -n 1; }
 intervals() { ./iocactl info | sed -n 's/.* intervals \([0-9]*\) .*/\1/p' | head -n 1; }
-# gmask SOCKET NAME: the mask of iocad's group on its socket's domain
-gmask() {
-	v=$(sed -n "s/.*L3:.*$1=\([0-9a-f]*\).*/\1/p" "$R/iocad-s$1-$2/schemata" 2>/dev/null)
-	[ -n "$v" ] && echo $((0x$v))
-}
-gcpus() { cat "$R/iocad-s$1-$2/cpus_list" 2>/dev/null; }
 ngroups() { ls -d "$R"/iocad-s* 2>/dev/null | wc -l; }
-logs() { grep -q "$1" "$LOG"; }
-running() { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
-start() {
-	./iocad --trace "$TRACE" "$@" >"$LOG" 2>&1 &
-	pid=$!
-}
-stop() {
-	kill "-$1" "$pid" 2>/dev/null
-	wait "$pid"
-	rc=$?
-	pid=
-}
 snapshot() {
 	for g in "$R"/iocad-s* "$R"/ops; do
 		[ -d "$g" ] && echo "$g $(cat "$g/schemata" | tr '\n' ' ') $(cat "$g/cpus_list")"
@@ -79,36 +32,7 @@ snapshot() {
 	./iocactl info | sed -n '/^sampler:/,/owner-pid/p' | grep -v 'seq\|collect'
 }
 
-cat >/tmp/two.ini <<'INI'
-[platform]
-model = slicing
-interval_ms = 500
-ddio_ways_min = 2
-ddio_ways_max = 6
-ddio_growth = paper
-; the VM's CPU counters are clocks: only the emulated DDIO moves (guest.sh)
-threshold_miss_low = 5000000000
-threshold_min_rate = 2000000000
-
-[socket 1]
-ddio_ways_max = 4
-
-[tenant web]
-cpus = 0
-ways = 2
-priority = PS
-networking = yes
-
-[tenant batch]
-cpus = 1
-ways = 3
-
-[tenant db]
-cpus = 2
-ways = 2
-priority = PS
-networking = yes
-INI
+cp two_sockets.ini /tmp/two.ini
 # socket 1 gains a tenant on CPU 3
 sed 's/^\[tenant db\]/[tenant cache]\ncpus = 3\nways = 1\n\n&/' /tmp/two.ini >/tmp/two-more.ini
 # socket 1's db gets a third way, socket 0 unchanged

@@ -17,47 +17,22 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
-KDIR=${KDIR:-$("$root/scripts/kdir.sh")}
-export KDIR
-work=$(mktemp -d "${TMPDIR:-/tmp}/iocad-vm.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail_all() {
-	echo "iocad-vm: $1"
-	echo "iocad-vm: 0 passed, 1 failed"
-	exit 1
-}
-
 # shellcheck source=scripts/vm/guestparts.sh
 . "$root/scripts/vm/guestparts.sh"
+vm_runner iocad-vm
 guest_parts "$work"
 
 boot() { # name cpu smp guest-script [sockets]
-	local name=$1 cpu=$2 smp=$3 script=$4 sockets=${5:-1} rc p f plan
+	local name=$1 cpu=$2 smp=$3 script=$4 sockets=${5:-1}
 	echo "=== iocad boot $name: -cpu $cpu -smp $smp, $sockets socket(s)"
 	"$run" --cpu "$cpu" --smp "$smp" --sockets "$sockets" --mem 512 --timeout 600 \
-		--append loglevel=2 \
-		--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
-		--file "$root/iocad/build/iocad.static:/ioca/iocad" \
-		--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
-		"${extra[@]}" --file "$here/$script" -- sh "./$script" | tee "$work/$name"
-	rc=${PIPESTATUS[0]}
-	p=$(grep -cE '^ok [0-9]+ ' "$work/$name")
-	f=$(grep -cE '^not ok [0-9]+ ' "$work/$name")
-	plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$work/$name" | tail -n 1)
-	if [ -z "$plan" ] || [ "$plan" -ne $((p + f)) ]; then
-		echo "iocad-vm: boot $name planned '${plan:-nothing}' tests, reported $((p + f))"
-		f=$((f + 1))
-	elif [ "$rc" -ne "$((f > 125 ? 125 : f))" ]; then
-		echo "iocad-vm: boot $name exited $rc with $f failure(s) reported"
-		f=$((f + 1))
-	fi
-	pass=$((pass + p))
-	fail=$((fail + f))
+		--append loglevel=2 "${guest_files[@]}" "${extra[@]}" --file "$root/scripts/vm/tap.sh" \
+		--file "$here/iocad_guest.sh" --file "$here/two_sockets.ini" --file "$here/web_batch.ini" \
+		--file "$here/$script" -- sh "./$script" | tee "$work/$name"
+	consoles+=("$work/$name" "${PIPESTATUS[0]}")
 }
 
-pass=0 fail=0
+consoles=()
 extra=() # more run.sh options for the next boot
 # IOCAD_VM_BOOTS="sockets": only the boots named (default: all of them)
 want() { case " ${IOCAD_VM_BOOTS:-emulated degraded sockets io_alloc devices} " in *" $1 "*) ;; *) return 1 ;; esac; }
@@ -77,5 +52,6 @@ extra=(--machine q35 --device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x
 	--device virtio-rng-pci,bus=rp1)
 want devices && boot devices Skylake-Server 2 guest_devices.sh
 extra=()
-echo "iocad-vm: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+[ ${#consoles[@]} -gt 0 ] || fail_all "IOCAD_VM_BOOTS '${IOCAD_VM_BOOTS:-}' names no boot"
+# per boot: its TAP plan against what it reported, its exit status
+"$root/scripts/vm/taptally.sh" iocad-vm "${consoles[@]}"

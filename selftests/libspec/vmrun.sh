@@ -11,27 +11,13 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
 name=libspec-policy
-work=$(mktemp -d "${TMPDIR:-/tmp}/libspec-policy.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=scripts/vm/guestparts.sh
+. "$root/scripts/vm/guestparts.sh"
+vm_runner "$name"
 
-fail_all() {
-	echo "$name: $1"
-	echo "$name: 0 passed, 1 failed"
-	exit 1
-}
-build() { # what command...
-	local what=$1
-	shift
-	if ! "$@" >>"$work/build.log" 2>&1; then
-		tail -n 30 "$work/build.log"
-		fail_all "$what does not build"
-	fi
-}
-
-build ioca.ko make --no-print-directory -C "$root/kmod"
-build "libspec's policy_vm_test" make --no-print-directory -C "$root/libspec" -j2 vmtest-policy-bin
+vm_build "ioca.ko (KDIR $KDIR)" make --no-print-directory -C "$root/kmod"
+vm_build "libspec's policy_vm_test" make --no-print-directory -C "$root/libspec" -j2 vmtest-policy-bin
 # The test and its IR go in with the guest's files (this tree may be under
 # /tmp, which the guest covers with a tmpfs); guest.sh copies them into the
 # chroot.

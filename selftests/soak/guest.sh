@@ -22,15 +22,14 @@ TAP_NAME=soak
 tap_diag() { echo "# ddio $(ddio 0) $(ddio 1); groups $(groups_cpus)"; }
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
+. ./iocad_guest.sh
 R=/sys/fs/resctrl
 DBG=/sys/kernel/debug/ioca
-LOG=/tmp/iocad.log
-TRACE=/tmp/trace.csv
 PROM=/tmp/ioca.prom
 LIVE=/tmp/live.ini
 SEED=${1:-1}
 STEPS=${2:-30}
-pid=
 mon=
 mon_state=none
 step=0
@@ -45,23 +44,12 @@ rand() { # N: a number in 0..N-1 in $r
 }
 
 # --- what the platform holds -------------------------------------------------
-ddio() { # SOCKET: its DDIO mask as ioca.ko reports it
-	./iocactl info | sed -n "/^socket $1:/,/ddio-mask/s/.*ddio-mask \(0x[0-9a-f]*\) ways.*/\1/p" |
-		head -n 1
-}
-sampler() { ./iocactl info | sed -n 's/^sampler: //p' | head -n 1; }
-gmask() { # SOCKET GROUP: the group's mask on its socket's domain, as a number
-	v=$(sed -n "s/.*L3:.*$1=\([0-9a-f]*\).*/\1/p" "$R/iocad-s$1-$2/schemata" 2>/dev/null)
-	[ -n "$v" ] && echo $((0x$v))
-}
 groups_now() { # the resctrl groups, sorted, one line
 	find "$R" -mindepth 1 -maxdepth 1 -type d | sed 's|.*/||' | grep -vx info | sort | tr '\n' ' '
 }
 groups_cpus() { # each group and its CPUs, one line
 	for g in $(groups_now); do echo "$g:$(cat "$R/$g/cpus_list")"; done | tr '\n' ' '
 }
-logs() { grep -q "$1" "$LOG"; }
-running() { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
 online() { [ "$1" -eq 0 ] || [ "$(cat /sys/devices/system/cpu/cpu"$1"/online)" = 1 ]; }
 metric() { # NAME SOCKET: the textfile's value, 0 if absent
 	v=$(sed -n "s/^$1{socket=\"$2\"} \([0-9]*\).*/\1/p" "$PROM" 2>/dev/null | head -n 1)
@@ -81,36 +69,11 @@ wait_rows() {
 
 # --- configs -------------------------------------------------------------
 # Tenants: socket 0 web (PS, CPU 0), batch (CPU 1); socket 1 db (PS, CPU 2),
-# cache (CPU 3). CPU 0 never goes offline.
-cat >/tmp/base.ini <<'INI'
-[platform]
-model = slicing
-interval_ms = 500
-ddio_ways_min = 2
-ddio_ways_max = 6
-ddio_growth = paper
-; the VM's CPU counters are clocks: only the emulated DDIO moves (guest.sh)
-threshold_miss_low = 5000000000
-threshold_min_rate = 2000000000
-
-[socket 1]
-ddio_ways_max = 4
-
-[tenant web]
-cpus = 0
-ways = 2
-priority = PS
-networking = yes
-
-[tenant batch]
-cpus = 1
-ways = 3
-
-[tenant db]
-cpus = 2
-ways = 2
-priority = PS
-networking = yes
+# cache (CPU 3): selftests/iocad/two_sockets.ini and cache. CPU 0 never goes
+# offline.
+{
+	cat two_sockets.ini
+	cat <<'INI'
 
 [tenant cache]
 cpus = 3
@@ -119,6 +82,7 @@ ways = 1
 [metrics]
 textfile = /tmp/ioca.prom
 INI
+} >/tmp/base.ini
 # good: socket 1's db a third way; cache gone (CPU 3 unsampled); socket 0 reshaped
 sed '/^\[tenant db\]/,/^$/ s/^ways = 2$/ways = 3/' /tmp/base.ini >/tmp/good1.ini
 sed '/^\[tenant cache\]/,/^$/d' /tmp/base.ini >/tmp/good2.ini
@@ -436,8 +400,7 @@ mkdir $R/ops && echo "L3:0=00f;1=00f" >$R/ops/schemata
 check "setup: ioca.ko with two emulated sockets, resctrl with two domains" \
 	'[ "$(ddio 0)" = 0x600 ] && [ "$(ddio 1)" = 0x600 ] && grep -q "1=" $R/schemata'
 cp /tmp/base.ini "$LIVE"
-./iocad --trace "$TRACE" "$LIVE" >"$LOG" 2>&1 &
-pid=$!
+start "$LIVE"
 wait_for 60 '[ "$(rows)" -ge 5 ] && [ -s "$PROM" ]'
 check "start: iocad runs with both sockets' groups and its trace and metrics" \
 	'running && [ "$(groups_now)" = "$(cfg_groups /tmp/base.ini)ops " ] &&

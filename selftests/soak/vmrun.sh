@@ -17,17 +17,9 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
-KDIR=${KDIR:-$("$root/scripts/kdir.sh")}
-export KDIR
-work=$(mktemp -d "${TMPDIR:-/tmp}/soak-vm.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail_all() {
-	echo "soak: $1"
-	echo "soak: 0 passed, 1 failed"
-	exit 1
-}
+# shellcheck source=scripts/vm/guestparts.sh
+. "$root/scripts/vm/guestparts.sh"
+vm_runner soak
 
 seconds=${SOAK_SECONDS:-60}
 seed=${SOAK_SEED:-$(($(od -An -N4 -tu4 /dev/urandom) & 0x7fffffff))}
@@ -37,18 +29,13 @@ steps=$((seconds * 2 / 5))
 [ "$steps" -ge 12 ] || steps=12 # the warm-up is 8, the memory baseline halfway
 echo "soak: seed $seed, $steps steps (SOAK_SECONDS $seconds); replay with SOAK_SEED=$seed SOAK_SECONDS=$seconds"
 
-# shellcheck source=scripts/vm/guestparts.sh
-. "$root/scripts/vm/guestparts.sh"
 guest_parts "$work"
 
 # A step waits for up to 4 intervals and checks with bounded waits; under
 # TCG on a loaded host one takes a few times its nominal 2.5 s.
 "$run" --cpu Skylake-Client --smp 4 --sockets 2 --mem 512 --timeout $((300 + seconds * 8)) \
-	--append loglevel=2 \
-	--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
-	--file "$root/iocad/build/iocad.static:/ioca/iocad" \
-	--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
-	--file "$root/scripts/vm/tap.sh" \
+	--append loglevel=2 "${guest_files[@]}" --file "$root/scripts/vm/tap.sh" \
+	--file "$root/selftests/iocad/iocad_guest.sh" --file "$root/selftests/iocad/two_sockets.ini" \
 	--file "$here/guest.sh" -- sh ./guest.sh "$seed" "$steps" | tee "$work/console"
 rc=${PIPESTATUS[0]}
 "$root/scripts/vm/taptally.sh" soak "$work/console" "$rc"

@@ -11,34 +11,14 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 sysrun=$root/scripts/vm/sysrun.sh
-KDIR=${KDIR:-$("$root/scripts/kdir.sh")}
-export KDIR
-work=$(mktemp -d "${TMPDIR:-/tmp}/iocad-systemd.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=scripts/vm/guestparts.sh
+. "$root/scripts/vm/guestparts.sh"
+vm_runner iocad-systemd
 
-fail_all() {
-	echo "iocad-systemd: $1"
-	echo "iocad-systemd: 0 passed, 1 failed"
-	exit 1
-}
-build() { # what command...
-	local what=$1
-	shift
-	if ! "$@" >>"$work/build.log" 2>&1; then
-		tail -n 30 "$work/build.log"
-		fail_all "$what does not build"
-	fi
-}
-
-build "ioca.ko (KDIR $KDIR)" make --no-print-directory -C "$root/kmod"
-# resctrl_emu from a copy: the tree's objects may be another kernel's.
-mkdir -p "$work/emu"
-cp "$root"/selftests/resctrl_emu/Kbuild "$root"/selftests/resctrl_emu/*.[ch] "$work/emu/" ||
-	fail_all "cannot copy selftests/resctrl_emu"
-build "resctrl_emu.ko (KDIR $KDIR)" make -s -C "$KDIR" M="$work/emu" modules
+guest_modules "$work"
 # What an operator installs, with the default paths the unit names; the
 # guest's root is this machine's, so the dynamic binaries run there.
-build "make -C iocad install" make --no-print-directory -C "$root/iocad" -j2 install \
+vm_build "make -C iocad install" make --no-print-directory -C "$root/iocad" -j2 install \
 	DESTDIR="$work/dest"
 # ioca.ko where the unit's `modprobe ioca` finds it: modules.dep for the
 # guest's kernel made here (depmod over the installed tree, seconds) rather
@@ -52,7 +32,7 @@ ln -s "/lib/modules/$rel/kernel" "$mods/kernel"
 cp /lib/modules/"$rel"/modules.{order,builtin,builtin.modinfo} "$root/kmod/ioca.ko" "$mods/" ||
 	fail_all "no /lib/modules/$rel to index ioca.ko with"
 mv "$mods/ioca.ko" "$mods/updates/"
-build "modules.dep with ioca.ko (depmod)" depmod -b "$work/stage" "$rel"
+vm_build "modules.dep with ioca.ko (depmod)" depmod -b "$work/stage" "$rel"
 rm "$mods/kernel"
 
 echo "=== iocad-systemd boot: systemd as PID 1, -cpu Skylake-Client -smp 4"
