@@ -5,7 +5,7 @@
  *
  * Conventions (libbpf's):
  * - Objects are opaque (struct ioca_client, struct ioca_subscription,
- *   struct ioca_cha_preset); each has an __open/__new and a __close/__free.
+ *   struct ioca_cha_preset, struct ioca_iio_preset); each has an __open/__new and a __close/__free.
  * - int functions return 0 (or a documented count) on success and a negative
  *   errno on failure, and also set errno; pointer functions return NULL and
  *   set errno.
@@ -65,6 +65,7 @@ extern "C" {
 struct ioca_client;
 struct ioca_subscription;
 struct ioca_cha_preset;
+struct ioca_iio_preset;
 
 /* ---- messages ----------------------------------------------------------- */
 
@@ -559,6 +560,85 @@ LIBIOCA_API size_t ioca_cha_preset__nr_chas(const struct ioca_cha_preset *p);
 LIBIOCA_API int ioca_cha_preset__sum(const struct ioca_cha_preset *p,
 				     const struct ioca_socket_sample *s, size_t first,
 				     uint64_t *hit, uint64_t *miss);
+
+/* ---- IIO presets: a PCI device's inbound write bytes (LIBIOCA_0.4) ------------------ */
+
+struct ioca_iio_opts {
+	size_t sz;
+	/* Directory holding the uncore PMUs; NULL =
+	 * "/sys/bus/event_source/devices" (tests point it at a fake tree).
+	 */
+	const char *sysfs_root;
+	/* Directory holding the PCI devices; NULL = "/sys/bus/pci/devices". */
+	const char *pci_root;
+	ioca_print_fn_t print;
+	void *print_ctx;
+	size_t : 0;
+};
+#define ioca_iio_opts__last_field print_ctx
+
+/**
+ * @brief The uncore events counting what PCI device @addr writes into
+ *        memory, on the IIO stack above it (Skylake-SP / Cascade Lake):
+ *        the stack is the uncore_iio_N whose dieX attribute holds the
+ *        device's root bus; the events are uncore_iio_free_running_N's
+ *        bw_in_portK, else uncore_iio_N's DATA_REQ_OF_CPU.MEM_WRITE (event
+ *        0x83, umask 0x01) on the root port's ports. Per root port: the
+ *        device's own count only when it is alone below its root port.
+ * @param addr the device, DDDD:BB:DD.F
+ * @param opts NULL or options
+ * @return the preset, or NULL with errno: ENODEV (no such device, no
+ *         uncore_iio PMU, no dieX mapping attribute, a root bus on no
+ *         known stack, or neither counter PMU), EINVAL; the reason, one a
+ *         person can act on, also goes to the print callback
+ */
+LIBIOCA_API struct ioca_iio_preset *ioca_iio_preset__new(const char *addr,
+							 const struct ioca_iio_opts *opts);
+
+/** @brief Free it (NULL is a no-op). @param p the preset */
+LIBIOCA_API void ioca_iio_preset__free(struct ioca_iio_preset *p);
+
+/**
+ * @brief The uncore events to configure, placed consecutively in
+ *        ioca_sampler_config.uncore (every socket counts them; the
+ *        device's socket is ioca_iio_preset__socket()).
+ * @param p the preset
+ * @param n set to their number (1 to 4)
+ * @return the events, owned by @p
+ */
+LIBIOCA_API const struct ioca_event *ioca_iio_preset__events(const struct ioca_iio_preset *p,
+							     size_t *n);
+
+/**
+ * @brief The socket whose samples carry the device's counts (the die of
+ *        its stack's dieX attribute; one die per socket on Skylake-SP).
+ * @param p the preset
+ * @return the socket id
+ */
+LIBIOCA_API uint32_t ioca_iio_preset__socket(const struct ioca_iio_preset *p);
+
+/**
+ * @brief Which counter it is, for people: "uncore_iio_free_running_2/bw_in_port0",
+ *        "uncore_iio_2 DATA_REQ_OF_CPU.MEM_WRITE ch_mask 0x03".
+ * @param p the preset
+ * @return the text, owned by @p
+ */
+LIBIOCA_API const char *ioca_iio_preset__source(const struct ioca_iio_preset *p);
+
+/**
+ * @brief The device's inbound write bytes in a socket's sample
+ *        (cumulative, as the counters are).
+ * @param p the preset
+ * @param s the sample's socket ioca_iio_preset__socket()
+ * @param first index of the preset's first event in the configured uncore
+ *        list
+ * @param bytes set to the counts times the bytes per count (the events'
+ *        .scale and .unit in sysfs; 4 for DATA_REQ_OF_CPU)
+ * @return 0, or -ENODATA when a counter of the preset is missing from @s
+ */
+LIBIOCA_API int ioca_iio_preset__bytes(const struct ioca_iio_preset *p,
+				       const struct ioca_socket_sample *s, size_t first,
+				       uint64_t *bytes);
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
