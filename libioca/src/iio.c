@@ -184,7 +184,7 @@ static int find_stack(const char *root, struct ioca_iio_where *w, char *why, siz
 		snprintf(why, whylen,
 			 "the uncore_iio_N PMUs under %s have no dieX mapping attribute (the "
 			 "kernel maps IIO stacks to root buses on Skylake-SP / Cascade Lake from "
-			 "Linux 5.10; other CPUs or older kernels do not)",
+			 "Linux 5.9, on later Xeons from later kernels; older kernels do not)",
 			 root);
 	else
 		snprintf(why, whylen,
