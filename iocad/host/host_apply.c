@@ -194,6 +194,7 @@ static bool l2_live(struct host *h)
 static int sampler_start(struct host *h, const struct platform_plan *p)
 {
 	struct ioca_event ev[HOST_MAX_CPU_EVENTS] = {{0}};
+	struct ioca_event all[IOCA_MAX_UNCORE_EVENTS];
 	const struct ioca_event *uncore = NULL;
 	uint32_t cpus[PLATFORM_MAX_CPUS];
 	struct ioca_sampler_config sc = {0};
@@ -206,6 +207,9 @@ static int sampler_start(struct host *h, const struct platform_plan *p)
 	memcpy(&ev[HOST_NR_CPU_EVENTS], h->l2_ev, sizeof(h->l2_ev));
 	if (h->preset && p->events & PLATFORM_EV_DDIO)
 		uncore = ioca_cha_preset__events(h->preset, &nuncore);
+	/* the auto devices' IIO counters after the CHA preset's (host_iio.c) */
+	nuncore = host_iio_events(&h->iio, uncore, nuncore, all, IOCA_MAX_UNCORE_EVENTS);
+	uncore = nuncore ? all : NULL;
 	sc.interval_us = (uint32_t)(p->interval_ns / 1000u);
 	sc.cpus = cpus;
 	sc.ncpus = host_cat_cpus(p, cpus);
@@ -247,7 +251,22 @@ static int sampler_start(struct host *h, const struct platform_plan *p)
 		l2 = l2_live(h);
 	h->pi.l2_counters = l2;
 	host_counters_new_epoch(&h->hc, l2);
+	host_iio_new_epoch(&h->iio);
 	return 0;
+}
+
+int host_apply_resample(struct host *h)
+{
+	int r;
+
+	if (!h->have_plan)
+		return 0; /* the first apply configures it */
+	r = sampler_start(h, &h->plan);
+	if (!r)
+		return 0;
+	host_say(h, "sampler with the IIO counters: %s; sampling without them", h->last_err);
+	host_iio_drop_counters(&h->iio);
+	return sampler_start(h, &h->plan);
 }
 
 /*

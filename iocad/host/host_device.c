@@ -120,8 +120,28 @@ int host_device_block_bytes(const char *pci_root, const char *addr, uint64_t *by
 
 int host_device_writes(void *ctx, const char *addr, uint64_t *bytes)
 {
-	const struct host *h = ctx;
+	struct host *h = ctx;
+	struct host_iio_dev *d = host_iio_find(&h->iio, addr);
 
+	if (!d) {
+		char say[768];
+		uint64_t b;
+
+		/* the first call for an auto device: choose its source, say which */
+		d = host_iio_add(&h->iio, addr, !host_device_block_bytes(h->pci_root, addr, &b),
+				 say, sizeof(say));
+		if (!d)
+			return -ENODATA;
+		host_say(h, "%s", say);
+		if (d->source == HOST_IIO_COUNTER && host_apply_resample(h))
+			host_say(h, "device %s: %s", addr, h->last_err);
+	}
+	if (d->source == HOST_IIO_COUNTER && d->placed) {
+		*bytes = host_iio_bytes(d);
+		return 0;
+	}
+	if (d->source == HOST_IIO_NONE)
+		return -ENODATA;
 	return host_device_block_bytes(h->pci_root, addr, bytes);
 }
 

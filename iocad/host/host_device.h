@@ -27,13 +27,19 @@ struct host_devices {
 int host_device_ddio(void *ctx, const char *addr, int mode);
 
 /*
- * platform_ops.device_writes of the host, until ioca.ko samples the IIO
- * stacks: the bytes an NVMe device has read for the block layer (the
- * sectors read of each namespace under @pci_root/@addr/nvme/, times 512),
- * which it wrote into memory by DMA. 0, or -ENODATA for a device that is
- * not NVMe or has no namespace.
+ * Where the platform has no IIO counter for a device: the bytes an NVMe
+ * device has read for the block layer (the sectors read of each namespace
+ * under @pci_root/@addr/nvme/, times 512), which it wrote into memory by
+ * DMA. 0, or -ENODATA for a device that is not NVMe or has no namespace.
  */
 int host_device_block_bytes(const char *pci_root, const char *addr, uint64_t *bytes);
+
+/*
+ * platform_ops.device_writes of the host: its IIO stack's inbound write
+ * bytes where libioca finds the counter (host_iio.c; the first call adds
+ * its events to the sampler), else host_device_block_bytes(), else
+ * -ENODATA; the first call says which.
+ */
 int host_device_writes(void *ctx, const char *addr, uint64_t *bytes);
 
 /* Put every device iocad changed back; ends iocad's ownership of them. 0 or the first -errno. */

@@ -161,6 +161,7 @@ static int poll_op(void *ctx, struct platform_sample *out)
 		h->late_said = false;
 		ddio_counts(h, d);
 		lost += host_counters_fold(&h->hc, h->sample, d, out);
+		host_iio_fold(&h->iio, h->sample);
 		got = true;
 	}
 	/* samples folded together are one longer interval, not lost ones */

@@ -14,6 +14,7 @@
 #include "host_cat.h"
 #include "host_counters.h"
 #include "host_device.h"
+#include "host_iio.h"
 #include "host_platform.h"
 #include "platform.h"
 #include "rdt.h"
@@ -61,6 +62,7 @@ struct host {
 	/* the raw L2 events, while worth trying (a refusal ends the tries) */
 	bool l2_try;
 	struct ioca_event l2_ev[HOST_NR_L2_EVENTS];
+	struct host_iio iio; /* auto devices' write counters (host_iio.c) */
 };
 
 extern const struct platform_ops host_platform_ops;
@@ -84,6 +86,12 @@ int host_restore(void *ctx);
  * and the sampler are left alone. 0 if nothing changed or all went well.
  */
 int host_apply_hotplug(struct host *h);
+
+/*
+ * Configure the sampler of the plan in force again (an IIO counter was
+ * added); if it refuses the IIO events, without them. 0 or -errno.
+ */
+int host_apply_resample(struct host *h);
 
 void host_destroy(void *ctx);
 

@@ -253,6 +253,7 @@ static void destroy(void *ctx)
 	/* the module stops the sampler and puts owned DDIO masks back */
 	ioca_client__close(h->client);
 	ioca_cha_preset__free(h->preset);
+	host_iio_free(&h->iio);
 	if (h->ioa && io_alloc_changed(h->ioa))
 		host_io_alloc_restore(h); /* a start refused after open */
 	if (h->ioa)
@@ -296,6 +297,9 @@ int host_platform_open(const struct host_platform_opts *o, struct platform *pf, 
 	snprintf(h->cpu_root, sizeof(h->cpu_root), "%s",
 		 o->cpu_root ? o->cpu_root : HOST_TOPO_SYSFS);
 	snprintf(h->pci_root, sizeof(h->pci_root), "/sys/bus/pci/devices");
+	h->iio.pci_root = h->pci_root;
+	h->iio.print = lib_print;
+	h->iio.print_ctx = h;
 	host_counters_init(&h->hc);
 	/* ORDER: checks that change nothing, then the lock, then the module */
 	r = host_topo_read(h->cpu_root, topo, err, errlen);

@@ -51,9 +51,9 @@ static int setup(void **state)
 	struct fx *f = calloc(1, sizeof(*f));
 	char link[128];
 
+	assert_non_null(f);
 	snprintf(f->root, sizeof(f->root), "/tmp/iocad-iioXXXXXX");
-	if (!f || !mkdtemp(f->root))
-		return -1;
+	assert_non_null(mkdtemp(f->root));
 	snprintf(f->ev, sizeof(f->ev), "%s/ev", f->root);
 	snprintf(f->pci, sizeof(f->pci), "%s/pci", f->root);
 	put(f->root, "ev/uncore_iio_1/type", "51\n");
@@ -65,11 +65,9 @@ static int setup(void **state)
 	put(f->root, "devices/pci0000:c0/0000:c0:00.0/0000:c1:00.0/vendor", "0x8086\n");
 	fake_tree_mkdir(f->root, "pci");
 	snprintf(link, sizeof(link), "%s/0000:18:00.0", f->pci);
-	if (symlink("../devices/pci0000:17/0000:17:01.0/0000:18:00.0", link))
-		return -1;
+	assert_int_equal(symlink("../devices/pci0000:17/0000:17:01.0/0000:18:00.0", link), 0);
 	snprintf(link, sizeof(link), "%s/0000:c1:00.0", f->pci);
-	if (symlink("../devices/pci0000:c0/0000:c0:00.0/0000:c1:00.0", link))
-		return -1;
+	assert_int_equal(symlink("../devices/pci0000:c0/0000:c0:00.0/0000:c1:00.0", link), 0);
 	f->hi.ev_root = f->ev;
 	f->hi.pci_root = f->pci;
 	f->hi.print = quiet;
