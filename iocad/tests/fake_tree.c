@@ -85,6 +85,19 @@ void fake_tree_put(const char *root, const char *rel, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
+void fake_tree_put_deep(const char *root, const char *rel, const char *text)
+{
+	char dir[256];
+
+	for (const char *p = strchr(rel, '/'); p; p = strchr(p + 1, '/')) {
+		int n = snprintf(dir, sizeof(dir), "%s/%.*s", root, (int)(p - rel), rel);
+
+		assert_true(n > 0 && (size_t)n < sizeof(dir));
+		assert_true(!mkdir(dir, 0755) || errno == EEXIST);
+	}
+	fake_tree_put(root, rel, text);
+}
+
 void fake_tree_get(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[256];

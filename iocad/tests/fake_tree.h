@@ -31,6 +31,8 @@ struct rdt *fake_tree_rdt_open(const char *root, const char *family, rdt_write_f
 
 /* @root/@rel holds exactly @text. */
 void fake_tree_put(const char *root, const char *rel, const char *text);
+/* As fake_tree_put(), making @rel's missing parent directories first. */
+void fake_tree_put_deep(const char *root, const char *rel, const char *text);
 /* @buf gets @root/@rel as rdt_info_read_file() reads it. */
 void fake_tree_get(const char *root, const char *rel, char *buf, size_t len);
 bool fake_tree_exists(const char *root, const char *rel);

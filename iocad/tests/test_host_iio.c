@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -23,26 +22,14 @@
 #include "host_iio.h"
 
 struct fx {
-	char root[32];
-	char ev[64], pci[64];
+	char root[64];
+	char ev[80], pci[80];
 	struct host_iio hi;
 };
 
 static void quiet(enum ioca_print_level l, void *c, const char *f, va_list ap)
 {
 	(void)l, (void)c, (void)f, (void)ap;
-}
-
-/* fake_tree_put() after making @rel's parent directories. */
-static void put(const char *root, const char *rel, const char *text)
-{
-	char dir[256];
-
-	for (const char *p = strchr(rel, '/'); p; p = strchr(p + 1, '/')) {
-		snprintf(dir, sizeof(dir), "%s/%.*s", root, (int)(p - rel), rel);
-		assert_true(!mkdir(dir, 0755) || errno == EEXIST);
-	}
-	fake_tree_put(root, rel, text);
 }
 
 /* Skylake-SP die 0: stack 1 on root bus 0000:17 (types 51, free-running 61). */
@@ -52,17 +39,19 @@ static int setup(void **state)
 	char link[128];
 
 	assert_non_null(f);
-	snprintf(f->root, sizeof(f->root), "/tmp/iocad-iioXXXXXX");
-	assert_non_null(mkdtemp(f->root));
+	fake_tree_make(f->root, sizeof(f->root), "iocad-iio");
 	snprintf(f->ev, sizeof(f->ev), "%s/ev", f->root);
 	snprintf(f->pci, sizeof(f->pci), "%s/pci", f->root);
-	put(f->root, "ev/uncore_iio_1/type", "51\n");
-	put(f->root, "ev/uncore_iio_1/die0", "0000:17\n");
-	put(f->root, "ev/uncore_iio_free_running_1/type", "61\n");
-	put(f->root, "ev/uncore_iio_free_running_1/events/bw_in_port1", "event=0xff,umask=0x21\n");
-	put(f->root, "devices/pci0000:17/0000:17:01.0/current_link_width", "4\n");
-	put(f->root, "devices/pci0000:17/0000:17:01.0/0000:18:00.0/vendor", "0x8086\n");
-	put(f->root, "devices/pci0000:c0/0000:c0:00.0/0000:c1:00.0/vendor", "0x8086\n");
+	fake_tree_put_deep(f->root, "ev/uncore_iio_1/type", "51\n");
+	fake_tree_put_deep(f->root, "ev/uncore_iio_1/die0", "0000:17\n");
+	fake_tree_put_deep(f->root, "ev/uncore_iio_free_running_1/type", "61\n");
+	fake_tree_put_deep(f->root, "ev/uncore_iio_free_running_1/events/bw_in_port1",
+			   "event=0xff,umask=0x21\n");
+	fake_tree_put_deep(f->root, "devices/pci0000:17/0000:17:01.0/current_link_width", "4\n");
+	fake_tree_put_deep(f->root, "devices/pci0000:17/0000:17:01.0/0000:18:00.0/vendor",
+			   "0x8086\n");
+	fake_tree_put_deep(f->root, "devices/pci0000:c0/0000:c0:00.0/0000:c1:00.0/vendor",
+			   "0x8086\n");
 	fake_tree_mkdir(f->root, "pci");
 	snprintf(link, sizeof(link), "%s/0000:18:00.0", f->pci);
 	assert_int_equal(symlink("../devices/pci0000:17/0000:17:01.0/0000:18:00.0", link), 0);
