@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034 # run, guest_files: the caller's
+# shellcheck shell=bash disable=SC2034,SC2317 # run, guest_files: the caller's; fail_all: called by them
 # guestparts.sh, sourced by the host side of the VM tests (selftests/*/vmrun.sh):
 #
 # vm_runner NAME sets up a runner that reports as NAME: $run (the VM runner,
@@ -10,9 +10,11 @@
 # $work/build.log; if it fails, shows the log's end and calls fail_all
 # "WHAT does not build".
 #
-# guest_modules WORK builds kmod/ioca.ko in the tree and resctrl_emu.ko in
-# WORK/emu from a copy (the tree's objects may be another kernel's), both
-# against KDIR.
+# guest_emu WORK builds resctrl_emu.ko in WORK/emu from a copy (the tree's
+# objects may be another kernel's) against KDIR.
+#
+# guest_modules WORK builds kmod/ioca.ko in the tree and, as guest_emu,
+# resctrl_emu.ko in WORK/emu, both against KDIR.
 #
 # guest_parts WORK [STATIC...] builds what a guest running iocad's host path
 # boots with: guest_modules' and iocad's static binaries
@@ -46,15 +48,20 @@ vm_build() {
 	fi
 }
 
-guest_modules() {
+guest_emu() {
 	local work=$1
-	vm_build "ioca.ko (KDIR $KDIR)" make --no-print-directory -C "$guest_top/kmod"
-	[ -f "$guest_top/kmod/ioca.ko" ] || fail_all "ioca.ko is not there after its build"
 	mkdir -p "$work/emu"
 	cp "$guest_top"/selftests/resctrl_emu/Kbuild "$guest_top"/selftests/resctrl_emu/*.[ch] \
 		"$work/emu/" || fail_all "cannot copy selftests/resctrl_emu"
 	vm_build "resctrl_emu.ko (KDIR $KDIR)" make -s -C "$KDIR" M="$work/emu" modules
 	[ -f "$work/emu/resctrl_emu.ko" ] || fail_all "resctrl_emu.ko is not there after its build"
+}
+
+guest_modules() {
+	local work=$1
+	vm_build "ioca.ko (KDIR $KDIR)" make --no-print-directory -C "$guest_top/kmod"
+	[ -f "$guest_top/kmod/ioca.ko" ] || fail_all "ioca.ko is not there after its build"
+	guest_emu "$work"
 }
 
 guest_parts() {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2317,SC2016,SC2034 # conditions and their variables run through eval
+# shellcheck disable=SC2317,SC2016,SC2034,SC2154 # conditions and their variables run through eval; n, failed: tap.sh's
 # iocad's [device ADDR] on the host platform, inside the test VM (busybox
 # sh, root, cwd /ioca, 2 CPUs, -cpu Skylake-Server, q35): a virtio device
 # 0000:01:00.0 below QEMU's pcie-root-port 0000:00:1c.0 (emulated
@@ -12,47 +12,30 @@
 # L2 counts, and why. Exits with the number of failures.
 cd /ioca || exit 1
 R=/sys/fs/resctrl
-LOG=/tmp/iocad.log
 DEV=0000:01:00.0
 BAD=0000:02:00.0
-n=0
-failed=0
-pid=
-echo "1..16"
-check() {
-	n=$((n + 1))
-	if eval "$2"; then echo "ok $n - iocad devices: $1"; else
-		failed=$((failed + 1))
-		echo "not ok $n - iocad devices: $1"
-		echo "# failed: $2"
-		./iocactl info | grep '^device ' | sed 's/^/#   info: /'
-		[ -f "$LOG" ] && grep -v '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 12
-	fi
+TAP_NAME="iocad devices"
+tap_diag() {
+	./iocactl info | grep '^device ' | sed 's/^/#   info: /'
+	[ -f "$LOG" ] && grep -v '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 12
 }
-nap() { sleep 0.2 2>/dev/null || usleep 200000; }
-logs() { grep -q "$1" "$LOG"; }
+# shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for, nap
+. ./tap.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: LOG, pid, start, stop, logs
+. ./iocad_guest.sh
+echo "1..16"
 nlogs() { grep -c "$1" "$LOG"; }
 ngroups() { find "$R" -maxdepth 1 -name 'iocad-s0-*' | wc -l; }
 # the module's line for $DEV: "ddio MODE perfctrlsts A B emulated[ owner-pid P]"
 devline() { ./iocactl info | sed -n "s/^device $DEV: root-port 0000:00:1c.0 //p"; }
 wait_log() { # PATTERN [N]: the Nth line matching it (default 1), within 30 s
-	i=0
-	while [ $i -lt 150 ] && [ "$(nlogs "$1")" -lt "${2:-1}" ]; do
-		nap
-		i=$((i + 1))
-	done
+	_pat=$1 _nth=${2:-1}
+	wait_for 30 '[ "$(nlogs "$_pat")" -ge "$_nth" ]'
 }
-start() {
-	: >"$LOG"
-	./iocad "$@" >"$LOG" 2>&1 &
-	pid=$!
+# up CONFIG: iocad started, its first interval done
+up() {
+	start "$@"
 	wait_log '^#1 '
-}
-stop() {
-	kill "-$1" "$pid" 2>/dev/null
-	wait "$pid"
-	rc=$?
-	pid=
 }
 
 insmod ./ioca.ko emulate=1 || echo "# insmod ioca.ko emulate=1 failed"
@@ -87,7 +70,7 @@ cp /tmp/d.ini /tmp/off.ini
 load() { cp "/tmp/$1.ini" /tmp/d.ini; }
 
 # 1. found untouched (the defaults, on): set off, a reload to full-off, SIGTERM
-start /tmp/d.ini
+up /tmp/d.ini
 check "iocad runs its intervals; after the first the module shows $DEV off, owned by iocad" \
 	'kill -0 $pid && devline | grep -q "^ddio off perfctrlsts 0x0 0x0 emulated owner-pid $pid$"'
 check "the unknown root port: refused in one line naming $BAD and the module's reason" \
@@ -115,7 +98,7 @@ check "SIGTERM: exit 0, $DEV back to the defaults it had (no owner), groups gone
 ./iocactl ddio device $DEV full-off >/dev/null
 found=$(devline)
 load on
-start /tmp/d.ini
+up /tmp/d.ini
 check "found full-off: iocad sets on, owned" \
 	'[ "$found" = "ddio full-off perfctrlsts 0x0 0x100 emulated" ] &&
 	devline | grep -q "^ddio on perfctrlsts 0x80 0x0 emulated owner-pid $pid$"'
@@ -134,19 +117,15 @@ check "SIGTERM: exit 0, $DEV back to full-off as found" \
 	'[ "$rc" -eq 0 ] && [ "$(devline)" = "$found" ]'
 
 # 3. killed: the module's owner-close puts the root port back
-start /tmp/d.ini
+up /tmp/d.ini
 check "again on, owned by the new iocad" \
 	'devline | grep -q "^ddio on .* owner-pid $pid$"'
 kill -KILL "$pid"
 wait "$pid"
-i=0
-while [ $i -lt 25 ] && [ "$(devline)" != "$found" ]; do
-	nap
-	i=$((i + 1))
-done
+wait_for 5 '[ "$(devline)" = "$found" ]'
 check "kill -9: the module put $DEV back as found at iocad's first change (owner close)" \
 	'[ "$(devline)" = "$found" ]'
-start /tmp/d.ini
+up /tmp/d.ini
 check "the next iocad cleans the dead one's groups and sets $DEV on again" \
 	'kill -0 $pid && logs "removed group iocad-s0-" && devline | grep -q "^ddio on .* owner-pid $pid$"'
 stop TERM

@@ -1,9 +1,10 @@
 # shellcheck shell=sh disable=SC2034 # pid and rc are the caller's
 # What the test guests that run iocad share (busybox sh, cwd /ioca;
-# selftests/iocad/guest*.sh, selftests/soak/guest.sh), sourced after
-# scripts/vm/tap.sh: iocad as a process (its log $LOG, its trace $TRACE, by
-# default /tmp/iocad.log and /tmp/trace.csv; $pid the one start started)
-# and what the platform holds, read through ./iocactl and resctrl at $R.
+# selftests/iocad/guest*.sh, selftests/soak/guest.sh,
+# selftests/oci/guest_oci.sh), sourced after scripts/vm/tap.sh: iocad as a
+# process (its log $LOG, its trace $TRACE, by default /tmp/iocad.log and
+# /tmp/trace.csv; $pid the one start started) and what the platform holds,
+# read through ./iocactl and resctrl at $R.
 LOG=${LOG:-/tmp/iocad.log}
 TRACE=${TRACE:-/tmp/trace.csv}
 pid=

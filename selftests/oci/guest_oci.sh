@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2317,SC2016,SC2034,SC2012 # checks are strings run through eval
+# shellcheck disable=SC2317,SC2016,SC2034,SC2012,SC2154 # checks are strings run through eval; n, failed: tap.sh's
 # Tenants from containers, inside the test VM (busybox sh, root, cwd
 # /ioca, 4 CPUs): runc runs a busybox container whose config.json puts it
 # in the resctrl group "gold" (linux.intelRdt.closID, the class a runtime
@@ -12,42 +12,18 @@ R=/sys/fs/resctrl
 CG=/sys/fs/cgroup
 D=/tmp/tenants.d
 B=/tmp/bundle
-LOG=/tmp/iocad.log
-n=0
-failed=0
-pid=
+TAP_NAME=oci
+tap_diag() {
+	echo "# gold: schemata $(cat "$R/gold/schemata" 2>&1) tasks $({ tr '\n' ' ' <"$R/gold/tasks"; } 2>&1) groups: $(ls "$R" | tr '\n' ' ')"
+	[ -f "$LOG" ] && grep -v '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 12
+	[ -f "$LOG" ] && grep '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 3
+}
+# shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
+. ./tap.sh
+# shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: LOG, pid, stop, running, logs
+. ./iocad_guest.sh
 echo "1..21"
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n - oci: $1"
-}
-notok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - oci: $1"
-}
-check() {
-	if eval "$2"; then ok "$1"; else
-		notok "$1"
-		echo "# failed: $2"
-		echo "# gold: schemata $(cat $R/gold/schemata 2>&1) tasks $(cat $R/gold/tasks 2>&1 | tr '\n' ' ') groups: $(ls $R | tr '\n' ' ')"
-		[ -f "$LOG" ] && grep -v '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 12
-		[ -f "$LOG" ] && grep '^#[0-9]* ' "$LOG" | sed 's/^/#   log: /' | tail -n 3
-	fi
-}
-nap() { sleep 0.2 2>/dev/null || usleep 200000; }
-wait_for() { # SECONDS 'condition'
-	i=0
-	while [ "$i" -lt $(($1 * 5)) ]; do
-		eval "$2" && return 0
-		nap
-		i=$((i + 1))
-	done
-	return 1
-}
-logs() { grep -q "$1" "$LOG"; }
-running() { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
 # the L3 mask of resctrl group $1 on domain 0, as a number
 smask() { v=$(sed -n 's/^ *L3:0=\([0-9a-f]*\).*/\1/p' "$R/$1/schemata" 2>/dev/null) && [ -n "$v" ] && echo $((0x$v)); }
 # tenant $1's mask in iocad's latest interval line, as a number
@@ -186,10 +162,7 @@ check "db's file removed: gold has its own mask back ($full) and is not removed"
 # and SIGTERM: iocad's groups go, the runtime's class stays as it was
 db 3
 wait_for 20 '[ "$(smask gold)" != "$full" ]'
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-pid=
+stop TERM
 check "SIGTERM: iocad exits 0" '[ "$rc" -eq 0 ]'
 check "... its own groups are removed, gold stays with its mask and task" \
 	'! ls -d $R/iocad-s0-* >/dev/null 2>&1 && [ -d $R/gold ] && [ "$(smask gold)" = "$full" ] && in_gold "$cpid"'

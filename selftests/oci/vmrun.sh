@@ -20,17 +20,9 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
-KDIR=${KDIR:-$("$root/scripts/kdir.sh")}
-export KDIR
-work=$(mktemp -d "${TMPDIR:-/tmp}/oci-vm.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail_all() {
-	echo "oci-vm: $1"
-	echo "oci-vm: 0 passed, 1 failed"
-	exit 1
-}
+# shellcheck source=scripts/vm/guestparts.sh
+. "$root/scripts/vm/guestparts.sh"
+vm_runner oci-vm
 
 runc=$(command -v runc) || fail_all "runc is not installed (scripts/deps.sh installs it)"
 crun=$(command -v crun || true)
@@ -38,8 +30,6 @@ busybox=/bin/busybox
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	fail_all "$busybox is not a static busybox (busybox-static)"
 
-# shellcheck source=scripts/vm/guestparts.sh
-. "$root/scripts/vm/guestparts.sh"
 guest_parts "$work"
 
 # The runtimes and every shared library they load, at the same paths.
@@ -51,9 +41,8 @@ for lib in $(ldd "$runc" ${crun:+"$crun"} | awk '/=>/ { print $3 } /^\t\/lib/ { 
 done
 
 "$run" --cpu Skylake-Client --smp 4 --mem 512 --timeout 300 --append loglevel=5 \
-	--file "$root/kmod/ioca.ko" --file "$work/emu/resctrl_emu.ko" \
-	--file "$root/iocad/build/iocad.static:/ioca/iocad" \
-	--file "$root/iocad/build/iocactl.static:/ioca/iocactl" \
-	"${files[@]}" --file "$here/guest_oci.sh" -- sh ./guest_oci.sh | tee "$work/out"
+	"${guest_files[@]}" "${files[@]}" --file "$root/scripts/vm/tap.sh" \
+	--file "$root/selftests/iocad/iocad_guest.sh" --file "$here/guest_oci.sh" -- sh ./guest_oci.sh |
+	tee "$work/out"
 rc=${PIPESTATUS[0]}
 "$root/scripts/vm/taptally.sh" oci-vm "$work/out" "$rc"

@@ -11,38 +11,12 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
-KDIR=${KDIR:-$("$root/scripts/kdir.sh")}
-work=$(mktemp -d "${TMPDIR:-/tmp}/resctrl-emu.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=scripts/vm/guestparts.sh
+. "$root/scripts/vm/guestparts.sh"
+vm_runner resctrl_emu
+guest_emu "$work"
 
-fail_all() {
-	echo "resctrl_emu: $1"
-	echo "resctrl_emu: 0 passed, 1 failed"
-	exit 1
-}
-
-# Built from a copy: the tree's objects may belong to another kernel.
-cp "$here"/Kbuild "$here"/*.[ch] "$work/" || fail_all "cannot copy the sources"
-if ! make -s -C "$KDIR" M="$work" modules >"$work/build.log" 2>&1 ||
-	[ ! -f "$work/resctrl_emu.ko" ]; then
-	tail -n 30 "$work/build.log"
-	fail_all "resctrl_emu.ko does not build against $KDIR"
-fi
-
-"$run" --smp 2 --mem 512 --timeout 300 --file "$work/resctrl_emu.ko" \
+"$run" --smp 2 --mem 512 --timeout 300 --file "$work/emu/resctrl_emu.ko" \
 	--file "$here/guest_test.sh" -- sh ./guest_test.sh | tee "$work/console"
 rc=${PIPESTATUS[0]}
-
-pass=$(grep -cE '^ok [0-9]+ ' "$work/console")
-fail=$(grep -cE '^not ok [0-9]+ ' "$work/console")
-plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$work/console" | tail -n 1)
-if [ -z "$plan" ] || [ "$plan" -ne $((pass + fail)) ]; then
-	echo "resctrl_emu: the guest planned '${plan:-nothing}' tests, reported $((pass + fail))"
-	fail=$((fail + 1))
-elif [ "$rc" -ne "$((fail > 125 ? 125 : fail))" ]; then
-	echo "resctrl_emu: guest exited $rc with $fail failure(s) reported"
-	fail=$((fail + 1))
-fi
-echo "resctrl_emu: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+"$root/scripts/vm/taptally.sh" resctrl_emu "$work/console" "$rc"
