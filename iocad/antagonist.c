@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "antagonist.h"
 
+#include "tenant.h"
+
 void antagonist_defaults(struct antagonist_params *p)
 {
 	p->l2_high = 0.9;

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tenant.h"
+struct tenant_rates; /* tenant.h */
 
 /* [platform] antagonists */
 enum antagonist_mode {

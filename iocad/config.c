@@ -444,8 +444,11 @@ static int platform_key(struct parse_ctx *c, const char *key, const char *val, u
 		*bit = K_ANTAGONIST_WAYS;
 		r = config_value_uint(val, 1, 32, &cfg->antagonist_ways, why, sizeof(why));
 	} else {
-		ctx_error(c, line, "[platform] %s: unknown key", key);
-		return -1;
+		r = config_thr_key(&cfg->thr, key, val, line, false, why, sizeof(why));
+		if (r > 0 || r == -EEXIST) {
+			ctx_error(c, line, "[platform] %s: %s", key, r > 0 ? "unknown key" : why);
+			return -1;
+		}
 	}
 	if (*bit & (K_DDIO | K_DDIO_MIN | K_DDIO_MAX) && !cfg->ddio_line)
 		cfg->ddio_line = line;
@@ -636,6 +639,17 @@ static void read_cgroups(struct parse_ctx *c, unsigned int first)
 	}
 }
 
+/* [platform]'s storage_* and antagonist_* pairs agree. */
+static int check_thresholds(const struct config *cfg, char *err, size_t len)
+{
+	char why[160];
+	unsigned int line;
+
+	if (!config_thr_check(&cfg->thr, &line, why, sizeof(why)))
+		return 0;
+	return config_err_at(cfg, line, err, len, "[platform] %s", why);
+}
+
 static int parse(struct parse_ctx *c, struct config *out)
 {
 	unsigned int first = 0;
@@ -662,6 +676,10 @@ static int parse(struct parse_ctx *c, struct config *out)
 		read_cgroups(c, first);
 	if (!c->rc)
 		c->rc = config_check(c->cfg, c->err, c->errlen);
+	if (!c->rc && !c->base)
+		c->rc = check_thresholds(c->cfg, c->err, c->errlen);
+	if (!c->rc && !c->base)
+		c->rc = config_device_thresholds(c->cfg, c->err, c->errlen);
 	if (!c->rc && !c->base)
 		c->rc = config_device_check(c->cfg, c->err, c->errlen);
 	if (c->rc)
@@ -758,4 +776,5 @@ void config_defaults(struct config *cfg)
 	cfg->threshold_min_rate = 1e4;
 	cfg->antagonists = ANTAGONIST_CONFINE;
 	cfg->antagonist_ways = 1;
+	config_thr_defaults(&cfg->thr);
 }

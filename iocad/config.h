@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "config_metrics.h"
+#include "config_threshold.h"
 #include "platform.h"
 
 #define CONFIG_PATH_LEN 256
@@ -139,6 +140,8 @@ struct config_device {
 	unsigned int socket;		/* the socket its root port is on */
 	bool socket_set;		/* socket given; else the tenant's, else 0 */
 	unsigned int line, ddio_line, kind_line, tenant_line;
+	/* storage_* keys: its own, the rest [platform]'s once parsed */
+	struct config_thr thr;
 };
 
 struct config {
@@ -185,6 +188,11 @@ struct config {
 	 */
 	int antagonists;
 	unsigned int antagonist_ways;
+	/*
+	 * storage_* and antagonist_*: the rules' thresholds. Taken at the
+	 * next interval on a reload; not part of a socket's plan.
+	 */
+	struct config_thr thr;
 	unsigned int model_line;
 	unsigned int llc_ways_line;
 	unsigned int ddio_line; /* first ddio_* key seen, else the section */

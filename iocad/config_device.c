@@ -136,13 +136,37 @@ int config_device_key(struct config *cfg, unsigned int index, const char *key, c
 		r = config_value_uint(val, 0, PLATFORM_MAX_SOCKETS - 1, &d->socket, why,
 				      sizeof(why));
 	} else {
-		snprintf(msg, len, "[device %s] %s: unknown key (ddio, kind, tenant, socket)",
-			 d->addr, key);
-		return -EINVAL;
+		r = config_thr_key(&d->thr, key, val, line, true, why, sizeof(why));
+		if (r == -EEXIST) {
+			snprintf(msg, len, "[device %s] %s: %s", d->addr, key, why);
+			return -EINVAL;
+		}
+		if (r > 0) {
+			snprintf(msg, len,
+				 "[device %s] %s: unknown key (ddio, kind, tenant, socket, "
+				 "storage_*)",
+				 d->addr, key);
+			return -EINVAL;
+		}
 	}
 	if (r) {
 		snprintf(msg, len, "[device %s] %s: bad value '%s': %s", d->addr, key, val, why);
 		return -EINVAL;
+	}
+	return 0;
+}
+
+int config_device_thresholds(struct config *cfg, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < cfg->ndevices; i++) {
+		struct config_device *d = &cfg->device[i];
+		unsigned int line;
+		char why[160];
+
+		config_thr_inherit(&d->thr, &cfg->thr);
+		if (config_thr_check(&d->thr, &line, why, sizeof(why)))
+			return config_err_at(cfg, line ? line : d->line, err, errlen,
+					     "[device %s] %s (with [platform]'s)", d->addr, why);
 	}
 	return 0;
 }

@@ -37,6 +37,13 @@ int config_device_key(struct config *cfg, unsigned int index, const char *key, c
 		      unsigned int line, unsigned int *bit, char *msg, size_t len);
 
 /*
+ * After parsing, [platform]'s checked: each device's storage_* keys not
+ * given from [platform]'s, and its pairs agree. 0 or -EINVAL with @err
+ * "file:line: ...".
+ */
+int config_device_thresholds(struct config *cfg, char *err, size_t errlen);
+
+/*
  * After parsing: each device has ddio, auto is for storage, a tenant
  * named exists (unless drop-in files may bring it: tenants_dir). 0 or
  * -EINVAL with @err "file:line: ...".

@@ -191,6 +191,26 @@ int config_value_count(const char *s, double *out, char *why, size_t len)
 	return 0;
 }
 
+int config_value_rate(const char *s, double *out, char *why, size_t len)
+{
+	size_t n = strlen(s);
+	double v;
+
+	if (n > 3 && !strcmp(s + n - 3, "B/s") && !scaled(s, 1000.0, "B/s", &v)) {
+		*out = v;
+		return 0;
+	}
+	if (!scaled(s, 1000.0, "", &v)) {
+		if (v != 0)
+			return fail(why, len,
+				    "a bare number has no unit: write bytes per second with "
+				    "it, like 200MB/s");
+		*out = 0;
+		return 0;
+	}
+	return fail(why, len, "expected bytes per second like 20MB/s, 500KB/s or 1.5GB/s");
+}
+
 int config_value_cpus(const char *s, unsigned int *cpus, unsigned int *n, char *why, size_t len)
 {
 	unsigned char seen[PLATFORM_MAX_CPUS] = {0};

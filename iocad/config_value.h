@@ -32,6 +32,11 @@ int config_value_duration(const char *s, uint64_t *ns, char *why, size_t len);
 int config_value_size(const char *s, double *out, char *why, size_t len);
 /* A count or rate: decimal K, M, G, an optional "pps" ("2M", "300Kpps"). */
 int config_value_count(const char *s, double *out, char *why, size_t len);
+/*
+ * A rate in bytes per second: decimal K, M, G, then B/s ("200MB/s",
+ * "1.5GB/s"); a bare number other than 0 is refused.
+ */
+int config_value_rate(const char *s, double *out, char *why, size_t len);
 
 /*
  * CPU list "0-3,8": ascending ids into @cpus (PLATFORM_MAX_CPUS entries),
