@@ -180,6 +180,8 @@ static void strip(struct config *c)
 	c->model_line = c->llc_ways_line = c->ddio_line = c->socket_line = 0;
 	memset(c->sock, 0, sizeof(c->sock));
 	c->inclusive.line = 0;
+	/* thresholds are the loop's, taken at the next interval (loop_plan_reload) */
+	memset(&c->thr, 0, sizeof(c->thr));
 	/* devices are the loop's (loop_device.c), not a socket's */
 	c->ndevices = 0;
 	memset(c->device, 0, sizeof(c->device));

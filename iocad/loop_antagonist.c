@@ -62,16 +62,15 @@ static uint32_t zone(const struct loop_sock *s, unsigned int i)
 
 bool loop_antagonist_step(struct loop *l, struct loop_sock *s)
 {
-	struct antagonist_params p;
+	const struct antagonist_params *p = &l->cfg.thr.antagonist;
 	bool change = false;
 
-	antagonist_defaults(&p);
 	for (unsigned int i = 0; i < s->cfg.ntenants; i++) {
 		struct antagonist_state *st = &s->ant[i];
 		const char *name = s->cfg.tenant[i].name;
 		bool confine = s->cfg.antagonists == ANTAGONIST_CONFINE;
 
-		if (!antagonist_step(&p, st, &s->delta.cur.tenant[i], eligible(l, &s->cfg, i)))
+		if (!antagonist_step(p, st, &s->delta.cur.tenant[i], eligible(l, &s->cfg, i)))
 			continue;
 		change |= confine;
 		if (st->on)

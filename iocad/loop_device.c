@@ -78,8 +78,6 @@ void loop_device_sync(struct loop *l)
 		loop_say(l, LOOP_LOG_ERROR, "devices: out of memory; their DDIO stays as it is");
 		return;
 	}
-	if (!dv->params.confirm)
-		decide_device_defaults(&dv->params);
 	/* removed devices go back as found */
 	for (unsigned int i = 0; i < dv->n; i++) {
 		struct loop_dev *d = &dv->d[i];
@@ -113,7 +111,6 @@ void loop_device_sync(struct loop *l)
 			set(l, d, wanted(d),
 			    c->ddio == CONFIG_DEV_DDIO_AUTO ? " (auto: starts on)" : "");
 	}
-	next->params = dv->params;
 	next->prev = dv->prev;
 	next->have_prev = dv->have_prev;
 	memcpy(dv, next, sizeof(*dv));
@@ -197,7 +194,7 @@ static void decide_one(struct loop *l, struct loop_dev *d, double dt)
 			 "writes (its IIO stack's inbound write counter): DDIO stays %s",
 			 d->cfg.addr, l->pf->ops->name, d->st.off ? "off" : "on");
 	}
-	why = decide_device(&l->dev.params, &d->st, &in);
+	why = decide_device(&d->cfg.thr.storage, &d->st, &in);
 	if (why != DEV_OFF_POLLUTES && why != DEV_ON_QUIET && why != DEV_ON_REREAD)
 		return;
 	snprintf(buf, sizeof(buf),

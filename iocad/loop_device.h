@@ -35,7 +35,6 @@ struct loop_dev {
 struct loop_devices {
 	unsigned int n;
 	struct loop_dev d[CONFIG_MAX_DEVICES];
-	struct decide_device_params params;
 	struct platform_sample prev; /* the sample the last interval ended at */
 	bool have_prev;
 };

@@ -355,9 +355,16 @@ void loop_plan_reload(struct loop *l)
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
 		n += l->s[id].next_used ? l->s[id].next_changed : l->s[id].used;
 	if (!n && l->newcfg.interval_ns == l->cfg.interval_ns) {
+		bool thr = memcmp(&l->cfg.thr, &l->newcfg.thr, sizeof(l->cfg.thr));
+
+		/* new thresholds at the next interval; verdicts, streaks and dwell stay */
+		l->cfg.thr = l->newcfg.thr;
 		if (loop_device_take(l, &l->newcfg))
 			loop_say(l, LOOP_LOG_INFO, "reload: %s: devices changed, tenants unchanged",
 				 l->cfg.path);
+		else if (thr)
+			loop_say(l, LOOP_LOG_INFO,
+				 "reload: %s: thresholds changed, tenants unchanged", l->cfg.path);
 		else
 			loop_say(l, LOOP_LOG_INFO, "reload: %s unchanged", l->cfg.path);
 		return;

@@ -329,6 +329,77 @@ static void test_sim_storage_reload_changes_the_device(void **u)
 	free(b);
 }
 
+/* storage_off_rate above the SSD's 1.6 GB/s (1.5G binary): auto keeps DDIO on; per device too. */
+static void test_sim_storage_off_rate_keeps_ddio_on(void **u)
+{
+	char *p = config_text("storage-ddio.ini", "\nmodel = slicing",
+			      "\nmodel = slicing\nstorage_off_rate = 2GB/s", NULL);
+	char *d = config_text("storage-ddio.ini", NULL, NULL, "storage_off_rate = 2GB/s\n");
+	char *lo = config_text("storage-ddio.ini", NULL, NULL, "storage_off_rate = 1GB/s\n");
+	struct run *rp = run(p, NULL, 0), *rd = run(d, NULL, 0), *rl = run(lo, NULL, 0);
+
+	(void)u;
+	for (unsigned int s = 2; s <= 59; s++) {
+		if (off_at(rp, s) || off_at(rd, s))
+			fail_msg("DDIO off at %us with storage_off_rate = 2GB/s\n%s%s", s, rp->log,
+				 rd->log);
+	}
+	assert_null(strstr(rp->log, "pollutes"));
+	/* below the SSD's rate: off under load as with the default */
+	assert_true(off_at(rl, 20));
+	assert_false(off_at(rl, 59));
+	free(p);
+	free(d);
+	free(lo);
+	free(rp);
+	free(rd);
+	free(rl);
+}
+
+/*
+ * A reload that only changes thresholds: taken at the next interval, the
+ * device's decision, streak and dwell kept (no re-plan). A quiet rate
+ * above the SSD's 1.6 GB/s turns DDIO back on after storage_confirm
+ * intervals, not after a new dwell.
+ */
+static void test_sim_storage_reload_thresholds_keep_the_decision(void **u)
+{
+	char *a = config_text("storage-ddio.ini", NULL, NULL, NULL);
+	char *t = config_text("storage-ddio.ini", "\nmodel = slicing",
+			      "\nmodel = slicing\nstorage_off_rate = 2GB/s\n"
+			      "storage_quiet_rate = 1.8GB/s",
+			      NULL);
+	char *bad = config_text("storage-ddio.ini", "\nmodel = slicing",
+				"\nmodel = slicing\nstorage_quiet_rate = 1.8GB/s", NULL);
+	struct run *r = run(a, t, 25), *b = run(a, bad, 25);
+	unsigned int on_s = first(r, 26, 40, false);
+
+	(void)u;
+	assert_true(off_at(r, 25));
+	/* still off: the reload keeps the decision; three intervals to confirm */
+	assert_true(off_at(r, 26));
+	assert_true(off_at(r, 27));
+	if (on_s < 28 || on_s > 30)
+		fail_msg("DDIO back on at %us, expected 28-30 s\n%s", on_s, r->log);
+	for (unsigned int s = on_s; s <= 59; s++)
+		assert_false(off_at(r, s));
+	assert_non_null(strstr(r->log, "reload: t.ini: thresholds changed, tenants unchanged"));
+	assert_null(strstr(r->log, "devices changed"));
+	assert_null(strstr(r->log, "reload: t.ini unchanged"));
+	assert_non_null(strstr(r->log, "(auto: quiet: writes"));
+	/* a bad pair is refused whole: the running thresholds stay */
+	assert_non_null(strstr(b->log, "reload rejected, keeping the running config: t2.ini:"));
+	assert_non_null(strstr(b->log, "storage_off_rate 2e+08 must be above storage_quiet_rate "
+				       "1.8e+09"));
+	for (unsigned int s = 25; s <= 40; s++)
+		assert_true(off_at(b, s));
+	free(a);
+	free(t);
+	free(bad);
+	free(r);
+	free(b);
+}
+
 static void test_sim_storage_scenario_errors(void **u)
 {
 	static const struct {
@@ -520,6 +591,52 @@ static void scenario_variant(const char *name, const char *prefix, const char *w
 	fclose(out);
 }
 
+/* antagonist_min_l2_rate above the stream's L2 requests: never judged, never confined. */
+static void test_sim_a4_antagonist_min_l2_rate(void **u)
+{
+	char *c = config_text("antagonist.ini", "\nantagonists = confine",
+			      "\nantagonists = confine\nantagonist_min_l2_rate = 1000G", NULL);
+	struct run *r = run_scn("antagonist.scn", c, "stream", NULL, 0, 54);
+	int k = run_fx_tenant(&r->cfg, "stream");
+
+	(void)u;
+	for (unsigned int s = 2; s <= 54; s++)
+		assert_false(r->rec[at(r, s)].tenant[k].antagonist);
+	for (unsigned int s = 20; s <= 40; s++)
+		assert_int_equal(r->mask[at(r, s)], 0x3e0);
+	assert_null(strstr(r->log, "is an antagonist"));
+	free(c);
+	free(r);
+}
+
+/*
+ * The same key on a reload at 30 s, the stream confined: no re-plan, the
+ * verdict kept until antagonist_confirm intervals say otherwise.
+ */
+static void test_sim_a4_antagonist_reload_threshold(void **u)
+{
+	char *c = config_text("antagonist.ini", NULL, NULL, NULL);
+	char *t = config_text("antagonist.ini", "\nantagonists = confine",
+			      "\nantagonists = confine\nantagonist_min_l2_rate = 1000G", NULL);
+	struct run *r = run_scn("antagonist.scn", c, "stream", t, 30, 54);
+	int k = run_fx_tenant(&r->cfg, "stream");
+	unsigned int cleared = 0;
+
+	(void)u;
+	for (unsigned int s = 20; s <= 32; s++)
+		assert_true(r->rec[at(r, s)].tenant[k].antagonist);
+	for (unsigned int s = 31; s <= 54 && !cleared; s++)
+		if (!r->rec[at(r, s)].tenant[k].antagonist)
+			cleared = s;
+	if (cleared < 33 || cleared > 35)
+		fail_msg("stream cleared at %us, expected 33-35 s\n%s", cleared, r->log);
+	assert_non_null(strstr(r->log, "reload: t.ini: thresholds changed, tenants unchanged"));
+	assert_non_null(strstr(r->log, "tenant stream is no antagonist any more"));
+	free(c);
+	free(t);
+	free(r);
+}
+
 static void test_sim_a4_antagonist_needs_l2_counters(void **u)
 {
 	char path[] = "/tmp/iocad-a4XXXXXX";
@@ -561,11 +678,15 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sim_storage_auto_off_under_load_and_back_on),
 		cmocka_unit_test(test_sim_storage_off_and_on_are_honoured),
+		cmocka_unit_test(test_sim_storage_off_rate_keeps_ddio_on),
+		cmocka_unit_test(test_sim_storage_reload_thresholds_keep_the_decision),
 		cmocka_unit_test(test_sim_storage_refused_device_leaves_the_rest),
 		cmocka_unit_test(test_sim_storage_reload_changes_the_device),
 		cmocka_unit_test(test_sim_storage_scenario_errors),
 		cmocka_unit_test(test_sim_a4_antagonist_confined_off_ddio),
 		cmocka_unit_test(test_sim_a4_antagonist_needs_l2_counters),
+		cmocka_unit_test(test_sim_a4_antagonist_min_l2_rate),
+		cmocka_unit_test(test_sim_a4_antagonist_reload_threshold),
 		cmocka_unit_test(test_sim_storage_auto_keeps_reread_data),
 		cmocka_unit_test(test_sim_a4_whole_design_lifts_the_ps_tenants),
 	};
