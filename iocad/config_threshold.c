@@ -128,15 +128,18 @@ void config_thr_inherit(struct config_thr *t, const struct config_thr *from)
 static int pair(const struct config_thr *t, unsigned int hi, unsigned int lo, bool equal_ok,
 		unsigned int *line, char *why, size_t len)
 {
-	double h, l;
+	/* rates in MB/s, as written */
+	bool rate = keys[hi].unit == THR_RATE;
+	double h, l, div = rate ? 1e6 : 1;
+	const char *u = rate ? "MB/s" : "";
 
 	memcpy(&h, (const char *)t + keys[hi].off, sizeof(h));
 	memcpy(&l, (const char *)t + keys[lo].off, sizeof(l));
 	if (h > l || (equal_ok && h == l))
 		return 0;
 	*line = t->line[hi] > t->line[lo] ? t->line[hi] : t->line[lo];
-	snprintf(why, len, "%s %g must be %s %s %g", keys[hi].name, h,
-		 equal_ok ? "at least" : "above", keys[lo].name, l);
+	snprintf(why, len, "%s %g%s must be %s %s %g%s", keys[hi].name, h / div, u,
+		 equal_ok ? "at least" : "above", keys[lo].name, l / div, u);
 	return -EINVAL;
 }
 

@@ -206,11 +206,11 @@ static void test_config_threshold_refusals(void **u)
 		 "t.ini:2: [platform] storage_threshold: unknown key"},
 		/* the pairs, at the later key of the two */
 		{"[platform]\nstorage_quiet_rate = 300MB/s\n",
-		 "t.ini:2: [platform] storage_off_rate 2e+08 must be above storage_quiet_rate "
-		 "3e+08"},
+		 "t.ini:2: [platform] storage_off_rate 200MB/s must be above storage_quiet_rate "
+		 "300MB/s"},
 		{"[platform]\nstorage_quiet_rate = 100MB/s\nstorage_off_rate = 100MB/s\n",
-		 "t.ini:3: [platform] storage_off_rate 1e+08 must be above storage_quiet_rate "
-		 "1e+08"},
+		 "t.ini:3: [platform] storage_off_rate 100MB/s must be above storage_quiet_rate "
+		 "100MB/s"},
 		{"[platform]\nstorage_miss_high = 0.05\n",
 		 "t.ini:2: [platform] storage_miss_high 0.05 must be above storage_miss_low 0.05"},
 		{"[platform]\nantagonist_l2_low = 0.95\n",
@@ -230,8 +230,8 @@ static void test_config_threshold_refusals(void **u)
 		 "0..1"},
 		{"[platform]\nstorage_off_rate = 1GB/s\n[device 5e:00.0]\nddio = auto\n"
 		 "kind = storage\nstorage_quiet_rate = 1GB/s\n",
-		 "t.ini:6: [device 0000:5e:00.0] storage_off_rate 1e+09 must be above "
-		 "storage_quiet_rate 1e+09 (with [platform]'s)"},
+		 "t.ini:6: [device 0000:5e:00.0] storage_off_rate 1000MB/s must be above "
+		 "storage_quiet_rate 1000MB/s (with [platform]'s)"},
 		{"[platform]\n[device 5e:00.0]\nddio = auto\nkind = storage\n"
 		 "storage_confirm = 2\nstorage_confirm = 2\n",
 		 "t.ini:6: [device 0000:5e:00.0] storage_confirm: given twice in this section "
