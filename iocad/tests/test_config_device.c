@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "config_fx.h"
 #include "config_device.h"
 
 #define BASE              \
@@ -24,17 +25,6 @@
 	"cpus = 1\n"      \
 	"ways = 2\n"      \
 	"priority = PS\n"
-
-static struct config *parse(const char *text, char *err, size_t len, int *rc)
-{
-	struct config *c = malloc(sizeof(*c));
-
-	assert_non_null(c);
-	config_defaults(c);
-	c->ntenants = 7; /* a marker: an error leaves it */
-	*rc = config_parse_string(text, "t.ini", c, err, len);
-	return c;
-}
 
 static void test_config_device_parses_every_value(void **u)
 {
@@ -52,7 +42,7 @@ static void test_config_device_parses_every_value(void **u)
 					"kind = network\n";
 	char err[256] = "";
 	int rc;
-	struct config *c = parse(text, err, sizeof(err), &rc);
+	struct config *c = config_fx_parse(text, err, sizeof(err), &rc);
 
 	(void)u;
 	assert_int_equal(rc, 0);
@@ -111,11 +101,11 @@ static void test_config_device_errors_name_line_and_value(void **u)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char err[256] = "";
 		int rc;
-		struct config *c = parse(cases[i].text, err, sizeof(err), &rc);
+		struct config *c = config_fx_parse(cases[i].text, err, sizeof(err), &rc);
 
 		if (rc != -22 || strncmp(err, cases[i].err, strlen(cases[i].err)))
 			fail_msg("case %zu: rc %d, '%s', expected '%s'", i, rc, err, cases[i].err);
-		assert_int_equal(c->ntenants, 7); /* nothing changed */
+		assert_int_equal(c->ntenants, CONFIG_FX_MARKER); /* nothing changed */
 		free(c);
 	}
 }
@@ -129,7 +119,7 @@ static void test_config_device_tenant_may_be_a_dropin(void **u)
 				   "tenant = later\n";
 	char err[256] = "";
 	int rc;
-	struct config *c = parse(text, err, sizeof(err), &rc);
+	struct config *c = config_fx_parse(text, err, sizeof(err), &rc);
 
 	(void)u;
 	assert_int_equal(rc, 0);

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "config_fx.h"
 #include "config_value.h"
 
 #define TENANT          \
@@ -22,23 +23,12 @@
 	"cpus = 0\n"    \
 	"ways = 2\n"
 
-static struct config *parse(const char *text, char *err, size_t len, int *rc)
-{
-	struct config *c = malloc(sizeof(*c));
-
-	assert_non_null(c);
-	config_defaults(c);
-	c->ntenants = 7; /* a marker: an error leaves it */
-	*rc = config_parse_string(text, "t.ini", c, err, len);
-	return c;
-}
-
 static void test_config_threshold_defaults_are_the_rules(void **u)
 {
 	char err[256] = "";
 	int rc;
-	struct config *c =
-		parse("[platform]\n" TENANT "[device 5e:00.0]\nddio = on\n", err, sizeof(err), &rc);
+	struct config *c = config_fx_parse("[platform]\n" TENANT "[device 5e:00.0]\nddio = on\n",
+					   err, sizeof(err), &rc);
 	const struct decide_device_params *s = &c->thr.storage;
 	const struct antagonist_params *a = &c->thr.antagonist;
 
@@ -76,7 +66,7 @@ static void test_config_threshold_parses_units(void **u)
 				   "antagonist_confirm = 1\n" TENANT;
 	char err[256] = "";
 	int rc;
-	struct config *c = parse(text, err, sizeof(err), &rc);
+	struct config *c = config_fx_parse(text, err, sizeof(err), &rc);
 	const struct decide_device_params *s = &c->thr.storage;
 	const struct antagonist_params *a = &c->thr.antagonist;
 
@@ -140,7 +130,7 @@ static void test_config_threshold_device_overrides(void **u)
 				   "storage_miss_high = 0.4\n" TENANT;
 	char err[256] = "";
 	int rc;
-	struct config *c = parse(text, err, sizeof(err), &rc);
+	struct config *c = config_fx_parse(text, err, sizeof(err), &rc);
 
 	(void)u;
 	if (rc)
@@ -245,12 +235,12 @@ static void test_config_threshold_refusals(void **u)
 		struct config *c;
 
 		snprintf(text, sizeof(text), "%s%s", cases[i].text, TENANT);
-		c = parse(text, err, sizeof(err), &rc);
+		c = config_fx_parse(text, err, sizeof(err), &rc);
 		assert_int_equal(rc, -EINVAL);
 		if (strcmp(err, cases[i].err))
 			fail_msg("case %zu: '%s', expected '%s'", i, err, cases[i].err);
 		/* nothing taken */
-		assert_int_equal(c->ntenants, 7);
+		assert_int_equal(c->ntenants, CONFIG_FX_MARKER);
 		assert_true(c->thr.storage.on_bytes == 200e6);
 		free(c);
 	}
