@@ -18,7 +18,7 @@ export LLVM_VERSION PREFIX DESTDIR IOCA_CACHE KDIR
 USER_DIRS := libspec libioca iocad
 SUBMAKE = $(MAKE) --no-print-directory
 
-.PHONY: all check check-debug demo bench vmtest soak kunit fuzz lint install clean help deps kmod deb \
+.PHONY: all check check-debug demo bench vmtest soak oci kunit fuzz lint install clean help deps kmod deb \
 	$(USER_DIRS)
 
 all: kmod $(USER_DIRS) ## build everything (default)
