@@ -33,7 +33,8 @@ CFLAGS := -std=gnu11 $(WARN) -g -O2 -I$(LIBSPEC)/include
 HANDLER_CFLAGS = -std=gnu11 $(WARN) -g -O3 $(HANDLER_EXTRA_CFLAGS) -march=native -I$(LIBSPEC)/include
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs)
-EXAMPLE_LDLIBS := $(LLVM_LIBS) $(shell $(MAKE) --no-print-directory -s -C $(LIBSPEC) ldlibs) \
+# MAKEFLAGS cleared: a parent make -jN (or -w) would print its directory lines into the list
+EXAMPLE_LDLIBS := $(LLVM_LIBS) $(shell MAKEFLAGS= $(MAKE) --no-print-directory -s -C $(LIBSPEC) ldlibs) \
 	-lpthread -ldl -lm
 
 .DEFAULT_GOAL := all

@@ -22,9 +22,11 @@ void rt_record_error(struct spec_runtime *rt, int err, const char *msg)
 {
 	size_t len = strnlen(msg, sizeof(rt->last_msg) - 1);
 
+	pthread_mutex_lock(&rt->err_lock);
 	rt->last_err = err;
 	memcpy(rt->last_msg, msg, len);
 	rt->last_msg[len] = '\0';
+	pthread_mutex_unlock(&rt->err_lock);
 }
 
 int rt_set_error(struct spec_runtime *rt, int err, const char *msg)
@@ -36,8 +38,10 @@ int rt_set_error(struct spec_runtime *rt, int err, const char *msg)
 
 void rt_clear_error(struct spec_runtime *rt)
 {
+	pthread_mutex_lock(&rt->err_lock);
 	rt->last_err = 0;
 	rt->last_msg[0] = '\0';
+	pthread_mutex_unlock(&rt->err_lock);
 }
 
 static void open_error(const struct libspec_log *log, const struct spec_runtime_opts *opts,
@@ -79,6 +83,7 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 		return libspec_err_ptr(-ENOMEM);
 	rt->log = log;
 	pthread_mutex_init(&rt->lock, NULL);
+	pthread_mutex_init(&rt->err_lock, NULL);
 	pthread_mutex_init(&rt->jit_lock, NULL);
 	pthread_cond_init(&rt->cond, NULL);
 	pipeline = OPTS_GET(opts, pipeline, NULL);
@@ -391,11 +396,11 @@ int spec_runtime__last_error(struct spec_runtime *rt, char *buf, size_t size)
 
 	if (!rt)
 		return libspec_err(-EINVAL);
-	pthread_mutex_lock(&rt->lock);
+	pthread_mutex_lock(&rt->err_lock);
 	err = rt->last_err;
 	if (buf && size)
 		snprintf(buf, size, "%s", rt->last_msg);
-	pthread_mutex_unlock(&rt->lock);
+	pthread_mutex_unlock(&rt->err_lock);
 	return err;
 }
 
@@ -466,6 +471,7 @@ void spec_runtime__close(struct spec_runtime *rt)
 	pthread_cond_destroy(&rt->cond);
 	pthread_mutex_destroy(&rt->jit_lock);
 	pthread_mutex_destroy(&rt->lock);
+	pthread_mutex_destroy(&rt->err_lock);
 	tier_close(rt);
 	free(rt->slots);
 	free(rt->pipeline);

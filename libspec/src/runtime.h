@@ -81,8 +81,13 @@ struct spec_runtime {
 	 * their opts name another callback.
 	 */
 	struct libspec_log log;
-	int last_err;
-	char last_msg[RT_MSG_MAX];
+	/* A leaf lock, held only to copy these: a handler may record an error
+	 * without waiting for a compile's bookkeeping under lock, and no thread
+	 * holds it when it enters a handler.
+	 */
+	pthread_mutex_t err_lock;
+	int last_err;		   /* under err_lock */
+	char last_msg[RT_MSG_MAX]; /* under err_lock */
 	struct spec_runtime_stats stats;
 
 	/* Called once, without locks, by the thread that loaded the runtime
@@ -93,11 +98,11 @@ struct spec_runtime {
 	void *load_hook_ctx;
 };
 
-/* Record an error of @rt (lock held) and log it; returns @err. */
+/* Record an error of @rt and log it; returns @err. Takes err_lock only. */
 int rt_set_error(struct spec_runtime *rt, int err, const char *msg);
 /* Record it only (the caller logs it where it belongs). */
 void rt_record_error(struct spec_runtime *rt, int err, const char *msg);
-/* A later success: last_error() reports none (lock held). */
+/* A later success: last_error() reports none. Takes err_lock only. */
 void rt_clear_error(struct spec_runtime *rt);
 
 #endif /* LIBSPEC_RUNTIME_H */

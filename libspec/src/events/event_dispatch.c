@@ -132,11 +132,8 @@ struct spec_event *ev_by_name(struct spec_ev_ctx *ctx, const char *name)
 		 ctx->handler < evs->nr_handlers ? jit_handler_name(evs->rt->jit, ctx->handler)
 						 : "?",
 		 (unsigned long long)n);
-	/* Never wait for the runtime's lock inside a handler. */
-	if (!pthread_mutex_trylock(&evs->rt->lock)) {
-		rt_record_error(evs->rt, -ENOENT, msg);
-		pthread_mutex_unlock(&evs->rt->lock);
-	}
+	/* Only the error's leaf lock: never the runtime's lock inside a handler. */
+	rt_record_error(evs->rt, -ENOENT, msg);
 	pr_warn(&evs->log, "%s", msg);
 	return NULL;
 }
