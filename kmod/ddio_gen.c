@@ -7,7 +7,7 @@
  * (model 0x55, 11 LLC ways, field 0x7ff): the DDIO papers measure it and
  * the default 0x600 equals CPUID.(EAX=10h,ECX=1):EBX. On Ice Lake-SP users
  * report that 0xC8B reads 0xc00 and a written mask reads back while the
- * PCIe hit rates do not change (FastClick issue 392). For Sapphire Rapids
+ * PCIe hit rates do not change (a FastClick user's report). For Sapphire Rapids
  * and later nothing about the field is public. Those models keep the low
  * llc_ways bits as the assumed field and are marked unverified: the module
  * writes them (read back after every write), info says so.

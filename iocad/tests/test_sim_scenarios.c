@@ -310,7 +310,7 @@ static void test_sim_scenario_two_sockets_decide_independently(void **state)
 }
 
 /*
- * Issue 19: a flow ramp of +7 % per second moves no interval by
+ * A slow flow ramp (+7 % per second) moves no interval by
  * THRESHOLD_STABLE, but the vswitch's IPC falls by a third over it. Own
  * demand over a window (FSM.md) must give the vswitch ways during the
  * ramp, with the PS tenant kept off DDIO, and beat static on its IPC.
@@ -342,7 +342,7 @@ static void test_sim_scenario_slow_flow_ramp_gets_core_demand(void **st)
 }
 
 /*
- * Issue 19: a growing ring footprint at a constant line rate
+ * A growing ring footprint at a constant line rate
  * (examples/iocad/ring-growth). Once DDIO is capped (no_gain), the rings
  * double at 35 s: the same DMA traffic misses more, DDIO hits fall, no
  * core references more. DDIO's growth reopens (High Keep -> I/O Demand);
@@ -396,7 +396,7 @@ static int outside_at(const struct run *r)
 }
 
 /*
- * Issue 19: DDIO's ways anywhere contiguous (examples/iocad/ddio-anywhere).
+ * DDIO's ways anywhere contiguous (examples/iocad/ddio-anywhere).
  * An operator moves DDIO to ways 7-8 (0x180) at 8 s; with ddio = manage
  * iocad adopts it where it is, plans PS around it and, when the packets
  * grow at 20 s, grows DDIO at the ends of that range, never moving it.
@@ -445,7 +445,7 @@ static void test_sim_scenario_ddio_anywhere_observe_keeps_ps_off(void **st)
 }
 
 /*
- * Issue 19: the paper's High Keep overlap (examples/iocad/high-keep-overlap).
+ * The paper's High Keep overlap (examples/iocad/high-keep-overlap).
  * Two PS tenants and one BE tenant: past four DDIO ways the overlap needs a
  * PS tenant's way. DDIO grows on (the paper's partial overlap), never
  * putting a PS tenant wholly on DDIO's ways and never a PS tenant while the
