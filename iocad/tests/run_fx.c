@@ -49,3 +49,21 @@ void run_fx_sim_tenants(const struct config *cfg, struct sim_tenant_cfg *t)
 					       .networking = cfg->tenant[i].networking,
 					       .vswitch = cfg->tenant[i].vswitch};
 }
+
+void run_fx_sim_open(const char *scn, const struct config *cfg, volatile sig_atomic_t *reload,
+		     struct platform *pf)
+{
+	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
+	char err[512] = "";
+
+	run_fx_sim_tenants(cfg, t);
+	struct sim_platform_opts o = {.sz = sizeof(o),
+				      .noise = -1,
+				      .interval_ns = cfg->interval_ns,
+				      .tenants = t,
+				      .ntenants = cfg->ntenants,
+				      .reload = reload};
+
+	if (sim_platform_open(scn, &o, pf, err, sizeof(err)))
+		fail_msg("%s", err);
+}

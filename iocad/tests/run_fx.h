@@ -16,6 +16,13 @@ int run_fx_tenant(const struct config *cfg, const char *name);
 const char *run_fx_example(const char *name);
 /* @t[i]: the simulator's view of @cfg's tenant i (name, CPUs, roles), for its opts. */
 void run_fx_sim_tenants(const struct config *cfg, struct sim_tenant_cfg *t);
+/*
+ * Opens the simulator on scenario @scn for @cfg's tenants (noise off, @cfg's
+ * interval; @reload as sim_platform_opts.reload, may be NULL) into @pf;
+ * fails the running test on an error.
+ */
+void run_fx_sim_open(const char *scn, const struct config *cfg, volatile sig_atomic_t *reload,
+		     struct platform *pf);
 /* How many of tenant @t's ways DDIO shares in @rec. */
 unsigned int run_fx_overlap(const struct loop_record *rec, int t);
 

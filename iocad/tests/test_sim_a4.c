@@ -104,7 +104,6 @@ static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 static struct run *run_scn(const char *scn_name, const char *cfg_text, const char *watch,
 			   const char *reload_text, unsigned int reload_s, size_t n)
 {
-	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
 	struct run *r = calloc(1, sizeof(*r));
 	char err[512] = "", scn[256];
 
@@ -115,12 +114,6 @@ static struct run *run_scn(const char *scn_name, const char *cfg_text, const cha
 	r->reload_s = reload_s;
 	r->watch = watch;
 	snprintf(scn, sizeof(scn), "%s", scn_name[0] == '/' ? scn_name : run_fx_example(scn_name));
-	run_fx_sim_tenants(&r->cfg, t);
-	struct sim_platform_opts o = {.sz = sizeof(o),
-				      .noise = -1,
-				      .interval_ns = r->cfg.interval_ns,
-				      .tenants = t,
-				      .ntenants = r->cfg.ntenants};
 	struct loop_opts lo = {.sz = sizeof(lo),
 			       .cfg = &r->cfg,
 			       .mode = IOCAD_MODE_IOCA,
@@ -132,8 +125,7 @@ static struct run *run_scn(const char *scn_name, const char *cfg_text, const cha
 			       .record_fn = record_cb,
 			       .record_arg = r};
 
-	if (sim_platform_open(scn, &o, &r->pf, err, sizeof(err)))
-		fail_msg("%s", err);
+	run_fx_sim_open(scn, &r->cfg, NULL, &r->pf);
 	assert_int_equal(loop_run(&lo, &r->pf, r->rec, MAX_REC, &r->n), 0);
 	r->pf.ops->destroy(r->pf.ctx);
 	assert_int_equal(r->n, n); /* the first poll is the baseline */

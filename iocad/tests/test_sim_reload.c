@@ -55,7 +55,6 @@ static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 
 static struct run *run_join_leave(const char *ghost)
 {
-	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
 	struct run *r = calloc(1, sizeof(*r));
 	char err[512] = "", scn[256];
 
@@ -64,13 +63,6 @@ static struct run *run_join_leave(const char *ghost)
 	if (config_parse_file(run_fx_example("join-leave.ini"), &r->cfg, err, sizeof(err)))
 		fail_msg("%s", err);
 	snprintf(scn, sizeof(scn), "%s", run_fx_example("join-leave.scn"));
-	run_fx_sim_tenants(&r->cfg, t);
-	struct sim_platform_opts o = {.sz = sizeof(o),
-				      .noise = -1,
-				      .interval_ns = r->cfg.interval_ns,
-				      .tenants = t,
-				      .ntenants = r->cfg.ntenants,
-				      .reload = &r->reload};
 	struct loop_opts lo = {.sz = sizeof(lo),
 			       .cfg = &r->cfg,
 			       .mode = IOCAD_MODE_IOCA,
@@ -80,8 +72,7 @@ static struct run *run_join_leave(const char *ghost)
 			       .reload_fn = reload_cb,
 			       .reload_arg = r};
 
-	if (sim_platform_open(scn, &o, &r->pf, err, sizeof(err)))
-		fail_msg("%s", err);
+	run_fx_sim_open(scn, &r->cfg, &r->reload, &r->pf);
 	assert_int_equal(loop_run(&lo, &r->pf, r->rec, MAX_REC, &r->n), 0);
 	r->pf.ops->destroy(r->pf.ctx);
 	assert_int_equal(r->n, 39); /* 40 s, the first poll is the baseline */

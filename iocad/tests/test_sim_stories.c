@@ -45,27 +45,9 @@ static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
 	log_buf_append(r->log, sizeof(r->log), msg);
 }
 
-static void example(const char *name, char *path, size_t len)
-{
-	static const char *const dirs[] = {"../examples/iocad/", "examples/iocad/"};
-
-	for (size_t d = 0; d < 2; d++) {
-		FILE *f;
-
-		snprintf(path, len, "%s%s", dirs[d], name);
-		f = fopen(path, "r");
-		if (f) {
-			fclose(f);
-			return;
-		}
-	}
-	fail_msg("no example %s", name);
-}
-
 /* @base's story in @mode; @no_inclusive: its config with inclusive_ways = none. */
 static struct run *story_with(const char *base, enum iocad_mode mode, bool no_inclusive)
 {
-	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
 	char ini[256], scn[256], name[64], err[512] = "";
 	struct run *r = calloc(1, sizeof(*r));
 	struct platform pf;
@@ -73,26 +55,15 @@ static struct run *story_with(const char *base, enum iocad_mode mode, bool no_in
 
 	assert_non_null(r);
 	snprintf(name, sizeof(name), "%s.ini", base);
-	example(name, ini, sizeof(ini));
+	snprintf(ini, sizeof(ini), "%s", run_fx_example(name));
 	snprintf(name, sizeof(name), "%s.scn", base);
-	example(name, scn, sizeof(scn));
+	snprintf(scn, sizeof(scn), "%s", run_fx_example(name));
 	if (config_parse_file(ini, &r->cfg, err, sizeof(err)))
 		fail_msg("%s", err);
 	if (no_inclusive)
 		r->cfg.inclusive.kind = CONFIG_INCL_NONE;
-	for (unsigned int i = 0; i < r->cfg.ntenants; i++)
-		t[i] = (struct sim_tenant_cfg){.name = r->cfg.tenant[i].name,
-					       .cpus = r->cfg.tenant[i].cpus,
-					       .ncpus = r->cfg.tenant[i].ncpus,
-					       .networking = r->cfg.tenant[i].networking,
-					       .vswitch = r->cfg.tenant[i].vswitch};
 	m = open_memstream(&r->csv, &r->csv_len);
 	assert_non_null(m);
-	struct sim_platform_opts o = {.sz = sizeof(o),
-				      .noise = -1,
-				      .interval_ns = r->cfg.interval_ns,
-				      .tenants = t,
-				      .ntenants = r->cfg.ntenants};
 	struct loop_opts lo = {.sz = sizeof(lo),
 			       .cfg = &r->cfg,
 			       .mode = mode,
@@ -100,8 +71,7 @@ static struct run *story_with(const char *base, enum iocad_mode mode, bool no_in
 			       .log = log_cb,
 			       .log_arg = r};
 
-	if (sim_platform_open(scn, &o, &pf, err, sizeof(err)))
-		fail_msg("%s", err);
+	run_fx_sim_open(scn, &r->cfg, NULL, &pf);
 	assert_int_equal(loop_run(&lo, &pf, r->rec, MAX_REC, &r->n), 0);
 	pf.ops->destroy(pf.ctx);
 	fclose(m);
