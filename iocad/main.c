@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup_watch.h"
-#include "config.h"
-#include "config_socket.h"
-#include "dropin.h"
-#include "dropin_watch.h"
+#include "watch/cgroup_watch.h"
+#include "config/config.h"
+#include "config/config_socket.h"
+#include "config/dropin.h"
+#include "watch/dropin_watch.h"
 #include "host_platform.h"
-#include "loop.h"
-#include "metrics_exporter.h"
-#include "pace.h"
+#include "loop/loop.h"
+#include "metrics/metrics_exporter.h"
+#include "loop/pace.h"
 
 #include "sim_platform.h"
 
