@@ -754,14 +754,6 @@ int config_parse_string(const char *text, const char *name, struct config *out, 
 	return r;
 }
 
-int config_tenant_index(const struct config *cfg, const char *name)
-{
-	for (unsigned int i = 0; i < cfg->ntenants; i++)
-		if (!strcmp(cfg->tenant[i].name, name))
-			return (int)i;
-	return -1;
-}
-
 void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));

@@ -381,3 +381,11 @@ int config_resolve(struct config *cfg, const struct platform_info *info, char *e
 	cfg->ddio_ways = ddio;
 	return 0;
 }
+
+int config_tenant_index(const struct config *cfg, const char *name)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		if (!strcmp(cfg->tenant[i].name, name))
+			return (int)i;
+	return -1;
+}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "config/config_check.h"
+#include "config/config_threshold.h"
 #include "config/config_value.h"
 
 /* @n hex digits at @s, then @end (or the string's end when @end is 0). */

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config/config.h"
+#include "decide/policy.h"
 
 /* Keys of a [device] section, for the "given twice" check. */
 #define CONFIG_DEV_K_DDIO (1u << 0)

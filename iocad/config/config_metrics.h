@@ -11,16 +11,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#define CONFIG_METRICS_LISTEN_LEN 64
-#define CONFIG_METRICS_PATH_LEN 256
-
-struct config_metrics {
-	char listen[CONFIG_METRICS_LISTEN_LEN]; /* "" : no HTTP endpoint */
-	char textfile[CONFIG_METRICS_PATH_LEN]; /* "" : no textfile */
-	unsigned int line;			/* the [metrics] header, 0: none */
-	unsigned int listen_line;
-	unsigned int textfile_line;
-};
+#include "decide/policy.h"
 
 /*
  * A [metrics] header at @line. Returns 0, or -EINVAL with "[metrics] given

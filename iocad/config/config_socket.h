@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config/config.h"
+#include "decide/policy.h"
 #include "platform.h"
 
 /* True if the config has a [socket N] section. */

@@ -12,18 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "decide/antagonist.h"
-#include "decide/decide_device.h"
-
-/* One bit per key, in config_threshold.c's table order. */
-#define CONFIG_THR_NKEYS 13
-
-struct config_thr {
-	struct decide_device_params storage;
-	struct antagonist_params antagonist;
-	unsigned int keys;		     /* the keys given (1 << table index) */
-	unsigned int line[CONFIG_THR_NKEYS]; /* where each was given */
-};
+#include "decide/policy.h"
 
 /* The rules' defaults, no key given. */
 void config_thr_defaults(struct config_thr *t);

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config/config.h"
+#include "decide/policy.h"
 #include "platform.h"
 
 /* The current allocation: what the loop applies and decisions change. */

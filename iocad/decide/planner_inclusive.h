@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "config/config.h"
+#include "decide/policy.h"
 #include "decide/planner.h"
 
 /*

@@ -7,7 +7,7 @@
 #ifndef IOCAD_SELECT_H
 #define IOCAD_SELECT_H
 
-#include "config/config.h"
+#include "decide/policy.h"
 #include "decide/planner.h"
 #include "decide/tenant.h"
 

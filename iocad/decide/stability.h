@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "config/config.h"
+#include "decide/policy.h"
 #include "decide/planner.h"
 #include "decide/tenant.h"
 

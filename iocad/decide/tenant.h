@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config/config.h"
+#include "decide/policy.h"
 #include "platform.h"
 
 struct tenant_rates {

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loop/loop.h"
+#include "loop/loop_antagonist.h"
+#include "loop/loop_device.h"
 #include "loop/loop_plan.h"
 #include "loop/loop_trace.h"
 

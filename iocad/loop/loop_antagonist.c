@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "decide/antagonist.h"
-#include "loop/loop_plan.h"
+#include "loop/loop_state.h"
 
 /* A4 confines BE compute tenants; a PS, networking or grouped tenant is never one. */
 static bool eligible(const struct loop *l, const struct config *cfg, unsigned int i)

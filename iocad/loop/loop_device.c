@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "config/config_device.h"
-#include "loop/loop_plan.h"
+#include "loop/loop_state.h"
 
 /* What the config's setting asks of the platform now. */
 static int wanted(const struct loop_dev *d)

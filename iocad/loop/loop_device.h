@@ -14,30 +14,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config/config.h"
-#include "decide/decide_device.h"
 #include "platform.h"
 
+struct config;
 struct loop;
 struct loop_record;
-
-struct loop_dev {
-	struct config_device cfg;
-	bool live;    /* in the config in force */
-	bool refused; /* the platform refused it: not tried again until the config changes */
-	int mode;     /* enum platform_dev_ddio in force (0: not set by iocad) */
-	struct decide_device_state st;
-	uint64_t bytes; /* device_writes() at the last interval */
-	bool have_bytes;
-	bool said_unmeasured;
-};
-
-struct loop_devices {
-	unsigned int n;
-	struct loop_dev d[CONFIG_MAX_DEVICES];
-	struct platform_sample prev; /* the sample the last interval ended at */
-	bool have_prev;
-};
 
 /*
  * Make the platform hold the config's device settings: new and changed

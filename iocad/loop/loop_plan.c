@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "config/config_socket.h"
+#include "loop/loop_antagonist.h"
+#include "loop/loop_device.h"
 #include "loop/loop_plan.h"
 
 static const char *why(struct loop *l)

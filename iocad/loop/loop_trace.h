@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "loop/loop.h"
+#include "loop/loop_types.h"
 
 /*
  * One CSV row; columns follow @traced's tenants, matched by name, then
@@ -20,5 +20,11 @@ int loop_trace_row(FILE *f, const struct config *traced, const struct loop_recor
 
 /* The platform's own columns into @buf ("" if it has none or they do not fit). */
 const char *loop_trace_platform(struct platform *pf, bool header, char *buf, size_t len);
+
+/* Write the trace header for @cfg's tenants, then @extra (may be NULL). */
+int loop_trace_header(FILE *f, const struct config *cfg, const char *extra);
+
+/* Format the one log line of @r into @buf. */
+void loop_format_line(const struct loop_record *r, char *buf, size_t len);
 
 #endif /* IOCAD_LOOP_TRACE_H */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "config/config.h"
 #include "decide/planner.h"
 #include "decide/planner_inclusive.h"
 #include "ways.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "config/config.h"
 #include "decide/select.h"
 
 static const char agg[] = "[platform]\nmodel = aggregation\nllc_ways = 11\n"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "config/config.h"
 #include "decide/tenant.h"
 
 static const char text[] = "[platform]\nllc_ways = 11\n"
