@@ -19,7 +19,7 @@ compile() { # lang file -> status, output in $tmp/out
 	if [ "$1" = c ]; then
 		gcc -std=c11 -Wall -Wextra -Werror -I"$inc" -c "$2" -o "$tmp/o.o" >"$tmp/out" 2>&1
 	else
-		g++ -std=c++17 -Wall -Wextra -Werror -I"$inc" -x c++ -c "$2" -o "$tmp/o.o" \
+		g++ -std=c++20 -pedantic -Wall -Wextra -Werror -I"$inc" -x c++ -c "$2" -o "$tmp/o.o" \
 			>"$tmp/out" 2>&1
 	fi
 }
