@@ -75,6 +75,7 @@ int ioca_subs_add(struct ioca_subscribers *subs, u32 portid, u32 pid,
 	WRITE_ONCE(subs->nr, subs->nr + 1);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ioca_subs_add);
 
 /**
  * ioca_subs_check() - may a process take one more slot?
@@ -114,6 +115,7 @@ bool ioca_subs_has(const struct ioca_subscribers *subs, u32 portid)
 			return true;
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(ioca_subs_has);
 
 /**
  * ioca_subs_remove() - unsubscribe a socket
@@ -135,6 +137,7 @@ bool ioca_subs_remove(struct ioca_subscribers *subs, u32 portid)
 	}
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(ioca_subs_remove);
 
 /**
  * ioca_subs_begin() - a new periodic sample: every subscriber gets it
