@@ -63,7 +63,8 @@ static int runtime_open_cache(struct spec_runtime *rt, const struct spec_runtime
 
 	ret = code_cache_open(&cc, opts->code_cache_dir, OPTS_GET(opts, code_cache_max_bytes, 0),
 			      &rt->log, msg, msgsz);
-	return ret ? ret : jit_set_cache(rt->jit, cc, msg, msgsz);
+	/* Refused (and logged): the runtime compiles every variant. */
+	return ret || !cc ? ret : jit_set_cache(rt->jit, cc, msg, msgsz);
 }
 
 struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runtime_opts *opts)
