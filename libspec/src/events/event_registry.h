@@ -96,7 +96,10 @@ struct spec_events {
 	_Atomic uint64_t *hedges;
 	uint32_t nr_handlers;
 
-	/* Lock order: lock before rt->lock before rt->jit_lock. */
+	/* Lock order: lock before the optimizer's; never held while taking
+	 * rt->lock or rt->jit_lock (runtime.h), so a bind waits at most for
+	 * another rebinding or a merge's copy of the bindings, not a compile.
+	 */
 	pthread_mutex_t lock; /* bindings writers, retired lists, code */
 	int64_t next_binding;
 	uint64_t bind_seq;
