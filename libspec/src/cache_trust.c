@@ -145,10 +145,6 @@ int cache_trust_open_dir(const char *dir, int *dirfd, char *path, size_t pathsz,
 
 	*dirfd = -1;
 	snprintf(path, pathsz, "%s", dir);
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		snprintf(why, whysz, "%s", strerror(errno));
-		return -errno;
-	}
 	ret = split(dir, parent, sizeof(parent), name, sizeof(name), why, whysz);
 	if (ret)
 		return ret;
@@ -156,7 +152,13 @@ int cache_trust_open_dir(const char *dir, int *dirfd, char *path, size_t pathsz,
 	ret = open_parent(parent, &pfd, why, whysz);
 	if (ret)
 		return ret;
-	/* mkdir() may have found a directory someone else made: check it too. */
+	/* In the checked parent; it may find a directory someone else made. */
+	if (mkdirat(pfd, name, 0700) && errno != EEXIST) {
+		ret = -errno;
+		snprintf(why, whysz, "%s", strerror(errno));
+		close(pfd);
+		return ret;
+	}
 	fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
