@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -65,9 +66,32 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 	return real_lock(m);
 }
 
+static long (*real_syscall)(long nr, ...);
+static _Atomic uint64_t membarriers;
+
+/*
+ * membarrier(2) waits for every CPU that runs a thread of the process: a
+ * compile on the other CPU can make that milliseconds. Counted too.
+ */
+long syscall(long nr, ...)
+{
+	long a[6];
+	va_list ap;
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (watched && nr == SYS_membarrier)
+		atomic_fetch_add(&membarriers, 1);
+	return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
 __attribute__((constructor)) static void find_real_lock(void)
 {
 	real_lock = (int (*)(pthread_mutex_t *))dlsym(RTLD_NEXT, "pthread_mutex_lock");
+	real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
 }
 
 /* A condition wait on a watched thread is a wait too. */
@@ -196,7 +220,9 @@ static const char *lock_name(struct fix *f, void *m)
 	if (m == &f->rt->jit_lock)
 		return "the JIT lock";
 	if (m == &f->evs->lock)
-		return "the event system's lock";
+		return "the bindings' lock";
+	if (m == &f->evs->code_lock)
+		return "the merged code's lock";
 	return "another lock";
 }
 
@@ -231,6 +257,7 @@ static void test_bind_never_waits_for_a_compile_or_its_bookkeeping(void **state)
 	assert_int_equal(pthread_create(&tm, NULL, merge_abc, &f), 0);
 	sleep_ms(SETTLE_MS);
 	atomic_store(&waits, 0);
+	atomic_store(&membarriers, 0);
 	worst = service_calls(&f);
 	stage = atomic_load(&h.stage);
 	/* Both still in flight when the last call returned. */
@@ -245,13 +272,18 @@ static void test_bind_never_waits_for_a_compile_or_its_bookkeeping(void **state)
 		fail_msg("%lu lock waits on the caller's thread (last on %s)",
 			 (unsigned long)atomic_load(&waits),
 			 lock_name(&f, atomic_load(&waited_on)));
+	/* Freeing replaced bindings is paid once per batch of rebindings. */
+	if (atomic_load(&membarriers) > 2 * ROUNDS / EV_RECLAIM_BATCH + 1)
+		fail_msg("%lu membarrier(2) calls in %d rebindings",
+			 (unsigned long)atomic_load(&membarriers), 2 * ROUNDS);
 	/* Otherwise the calls ran after the locks were free: proves nothing. */
 	assert_int_equal(stage, 2);
 	if (worst > BOUND_NS)
 		fail_msg("slowest call %lu ns (bound %llu)", (unsigned long)worst, BOUND_NS);
 	assert_int_equal(merged, (void *)3);
-	print_message("slowest of %d bind/raise/unbind/lookup rounds: %lu us\n", ROUNDS,
-		      (unsigned long)(worst / 1000));
+	print_message("slowest of %d bind/raise/unbind/lookup rounds: %lu us, %lu membarriers\n",
+		      ROUNDS, (unsigned long)(worst / 1000),
+		      (unsigned long)atomic_load(&membarriers));
 	spec_config__free(cfg);
 	evfix_close(&f);
 }
@@ -296,9 +328,8 @@ static void *compile_loop(void *arg)
 
 /*
  * The same calls while merges and compiles (with evictions, so the compile
- * thread reclaims) run for real: none waits for the runtime's locks. The
- * event system's lock is the bindings' own; a merge holds it while it
- * copies them, so a wait for it (reported) is not a wait for a compile.
+ * thread reclaims) run for real: none waits for a lock at all (a merge
+ * copies the bindings inside the epoch, not under the bindings' lock).
  */
 static void test_bind_never_waits_while_merges_and_compiles_run(void **state)
 {
@@ -327,14 +358,17 @@ static void test_bind_never_waits_while_merges_and_compiles_run(void **state)
 	atomic_store(&compile_done, true);
 	pthread_join(tm, &merges);
 	pthread_join(tc, &compiles);
-	print_message("%d x %d rounds beside %ld merges and %ld compiles: %lu waits for "
-		      "the runtime's locks, %lu for the bindings' lock; slowest %lu us\n",
+	/* Slowest round: preemption by the two busy threads on few CPUs. */
+	print_message("%d x %d rounds beside %ld merges and %ld compiles: %lu lock waits (%lu "
+		      "for the runtime's), slowest round %lu us\n",
 		      rounds, ROUNDS, (long)merges, (long)compiles,
-		      (unsigned long)atomic_load(&runtime_waits),
-		      (unsigned long)(atomic_load(&waits) - atomic_load(&runtime_waits)),
-		      (unsigned long)(worst / 1000));
+		      (unsigned long)atomic_load(&waits),
+		      (unsigned long)atomic_load(&runtime_waits), (unsigned long)(worst / 1000));
 	assert_true((long)merges > 0 && (long)compiles > 0);
-	assert_int_equal(atomic_load(&runtime_waits), 0);
+	if (atomic_load(&waits))
+		fail_msg("%lu lock waits on the caller's thread (last on %s)",
+			 (unsigned long)atomic_load(&waits),
+			 lock_name(&f, atomic_load(&waited_on)));
 	atomic_store(&runtime_locks[0], NULL);
 	atomic_store(&runtime_locks[1], NULL);
 	evfix_close(&f);
