@@ -17,6 +17,7 @@
 
 #include "bench_events.h"
 #include "bench_fused.h"
+#include "bench_bindlat.h"
 #include "bench_rebind.h"
 #include "bench_size.h"
 #include "bench_util.h"
@@ -254,7 +255,7 @@ int main(int argc, char **argv)
 		if (!what || !strcmp(what, "e2e"))
 			ok &= !bench_e2e();
 		if (!what || !strcmp(what, "rebind"))
-			ok &= !bench_rebind(CTP_IR);
+			ok &= !bench_rebind(CTP_IR) && !bench_bindlat(CTP_IR);
 		if (!what || !strcmp(what, "size"))
 			ok &= !bench_size(CTP_IR);
 		if (all)

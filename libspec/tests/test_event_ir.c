@@ -127,10 +127,10 @@ static unsigned int chain_checks(unsigned int mutate)
 		failed |= CHK_REBIND_SEEN;
 	assert_int_equal(spec_event__unbind(f.c, id), 0);
 
-	pthread_mutex_lock(&f.evs->lock);
+	pthread_mutex_lock(&f.evs->code_lock);
 	ir = f.evs->last_ir;
 	f.evs->last_ir = NULL;
-	pthread_mutex_unlock(&f.evs->lock);
+	pthread_mutex_unlock(&f.evs->code_lock);
 	assert_non_null(ir);
 	snprintf(name, sizeof(name), "__ev.%u.m", f.a->idx);
 	body = NULL;

@@ -48,6 +48,7 @@ static int events_init(struct spec_events *evs, struct spec_runtime *rt,
 	size_t nedges;
 
 	pthread_mutex_init(&evs->lock, NULL);
+	pthread_mutex_init(&evs->code_lock, NULL);
 	evs->rt = rt;
 	evs->user = OPTS_GET(opts, user, NULL);
 	evs->max_events = OPTS_GET(opts, max_events, 0) ?: 64;
@@ -190,6 +191,7 @@ void spec_events__free(struct spec_events *evs)
 		free(evs->events[i]);
 	}
 	pthread_mutex_destroy(&evs->lock);
+	pthread_mutex_destroy(&evs->code_lock);
 	free(evs->events);
 	free(evs->names);
 	free(evs->edges);
