@@ -243,9 +243,10 @@ static void test_dropin_sim_cgroup_tenant_followed(void **state)
 }
 
 /*
- * A reload refused after its drop-ins were read (at the allocation) keeps
- * watching the running config's tenants_dir, not the refused one's: a
- * file added there later is still a tenant joining.
+ * A reload refused after its drop-ins were read (placing its tenants on
+ * the platform: a CPU the host lacks) keeps watching the running config's
+ * tenants_dir, not the refused one's: a file added there later is still a
+ * tenant joining.
  */
 static void test_dropin_sim_refused_reload_keeps_the_watches(void **state)
 {
@@ -257,14 +258,14 @@ static void test_dropin_sim_refused_reload_keeps_the_watches(void **state)
 	snprintf(good, sizeof(good), "%s", slurp(f->ini));
 	start(f);
 	assert_true(wait_for(f->out, " a=0x", 1, 0));
-	/* another directory, and ways that cannot fit beside DDIO's: refused at the allocation */
+	/* another directory, and a CPU the platform lacks: refused when placed */
 	snprintf(text, sizeof(text),
 		 "[platform]\nllc_ways = 11\ninterval_ms = 50\ntenants_dir = %s\n"
-		 "[tenant a]\ncpus = 0\nways = 10\n",
+		 "[tenant a]\ncpus = 40\nways = 2\n",
 		 tdir2);
 	put(f->ini, text);
 	assert_int_equal(kill(f->pid, SIGHUP), 0);
-	assert_true(wait_for(f->err, "reload rejected", 0, 0));
+	assert_true(wait_for(f->err, "reload rejected, keeping the running config", 0, 0));
 	/* the running config's file back, then a tenant file in its directory */
 	put(f->ini, good);
 	drop(f, "b.ini", "[tenant b]\ncpus = 1\nways = 3\n");

@@ -26,7 +26,7 @@ static const char cfg2_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\n"
 				"[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
 				"[tenant be1]\ncpus = 1\nways = 3\n"
 				"[tenant be2]\ncpus = 2\nways = 2\n";
-/* 3 + 3 + 9 ways and DDIO's 2 on 11: refused at the allocation */
+/* 3 + 3 + 9 ways on 11: refused when parsed */
 static const char bad_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\n"
 			       "[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"
 			       "[tenant be1]\ncpus = 1\nways = 3\n"
@@ -146,7 +146,7 @@ static void test_loop_reload_answered_while_no_sample_comes(void **state)
 	free(f);
 }
 
-/* A reload refused at its allocation says so to the caller (which drops what it prepared). */
+/* A refused reload says so to the caller (which drops what it prepared). */
 static void test_loop_refused_reload_is_reported(void **state)
 {
 	struct fx *f = setup_fx(bad_text);
