@@ -479,13 +479,14 @@ static int resolve_config(struct platform *pf, struct config *cfg)
 
 /*
  * A start refusal that may clear by itself: ioca.ko or resctrl not there
- * yet (boot), a tenant's CPU offline, an rdt_class not yet created, a
- * lock or the sampler held by an iocad on its way out. (Full subscriber
- * slots do not refuse a start: iocad takes the owner's kept slot.)
+ * yet (boot), an rdt_class not yet created (-ENOENT), a tenant's CPU
+ * offline (-EAGAIN). Full subscriber slots do not refuse a start (iocad
+ * takes the owner's kept slot); another iocad, or CPUs in a group iocad
+ * did not create, wait for an operator (exit 2).
  */
 static bool transient(int r)
 {
-	return r == -EAGAIN || r == -ENOENT || r == -EBUSY;
+	return r == -EAGAIN || r == -ENOENT;
 }
 
 /*
