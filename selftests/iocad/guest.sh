@@ -256,12 +256,17 @@ check "restart after kill -9: the dead instance's groups are cleaned up, and sai
 
 # --- every subscriber slot others may take is taken -------------------------
 stop TERM
+# 15 monitors subscribe to a sampler of iocactl's (a monitor needs one
+# running); stopped, they wait 3 intervals + 2 s (62 s) before giving up
+./iocactl sampler set --interval 20s --cpus 0-1 --event instructions >/dev/null
+./iocactl sampler start >/dev/null
 mons=
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
 	./iocactl monitor >/dev/null 2>&1 &
 	mons="$mons $!"
 done
-sleep 2
+sleep 3
+./iocactl sampler stop >/dev/null
 start /tmp/three.ini
 wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ "$(sampler)" = running ] && [ "$(tail -n 1 "$TRACE" | cut -d, -f1)" -ge 2 ] 2>/dev/null'
 check "15 other subscribers: iocad still starts, in the slot kept for the sampler's owner" \
