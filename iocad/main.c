@@ -18,9 +18,18 @@
 #include "host_platform.h"
 #include "loop/loop.h"
 #include "metrics/metrics_exporter.h"
+#include "loop/notify.h"
 #include "loop/pace.h"
 
 #include "sim_platform.h"
+
+/*
+ * Exit codes (iocad.8, EXIT STATUS; the unit's RestartPreventExitStatus=
+ * lists the ones a restart would only repeat).
+ */
+#define EXIT_CONFIG 2	   /* the config is wrong, or does not fit this host */
+#define EXIT_MODULE_GONE 3 /* ioca.ko went away under iocad: an operator's rmmod */
+#define EXIT_TEMPFAIL 75   /* a refusal that may clear (sysexits' EX_TEMPFAIL) */
 
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t reload_flag;
@@ -51,6 +60,11 @@ struct args {
 	bool pace;	   /* --pace: the simulator keeps wall-clock time */
 	/* tenants_dir: the drop-ins last composed, their inotify watch */
 	struct dropin dropin;
+	/* a reload's: composed into a copy, taken only if the loop takes the config */
+	struct dropin *next;
+	const struct config *reloading; /* the config reload_cb produced */
+	struct notify notify;
+	struct metrics_exporter *mx; /* NULL: no [metrics] */
 	struct dropin_watch *watch;
 	struct cgroup_watch *cgw; /* cgroup tenants' CPUs, re-read every interval */
 	struct platform *pf;	  /* opened: drop-ins are placed on its sockets */
@@ -194,7 +208,8 @@ static void say_cb(void *arg, const char *msg)
  * platform open, each file is placed on its sockets. Then the watches
  * follow the directories @cfg names now.
  */
-static int compose(struct args *a, struct config *cfg, char *err, size_t len, unsigned int *bad)
+static int compose_into(struct args *a, struct dropin *d, struct config *cfg, char *err, size_t len,
+			unsigned int *bad)
 {
 	struct platform_info *info = NULL;
 	int r = 0;
@@ -209,9 +224,16 @@ static int compose(struct args *a, struct config *cfg, char *err, size_t len, un
 				info = NULL;
 			}
 		}
-		r = dropin_compose(&a->dropin, cfg, info, cfg, bad, err, len);
+		r = dropin_compose(d, cfg, info, cfg, bad, err, len);
 		free(info);
 	}
+	return r;
+}
+
+static int compose(struct args *a, struct config *cfg, char *err, size_t len, unsigned int *bad)
+{
+	int r = compose_into(a, &a->dropin, cfg, err, len, bad);
+
 	if (!r && a->cgw)
 		cgroup_watch_set(a->cgw, cfg);
 	return r;
@@ -258,13 +280,55 @@ static int reload_cb(void *arg, struct config *out, char *err, size_t len)
 	struct args *a = arg;
 	int r;
 
-	/* only parsed here: the loop checks it against the platform and applies it */
+	/*
+	 * Only parsed here: the loop checks it against the platform and
+	 * applies it. The drop-ins compose into a copy of their record and
+	 * the watches stay: both follow the new config only once the loop
+	 * took it (reloaded_cb), so a refusal at any step leaves them as they
+	 * were.
+	 */
+	a->reloading = NULL;
 	r = config_parse_file(a->reload_path[0] ? a->reload_path : a->config, out, err, len);
+	if (!r && !a->next) {
+		a->next = calloc(1, sizeof(*a->next));
+		if (!a->next) {
+			snprintf(err, len, "reload: out of memory");
+			r = -ENOMEM;
+		}
+	}
+	if (!r && dropin_copy(a->next, &a->dropin)) {
+		snprintf(err, len, "reload: out of memory");
+		r = -ENOMEM;
+	}
 	if (!r)
-		r = compose(a, out, err, len, NULL);
+		r = compose_into(a, a->next, out, err, len, NULL);
 	if (!r)
-		watch(a, out);
+		a->reloading = out;
 	return r;
+}
+
+static void reloaded_cb(void *arg, bool taken)
+{
+	struct args *a = arg;
+
+	if (!a->next)
+		return;
+	if (taken && a->reloading) {
+		struct dropin *old = malloc(sizeof(*old));
+
+		/* the composed record becomes the one in force; the old one goes */
+		if (old) {
+			*old = a->dropin;
+			a->dropin = *a->next;
+			*a->next = *old;
+			free(old);
+		}
+		if (a->cgw)
+			cgroup_watch_set(a->cgw, a->reloading);
+		watch(a, a->reloading);
+	}
+	dropin_clear(a->next);
+	a->reloading = NULL;
 }
 
 static void sim_reload(void *arg, const char *path)
@@ -284,6 +348,7 @@ static int open_platform(struct args *a, const struct config *cfg, struct platfo
 			.sz = sizeof(o),
 			.stop = &stop_flag,
 			.io_control = cfg->io_control,
+			.reload = &reload_flag,
 		};
 
 		r = host_platform_open(&o, pf, err, sizeof(err));
@@ -412,6 +477,61 @@ static int resolve_config(struct platform *pf, struct config *cfg)
 	return r;
 }
 
+/*
+ * A start refusal that may clear by itself: ioca.ko or resctrl not there
+ * yet (boot), an rdt_class not yet created (-ENOENT), a tenant's CPU
+ * offline (-EAGAIN). Full subscriber slots do not refuse a start (iocad
+ * takes the owner's kept slot); another iocad, or CPUs in a group iocad
+ * did not create, wait for an operator (exit 2).
+ */
+static bool transient(int r)
+{
+	return r == -EAGAIN || r == -ENOENT;
+}
+
+/*
+ * Open the platform and fit @cfg to it: 0, or -errno with the platform
+ * closed. The config's own errors were found before: what fails here is
+ * the host, or the config against it.
+ */
+static int start_platform(struct args *a, struct config *cfg, struct platform *pf)
+{
+	int r;
+
+	memset(pf, 0, sizeof(*pf));
+	r = open_platform(a, cfg, pf);
+	if (!r)
+		r = place_dropins(a, pf, cfg);
+	if (!r)
+		r = resolve_config(pf, cfg);
+	if (!r && check_ddio_counters(a, pf, cfg))
+		r = -EINVAL; /* a choice of the config, not of the moment */
+	if (r && pf->ops) {
+		pf->ops->destroy(pf->ctx);
+		pf->ops = NULL;
+	}
+	return r;
+}
+
+/* A start refusal @r that may clear: said, and EXIT_TEMPFAIL for systemd's Restart=. */
+static int tempfail(int r)
+{
+	fprintf(stderr,
+		"iocad: exit %d: the start was refused for a reason that may clear (%s); a "
+		"restart (systemd's Restart=) tries again\n",
+		EXIT_TEMPFAIL, strerror(-r));
+	return EXIT_TEMPFAIL;
+}
+
+static void status_cb(void *arg, const struct loop_status *st)
+{
+	struct args *a = arg;
+
+	notify_status(&a->notify, st);
+	if (a->mx)
+		metrics_exporter_status(a->mx, st);
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = {.mode = IOCAD_MODE_IOCA};
@@ -460,15 +580,17 @@ int main(int argc, char **argv)
 		r = check_config_only(&a, cfg);
 		dropin_clear(&a.dropin);
 		free(cfg);
-		return r || bad ? 2 : 0;
+		return r == -EAGAIN ? EXIT_TEMPFAIL : r || bad ? EXIT_CONFIG : 0;
 	}
-	if (open_platform(&a, cfg, &pf) || place_dropins(&a, &pf, cfg) ||
-	    resolve_config(&pf, cfg) || check_ddio_counters(&a, &pf, cfg)) {
-		if (pf.ops)
-			pf.ops->destroy(pf.ctx);
+	if (notify_open(&a.notify, getenv("NOTIFY_SOCKET"), getenv("WATCHDOG_USEC"),
+			getenv("WATCHDOG_PID"), err, sizeof(err)))
+		fprintf(stderr, "iocad: %s\n", err);
+	r = start_platform(&a, cfg, &pf);
+	if (r) {
 		dropin_clear(&a.dropin);
 		free(cfg);
-		return 2;
+		notify_close(&a.notify);
+		return transient(r) ? tempfail(r) : EXIT_CONFIG;
 	}
 	if (a.trace) {
 		trace = fopen(a.trace, "w");
@@ -501,6 +623,7 @@ int main(int argc, char **argv)
 		free(cfg);
 		return 2;
 	}
+	a.mx = mx;
 	bool started = false;
 	struct loop_opts lo = {
 		.sz = sizeof(lo),
@@ -519,18 +642,38 @@ int main(int argc, char **argv)
 		.record_fn = mx ? metrics_exporter_record : NULL,
 		.record_arg = mx,
 		.started = &started,
+		.status_fn = status_cb,
+		.status_arg = &a,
+		.reloaded_fn = reloaded_cb,
 	};
 	r = loop_run(&lo, &pf, NULL, 0, NULL);
+	(void)notify_send(&a.notify, "STOPPING=1\nSTATUS=stopped, the platform restored\n");
 	metrics_exporter_stop(mx);
 	pf.ops->destroy(pf.ctx);
 	dropin_watch_close(a.watch);
 	dropin_clear(&a.dropin);
+	if (a.next)
+		dropin_clear(a.next);
+	free(a.next);
 	free(a.cgw);
+	notify_close(&a.notify);
 	if (trace && fclose(trace)) {
 		fprintf(stderr, "iocad: --trace %s: %s\n", a.trace, strerror(errno));
 		r = r ? r : -EIO;
 	}
 	free(cfg);
-	/* a start the platform refused is a config that does not fit it */
-	return r ? (started ? 1 : 2) : 0;
+	if (!r)
+		return 0;
+	/* ioca.ko went away: an operator's rmmod; restored, iocad stays down */
+	if (r == -ENODEV && started) {
+		fprintf(stderr,
+			"iocad: exit %d: ioca.ko was unloaded; iocad's resctrl groups were "
+			"removed and iocad stays down until it is started again\n",
+			EXIT_MODULE_GONE);
+		return EXIT_MODULE_GONE;
+	}
+	/* a start the platform refused is a config that does not fit it, or a moment */
+	if (!started)
+		return transient(r) ? tempfail(r) : EXIT_CONFIG;
+	return 1;
 }

@@ -178,7 +178,9 @@ struct platform_ops {
 	/*
 	 * Counters at the end of the current interval. A simulator advances
 	 * its clock by one interval here; a real platform reads what the
-	 * module published. 0, PLATFORM_END, or -errno.
+	 * module published. 0, PLATFORM_END, or -errno; -EAGAIN: no sample
+	 * yet (a reload was asked, or a second went by without one), no
+	 * interval, poll again.
 	 */
 	int (*poll)(void *ctx, struct platform_sample *out);
 	/*
@@ -227,6 +229,12 @@ struct platform_ops {
 	 * 0, or -ENODATA when the platform does not measure it.
 	 */
 	int (*device_writes)(void *ctx, const char *addr, uint64_t *bytes);
+	/*
+	 * Optional (may be NULL): what poll() waits for when it returns
+	 * -EAGAIN (no sample this time: the loop looks at its flags and polls
+	 * again), e.g. "the sampler to start ..."; "" while samples come.
+	 */
+	const char *(*waiting)(void *ctx);
 };
 
 struct platform {

@@ -41,10 +41,13 @@ static int place_tenant(const struct config *cfg, unsigned int i, const struct p
 					     "[tenant %s] cpus: CPU %u does not exist on this "
 					     "host%s",
 					     t->name, c, pinned(cfg, pin, sizeof(pin)));
-		if (s < 0)
-			return config_err_at(cfg, t->cpus_line, err, len,
-					     "[tenant %s] cpus: CPU %u is offline%s", t->name, c,
-					     pinned(cfg, pin, sizeof(pin)));
+		if (s < 0) {
+			config_err_at(cfg, t->cpus_line, err, len,
+				      "[tenant %s] cpus: CPU %u is offline%s", t->name, c,
+				      pinned(cfg, pin, sizeof(pin)));
+			/* it may come online (boot, hotplug): a start retries it */
+			return -EAGAIN;
+		}
 		if (cfg->socket_set && (unsigned int)s != cfg->socket)
 			return config_err_at(cfg, t->cpus_line, err, len,
 					     "[tenant %s] cpus: CPU %u is on socket %d, not on "

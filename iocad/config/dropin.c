@@ -221,6 +221,27 @@ int dropin_compose(struct dropin *d, const struct config *main, const struct pla
 	return r;
 }
 
+int dropin_copy(struct dropin *dst, const struct dropin *src)
+{
+	dropin_clear(dst);
+	*dst = *src;
+	for (unsigned int i = 0; i < src->nfiles; i++) {
+		size_t sz = src->file[i].ntenants * sizeof(src->file[i].tenant[0]);
+
+		dst->file[i].tenant = NULL;
+		if (!src->file[i].tenant)
+			continue;
+		dst->file[i].tenant = malloc(sz ? sz : 1);
+		if (!dst->file[i].tenant) {
+			dst->nfiles = i;
+			dropin_clear(dst);
+			return -ENOMEM;
+		}
+		memcpy(dst->file[i].tenant, src->file[i].tenant, sz);
+	}
+	return 0;
+}
+
 void dropin_clear(struct dropin *d)
 {
 	for (unsigned int i = 0; i < d->nfiles; i++)

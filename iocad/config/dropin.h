@@ -53,6 +53,13 @@ struct dropin {
 int dropin_compose(struct dropin *d, const struct config *main, const struct platform_info *info,
 		   struct config *out, unsigned int *refused, char *err, size_t errlen);
 
+/*
+ * @dst becomes a copy of @src that owns its own tenants (what @dst held is
+ * freed first): a reload composes into a copy, kept only if the reload is
+ * taken. 0 or -ENOMEM (@dst empty).
+ */
+int dropin_copy(struct dropin *dst, const struct dropin *src);
+
 /* Free what @d holds; it is empty afterwards. */
 void dropin_clear(struct dropin *d);
 

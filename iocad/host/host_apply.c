@@ -120,7 +120,8 @@ int host_check(void *ctx, const struct platform_plan *p)
 
 static int set_ddio(struct host *h, const struct ioca_ddio_req *req, size_t n, bool own)
 {
-	IOCA_OPTS(ioca_ddio_opts, o, .owner = own);
+	uint32_t epochs[PLATFORM_MAX_SOCKETS] = {0};
+	IOCA_OPTS(ioca_ddio_opts, o, .owner = own, .epochs = epochs);
 	int r;
 
 	if (!n)
@@ -137,6 +138,8 @@ static int set_ddio(struct host *h, const struct ioca_ddio_req *req, size_t n, b
 	}
 	for (size_t k = 0; k < n; k++) {
 		h->sock[req[k].socket].ddio_cur = req[k].mask;
+		/* samples collected before this write report the mask it replaced */
+		h->sock[req[k].socket].ddio_epoch = epochs[k];
 		if (own)
 			h->sock[req[k].socket].ddio_changed = true;
 	}
@@ -248,12 +251,25 @@ static int sampler_start(struct host *h, const struct platform_plan *p)
 	if (r)
 		return r;
 	h->sampler_running = true;
+	h->sampler_down = false;
+	/* a full table at open: the owner's kept slot is iocad's now */
+	r = host_subscribe(h);
+	if (r)
+		return r;
+	/* INFO after the start: the run's epoch (and the L2 events' status) */
 	if (l2)
 		l2 = l2_live(h);
+	else if (ioca_client__info(h->client, h->info))
+		h->info->sampler_epoch = 0;
 	h->pi.l2_counters = l2;
-	host_counters_new_epoch(&h->hc, l2);
+	host_counters_new_epoch(&h->hc, l2, h->info->sampler_epoch);
 	host_iio_new_epoch(&h->iio);
 	return 0;
+}
+
+int host_apply_sampler(struct host *h)
+{
+	return h->have_plan ? sampler_start(h, &h->plan) : -EINVAL;
 }
 
 int host_apply_resample(struct host *h)
@@ -360,6 +376,7 @@ static int reread(struct host *h, int r)
 			if (id >= PLATFORM_MAX_SOCKETS)
 				continue;
 			h->sock[id].ddio_cur = h->info->sockets[i].ddio_mask;
+			h->sock[id].ddio_epoch = h->info->ddio_epoch[i];
 			/* a write that did not stick says so here */
 			host_ddio_control(&h->pi.socket[id], &h->info->ddio[i]);
 		}
@@ -395,8 +412,11 @@ int host_apply(void *ctx, const struct platform_plan *p)
 			char why[768];
 
 			memcpy(why, h->last_err, sizeof(why));
-			if (h->have_plan && sampler_start(h, &h->plan))
+			/* neither starts: the polls retry the running one, backing off */
+			if (h->have_plan && sampler_start(h, &h->plan)) {
 				host_say(h, "sampler for the running plan: %s", h->last_err);
+				h->sampler_down = true;
+			}
 			if (!p->sample_only) {
 				if (set_ddio(h, back, n, true))
 					host_say(h, "putting DDIO back: %s", h->last_err);
@@ -450,6 +470,7 @@ int host_restore(void *ctx)
 	if (e && e != -EBUSY)
 		host_say(h, "stopping the sampler: %s", strerror(-e));
 	h->sampler_running = false;
+	h->sampler_down = false;
 	h->have_plan = false;
 	/*
 	 * The sockets iocad ever set, without the owner flag: that also ends

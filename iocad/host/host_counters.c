@@ -4,7 +4,10 @@
  * a new sampler epoch all mean the module's count restarted: the last
  * value goes into the base, so the cumulative count continues from where
  * it was and only the counts between the last sample and the restart are
- * missing (an undercount for one interval, never a negative delta).
+ * missing (an undercount for one interval, never a negative delta). A
+ * sample of an earlier run (queued before the restart) is dropped: its
+ * counts are of the old configuration, and folding it would make the new
+ * run's first interval as long as the whole old run.
  */
 #include <stdio.h>
 #include <string.h>
@@ -97,10 +100,33 @@ void host_counters_init(struct host_counters *hc)
 	memset(hc, 0, sizeof(*hc));
 }
 
-void host_counters_new_epoch(struct host_counters *hc, bool l2)
+void host_counters_new_epoch(struct host_counters *hc, bool l2, uint32_t epoch)
 {
 	hc->new_epoch = true;
 	hc->l2 = l2;
+	hc->run_epoch = epoch;
+}
+
+bool host_counters_stale(struct host_counters *hc, const struct ioca_sample *s)
+{
+	/* a module without epochs sends 0: nothing to tell apart */
+	if (!hc->run_epoch || !s->epoch || s->epoch == hc->run_epoch)
+		return false;
+	/* serial arithmetic: the epoch is a u32 that may wrap */
+	if ((int32_t)(s->epoch - hc->run_epoch) < 0) {
+		hc->stale++;
+		return true;
+	}
+	hc->new_epoch = true;
+	hc->run_epoch = s->epoch;
+	return false;
+}
+
+uint32_t host_counters_seen_mask(const struct ioca_socket_sample *ss, uint32_t written)
+{
+	if (written && ss->ddio_epoch && (int32_t)(ss->ddio_epoch - written) < 0)
+		return 0;
+	return ss->ddio_mask;
 }
 
 static uint64_t acc(uint64_t *base, uint64_t *last, uint64_t raw, bool restart)

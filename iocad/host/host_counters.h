@@ -65,7 +65,10 @@ struct host_counters {
 	uint64_t lost;
 	uint64_t poll_seq; /* the loop's: one per poll, plus the samples lost */
 	bool new_epoch;	   /* next sample's counts start again from zero */
-	bool l2;	   /* samples carry the L2 events (indexes 4, 5) */
+	/* the sampler run samples must carry (ioca_sample.epoch); 0: not known */
+	uint32_t run_epoch;
+	uint64_t stale; /* samples of an earlier run dropped */
+	bool l2;	/* samples carry the L2 events (indexes 4, 5) */
 	struct host_cpu_acc cpu[PLATFORM_MAX_CPUS];
 	struct host_ddio_acc {
 		uint64_t last[2], base[2]; /* hits, misses */
@@ -83,9 +86,27 @@ void host_counters_init(struct host_counters *hc);
 /*
  * The sampler was configured anew: every count restarts from zero. @l2:
  * its events 4 and 5 are the L2 events, live (host_counters_l2_live());
- * else l2_refs and l2_misses stay 0.
+ * else l2_refs and l2_misses stay 0. @epoch: the new run's epoch
+ * (ioca_info.sampler_epoch after the start), 0 from a module without
+ * epochs (then the next sample, whatever its run, starts the counts).
  */
-void host_counters_new_epoch(struct host_counters *hc, bool l2);
+void host_counters_new_epoch(struct host_counters *hc, bool l2, uint32_t epoch);
+
+/*
+ * Whether sample @s belongs to a run before the one in force (a sample
+ * of the old run still queued after a restart): the caller drops it
+ * (counted in stale), never folds it. A later run than the one known
+ * (someone restarted the sampler) is taken as a restart of the counts.
+ */
+bool host_counters_stale(struct host_counters *hc, const struct ioca_sample *s);
+
+/*
+ * The DDIO mask socket sample @ss says the socket has, or 0 when it says
+ * nothing new: no mask sent, or collected before iocad's own write whose
+ * DDIO epoch was @written (ioca_ddio_opts.epochs; 0: none or unknown).
+ * A stale copy of iocad's own write is not an outside change.
+ */
+uint32_t host_counters_seen_mask(const struct ioca_socket_sample *ss, uint32_t written);
 
 /*
  * Fold sample @s into @out. @ddio: each socket's DDIO counts in @s

@@ -4,20 +4,26 @@
  * wait() sleeps until a sample is readable (or a stop), poll() folds every
  * sample that arrived and reads the DDIO masks back. A late sample is
  * waited for (said once until one comes), in slices short enough that a
- * stop is seen within 100 ms; only the module going away ends iocad.
+ * stop or a reload is seen within 100 ms, and a poll without a sample
+ * returns -EAGAIN after a second so the loop answers reloads and feeds
+ * its watchdog; a sampler that will not start is retried with backoff,
+ * the allocation in force kept. Only the module going away ends iocad.
  */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "host_device.h"
 #include "host_io_alloc.h"
 #include "host_ops.h"
 
-/* How often a wait looks at the stop flag (SA_RESTART restarts recvmsg). */
+/* How often a wait looks at the stop and reload flags (SA_RESTART restarts recvmsg). */
 #define STOP_SLICE_MS 50
+/* The longest a poll or a wait keeps the loop from its watchdog. */
+#define POLL_MAX_MS 1000
 
 static unsigned int late_ms(const struct host *h)
 {
@@ -43,28 +49,83 @@ static int lost_module(struct host *h, int r)
 	return -ENODEV;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * What the polls wait for, said when it changes (not at every retry):
+ * @what "" when a sample came.
+ */
+static void wait_for(struct host *h, const char *what)
+{
+	if (!strcmp(h->waiting, what))
+		return;
+	if (what[0])
+		host_say(h, "waiting for %s; the allocation in force stays", what);
+	else if (h->waiting[0])
+		host_say(h, "samples come again (was waiting for %s)", h->waiting);
+	snprintf(h->waiting, sizeof(h->waiting), "%s", what);
+}
+
+/* The sampler of the plan in force is down: try it again when due, backing off to a minute. */
+static void sampler_retry(struct host *h)
+{
+	char what[sizeof(h->waiting)];
+	uint64_t now = now_ms();
+
+	if (now < h->retry_at_ms)
+		return;
+	h->sampler_tries++;
+	if (!host_apply_sampler(h)) {
+		host_say(h, "ioca.ko's sampler started again (try %u)", h->sampler_tries);
+		h->sampler_tries = 0;
+		h->retry_ms = 0;
+		h->waited_ms = 0;
+		return;
+	}
+	h->sampler_down = true;
+	h->retry_ms = h->retry_ms ? h->retry_ms * 2 : 1000;
+	if (h->retry_ms > 60000)
+		h->retry_ms = 60000;
+	h->retry_at_ms = now + h->retry_ms;
+	snprintf(what, sizeof(what), "the sampler to start (retried, backing off to 60 s): %.*s",
+		 (int)(sizeof(what) - 64), h->last_err);
+	wait_for(h, what);
+}
+
 /* No sample for a while: the module is gone (-ENODEV), or keep waiting (0). */
-static int late(struct host *h, unsigned int waited_ms)
+static int late(struct host *h)
 {
 	const struct ioca_sampler_info *si = &h->info->sampler;
+	char what[sizeof(h->waiting)];
 	int r;
 
 	r = ioca_client__info(h->client, h->info);
 	if (r)
 		return lost_module(h, r);
-	if (h->late_said)
-		return 0;
-	h->late_said = true;
+	if (h->sampler_down)
+		return 0; /* sampler_retry() says what is awaited */
+	if (si->state != IOCA_SAMPLER_STATE_RUNNING &&
+	    (!si->owner_pid || si->owner_pid == (uint32_t)getpid())) {
+		/* stopped under iocad (a sampler failure, iocactl stop): start it again */
+		h->sampler_running = false;
+		h->sampler_down = h->have_plan;
+		h->retry_at_ms = 0;
+	}
 	if (si->state != IOCA_SAMPLER_STATE_RUNNING || si->owner_pid != (uint32_t)getpid())
-		host_say(h,
-			 "ioca.ko's sampler was stopped or taken over (state %u, owner pid %u); "
-			 "waiting for samples",
+		snprintf(what, sizeof(what),
+			 "samples: ioca.ko's sampler was stopped or taken over (state %u, owner "
+			 "pid %u)",
 			 si->state, si->owner_pid);
 	else
-		host_say(h,
-			 "no sample from ioca.ko for %u ms; waiting (the next one covers the "
-			 "whole time, said again only after one came)",
-			 waited_ms);
+		snprintf(what, sizeof(what), "a sample from ioca.ko (none for %u ms or more)",
+			 late_ms(h));
+	wait_for(h, what);
 	return 0;
 }
 
@@ -115,8 +176,15 @@ static int sample_masks(struct host *h, struct platform_sample *out)
 	for (uint32_t i = 0; i < s->nsockets; i++)
 		need_info |= !s->sockets[i].ddio_mask;
 	if (!need_info) {
-		for (uint32_t i = 0; i < s->nsockets; i++)
-			seen_mask(h, out, s->sockets[i].id, s->sockets[i].ddio_mask);
+		for (uint32_t i = 0; i < s->nsockets; i++) {
+			uint32_t id = s->sockets[i].id;
+			uint32_t w = id < PLATFORM_MAX_SOCKETS ? h->sock[id].ddio_epoch : 0;
+			uint32_t m = host_counters_seen_mask(&s->sockets[i], w);
+
+			/* 0: collected before iocad's last write, says nothing new */
+			if (m)
+				seen_mask(h, out, id, m);
+		}
 		return 0;
 	}
 	r = ioca_client__info(h->client, h->info);
@@ -127,19 +195,34 @@ static int sample_masks(struct host *h, struct platform_sample *out)
 	return 0;
 }
 
+/* A stop (-EINTR) or a reload (-EAGAIN) to answer before any sample came. */
+static int asked(const struct host *h)
+{
+	if (h->stop && *h->stop)
+		return -EINTR;
+	if (h->reload && *h->reload)
+		return -EAGAIN;
+	return 0;
+}
+
 static int poll_op(void *ctx, struct platform_sample *out)
 {
 	struct host *h = ctx;
 	struct host_ddio_counts d[PLATFORM_MAX_SOCKETS];
-	unsigned int waited = 0;
+	unsigned int slices = 0;
 	uint64_t lost = 0;
 	bool got = false;
 	int r;
 
+	if (h->sampler_down)
+		sampler_retry(h);
 	for (;;) {
-		if (!got && h->stop && *h->stop)
-			return -EINTR;
-		r = ioca_subscription__recv(h->sub, h->sample, got ? 0 : STOP_SLICE_MS);
+		r = got ? 0 : asked(h);
+		if (r)
+			return r;
+		/* no subscription yet (no slot before iocad owned the sampler): no sample */
+		r = h->sub ? ioca_subscription__recv(h->sub, h->sample, got ? 0 : STOP_SLICE_MS)
+			   : poll(NULL, 0, got ? 0 : STOP_SLICE_MS);
 		if (r == -EINTR || r == -EAGAIN)
 			continue;
 		if (r == -ENODEV)
@@ -151,15 +234,23 @@ static int poll_op(void *ctx, struct platform_sample *out)
 		if (!r) {
 			if (got)
 				break;
-			waited += STOP_SLICE_MS;
-			if (waited % late_ms(h) < STOP_SLICE_MS && waited >= late_ms(h)) {
-				r = late(h, waited);
+			h->waited_ms += STOP_SLICE_MS;
+			if (h->waited_ms % late_ms(h) < STOP_SLICE_MS &&
+			    h->waited_ms >= late_ms(h)) {
+				r = late(h);
 				if (r)
 					return r;
 			}
+			/* the loop comes back at least once a second (its watchdog, its flags) */
+			if (++slices * STOP_SLICE_MS >= POLL_MAX_MS)
+				return -EAGAIN;
 			continue;
 		}
-		h->late_said = false;
+		/* queued before the sampler's restart: counts of the old run */
+		if (host_counters_stale(&h->hc, h->sample))
+			continue;
+		h->waited_ms = 0;
+		wait_for(h, "");
 		ddio_counts(h, d);
 		lost += host_counters_fold(&h->hc, h->sample, d, out);
 		host_iio_fold(&h->iio, h->sample);
@@ -178,14 +269,15 @@ static int poll_op(void *ctx, struct platform_sample *out)
 static int wait_op(void *ctx, uint64_t interval_ns)
 {
 	struct host *h = ctx;
-	struct pollfd pfd = {.fd = ioca_subscription__fd(h->sub), .events = POLLIN};
+	struct pollfd pfd = {.fd = h->sub ? ioca_subscription__fd(h->sub) : -1, .events = POLLIN};
 
 	(void)interval_ns; /* the module's sampler keeps the time */
-	for (unsigned int waited = 0; waited < late_ms(h); waited += STOP_SLICE_MS) {
-		int r;
+	/* at most POLL_MAX_MS: a poll then waits on, returning to the loop as often */
+	for (unsigned int waited = 0; waited < POLL_MAX_MS; waited += STOP_SLICE_MS) {
+		int r = asked(h);
 
-		if (h->stop && *h->stop)
-			return -EINTR;
+		if (r)
+			return r == -EAGAIN ? 0 : r;
 		r = poll(&pfd, 1, STOP_SLICE_MS);
 		if (r < 0 && errno != EINTR)
 			return -errno;
@@ -193,6 +285,13 @@ static int wait_op(void *ctx, uint64_t interval_ns)
 			break;
 	}
 	return 0;
+}
+
+static const char *waiting(void *ctx)
+{
+	const struct host *h = ctx;
+
+	return h->waiting;
 }
 
 static const char *last_error(void *ctx)
@@ -212,6 +311,7 @@ const struct platform_ops host_platform_ops = {
 	.restore = host_restore,
 	.destroy = host_destroy,
 	.last_error = last_error,
+	.waiting = waiting,
 	.device_ddio = host_device_ddio,
 	/* the block layer's bytes read: ioca.ko samples no IIO stack counter (FSM.md) */
 	.device_writes = host_device_writes,

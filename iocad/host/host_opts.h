@@ -23,8 +23,14 @@ struct host_platform_opts {
 	void *print_arg;
 	/* what sets I/O's ways: enum io_control (host/io_alloc.h); 0 is auto */
 	int io_control;
+	/*
+	 * Set by SIGHUP: a wait or a poll without a sample returns within
+	 * 100 ms (poll: -EAGAIN), so a reload is taken while no sample
+	 * comes. May be NULL.
+	 */
+	volatile sig_atomic_t *reload;
 	size_t : 0;
 };
-#define host_platform_opts__last_field io_control
+#define host_platform_opts__last_field reload
 
 #endif /* IOCAD_HOST_OPTS_H */

@@ -102,7 +102,6 @@ void host_ddio_control(struct platform_socket_info *ps, const struct ioca_ddio_c
 static int open_module(struct host *h, char *err, size_t errlen)
 {
 	IOCA_OPTS(ioca_client_opts, co, .print = lib_print, .print_ctx = h);
-	IOCA_OPTS(ioca_subscription_opts, so, .print = lib_print, .print_ctx = h);
 	int r;
 
 	h->lib_quiet = true;
@@ -152,14 +151,36 @@ static int open_module(struct host *h, char *err, size_t errlen)
 					    h->pi.l2_why, sizeof(h->pi.l2_why));
 	if (h->l2_try)
 		snprintf(h->pi.l2_why, sizeof(h->pi.l2_why), "the sampler has not started yet");
-	h->sub = ioca_subscription__open(&so);
-	if (!h->sub) {
-		r = -errno;
-		snprintf(err, errlen, "ioca.ko: joining the samples group: %s%s", strerror(-r),
-			 r == -EPERM ? " (iocad needs CAP_NET_ADMIN)" : "");
-		return r;
+	r = host_subscribe(h);
+	/* the slot kept for the sampler's owner is iocad's once it owns the sampler */
+	if (r == -ENOSPC) {
+		host_say(h,
+			 "%s; iocad subscribes again once it owns the sampler (the slot kept "
+			 "for the owner)",
+			 h->last_err);
+		return 0;
 	}
-	return 0;
+	if (r)
+		snprintf(err, errlen, "%s", h->last_err);
+	return r;
+}
+
+int host_subscribe(struct host *h)
+{
+	IOCA_OPTS(ioca_subscription_opts, so, .print = lib_print, .print_ctx = h);
+	const char *caps;
+	int r;
+
+	if (h->sub)
+		return 0;
+	h->sub = ioca_subscription__open(&so);
+	if (h->sub)
+		return 0;
+	r = -errno;
+	caps = r == -EPERM ? libioca_cmd_caps(IOCA_CMD_SAMPLES_SUBSCRIBE) : NULL;
+	snprintf(h->last_err, sizeof(h->last_err), "ioca.ko: subscribing to the samples: %s%s%s%s",
+		 strerror(-r), caps ? " (iocad needs " : "", caps ? caps : "", caps ? ")" : "");
+	return r;
 }
 
 static void find_ddio_counters(struct host *h)
@@ -292,6 +313,8 @@ int host_platform_open(const struct host_platform_opts *o, struct platform *pf, 
 	}
 	h->lock_fd = -1;
 	h->stop = o->stop;
+	if (o->sz >= offsetof(struct host_platform_opts, reload) + sizeof(o->reload))
+		h->reload = o->reload;
 	h->print = o->print ? o->print : default_print;
 	h->print_arg = o->print_arg;
 	snprintf(h->cpu_root, sizeof(h->cpu_root), "%s",

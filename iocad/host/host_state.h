@@ -37,6 +37,7 @@ struct host_sock {
 	uint32_t start_mask; /* DDIO mask found at open, put back by restore */
 	uint32_t ddio_cur;   /* last mask read back or set */
 	bool ddio_changed;   /* iocad set DDIO: restore puts start_mask back */
+	uint32_t ddio_epoch; /* DDIO epoch of iocad's last write (0: none known) */
 	struct rdt *rdt;     /* its cache domain's groups; NULL: no online CPU */
 	unsigned int l3_id;  /* its L3 cache id (resctrl's domain) */
 };
@@ -45,19 +46,30 @@ struct host {
 	char cpu_root[256];
 	char pci_root[256]; /* /sys/bus/pci/devices (host_device.c) */
 	volatile sig_atomic_t *stop;
+	volatile sig_atomic_t *reload;
 	host_print_fn print;
 	void *print_arg;
 	int lock_fd;
-	bool sampler_running;		/* started by this iocad */
-	bool lib_quiet;			/* libioca's own "not loaded" is said better by us */
-	bool have_plan;			/* @plan was applied */
-	bool late_said;			/* "no sample for N ms" said, until one comes */
-	bool hotplug_said;		/* a failed hotplug fix-up said, until one works */
-	struct platform_cpuset online;	/* the online CPUs the groups were written for */
-	struct ioca_client *client;	/* requests; owns sampler and DDIO */
-	struct ioca_subscription *sub;	/* samples */
-	struct ioca_cha_preset *preset; /* NULL: no DDIO counters */
-	struct io_alloc *ioa;		/* DDIO masks by resctrl's io_alloc; NULL: ioca.ko */
+	bool sampler_running; /* started by this iocad */
+	bool lib_quiet;	      /* libioca's own "not loaded" is said better by us */
+	bool have_plan;	      /* @plan was applied */
+	bool hotplug_said;    /* a failed hotplug fix-up said, until one works */
+	/*
+	 * The plan in force's sampler is not running (neither the new nor
+	 * the running config's would start, or someone stopped it): polls
+	 * retry it at @retry_at_ms (CLOCK_MONOTONIC), @retry_ms apart,
+	 * doubling to a minute; the allocation in force stays.
+	 */
+	bool sampler_down;
+	unsigned int sampler_tries;
+	uint64_t retry_ms, retry_at_ms;
+	unsigned int waited_ms;		    /* without a sample, since the last one */
+	char waiting[PLATFORM_WHY_LEN * 2]; /* what polls wait for; "" : a sample */
+	struct platform_cpuset online;	    /* the online CPUs the groups were written for */
+	struct ioca_client *client;	    /* requests; owns sampler and DDIO */
+	struct ioca_subscription *sub;	    /* samples */
+	struct ioca_cha_preset *preset;	    /* NULL: no DDIO counters */
+	struct io_alloc *ioa;		    /* DDIO masks by resctrl's io_alloc; NULL: ioca.ko */
 	char no_ddio_why[PLATFORM_WHY_LEN];
 	char last_err[768];	 /* why the last call failed, for the loop's log */
 	struct ioca_info *info;	 /* last info (read every interval) */
@@ -83,5 +95,18 @@ void host_say(struct host *h, const char *fmt, ...) __attribute__((format(printf
  * added); if it refuses the IIO events, without them. 0 or -errno.
  */
 int host_apply_resample(struct host *h);
+
+/*
+ * host_platform.c: subscribe to the samples (nothing if subscribed). 0, or
+ * -errno with @h->last_err saying why (EPERM: naming the capabilities;
+ * ENOSPC: no slot for iocad until it owns the sampler).
+ */
+int host_subscribe(struct host *h);
+
+/*
+ * host_apply.c: start the sampler of the plan in force (after it went
+ * down). 0, or -errno with @h->last_err saying why.
+ */
+int host_apply_sampler(struct host *h);
 
 #endif /* IOCAD_HOST_STATE_H */

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "loop/loop.h"
 #include "loop/loop_antagonist.h"
@@ -254,7 +255,8 @@ static void apply_changes(struct loop *l, struct pending *pend, uint64_t idx, bo
 
 /*
  * One interval on every socket, then one apply of whatever changed.
- * 1 at the end, 2 with records in @pend, 0 for the baseline, or -errno.
+ * 1 at the end, 2 with records in @pend, 0 for the baseline, 3 when the
+ * platform had no sample (no interval, no wait), or -errno.
  */
 static int interval(struct loop *l, struct pending *pend, uint64_t idx)
 {
@@ -265,6 +267,9 @@ static int interval(struct loop *l, struct pending *pend, uint64_t idx)
 	r = l->pf->ops->poll(l->pf->ctx, &l->cur);
 	if (r == PLATFORM_END)
 		return 1;
+	/* no sample yet: no interval; the loop's top looks at its flags */
+	if (r == -EAGAIN)
+		return 3;
 	/* a stop woke a waiting poll: the loop's top sees the flag */
 	if (r == -EINTR && l->o->stop && *l->o->stop)
 		return 0;
@@ -311,6 +316,31 @@ static void record(struct loop *l, struct pending *pend, uint64_t idx, struct lo
 	}
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* This turn's status: what the platform waits for, and that the loop turned. */
+static void publish(struct loop *l, uint64_t idx)
+{
+	struct loop_status *st = &l->status;
+	const char *w = l->pf->ops->waiting ? l->pf->ops->waiting(l->pf->ctx) : "";
+
+	st->intervals = idx;
+	st->turns++;
+	if (!w || !w[0])
+		st->waiting_since_ns = 0;
+	else if (!st->waiting_since_ns)
+		st->waiting_since_ns = mono_ns();
+	st->waiting = w ? w : "";
+	if (l->o->sz >= offsetofend(struct loop_opts, status_arg) && l->o->status_fn)
+		l->o->status_fn(l->o->status_arg, st);
+}
+
 static int check_opts(const struct loop_opts *o, struct platform *pf)
 {
 	if (!o || o->sz < offsetofend(struct loop_opts, quiet) || !o->cfg || !pf || !pf->ops)
@@ -340,8 +370,12 @@ static int run(struct loop *l, struct loop_record *out, size_t max, size_t *nout
 			break;
 		}
 		if (o->reload && *o->reload) {
+			bool taken;
+
 			*o->reload = 0;
-			loop_plan_reload(l);
+			taken = loop_plan_reload(l);
+			if (o->sz >= offsetofend(struct loop_opts, reloaded_fn) && o->reloaded_fn)
+				o->reloaded_fn(o->reload_arg, taken);
 			loop_device_sync(l);
 			loop_antagonist_counters(l);
 		}
@@ -356,6 +390,11 @@ static int run(struct loop *l, struct loop_record *out, size_t max, size_t *nout
 			break;
 		if (r == 2)
 			record(l, pend, idx++, out, max, nout);
+		publish(l, idx);
+		if (r == 3) {
+			r = 0;
+			continue; /* the poll waited: no wait, the flags first */
+		}
 		r = l->pf->ops->wait(l->pf->ctx, l->cfg.interval_ns);
 		if (r < 0 && r != -EINTR) {
 			loop_say(l, LOOP_LOG_ERROR, "%s: wait failed: %s", l->pf->ops->name,

@@ -336,7 +336,7 @@ int loop_plan_start(struct loop *l)
 	return r;
 }
 
-void loop_plan_reload(struct loop *l)
+bool loop_plan_reload(struct loop *l)
 {
 	const struct loop_opts *o = l->o;
 	char err[512] = "";
@@ -345,14 +345,14 @@ void loop_plan_reload(struct loop *l)
 
 	if (!o->reload_fn) {
 		loop_say(l, LOOP_LOG_INFO, "reload requested, but no config file to re-read");
-		return;
+		return false;
 	}
 	r = o->reload_fn(o->reload_arg, &l->newcfg, err, sizeof(err));
 	if (!r)
 		r = split(l, err, sizeof(err));
 	if (r) {
 		loop_say(l, LOOP_LOG_ERROR, "reload rejected, keeping the running config: %s", err);
-		return;
+		return false;
 	}
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
 		n += l->s[id].next_used ? l->s[id].next_changed : l->s[id].used;
@@ -369,13 +369,13 @@ void loop_plan_reload(struct loop *l)
 				 "reload: %s: thresholds changed, tenants unchanged", l->cfg.path);
 		else
 			loop_say(l, LOOP_LOG_INFO, "reload: %s unchanged", l->cfg.path);
-		return;
+		return true;
 	}
 	if (alloc_next(l, false) || take_next(l)) {
 		loop_say(l, LOOP_LOG_ERROR,
 			 "reload rejected: the new allocation was not applied, the running "
 			 "config and allocation stay");
-		return;
+		return false;
 	}
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
 		if (l->s[id].used && l->s[id].next_changed)
@@ -383,4 +383,5 @@ void loop_plan_reload(struct loop *l)
 				 "reload: socket %u: %u tenants, LLC Alloc done, DDIO %u ways", id,
 				 l->s[id].cfg.ntenants, l->s[id].ctx.alloc.ddio_ways);
 	loop_say(l, LOOP_LOG_INFO, "reload: %u socket(s) changed, the others untouched", n);
+	return true;
 }

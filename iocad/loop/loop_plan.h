@@ -11,8 +11,12 @@
 /* Place l->cfg, cut it per socket and make the first LLC Alloc; apply it. */
 int loop_plan_start(struct loop *l);
 
-/* SIGHUP: a config that fails to parse, fit or check changes nothing. */
-void loop_plan_reload(struct loop *l);
+/*
+ * SIGHUP: a config that fails to parse, fit or check changes nothing.
+ * True when the reloaded config is in force (also when it changed
+ * nothing), false when it was refused.
+ */
+bool loop_plan_reload(struct loop *l);
 
 /*
  * Apply the allocation of every used socket as one plan. On success the

@@ -85,9 +85,10 @@ struct loop {
 	uint64_t retry_at;
 	bool must_apply; /* the plan in force may not be the platform's: apply it */
 	bool changed_platform;
-	char extra[4096];	 /* the platform's trace columns */
-	struct loop_devices dev; /* [device ADDR] settings (loop_device.c) */
-	bool l2_said;		 /* "no L2 counts" said (loop_antagonist.c) */
+	char extra[4096];	   /* the platform's trace columns */
+	struct loop_devices dev;   /* [device ADDR] settings (loop_device.c) */
+	bool l2_said;		   /* "no L2 counts" said (loop_antagonist.c) */
+	struct loop_status status; /* published each turn (loop.c) */
 };
 
 void loop_say(struct loop *l, enum loop_log_level lvl, const char *fmt, ...)

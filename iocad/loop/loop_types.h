@@ -67,6 +67,15 @@ struct loop_record {
 	struct loop_tenant_record tenant[PLATFORM_MAX_TENANTS];
 };
 
+/* What the loop publishes at each turn (loop_opts.status_fn). */
+struct loop_status {
+	uint64_t intervals; /* intervals recorded so far */
+	uint64_t turns;	    /* turns of the loop: each is progress */
+	/* what the platform waits for ("" while samples come: platform_ops.waiting) */
+	const char *waiting;
+	uint64_t waiting_since_ns; /* CLOCK_MONOTONIC it began; 0: not waiting */
+};
+
 enum loop_log_level {
 	LOOP_LOG_ERROR,
 	LOOP_LOG_INFO,	   /* startup, reload, restore */
@@ -107,8 +116,23 @@ struct loop_opts {
 	/* Called once per socket per interval with its record (metrics); NULL: none. */
 	void (*record_fn)(void *arg, const struct loop_record *r);
 	void *record_arg;
+	/*
+	 * Called at every turn of the loop (an interval, or a poll that had
+	 * no sample), so a turn that never comes is a hung loop (systemd's
+	 * watchdog); NULL: none.
+	 */
+	void (*status_fn)(void *arg, const struct loop_status *st);
+	void *status_arg;
+	/*
+	 * Called after each reload with its outcome: true when the reloaded
+	 * config is the one in force, false when it was refused at any step
+	 * (parse, split, allocation, check, apply) and the running one stays;
+	 * what reload_fn prepared for it (drop-ins, watches) is then dropped.
+	 * NULL: none.
+	 */
+	void (*reloaded_fn)(void *arg, bool taken);
 	size_t : 0;
 };
-#define loop_opts__last_field record_arg
+#define loop_opts__last_field reloaded_fn
 
 #endif /* IOCAD_LOOP_TYPES_H */

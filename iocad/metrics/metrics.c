@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "metrics/metrics.h"
 
@@ -236,6 +237,23 @@ void metrics_record(struct metrics *m, unsigned int slot, const struct loop_reco
 	for (unsigned int i = 0; i < s->ndev; i++)
 		memcpy(s->dev[i].addr, r->dev[i].addr, sizeof(s->dev[i].addr));
 	record_sim(m, slot);
+	pthread_mutex_unlock(&m->lock);
+}
+
+void metrics_status(struct metrics *m, const struct loop_status *st)
+{
+	struct timespec ts;
+	double now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	pthread_mutex_lock(&m->lock);
+	m->snap.have_status = true;
+	m->snap.waiting = st->waiting && st->waiting[0];
+	m->snap.waiting_s = m->snap.waiting && st->waiting_since_ns
+				    ? now - (double)st->waiting_since_ns / 1e9
+				    : 0;
+	m->snap.loop_turns_total = st->turns;
 	pthread_mutex_unlock(&m->lock);
 }
 

@@ -91,6 +91,11 @@ struct metrics_socket {
 struct metrics_snapshot {
 	unsigned int nsockets;
 	struct metrics_socket sock[METRICS_MAX_SOCKETS];
+	/* the loop's last turn (metrics_status); rendered once one came */
+	bool have_status;
+	bool waiting;	  /* the platform waits (the sampler, a sample): no interval */
+	double waiting_s; /* for how long, at the last turn; 0 when not */
+	uint64_t loop_turns_total;
 };
 
 /* A platform trace column, as a figure of the simulator. */
@@ -138,6 +143,9 @@ int metrics_add_socket(struct metrics *m, const struct config *cfg, struct platf
  * into the snapshot (counters add, gauges take the interval's values).
  */
 void metrics_record(struct metrics *m, unsigned int slot, const struct loop_record *r);
+
+/* The loop's turn @st: whether, and how long, the platform waits. */
+void metrics_status(struct metrics *m, const struct loop_status *st);
 
 /* Copy the snapshot out (consistent: between two records). */
 void metrics_copy(struct metrics *m, struct metrics_snapshot *out);

@@ -138,6 +138,21 @@ void metrics_exporter_record(void *arg, const struct loop_record *r)
 	}
 }
 
+void metrics_exporter_status(void *arg, const struct loop_status *st)
+{
+	struct metrics_exporter *e = arg;
+	bool was = e->m.snap.waiting, now = st->waiting && st->waiting[0];
+	char err[512];
+
+	metrics_status(&e->m, st);
+	/* the textfile follows a change of state; intervals write it anyway */
+	if (e->textfile[0] && was != now && write_textfile(e, err, sizeof(err)) &&
+	    !e->textfile_failing) {
+		say(e, LOOP_LOG_ERROR, "%s (retried every interval)", err);
+		e->textfile_failing = true;
+	}
+}
+
 void metrics_exporter_stop(struct metrics_exporter *e)
 {
 	if (!e)

@@ -37,6 +37,9 @@ struct metrics_exporter *metrics_exporter_start(const struct metrics_exporter_op
 /* A loop_opts.record_fn: @arg is the exporter. */
 void metrics_exporter_record(void *arg, const struct loop_record *r);
 
+/* A loop_opts.status_fn (@arg the exporter): ioca_waiting and the loop's turns. */
+void metrics_exporter_status(void *arg, const struct loop_status *st);
+
 /* Stop serving and free; the textfile keeps the last interval. NULL is fine. */
 void metrics_exporter_stop(struct metrics_exporter *e);
 

@@ -344,6 +344,27 @@ static void devices(FILE *f, const struct metrics_snapshot *ss)
 		}
 }
 
+/* The loop's own state, not a socket's: whether it waits, and that it turns. */
+static void status(FILE *f, const struct metrics_snapshot *s)
+{
+	if (!s->have_status)
+		return;
+	family(f, "ioca_waiting", "gauge",
+	       "1 while iocad waits (for the sampler to start, for a sample): no interval is "
+	       "decided, the allocation in force stays; the log and systemctl status say what "
+	       "for.");
+	fputs("ioca_waiting", f);
+	value(f, s->waiting);
+	family(f, "ioca_waiting_seconds", "gauge", "How long iocad has been waiting (0: not).");
+	fputs("ioca_waiting_seconds", f);
+	value(f, s->waiting_s);
+	family(f, "ioca_loop_turns_total", "counter",
+	       "Turns of iocad's loop: an interval, or a poll without a sample (at least one a "
+	       "second while it waits).");
+	fputs("ioca_loop_turns_total", f);
+	u64(f, s->loop_turns_total);
+}
+
 int metrics_render(const struct metrics_snapshot *s, FILE *f)
 {
 	per_socket(f, s, "ioca_intervals_total", "counter", "Intervals iocad has decided.",
@@ -371,5 +392,6 @@ int metrics_render(const struct metrics_snapshot *s, FILE *f)
 	devices(f, s);
 	tenants(f, s);
 	sim(f, s);
+	status(f, s);
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }

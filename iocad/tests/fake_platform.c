@@ -28,6 +28,8 @@ static int f_poll(void *ctx, struct platform_sample *out)
 		f->on_poll(f, f->arg);
 	if (f->end_after && f->polls >= f->end_after)
 		return PLATFORM_END;
+	if (f->poll_error)
+		return f->poll_error; /* no sample: the counters stay */
 	f->s.seq++;
 	f->s.t_ns += f->interval_ns;
 	f->s.ncpus = f->info.ncpus;
@@ -117,6 +119,13 @@ static void f_destroy(void *ctx)
 	(void)ctx;
 }
 
+static const char *f_waiting(void *ctx)
+{
+	const struct fake_platform *f = ctx;
+
+	return f->waiting;
+}
+
 static const struct platform_ops fake_ops = {
 	.name = "fake",
 	.info = f_info,
@@ -126,6 +135,7 @@ static const struct platform_ops fake_ops = {
 	.wait = f_wait,
 	.restore = f_restore,
 	.destroy = f_destroy,
+	.waiting = f_waiting,
 };
 
 void fake_platform_init(struct fake_platform *f, unsigned int llc_ways, unsigned int ncpus,

@@ -33,6 +33,8 @@ struct fake_platform {
 	unsigned int end_after;	   /* PLATFORM_END from this poll on; 0: never */
 	int apply_error;	   /* apply() returns this if non-zero */
 	int check_error;	   /* check() returns this if non-zero */
+	int poll_error;		   /* poll() returns this (no sample) if non-zero */
+	const char *waiting;	   /* what waiting() says ("" or NULL: nothing) */
 	struct platform_plan plan; /* last applied (sampling-only ones too) */
 	void (*on_poll)(struct fake_platform *f, void *arg);
 	void *arg;

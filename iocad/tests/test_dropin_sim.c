@@ -242,12 +242,44 @@ static void test_dropin_sim_cgroup_tenant_followed(void **state)
 	assert_int_equal(stop(f), 0);
 }
 
+/*
+ * A reload refused after its drop-ins were read (placing its tenants on
+ * the platform: a CPU the host lacks) keeps watching the running config's
+ * tenants_dir, not the refused one's: a file added there later is still a
+ * tenant joining.
+ */
+static void test_dropin_sim_refused_reload_keeps_the_watches(void **state)
+{
+	struct fx *f = *state;
+	char good[1024], text[1024], tdir2[160];
+
+	snprintf(tdir2, sizeof(tdir2), "%s/other.d", f->dir);
+	assert_int_equal(mkdir(tdir2, 0755), 0);
+	snprintf(good, sizeof(good), "%s", slurp(f->ini));
+	start(f);
+	assert_true(wait_for(f->out, " a=0x", 1, 0));
+	/* another directory, and a CPU the platform lacks: refused when placed */
+	snprintf(text, sizeof(text),
+		 "[platform]\nllc_ways = 11\ninterval_ms = 50\ntenants_dir = %s\n"
+		 "[tenant a]\ncpus = 40\nways = 2\n",
+		 tdir2);
+	put(f->ini, text);
+	assert_int_equal(kill(f->pid, SIGHUP), 0);
+	assert_true(wait_for(f->err, "reload rejected, keeping the running config", 0, 0));
+	/* the running config's file back, then a tenant file in its directory */
+	put(f->ini, good);
+	drop(f, "b.ini", "[tenant b]\ncpus = 1\nways = 3\n");
+	assert_true(wait_for(f->out, " b=0x", 1, 0));
+	assert_int_equal(stop(f), 0);
+}
+
 int main(void)
 {
 #define T(x) cmocka_unit_test_setup_teardown(x, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_dropin_sim_files_added_broken_removed_while_running),
 		T(test_dropin_sim_cgroup_tenant_followed),
+		T(test_dropin_sim_refused_reload_keeps_the_watches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

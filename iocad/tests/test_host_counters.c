@@ -147,7 +147,7 @@ static void test_host_counters_restarts_never_go_backwards(void **state)
 	assert_int_equal(f->out.cpu[0].instructions, 1010);
 	assert_int_equal(f->out.cpu[1].instructions, 1020);
 	/* a new sampler configuration restarts everything from zero */
-	host_counters_new_epoch(&f->hc, false);
+	host_counters_new_epoch(&f->hc, false, 0);
 	f->s.ncpus = 0;
 	cpu(&f->s, 0, 5000, 2);
 	cpu(&f->s, 1, 5000, 1);
@@ -210,6 +210,79 @@ static void test_host_counters_ddio_per_socket(void **state)
 	assert_true(f->out.socket[2].ddio_missing);
 }
 
+/* What host_ops' poll does with each received sample: drop an old run's, fold the rest. */
+static void poll_one(struct fx *f)
+{
+	struct host_ddio_counts d[PLATFORM_MAX_SOCKETS] = {{0}};
+
+	if (!host_counters_stale(&f->hc, &f->s))
+		host_counters_fold(&f->hc, &f->s, d, &f->out);
+}
+
+/*
+ * A reload restarted the sampler (run epoch 4 -> 5) while the old run's
+ * last sample was still queued: it is dropped, and the new run's first
+ * interval holds the new run's counts only (the probe saw 101e9
+ * instructions for 1e9).
+ */
+static void test_host_counters_old_run_sample_is_not_folded(void **state)
+{
+	struct fx *f = *state;
+	uint64_t before;
+
+	host_counters_new_epoch(&f->hc, false, 4);
+	f->s.epoch = 4;
+	cpu(&f->s, 0, 99000000000ull, 1);
+	poll_one(f);
+	before = f->out.cpu[0].instructions;
+	/* the restart; then the old run's queued sample, then the new run's */
+	host_counters_new_epoch(&f->hc, false, 5);
+	f->s.ncpus = 0;
+	cpu(&f->s, 0, 100000000000ull, 1);
+	poll_one(f);
+	assert_int_equal(f->hc.stale, 1);
+	f->s.ncpus = 0;
+	f->s.epoch = 5;
+	cpu(&f->s, 0, 1000000000ull, 1);
+	poll_one(f);
+	assert_int_equal(f->out.cpu[0].instructions - before, 1000000000ull);
+	/* a later run nobody told iocad of (someone restarted it) restarts the counts */
+	before = f->out.cpu[0].instructions;
+	f->s.ncpus = 0;
+	f->s.epoch = 6;
+	cpu(&f->s, 0, 500, 1);
+	poll_one(f);
+	assert_int_equal(f->hc.run_epoch, 6);
+	assert_int_equal(f->out.cpu[0].instructions - before, 500);
+	/* a module without epochs (0): every sample counts, as before epochs */
+	host_counters_new_epoch(&f->hc, false, 0);
+	f->s.epoch = 3;
+	assert_false(host_counters_stale(&f->hc, &f->s));
+}
+
+/*
+ * The DDIO probe: iocad wrote 0x600 (epoch 8) over 0x700; a sample
+ * collected before the write (epoch 7) still says 0x700: it says nothing
+ * new, not "changed outside". One collected after says what is there.
+ */
+static void test_host_counters_stale_ddio_mask_is_not_an_outside_change(void **state)
+{
+	struct ioca_socket_sample ss = {.id = 0, .ddio_mask = 0x700, .ddio_epoch = 7};
+
+	(void)state;
+	assert_int_equal(host_counters_seen_mask(&ss, 8), 0);
+	ss.ddio_epoch = 8;
+	ss.ddio_mask = 0x600;
+	assert_int_equal(host_counters_seen_mask(&ss, 8), 0x600);
+	/* someone else wrote after iocad: a later epoch, an outside change */
+	ss.ddio_epoch = 9;
+	ss.ddio_mask = 0x300;
+	assert_int_equal(host_counters_seen_mask(&ss, 8), 0x300);
+	/* a module without epochs: the mask as sent */
+	ss.ddio_epoch = 0;
+	assert_int_equal(host_counters_seen_mask(&ss, 8), 0x300);
+}
+
 /* The L2 events: indexes 4 and 5 fold into l2_refs/l2_misses only when they are live. */
 static void test_host_counters_l2_folds_only_when_live(void **state)
 {
@@ -221,12 +294,12 @@ static void test_host_counters_l2_folds_only_when_live(void **state)
 	c->ncounters = HOST_MAX_CPU_EVENTS;
 	c->counters[4] = (struct ioca_counter){.index = 4, .value = 1000};
 	c->counters[5] = (struct ioca_counter){.index = 5, .value = 900};
-	host_counters_new_epoch(&f->hc, false);
+	host_counters_new_epoch(&f->hc, false, 0);
 	fold(f, true, 0, 0);
 	assert_int_equal(f->out.cpu[0].llc_misses, 400);
 	assert_int_equal(f->out.cpu[0].l2_refs, 0);
 	assert_int_equal(f->out.cpu[0].l2_misses, 0);
-	host_counters_new_epoch(&f->hc, true);
+	host_counters_new_epoch(&f->hc, true, 0);
 	fold(f, true, 0, 0);
 	assert_int_equal(f->out.cpu[0].l2_refs, 1000);
 	assert_int_equal(f->out.cpu[0].l2_misses, 900);
@@ -444,6 +517,9 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_counters_ddio_per_socket, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_host_counters_old_run_sample_is_not_folded,
+						setup, teardown),
+		cmocka_unit_test(test_host_counters_stale_ddio_mask_is_not_an_outside_change),
 		cmocka_unit_test_setup_teardown(test_host_counters_l2_folds_only_when_live, setup,
 						teardown),
 		cmocka_unit_test(test_host_counters_l2_events_by_model),

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -156,12 +158,53 @@ static void test_sighup_during_output_loses_no_line(void **state)
 	assert_int_equal(want, 3000);
 }
 
+/*
+ * Under systemd (Type=notify): READY=1 and the watchdog's first ping once
+ * the loop turns, a STATUS= line, STOPPING=1 on the way out, to the
+ * abstract socket $NOTIFY_SOCKET names.
+ */
+static void test_sd_notify_ready_status_stopping(void **state)
+{
+	struct fx *f = *state;
+	char *argv[] = {IOCAD, "--sim", f->scn, "--intervals", "5", "--quiet", f->ini, NULL};
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	char name[64], all[4096] = "", buf[1024];
+	int fd;
+
+	write_file(f->ini, "[platform]\nllc_ways = 11\n[tenant a]\ncpus = 0\nways = 2\n");
+	snprintf(name, sizeof(name), "@iocad-test-main-%d", (int)getpid());
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+	assert_true(fd >= 0);
+	memcpy(a.sun_path + 1, name + 1, strlen(name) - 1);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a,
+			      (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(name))),
+			 0);
+	setenv("NOTIFY_SOCKET", name, 1);
+	setenv("WATCHDOG_USEC", "30000000", 1);
+	assert_int_equal(exit_status(spawn(argv, NULL)), 0);
+	unsetenv("NOTIFY_SOCKET");
+	unsetenv("WATCHDOG_USEC");
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf) - 1, 0);
+
+		if (n <= 0)
+			break;
+		buf[n] = '\0';
+		strncat(all, buf, sizeof(all) - strlen(all) - 1);
+	}
+	close(fd);
+	assert_non_null(strstr(all, "READY=1\nWATCHDOG=1\nSTATUS=running"));
+	assert_non_null(strstr(all, "STOPPING=1\n"));
+	assert_true(strstr(all, "READY=1") < strstr(all, "STOPPING=1"));
+}
+
 int main(void)
 {
 #define T(x) cmocka_unit_test_setup_teardown(x, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_detect_config_error_exits_2),
 		T(test_sighup_during_output_loses_no_line),
+		T(test_sd_notify_ready_status_stopping),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "metrics/metrics.h"
@@ -405,9 +406,38 @@ static void test_metrics_no_latest_interval_before_the_first(void **state)
 	free(t);
 }
 
+/* The loop's turns: ioca_waiting while the platform waits (a sampler that will not start). */
+static void test_metrics_waiting_gauge_follows_the_loop_status(void **state)
+{
+	struct metrics_fx *x = *state;
+	struct loop_status st = {.turns = 7, .waiting = "the sampler to start"};
+	struct timespec ts;
+	char *t;
+
+	t = metrics_fx_render(&x->m);
+	assert_false(metrics_fx_has(t, "ioca_waiting"));
+	free(t);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	st.waiting_since_ns = ((uint64_t)ts.tv_sec - 3) * 1000000000ull + (uint64_t)ts.tv_nsec;
+	metrics_status(&x->m, &st);
+	t = metrics_fx_render(&x->m);
+	assert_int_equal(metrics_fx_value(t, "ioca_waiting"), 1);
+	assert_true(metrics_fx_value(t, "ioca_waiting_seconds") >= 3);
+	assert_int_equal(metrics_fx_value(t, "ioca_loop_turns_total"), 7);
+	free(t);
+	st = (struct loop_status){.turns = 8, .waiting = ""};
+	metrics_status(&x->m, &st);
+	t = metrics_fx_render(&x->m);
+	assert_int_equal(metrics_fx_value(t, "ioca_waiting"), 0);
+	assert_int_equal(metrics_fx_value(t, "ioca_waiting_seconds"), 0);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_metrics_waiting_gauge_follows_the_loop_status,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_metrics_counters_sum_intervals_and_gauges_take_the_latest, setup,
 			teardown),

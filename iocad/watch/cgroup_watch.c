@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cgroup tenants' CPUs re-read every interval (cgroup_watch.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,7 +84,16 @@ static int cw_info(void *ctx, struct platform_info *out)
 
 static int cw_poll(void *ctx, struct platform_sample *out)
 {
-	return in(ctx)->ops->poll(in(ctx)->ctx, out);
+	struct cgroup_watch *w = ctx;
+	int r = in(ctx)->ops->poll(in(ctx)->ctx, out);
+
+	/* no sample (the loop skips its wait): look at the cgroups and drop-ins here */
+	if (r == -EAGAIN) {
+		cgroup_watch_check(w);
+		if (w->dropins && dropin_watch_drain(w->dropins) > 0 && w->reload)
+			*w->reload = 1;
+	}
+	return r;
 }
 
 static int cw_check(void *ctx, const struct platform_plan *plan)
@@ -104,6 +114,11 @@ static int cw_restore(void *ctx)
 static void cw_destroy(void *ctx)
 {
 	in(ctx)->ops->destroy(in(ctx)->ctx);
+}
+
+static const char *cw_waiting(void *ctx)
+{
+	return in(ctx)->ops->waiting(in(ctx)->ctx);
 }
 
 static const char *cw_last_error(void *ctx)
@@ -141,6 +156,8 @@ void cgroup_watch_wrap(struct cgroup_watch *w, struct platform *pf, volatile sig
 	w->ops.destroy = cw_destroy;
 	if (pf->ops->last_error)
 		w->ops.last_error = cw_last_error;
+	if (pf->ops->waiting)
+		w->ops.waiting = cw_waiting;
 	if (pf->ops->trace_columns)
 		w->ops.trace_columns = cw_trace_columns;
 	if (pf->ops->device_ddio)

@@ -23,7 +23,7 @@ tap_diag() { # DDIO, the sampler, every iocad group's schemata and CPUs, iocad's
 . ./tap.sh
 # shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
 . ./iocad_guest.sh
-echo "1..34"
+echo "1..38"
 
 ngroups() { ls -d "$R"/iocad-s0-* 2>/dev/null | wc -l; }
 snapshot() {
@@ -80,8 +80,8 @@ sed '/^\[tenant db\]/,$d' /tmp/four.ini >/tmp/swap.ini
 # --- before anything is there ---------------------------------------------
 ./iocad /tmp/three.ini >"$LOG" 2>&1
 rc=$?
-check "without ioca.ko: exit 2, names ioca.ko and how to load it" \
-	'[ "$rc" -eq 2 ] && logs "ioca.ko is not loaded" && logs "modprobe ioca"'
+check "without ioca.ko: exit 75 (may clear: systemd retries), names ioca.ko and how to load it" \
+	'[ "$rc" -eq 75 ] && logs "ioca.ko is not loaded" && logs "modprobe ioca"'
 
 insmod ./ioca.ko emulate=1 || echo "# insmod ioca.ko emulate=1 failed"
 insmod ./resctrl_emu.ko cbm_mask=0x7ff min_cbm_bits=1 num_closids=3 cache_ids=0 ||
@@ -89,8 +89,8 @@ insmod ./resctrl_emu.ko cbm_mask=0x7ff min_cbm_bits=1 num_closids=3 cache_ids=0 
 mkdir -p /run
 ./iocad /tmp/three.ini >"$LOG" 2>&1
 rc=$?
-check "resctrl not mounted: exit 2, says how to mount it" \
-	'[ "$rc" -eq 2 ] && logs "not mounted" && logs "mount -t resctrl resctrl /sys/fs/resctrl"'
+check "resctrl not mounted: exit 75, says how to mount it" \
+	'[ "$rc" -eq 75 ] && logs "not mounted" && logs "mount -t resctrl resctrl /sys/fs/resctrl"'
 check "a refused start leaves ioca.ko's sampler unconfigured and DDIO at 0x600" \
 	'[ "$(sampler)" = unconfigured ] && [ "$(ddio 0)" = 0x600 ]'
 
@@ -176,6 +176,26 @@ kill -HUP "$pid"
 wait_for 10 '[ -d $R/iocad-s0-cache ] && [ ! -d $R/iocad-s0-db ]'
 check "SIGHUP: the new tenant gets a group with its CPU, the removed one's group is gone" \
 	'[ "$(gcpus 0 cache)" = 3 ] && [ ! -d $R/iocad-s0-db ] && running'
+
+# --- a sampler that will not start (ioca.ko's sampler_fail_starts) ----------
+before=$(snapshot)
+echo 1000 >/sys/kernel/debug/ioca/sampler_fail_starts
+# a reload that changes sampling (500 -> 400 ms): neither its sampler nor the running one starts
+sed 's/^interval_ms = 500/interval_ms = 400/' /tmp/swap.ini >/tmp/three.ini
+kill -HUP "$pid"
+wait_for 20 'logs "waiting for the sampler to start"'
+check "a sampler that will not start: iocad says what it waits for, runs on, allocation kept" \
+	'logs "waiting for the sampler to start" && running && [ "$(snapshot)" = "$before" ]'
+cp /tmp/swap.ini /tmp/three.ini
+n0=$(grep -c "reload: /tmp/three.ini unchanged" "$LOG")
+kill -HUP "$pid"
+wait_for 5 '[ "$(grep -c "reload: /tmp/three.ini unchanged" "$LOG")" -gt "$n0" ]'
+check "... a SIGHUP while no sample comes is answered (within 5 s, not when samples return)" \
+	'[ "$(grep -c "reload: /tmp/three.ini unchanged" "$LOG")" -gt "$n0" ]'
+echo 0 >/sys/kernel/debug/ioca/sampler_fail_starts
+wait_for 70 'logs "sampler started again" && [ "$(sampler)" = running ]'
+check "... retried with backoff: the sampler runs again once it can, samples come again" \
+	'logs "sampler started again" && [ "$(sampler)" = running ] && wait_for 10 "logs \"samples come again\""'
 cp /tmp/three.ini.orig /tmp/three.ini
 
 # --- SIGTERM ----------------------------------------------------------------
@@ -234,6 +254,26 @@ wait_for 30 'logs "cleaned up 3 group(s)" && [ "$(ngroups)" -eq 3 ] && [ -s "$TR
 check "restart after kill -9: the dead instance's groups are cleaned up, and said so" \
 	'logs "cleaned up 3 group(s) left by an iocad" && running'
 
+# --- every subscriber slot others may take is taken -------------------------
+stop TERM
+# 15 monitors subscribe to a sampler of iocactl's (a monitor needs one
+# running); stopped, they wait 3 intervals + 2 s (62 s) before giving up
+./iocactl sampler set --interval 20s --cpus 0-1 --event instructions >/dev/null
+./iocactl sampler start >/dev/null
+mons=
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+	./iocactl monitor >/dev/null 2>&1 &
+	mons="$mons $!"
+done
+sleep 3
+./iocactl sampler stop >/dev/null
+start /tmp/three.ini
+wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ "$(sampler)" = running ] && [ "$(tail -n 1 "$TRACE" | cut -d, -f1)" -ge 2 ] 2>/dev/null'
+check "15 other subscribers: iocad still starts, in the slot kept for the sampler's owner" \
+	'running && logs "subscribes again once it owns the sampler" && [ "$(tail -n 1 "$TRACE" | cut -d, -f1)" -ge 2 ] 2>/dev/null'
+# shellcheck disable=SC2086 # one pid per word
+kill $mons 2>/dev/null
+
 # --- rmmod under a running iocad --------------------------------------------
 rmmod ioca
 wait_for 20 '! running'
@@ -241,8 +281,9 @@ if running; then stop KILL; else
 	wait "$pid"
 	rc=$?
 fi
-check "rmmod ioca: iocad exits non-zero" '[ "$rc" -ne 0 ]'
-check "rmmod ioca: with a clear message naming ioca.ko" 'logs "lost ioca.ko"'
+check "rmmod ioca: iocad exits 3 (an operator's rmmod: not restarted)" '[ "$rc" -eq 3 ]'
+check "rmmod ioca: with a clear message naming ioca.ko, and that it stays down" \
+	'logs "lost ioca.ko" && logs "iocad stays down until it is started again"'
 check "rmmod ioca: iocad still removes its groups" '[ "$(ngroups)" -eq 0 ]'
 
 echo "# iocad-vm: $((n - failed)) passed, $failed failed"

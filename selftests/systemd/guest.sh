@@ -18,7 +18,7 @@ exposure_max=$(cat exposure_max)
 TAP_NAME=iocad.service
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
-echo "1..27"
+echo "1..33"
 
 tap_diag() {
 	echo "# ddio $(ddio), $(systemctl show -p ActiveState -p SubState -p MainPID -p NRestarts iocad | tr '\n' ' ')"
@@ -79,6 +79,9 @@ cp -a mods/. "/lib/modules/$(uname -r)/" || echo "# copying modules.dep and ioca
 echo "options ioca emulate=1" >/etc/modprobe.d/ioca-vm.conf
 insmod ./resctrl_emu.ko cbm_mask=0x7ff min_cbm_bits=1 num_closids=8 cache_ids=0 ||
 	echo "# insmod resctrl_emu.ko failed"
+# a short watchdog, so the hung-iocad check below takes seconds, not the unit's 30
+mkdir -p /etc/systemd/system/iocad.service.d
+printf '[Service]\nWatchdogSec=10s\n' >/etc/systemd/system/iocad.service.d/watchdog.conf
 systemctl daemon-reload
 
 check "systemd is PID 1" '[ "$(cat /proc/1/comm)" = systemd ]'
@@ -122,6 +125,8 @@ check "start creates one group per tenant with its CPUs" \
 	'[ "$(gcpus batch)" = 2 ] && [ "$(gcpus web)" = 0 ] && [ "$(gcpus db)" = 1 ]'
 check "PS tenants off DDIO's ways" 'ps_off_ddio'
 check "iocad owns a running sampler (it joined samples)" '[ "$(sampler)" = running ]'
+check "Type=notify: iocad said READY and its status (systemctl status shows it)" \
+	'prop StatusText | grep -q "^running"'
 check "iocad holds only the unit's capabilities, with no new privileges and seccomp" \
 	'caps_ok "$pid" && grep -q "^NoNewPrivs:.*1" /proc/$pid/status && grep -q "^Seccomp:.*2" /proc/$pid/status'
 echo 100000000000 >$DBG/ddio_miss_rate
@@ -159,6 +164,7 @@ cp /tmp/good.ini $INI
 
 # --- kill -9 -----------------------------------------------------------------
 mkdir $R/operator && echo "L3:0=00f" >$R/operator/schemata
+touch /run/iocad/kept
 kill -9 "$pid"
 wait_for 10 'dmesg | grep -q "owner pid $pid closed, DDIO mask 0x600 put back"'
 check "kill -9: ioca.ko puts DDIO back (0x600) as the owner's socket closes" \
@@ -171,6 +177,16 @@ check "the new iocad cleans up the 4 groups the dead one left, and says so" \
 	'journal "cleaned up 4 group(s) left by an iocad" && [ "$(ngroups)" -eq 4 ] && [ "$(sampler)" = running ]'
 check "... and leaves the operator's group alone" \
 	'[ -d $R/operator ] && grep -q "L3:0=00f" $R/operator/schemata'
+check "/run/iocad survived the restart (io_alloc's recovery record lives there)" \
+	'[ -f /run/iocad/kept ]'
+
+# --- a hung iocad: the watchdog -----------------------------------------------
+pid=$(prop MainPID)
+nr=$(prop NRestarts)
+kill -STOP "$pid"
+wait_for 120 '[ "$(prop NRestarts)" -gt "$nr" ] && [ "$(prop ActiveState)" = active ] && [ "$(prop MainPID)" != "$pid" ] && [ "$(ngroups)" -eq 4 ]'
+check "a stopped (hung) iocad misses WatchdogSec= and systemd restarts it" \
+	'[ "$(prop NRestarts)" -gt "$nr" ] && journal "Watchdog timeout" && [ "$(prop ActiveState)" = active ] && [ "$(ngroups)" -eq 4 ]'
 
 # --- stop --------------------------------------------------------------------
 echo 0 >$DBG/ddio_miss_rate
@@ -182,6 +198,32 @@ check "stop restores DDIO to 0x600 and removes every iocad group" \
 	'[ "$(ddio)" = 0x600 ] && [ "$(ngroups)" -eq 0 ]'
 check "... the sampler is no longer iocad's, the operator's group is untouched" \
 	'[ "$(sampler)" != running ] && grep -q "L3:0=00f" $R/operator/schemata'
+
+# --- an operator's rmmod wins -------------------------------------------------
+systemctl reset-failed iocad 2>/dev/null
+systemctl start iocad
+wait_for 30 '[ "$(prop ActiveState)" = active ] && [ "$(ngroups)" -eq 3 ]'
+nr=$(prop NRestarts)
+rmmod ioca
+wait_for 30 '[ "$(prop ActiveState)" = failed ]'
+# longer than RestartSec=10s: a restart (and its modprobe) would have come by now
+sleep 15
+check "rmmod ioca under iocad: exit 3, no restart, the module stays out" \
+	'[ "$(prop ExecMainStatus)" = 3 ] && [ "$(prop ActiveState)" = failed ] && [ "$(prop NRestarts)" = "$nr" ] && ! grep -q "^ioca " /proc/modules'
+check "... iocad removed its groups and said it stays down" \
+	'[ "$(ngroups)" -eq 0 ] && journal "iocad stays down until it is started again"'
+
+# --- a transient refusal at boot: an rdt_class created late ---------------------
+sed 's/^\[tenant batch\]/&\nrdt_class = late/' iocad-vm.ini >$INI
+systemctl reset-failed iocad 2>/dev/null
+systemctl start --no-block iocad
+wait_for 90 'journal "exit 75: the start was refused for a reason that may clear"'
+mkdir $R/late
+wait_for 90 '[ "$(prop ActiveState)" = active ] && [ "$(prop StatusText)" != "" ] && grep -q "L3:0=" $R/late/schemata && [ "$(ngroups)" -eq 2 ]'
+check "an rdt_class not yet there: exit 75, systemd restarts iocad, which runs once it is" \
+	'journal "exit 75" && [ "$(prop NRestarts)" -ge 1 ] && [ "$(prop ActiveState)" = active ] && [ "$(ngroups)" -eq 2 ]'
+systemctl stop iocad
+rmdir $R/late
 
 echo "# iocad-systemd: $((n - failed)) passed, $failed failed"
 exit "$failed"

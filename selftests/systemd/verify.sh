@@ -8,7 +8,10 @@
 #   2. `systemd-analyze security --offline=true`: the exposure is at most
 #      exposure_max (docs/host.md, "The unit"), and the unit's capability
 #      bounding set holds what ioca.ko asks for DDIO writes, control ops and
-#      sampling (kmod/README.md, "Privileges").
+#      sampling (kmod/README.md, "Privileges");
+#   3. Type=notify with a watchdog, the exit codes a restart would only
+#      repeat (2, 3) in RestartPreventExitStatus=, and /run/iocad kept
+#      across restarts (iocad(8), EXIT STATUS).
 # Prints "iocad-unit: N passed, M failed".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,4 +63,16 @@ verdict $((${#missing} != 0)) "one CapabilityBoundingSet= line holding ioca.ko's
 	"CapabilityBoundingSet=$caps; missing:$missing"
 grep -q '^PrivateDevices=yes' "$unit"
 verdict $((!$?)) "no PrivateDevices=yes (it drops CAP_SYS_RAWIO, so DDIO writes fail)"
+
+# iocad tells systemd it is ready and alive (sd_notify, iocad/loop/notify.c)
+grep -qx 'Type=notify' "$unit" && grep -q '^WatchdogSec=[1-9]' "$unit"
+verdict $? "Type=notify with a WatchdogSec= (a hung loop is restarted)" \
+	"$(grep -E '^(Type|WatchdogSec)=' "$unit")"
+# iocad(8) EXIT STATUS: 2 a config refusal, 3 an operator's rmmod: not restarted
+prevent=$(sed -n 's/^RestartPreventExitStatus=//p' "$unit")
+grep -qw 2 <<<"$prevent" && grep -qw 3 <<<"$prevent" && ! grep -qw 75 <<<"$prevent"
+verdict $? "RestartPreventExitStatus= holds 2 and 3, not 75 (a transient refusal is retried)" \
+	"RestartPreventExitStatus=$prevent"
+grep -qx 'RuntimeDirectoryPreserve=restart' "$unit"
+verdict $? "RuntimeDirectoryPreserve=restart (io_alloc's recovery record survives a restart)"
 finish
