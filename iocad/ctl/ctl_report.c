@@ -38,6 +38,7 @@ int ctl_fail(const char *op, int err, const struct ioca_client *c)
  */
 static void not_loaded_hint(void)
 {
+	static const char not_loaded[] = "iocactl: ioca.ko is not loaded";
 	char dir[PATH_MAX], ko[PATH_MAX + 16];
 	ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
 	char *slash;
@@ -54,13 +55,11 @@ static void not_loaded_hint(void)
 			continue;
 		snprintf(ko, sizeof(ko), "%s/kmod/ioca.ko", dir);
 		if (!access(ko, R_OK)) {
-			fprintf(stderr,
-				"iocactl: ioca.ko is not loaded (insmod %s, or emulate=1 in a VM)\n",
-				ko);
+			fprintf(stderr, "%s (insmod %s, or emulate=1 in a VM)\n", not_loaded, ko);
 			return;
 		}
 	}
-	fprintf(stderr, "iocactl: ioca.ko is not loaded (modprobe ioca, or emulate=1 in a VM)\n");
+	fprintf(stderr, "%s (modprobe ioca, or emulate=1 in a VM)\n", not_loaded);
 }
 
 struct ioca_client *ctl_open(const char *op, bool *quiet)
