@@ -17,15 +17,8 @@
 #include <stdint.h>
 
 #include "platform.h"
+#include "sim_bind.h"
 #include "sim_model.h"
-
-struct sim_tenant_cfg {
-	const char *name;	  /* matches a [tenant NAME] in the scenario */
-	const unsigned int *cpus; /* cpu ids */
-	unsigned int ncpus;
-	bool networking;
-	bool vswitch;
-};
 
 struct sim_platform_opts {
 	size_t sz;	       /* sizeof(struct sim_platform_opts) */

@@ -3,8 +3,8 @@
 #ifndef IOCAD_TESTS_RUN_FX_H
 #define IOCAD_TESTS_RUN_FX_H
 
-#include "config.h"
-#include "loop.h"
+#include "config/config.h"
+#include "loop/loop.h"
 #include "sim_platform.h"
 
 /* @name's tenant index in @cfg; fails the running test if there is none. */

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "fake_platform.h"
-#include "loop.h"
+#include "loop/loop.h"
 #include "sim_fx.h"
 #include "sim_model.h"
 #include "sim_platform.h"

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "log_buf.h"
-#include "loop.h"
+#include "loop/loop.h"
 #include "run_fx.h"
 #include "sim_platform.h"
 
