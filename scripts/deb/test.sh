@@ -13,7 +13,7 @@
 # next version (VERSION+1, in the background while DKMS builds) and boots
 # the kernel again with systemd as PID 1 over this machine's root
 # (scripts/vm/sysrun.sh, its writes kept in the guest), where
-# upgrade_guest.sh purges and installs iocad again, sets the node up as
+# upgrade_guest.sh runs iocad's first-install postinst, sets the node up as
 # the Kubernetes README says, runs iocad on a tenant config beside a
 # foreign resctrl group and upgrades, removes and purges it, checking each
 # step (resctrl_emu.ko stands in for resctrl).
@@ -282,12 +282,8 @@ t0=$(date +%s)
 wait "$next_pid"
 rc=$?
 next_pid=''
-newdebs=()
-for p in iocad libioca0 libioca-dev libspec1 libspec-dev; do
-	f=$(ls "$work"/next/"${p}"_"${next}"_*.deb 2>/dev/null)
-	[ -f "$f" ] && newdebs+=("--file" "$f:/ioca/new/")
-done
-if [ "$rc" -eq 0 ] && [ ${#newdebs[@]} -eq 10 ]; then
+newdeb=$(ls "$work"/next/iocad_"${next}"_*.deb 2>/dev/null)
+if [ "$rc" -eq 0 ] && [ -f "$newdeb" ]; then
 	ok "version $next built for the upgrade ($(($(date +%s) - next_t0)) s, $(($(date +%s) - t0)) s waited)"
 else
 	sed 's/^/    | /' "$work/build-next" | tail -n 30
@@ -301,14 +297,13 @@ if ! make -s -C "$kdir" M="$work/emu" modules >"$work/emu.log" 2>&1; then
 	sed 's/^/    | /' "$work/emu.log" | tail -n 20
 	notok "resctrl_emu.ko builds against $kdir"
 fi
-if [ ${#newdebs[@]} -eq 10 ] && [ -f "$work/emu/resctrl_emu.ko" ]; then
+if [ -f "$newdeb" ] && [ -f "$work/emu/resctrl_emu.ko" ]; then
 	t0=$(date +%s)
 	"$root/scripts/vm/sysrun.sh" --kernel "/boot/vmlinuz-$rel" --modules-dir "/lib/modules/$rel" \
 		--cpu Skylake-Client --smp 4 --timeout 900 --append loglevel=4 \
 		--file "$here/upgrade_guest.sh" --file "$root/scripts/vm/tap.sh" \
 		--file "$root/selftests/systemd/iocad-vm.ini" --file "$work/emu/resctrl_emu.ko" \
-		--file "$root/build/deb/iocad_${version}_$(dpkg --print-architecture).deb:/ioca/old/" \
-		"${newdebs[@]}" -- sh ./upgrade_guest.sh "$version" "$next" >"$work/sysvm" 2>&1
+		--file "$newdeb:/ioca/new/" -- sh ./upgrade_guest.sh "$version" "$next" >"$work/sysvm" 2>&1
 	rc=$?
 	grep -E '^#' "$work/sysvm" | sed 's/^/    | /'
 	while read -r line; do
