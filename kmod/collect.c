@@ -98,9 +98,10 @@ static void ioca_collect_uncore(struct ioca_sampler *s)
 /*
  * Each socket's DDIO mask as last written, so a reader needs no request of
  * its own per interval. The masks are read without the DDIO lock: a set
- * racing with the collection shows either mask, both of which were valid.
- * A socket whose register was never read (no CPU online since load) has
- * no mask to report (0).
+ * racing with the collection shows either mask, both of which were valid,
+ * each with its own epoch (one word holds both), so that the writer can
+ * tell a mask collected before its write. A socket whose register was
+ * never read (no CPU online since load) has no mask to report (0).
  */
 static void ioca_collect_ddio(struct ioca_sampler *s)
 {
@@ -109,9 +110,15 @@ static void ioca_collect_ddio(struct ioca_sampler *s)
 	unsigned int so, nr = d ? smp_load_acquire(&d->nr_sockets) : 0;
 
 	for (so = 0; so < s->nr_sockets; so++) {
-		s->sockets[so].ddio_mask = 0;
+		struct ioca_sample_socket *ss = &s->sockets[so];
+
+		ss->ddio_mask = 0;
+		ss->ddio_epoch = 0;
 		if (so < nr && !READ_ONCE(d->sock[so].unread))
-			s->sockets[so].ddio_mask = READ_ONCE(d->sock[so].mask);
+			ss->ddio_epoch = ioca_ddio_snapshot(&d->sock[so],
+							    &ss->ddio_mask);
+		if (!ss->ddio_epoch)
+			ss->ddio_mask = 0;
 	}
 }
 
@@ -191,6 +198,7 @@ static int ioca_collect_send(struct ioca_sampler *s, struct genl_info *info,
 	u64 now = ktime_get_ns();
 	struct ioca_sample smp = {
 		.seq = s->seq,
+		.epoch = s->epoch,
 		.time_ns = now,
 		/* From the same clock read: the offset, not a second read. */
 		.realtime_ns = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(now))),
@@ -298,15 +306,18 @@ int ioca_collect_on_demand(struct ioca_sampler *s, struct genl_info *info)
  * @s: sampler
  * @portid: the requesting netlink socket
  * @pid: its process
+ * @owner: @pid owns the sampler or a DDIO mask (see ioca_subs_add())
+ * @why: set to the extack text on refusal
  *
- * Return: 0 or -ENOSPC (IOCA_MAX_SUBSCRIBERS reached).
+ * Return: 0 or -ENOSPC (no slot for @pid).
  */
-int ioca_collect_subscribe(struct ioca_sampler *s, u32 portid, u32 pid)
+int ioca_collect_subscribe(struct ioca_sampler *s, u32 portid, u32 pid,
+			   bool owner, const char **why)
 {
 	int err;
 
 	mutex_lock(&s->lock);
-	err = ioca_subs_add(&s->subs, portid, pid);
+	err = ioca_subs_add(&s->subs, portid, pid, owner, why);
 	mutex_unlock(&s->lock);
 	return err;
 }

@@ -182,6 +182,7 @@ int ioca_ddio_socket_init(struct ioca_ddio *d, unsigned int s)
 	}
 	sk->boot_mask = mask;
 	sk->mask = mask;
+	ioca_ddio_publish(sk);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ioca_ddio_socket_init);

@@ -67,6 +67,10 @@ struct ioca_ddio_backend {
  * @write_failed: the last write did not read back as written
  * @emul_reg: the emulated backend's register
  * @emul_mode: how the emulated register answers writes
+ * @epoch: DDIO epoch, bumped each time @mask is written or set on record
+ *	(1 after the first read); a write's epoch tells its samples apart
+ * @published: @epoch << 32 | @mask, one word the collector reads without
+ *	the lock so that a sample never pairs a mask with another's epoch
  * @readback_msg: extack text of the last write that did not stick; it
  *	must outlive the handler (6.1 has no formatted extack)
  */
@@ -85,6 +89,8 @@ struct ioca_ddio_socket {
 	bool write_failed;
 	u64 emul_reg;
 	enum ioca_ddio_emul_mode emul_mode;
+	u32 epoch;
+	u64 published;
 	char readback_msg[IOCA_DDIO_MSG_LEN];
 };
 
@@ -120,11 +126,13 @@ struct ioca_ddio {
  * @socket: socket id
  * @mask: requested mask; the resolved mask after ioca_ddio_resolve()
  * @ways: requested way count, or 0 to use @mask
+ * @epoch: set by ioca_ddio_apply(): the socket's DDIO epoch after the write
  */
 struct ioca_ddio_req {
 	u32 socket;
 	u32 mask;
 	u32 ways;
+	u32 epoch;
 };
 
 /**
@@ -173,6 +181,32 @@ enum ioca_ddio_verdict ioca_ddio_ways_to_mask(u32 ways, u32 llc_ways,
 #endif
 u32 ioca_ddio_default_mask(u32 llc_ways);
 
+/**
+ * ioca_ddio_publish() - @sk->mask changed (or was written again): new epoch
+ * @sk: the socket, under its state's lock
+ */
+static inline void ioca_ddio_publish(struct ioca_ddio_socket *sk)
+{
+	sk->epoch++;
+	WRITE_ONCE(sk->published, (u64)sk->epoch << 32 | sk->mask);
+}
+
+/**
+ * ioca_ddio_snapshot() - a socket's mask and epoch, without the lock
+ * @sk: the socket
+ * @mask: set to its mask
+ *
+ * Return: the epoch @mask belongs to (0: never read).
+ */
+static inline u32 ioca_ddio_snapshot(const struct ioca_ddio_socket *sk,
+				     u32 *mask)
+{
+	u64 p = READ_ONCE(sk->published);
+
+	*mask = (u32)p;
+	return p >> 32;
+}
+
 int ioca_ddio_init(struct ioca_ddio *d, const struct ioca_ddio_backend *ops,
 		   unsigned int nr_sockets, u32 llc_ways, u32 default_mask,
 		   unsigned int min_ways);
@@ -188,7 +222,7 @@ int ioca_ddio_init_emulated(struct ioca_ddio *d, unsigned int nr_sockets,
 int ioca_ddio_resolve(const struct ioca_ddio *d, struct ioca_ddio_req *req,
 		      const char **why);
 u64 ioca_ddio_merge(const struct ioca_ddio_socket *sk, u64 raw, u32 mask);
-int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
+int ioca_ddio_apply(struct ioca_ddio *d, struct ioca_ddio_req *reqs,
 		    unsigned int n, const struct ioca_ddio_owner *o,
 		    const char **why);
 int ioca_ddio_restore(struct ioca_ddio *d, unsigned long *failed);

@@ -68,8 +68,10 @@ static int ioca_ddio_write_mask(struct ioca_ddio *d, unsigned int s, u32 mask)
 	if (err)
 		return err;
 	err = ioca_ddio_write_verified(d, s, ioca_ddio_merge(sk, raw, mask));
-	if (!err)
+	if (!err) {
 		sk->mask = mask;
+		ioca_ddio_publish(sk);
+	}
 	return err;
 }
 
@@ -109,7 +111,8 @@ static void ioca_ddio_set_owner(struct ioca_ddio_socket *sk, u32 before,
 /**
  * ioca_ddio_apply() - write resolved requests, all or nothing
  * @d: state
- * @reqs: requests passed through ioca_ddio_resolve(), distinct sockets
+ * @reqs: requests passed through ioca_ddio_resolve(), distinct sockets;
+ *	on success each one's @epoch is what the write produced
  * @n: number of requests
  * @o: who asks and whether it takes ownership; NULL: nobody owns them after
  * @why: set to a message for extack on failure
@@ -123,7 +126,7 @@ static void ioca_ddio_set_owner(struct ioca_ddio_socket *sk, u32 before,
  * names the socket, the value written and the value read back) or the
  * backend's -errno (-EPERM under kernel lockdown).
  */
-int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
+int ioca_ddio_apply(struct ioca_ddio *d, struct ioca_ddio_req *reqs,
 		    unsigned int n, const struct ioca_ddio_owner *o,
 		    const char **why)
 {
@@ -161,8 +164,10 @@ int ioca_ddio_apply(struct ioca_ddio *d, const struct ioca_ddio_req *reqs,
 			goto out_unlock;
 		}
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		ioca_ddio_set_owner(&d->sock[reqs[i].socket], before[i], o);
+		reqs[i].epoch = d->sock[reqs[i].socket].epoch;
+	}
 out_unlock:
 	mutex_unlock(&d->lock);
 	cpus_read_unlock();
@@ -182,6 +187,7 @@ static int ioca_ddio_restore_socket(struct ioca_ddio *d, unsigned int s)
 	if (err)
 		return err == IOCA_DDIO_NOT_STUCK ? -EIO : err;
 	sk->mask = sk->boot_mask;
+	ioca_ddio_publish(sk);
 	sk->dirty = false;
 	sk->owner_portid = 0;
 	sk->owner_pid = 0;
@@ -246,6 +252,7 @@ void ioca_ddio_release_owner(struct ioca_ddio *d, u32 portid)
 			 * writes, never the dead owner's.
 			 */
 			sk->mask = sk->owner_prev;
+			ioca_ddio_publish(sk);
 			pr_warn("socket %u: owner pid %u closed, DDIO mask 0x%x written when the socket can be\n",
 				s, sk->owner_pid, sk->owner_prev);
 		} else {

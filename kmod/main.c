@@ -14,6 +14,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpuhotplug.h>
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/topology.h>
@@ -149,6 +150,10 @@ static int __init ioca_init(void)
 		ioca_emul_debugfs_init(&ioca_ctx.emul);
 		ioca_ddio_emul_debugfs_init(&ioca_ctx.ddio, ioca_ctx.emul.dir);
 		ioca_ddio_ports_debugfs_init(&ioca_ctx.ports, ioca_ctx.emul.dir);
+		/* Tests: the next N sampler starts fail as on a busy PMU. */
+		debugfs_create_atomic_t("sampler_fail_starts", 0600,
+					ioca_ctx.emul.dir,
+					&ioca_ctx.sampler.fail_starts);
 	}
 	ioca_print_backend(&ioca_ctx.ddio);
 	if (!ioca_ctx.sampler.hw_counters)

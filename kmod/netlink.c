@@ -76,7 +76,8 @@ static int ioca_put_socket_info(struct sk_buff *msg, struct ioca_ddio *d,
 	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_FIELD, st.field) ||
 	    nla_put_u8(msg, IOCA_A_SOCKET_DDIO_AVAILABLE, st.available) ||
 	    nla_put_u8(msg, IOCA_A_SOCKET_DDIO_WRITABLE, st.writable) ||
-	    nla_put_u8(msg, IOCA_A_SOCKET_DDIO_VERIFIED, st.verified))
+	    nla_put_u8(msg, IOCA_A_SOCKET_DDIO_VERIFIED, st.verified) ||
+	    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_EPOCH, sk->epoch))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -141,6 +142,45 @@ int ioca_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/*
+ * The set's reply: each written socket's mask and the epoch its write
+ * produced, so the writer can tell samples collected before it. The masks
+ * are written already; a reply that cannot be built is the set's -errno,
+ * though, so the writer knows it lacks the epochs.
+ */
+static int ioca_nl_ddio_reply(struct genl_info *info,
+			      const struct ioca_ddio_req *reqs, unsigned int n)
+{
+	struct sk_buff *msg;
+	struct nlattr *nest;
+	unsigned int i;
+	void *hdr;
+
+	msg = genlmsg_new(IOCA_MAX_SOCKETS * 32, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ioca_nl_family, 0,
+				IOCA_CMD_DDIO_SET);
+	if (!hdr)
+		goto err_free;
+	for (i = 0; i < n; i++) {
+		nest = nla_nest_start(msg, IOCA_A_DDIO_WRITTEN);
+		if (!nest ||
+		    nla_put_u32(msg, IOCA_A_SOCKET_ID, reqs[i].socket) ||
+		    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_MASK, reqs[i].mask) ||
+		    nla_put_u32(msg, IOCA_A_SOCKET_DDIO_EPOCH, reqs[i].epoch))
+			goto err_free;
+		nla_nest_end(msg, nest);
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_free:
+	nlmsg_free(msg);
+	GENL_SET_ERR_MSG(info, "DDIO masks written; their reply did not fit");
+	return -EMSGSIZE;
+}
+
 int ioca_nl_ddio_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ioca_ddio_req reqs[IOCA_MAX_SOCKETS];
@@ -178,9 +218,11 @@ int ioca_nl_ddio_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	err = ioca_ddio_apply(&ioca_ctx.ddio, reqs, n, &o, &why);
-	if (err)
+	if (err) {
 		ioca_nl_set_err(info->extack, NULL, why);
-	return err;
+		return err;
+	}
+	return ioca_nl_ddio_reply(info, reqs, n);
 }
 
 int ioca_nl_ddio_device_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -293,15 +335,16 @@ int ioca_nl_sample_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 int ioca_nl_samples_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	u32 pid = task_tgid_nr(current);
+	const char *why = NULL;
 	int err;
 
 	if (!ioca_nl_perfmon(skb, info))
 		return -EPERM;
-	err = ioca_collect_subscribe(&ioca_ctx.sampler, info->snd_portid,
-				     task_tgid_nr(current));
-	if (err == -ENOSPC)
-		GENL_SET_ERR_MSG(info,
-				 "IOCA_MAX_SUBSCRIBERS sockets already subscribed");
+	err = ioca_collect_subscribe(&ioca_ctx.sampler, info->snd_portid, pid,
+				     ioca_owner_is_process(pid), &why);
+	if (err)
+		ioca_nl_set_err(info->extack, NULL, why);
 	return err;
 }
 

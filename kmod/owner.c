@@ -12,6 +12,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bits.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/sched.h>
@@ -66,41 +67,68 @@ void ioca_owner_set_sampler(struct ioca_sampler *s, u32 portid, bool own)
 		 "sampler is owned by pid %u", s->owner_pid);
 }
 
-/*
- * Whether @portid may hold anything of ours: the sampler, a DDIO socket or
- * a subscription. Every netlink socket of the machine passes through the
- * notifier when it closes, so this is a handful of loads, no lock: the
- * fields are only set by requests of @portid itself, which completed
- * before its socket could be released.
+/**
+ * ioca_owner_is_process() - does process @pid own the sampler or a DDIO mask?
+ * @pid: a tgid
+ *
+ * Lockless: a subscription racing with an ownership change sees either.
+ *
+ * Return: whether one of its sockets owns the sampler or a socket's mask.
  */
-static bool ioca_owner_may_hold(u32 portid)
+bool ioca_owner_is_process(u32 pid)
 {
 	const struct ioca_ddio *d = &ioca_ctx.ddio;
 	unsigned int i;
 
-	if (READ_ONCE(ioca_ctx.sampler.owner_portid) == portid ||
-	    READ_ONCE(ioca_ctx.sampler.subs.nr))
+	if (!pid)
+		return false;
+	if (READ_ONCE(ioca_ctx.sampler.owner_pid) == pid)
 		return true;
 	for (i = 0; i < IOCA_MAX_SOCKETS; i++)
-		if (READ_ONCE(d->sock[i].owner_portid) == portid)
+		if (READ_ONCE(d->sock[i].owner_pid) == pid)
 			return true;
-	return ioca_ddio_dev_may_hold(&ioca_ctx.ports, portid);
+	return false;
 }
 
-static int ioca_owner_notify(struct notifier_block *nb, unsigned long event,
-			     void *ptr)
+/* What a closing socket holds of ours, each part found without a lock. */
+enum ioca_owner_holds {
+	IOCA_HOLDS_SUBSCRIPTION = BIT(0),
+	IOCA_HOLDS_SAMPLER = BIT(1),
+	IOCA_HOLDS_DDIO = BIT(2),
+	IOCA_HOLDS_PORT = BIT(3),
+};
+
+/*
+ * Every netlink socket of the machine passes through the notifier when it
+ * closes, so this is a few dozen loads and no lock: the fields are only set
+ * to @portid by requests of @portid itself, which completed before its
+ * socket could be released, and a used subscriber slot never moves. Only
+ * what the socket holds is then undone under its locks; a socket holding
+ * nothing (every other program's) takes none.
+ */
+static unsigned int ioca_owner_holds(u32 portid)
 {
-	struct ioca_sampler *s = &ioca_ctx.sampler;
-	struct netlink_notify *n = ptr;
+	const struct ioca_ddio *d = &ioca_ctx.ddio;
+	unsigned int i, h = 0;
+
+	if (ioca_subs_has(&ioca_ctx.sampler.subs, portid))
+		h |= IOCA_HOLDS_SUBSCRIPTION;
+	if (READ_ONCE(ioca_ctx.sampler.owner_portid) == portid)
+		h |= IOCA_HOLDS_SAMPLER;
+	for (i = 0; i < IOCA_MAX_SOCKETS; i++)
+		if (READ_ONCE(d->sock[i].owner_portid) == portid)
+			h |= IOCA_HOLDS_DDIO;
+	if (ioca_ddio_dev_may_hold(&ioca_ctx.ports, portid))
+		h |= IOCA_HOLDS_PORT;
+	return h;
+}
+
+static void ioca_owner_release_sampler(struct ioca_sampler *s, u32 portid)
+{
 	u32 pid;
 
-	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
-	    !net_eq(n->net, &init_net) || !n->portid ||
-	    !ioca_owner_may_hold(n->portid))
-		return NOTIFY_DONE;
-	ioca_collect_unsubscribe(s, n->portid);
 	mutex_lock(&ioca_ctx.owner_lock);
-	if (s->owner_portid == n->portid) {
+	if (s->owner_portid == portid) {
 		pid = s->owner_pid;
 		s->owner_portid = 0;
 		s->owner_pid = 0;
@@ -109,8 +137,28 @@ static int ioca_owner_notify(struct notifier_block *nb, unsigned long event,
 			pid);
 	}
 	mutex_unlock(&ioca_ctx.owner_lock);
-	ioca_ddio_release_owner(&ioca_ctx.ddio, n->portid);
-	ioca_ddio_dev_release_owner(&ioca_ctx.ports, n->portid);
+}
+
+static int ioca_owner_notify(struct notifier_block *nb, unsigned long event,
+			     void *ptr)
+{
+	struct netlink_notify *n = ptr;
+	unsigned int h;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
+	    !net_eq(n->net, &init_net) || !n->portid)
+		return NOTIFY_DONE;
+	h = ioca_owner_holds(n->portid);
+	if (!h)
+		return NOTIFY_DONE;
+	if (h & IOCA_HOLDS_SUBSCRIPTION)
+		ioca_collect_unsubscribe(&ioca_ctx.sampler, n->portid);
+	if (h & IOCA_HOLDS_SAMPLER)
+		ioca_owner_release_sampler(&ioca_ctx.sampler, n->portid);
+	if (h & IOCA_HOLDS_DDIO)
+		ioca_ddio_release_owner(&ioca_ctx.ddio, n->portid);
+	if (h & IOCA_HOLDS_PORT)
+		ioca_ddio_dev_release_owner(&ioca_ctx.ports, n->portid);
 	return NOTIFY_OK;
 }
 

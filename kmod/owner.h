@@ -10,6 +10,7 @@ struct netlink_ext_ack;
 int ioca_owner_check_sampler(struct ioca_sampler *s, u32 portid,
 			     struct netlink_ext_ack *extack);
 void ioca_owner_set_sampler(struct ioca_sampler *s, u32 portid, bool own);
+bool ioca_owner_is_process(u32 pid);
 int ioca_owner_register(void);
 void ioca_owner_unregister(void);
 

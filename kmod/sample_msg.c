@@ -21,7 +21,7 @@ static size_t ioca_counter_size(void)
 static size_t ioca_header_size(const struct ioca_sample *s)
 {
 	return 4 * nla_total_size_64bit(sizeof(u64)) +	/* SEQ, times */
-	       nla_total_size(sizeof(u32)) +		/* INTERVAL_US */
+	       2 * nla_total_size(sizeof(u32)) +	/* INTERVAL_US, EPOCH */
 	       nla_total_size(0) +			/* ON_DEMAND */
 	       (s->parts > 1 ? 2 * nla_total_size(sizeof(u32)) : 0);
 }
@@ -36,7 +36,7 @@ static size_t ioca_cpu_size(const struct ioca_sample *s, unsigned int i)
 static size_t ioca_socket_size(const struct ioca_sample *s, unsigned int i)
 {
 	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
-	       (s->sockets[i].ddio_mask ? nla_total_size(sizeof(u32)) : 0) +
+	       (s->sockets[i].ddio_mask ? 2 * nla_total_size(sizeof(u32)) : 0) +
 	       (s->sockets[i].present ?
 		s->nr_uncore * ioca_counter_size() : 0);
 }
@@ -264,7 +264,8 @@ static int ioca_put_socket(struct sk_buff *skb,
 	if (!nest || nla_put_u32(skb, IOCA_A_SOCKET_ID, so->id))
 		return -EMSGSIZE;
 	if (so->ddio_mask &&
-	    nla_put_u32(skb, IOCA_A_SOCKET_DDIO_MASK, so->ddio_mask))
+	    (nla_put_u32(skb, IOCA_A_SOCKET_DDIO_MASK, so->ddio_mask) ||
+	     nla_put_u32(skb, IOCA_A_SOCKET_DDIO_EPOCH, so->ddio_epoch)))
 		return -EMSGSIZE;
 	for (i = 0; so->present && i < nr_uncore; i++)
 		if (ioca_put_counter(skb, IOCA_A_SOCKET_COUNTER, i, &so->c[i]))
@@ -293,7 +294,8 @@ int ioca_sample_fill(struct sk_buff *skb, const struct ioca_sample *s,
 			      IOCA_A_SAMPLE_PAD) ||
 	    nla_put_u64_64bit(skb, IOCA_A_SAMPLE_REALTIME_NS, s->realtime_ns,
 			      IOCA_A_SAMPLE_PAD) ||
-	    nla_put_u32(skb, IOCA_A_SAMPLE_INTERVAL_US, s->interval_us))
+	    nla_put_u32(skb, IOCA_A_SAMPLE_INTERVAL_US, s->interval_us) ||
+	    nla_put_u32(skb, IOCA_A_SAMPLE_EPOCH, s->epoch))
 		return -EMSGSIZE;
 	if (s->on_demand && nla_put_flag(skb, IOCA_A_SAMPLE_ON_DEMAND))
 		return -EMSGSIZE;

@@ -41,18 +41,21 @@ struct ioca_sample_cpu {
  * @id: socket id
  * @present: counters exist (a CPU of the socket was online at start)
  * @ddio_mask: its DDIO mask at collection; 0: none to report
+ * @ddio_epoch: the DDIO epoch @ddio_mask belongs to (sent with it)
  * @c: one reading per uncore event
  */
 struct ioca_sample_socket {
 	u32 id;
 	bool present;
 	u32 ddio_mask;
+	u32 ddio_epoch;
 	struct ioca_count *c;
 };
 
 /**
  * struct ioca_sample - everything one sample message carries
  * @seq: sequence number
+ * @epoch: the sampler run it belongs to
  * @time_ns: CLOCK_MONOTONIC at collection start
  * @realtime_ns: CLOCK_REALTIME at collection start
  * @interval_us: configured interval
@@ -68,6 +71,7 @@ struct ioca_sample_socket {
  */
 struct ioca_sample {
 	u64 seq;
+	u32 epoch;
 	u64 time_ns;
 	u64 realtime_ns;
 	u32 interval_us;

@@ -124,6 +124,20 @@ static int ioca_sampler_create(struct ioca_sampler *s,
 	return ioca_sampler_create_uncore(s, extack);
 }
 
+/*
+ * A start the test knob fails, as a busy PMU fails it: nothing created,
+ * the sampler stays configured. Only emulate=1 creates the knob.
+ */
+static int ioca_sampler_fail_injected(struct ioca_sampler *s,
+				      struct netlink_ext_ack *extack)
+{
+	if (atomic_dec_if_positive(&s->fail_starts) < 0)
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "per-CPU event could not be created (failure injected: debugfs ioca/sampler_fail_starts)");
+	return -EBUSY;
+}
+
 static enum hrtimer_restart ioca_sampler_tick(struct hrtimer *t)
 {
 	struct ioca_sampler *s = container_of(t, struct ioca_sampler, timer);
@@ -167,12 +181,15 @@ int ioca_sampler_start(struct ioca_sampler *s, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack, "sampler is not configured");
 		err = -EINVAL;
 	} else {
-		err = ioca_sampler_create(s, extack);
+		err = ioca_sampler_fail_injected(s, extack);
+		if (!err)
+			err = ioca_sampler_create(s, extack);
 		if (err) {
 			ioca_sampler_release(s);
 		} else {
 			/* Figures describe this run; seq keeps growing. */
 			s->state = IOCA_SAMPLER_STATE_RUNNING;
+			s->epoch++;
 			s->intervals = 0;
 			s->no_listener = 0;
 			s->send_errors = 0;
@@ -254,6 +271,7 @@ int ioca_sampler_configure(struct ioca_sampler *s,
 		old = s->cfg;
 		s->cfg = cfg;
 		s->state = IOCA_SAMPLER_STATE_CONFIGURED;
+		s->epoch++;
 		memset(s->eff_kind, 0, sizeof(s->eff_kind));
 	}
 	mutex_unlock(&s->lock);

@@ -66,7 +66,8 @@ static int ioca_put_figures(struct sk_buff *skb, const struct ioca_sampler *s)
 	    nla_put_u64_64bit(skb, IOCA_A_SAMPLER_SEND_ERRORS, s->send_errors,
 			      IOCA_A_SAMPLER_PAD) ||
 	    nla_put_u32(skb, IOCA_A_SAMPLER_OWNER_PID, s->owner_pid) ||
-	    nla_put_u32(skb, IOCA_A_SAMPLER_PARTS, s->last_parts))
+	    nla_put_u32(skb, IOCA_A_SAMPLER_PARTS, s->last_parts) ||
+	    nla_put_u32(skb, IOCA_A_SAMPLER_EPOCH, s->epoch))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -76,10 +77,12 @@ static int ioca_put_subscribers(struct sk_buff *skb,
 {
 	unsigned int i;
 
-	for (i = 0; i < subs->nr; i++) {
+	for (i = 0; i < IOCA_MAX_SUBSCRIBERS; i++) {
 		const struct ioca_subscriber *sub = &subs->sub[i];
 		struct nlattr *nest;
 
+		if (!sub->portid)
+			continue;
 		nest = nla_nest_start(skb, IOCA_A_SAMPLER_SUBSCRIBER);
 		if (!nest ||
 		    nla_put_u32(skb, IOCA_A_SUBSCRIBER_PORTID, sub->portid) ||

@@ -75,6 +75,9 @@ struct ioca_sampler_slot {
  * @owner_pid: that socket's process
  * @busy_msg: extack text naming the owner
  * @seq: last multicast sequence number
+ * @epoch: run epoch, bumped by every configure and start (under @lock)
+ * @fail_starts: emulate=1 test knob: this many next starts fail as if the
+ *	PMU's counters were taken (debugfs ioca/sampler_fail_starts)
  * @intervals: intervals since start
  * @no_listener: intervals skipped for lack of listeners
  * @send_errors: messages that could not be built or sent
@@ -118,6 +121,8 @@ struct ioca_sampler {
 	u32 owner_pid;
 	char busy_msg[48];
 	u64 seq;
+	u32 epoch;
+	atomic_t fail_starts;
 	u64 intervals;
 	u64 no_listener;
 	u64 send_errors;

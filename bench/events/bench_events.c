@@ -17,6 +17,7 @@
 
 #include "bench_events.h"
 #include "bench_fused.h"
+#include "bench_bindlat.h"
 #include "bench_rebind.h"
 #include "bench_size.h"
 #include "bench_util.h"
@@ -94,7 +95,7 @@ static int open_variant(struct ctp_stack *s, enum variant v, struct spec_event *
 
 	if (ret)
 		return ret;
-	*stats4 = spec_events__event(s->evs, "Stats4");
+	*stats4 = spec_events__declare(s->evs, "Stats4");
 	for (i = 0; i < 4 && *stats4; i++) {
 		if (spec_event__bind(*stats4, "ctp_stats", NULL) < 0)
 			return -errno;
@@ -254,7 +255,7 @@ int main(int argc, char **argv)
 		if (!what || !strcmp(what, "e2e"))
 			ok &= !bench_e2e();
 		if (!what || !strcmp(what, "rebind"))
-			ok &= !bench_rebind(CTP_IR);
+			ok &= !bench_rebind(CTP_IR) && !bench_bindlat(CTP_IR);
 		if (!what || !strcmp(what, "size"))
 			ok &= !bench_size(CTP_IR);
 		if (all)

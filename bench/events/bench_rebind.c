@@ -6,15 +6,27 @@
  * dispatch of the same bindings, and how long until merged code is back,
  * against the build's own compile time.
  */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "bench_events.h"
 #include "bench_rebind.h"
 #include "bench_util.h"
 
 #define ROUNDS 5
+
+/* Involuntary context switches of this thread so far: a slow bind that
+ * was preempted waited for the machine, not for libspec.
+ */
+static long preemptions(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nivcsw;
+}
 
 /* Raise Seg2Net until it runs merged code again; ns waited, 0 on timeout. */
 static uint64_t until_merged(struct ctp_stack *s, uint64_t since)
@@ -39,7 +51,8 @@ int bench_rebind(const char *ir)
 	struct spec_events_stats st;
 	struct ctp_stack s, gs;
 	int64_t seq = 5;
-	int r, ret;
+	int r, ret, bind_pre = 0, unbind_pre = 0;
+	long pre;
 
 	g.optimize = false;
 	ret = ctp_open(&s, &o);
@@ -53,12 +66,14 @@ int bench_rebind(const char *ir)
 	}
 	for (r = 0; r < ROUNDS; r++) {
 		/* The clock starts before the bind: its own time counts. */
+		long p0 = preemptions();
 		uint64_t t0 = bench_ns(), t1;
 		int64_t id = spec_event__bind(s.ev[CTP_SEG2NET], "ctp_stats", NULL);
 		int64_t gid;
 		double x;
 
 		bind_us[r] = (double)(bench_ns() - t0) / 1e3;
+		bind_pre += preemptions() != p0;
 		gid = spec_event__bind(gs.ev[CTP_SEG2NET], "ctp_stats", NULL);
 
 		/* Right after the bind (the guard fails, generic path), while the
@@ -73,9 +88,11 @@ int bench_rebind(const char *ir)
 		build_ms[r] = (double)st.last_build_ns / 1e6;
 		x = bench_raise_ns(&s, CTP_SEG2NET, &seq, 1, 2000, 5);
 		merged_ns = x < merged_ns ? x : merged_ns;
+		pre = preemptions();
 		t1 = bench_ns();
 		spec_event__unbind(s.ev[CTP_SEG2NET], id);
 		unbind_us[r] = (double)(bench_ns() - t1) / 1e3;
+		unbind_pre += preemptions() != pre;
 		spec_event__unbind(gs.ev[CTP_SEG2NET], gid);
 		until_merged(&s, bench_ns());
 	}
@@ -92,6 +109,7 @@ int bench_rebind(const char *ir)
 	printf("\nunbind (us):                           ");
 	for (r = 0; r < ROUNDS; r++)
 		printf(" %.1f", unbind_us[r]);
+	printf("\n(preempted during %d of the binds, %d of the unbinds)", bind_pre, unbind_pre);
 	printf("\ntime from bind until merged code is back (ms):");
 	for (r = 0; r < ROUNDS; r++)
 		printf(" %.1f", back_ms[r]);

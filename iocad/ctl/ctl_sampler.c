@@ -233,8 +233,19 @@ int ctl_cmd_monitor(struct ctl_ctx *x, int argc, char **argv)
 		sub = ioca_subscription__open(&so);
 		quiet = false;
 	}
-	if (!sub)
-		return ctl_fail("monitor: join samples", -errno, NULL);
+	if (!sub) {
+		err = -errno;
+		ctl_fail("monitor: join samples", err, NULL);
+		if (err == -EPERM)
+			fprintf(stderr, "iocactl: subscribing needs %s\n",
+				libioca_cmd_caps(IOCA_CMD_SAMPLES_SUBSCRIBE));
+		else if (err == -ENOSPC)
+			fprintf(stderr,
+				"iocactl: no subscriber slot: %d sockets at most, %d per "
+				"process, the last kept for the sampler's owner\n",
+				IOCA_MAX_SUBSCRIBERS, IOCA_MAX_SUBSCRIBERS_PER_PROCESS);
+		return IOCACTL_EXIT_FAIL;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		ioca_subscription__close(sub);

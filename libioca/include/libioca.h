@@ -22,7 +22,20 @@
  * - Decoded structs (struct ioca_info, struct ioca_sample) are sized by the
  *   ABI's maxima (IOCA_MAX_*). LIBIOCA_0.2 appended fields to the ends of
  *   struct ioca_sampler_info and struct ioca_socket_sample (nothing before
- *   them moved): rebuild callers against this header.
+ *   them moved), LIBIOCA_0.5 to struct ioca_socket_sample, struct
+ *   ioca_sample, struct ioca_info and struct ioca_ddio_opts: rebuild callers
+ *   against this header.
+ *
+ * Old from new (LIBIOCA_0.5, with a module that sends the epochs):
+ * - every sample carries the sampler's run epoch (ioca_sample.epoch),
+ *   bumped by each sampler set and start: never take a counter delta
+ *   between samples whose epochs differ (a sample of the previous run can
+ *   still be queued after a restart);
+ * - each socket of a sample carries the DDIO epoch of its mask
+ *   (ioca_socket_sample.ddio_epoch), bumped by every write of that mask;
+ *   ioca_client__ddio_set() returns the epoch each write produced
+ *   (ioca_ddio_opts.epochs): a sample whose ddio_epoch is lower was
+ *   collected before the write and says nothing of a change since.
  *
  * Thread safety: an object is used by one thread at a time (one handle per
  * thread, or a lock of the caller's). Distinct objects are independent: the
@@ -232,6 +245,15 @@ struct ioca_info {
 	/* LIBIOCA_0.3: root ports whose DDIO setting the module changed */
 	uint32_t ndevices;
 	struct ioca_device_info devices[IOCA_MAX_DDIO_DEVICES];
+	/* LIBIOCA_0.5: the sampler's run epoch (IOCA_A_SAMPLER_EPOCH): what the
+	 * samples of the current run carry in ioca_sample.epoch; 0 from an
+	 * older module.
+	 */
+	uint32_t sampler_epoch;
+	/* LIBIOCA_0.5: DDIO epoch of sockets[i]'s mask (1 at load, bumped by
+	 * every write); 0 from an older module.
+	 */
+	uint32_t ddio_epoch[IOCA_MAX_SOCKETS];
 };
 
 /**
@@ -257,9 +279,16 @@ struct ioca_ddio_opts {
 	 * the client's socket closes.
 	 */
 	bool owner;
+	/* LIBIOCA_0.5, ioca_client__ddio_set() only, out: NULL, or room for
+	 * n entries, set to the DDIO epoch each reqs[i]'s write produced
+	 * (IOCA_A_SOCKET_DDIO_EPOCH of the reply); a sample whose socket has
+	 * a lower ioca_socket_sample.ddio_epoch was collected before it. 0
+	 * from a module that does not send them; untouched on failure.
+	 */
+	uint32_t *epochs;
 	size_t : 0;
 };
-#define ioca_ddio_opts__last_field owner
+#define ioca_ddio_opts__last_field epochs
 
 /**
  * @brief IOCA_CMD_DDIO_SET for @n sockets in one request: the module
@@ -267,8 +296,9 @@ struct ioca_ddio_opts {
  * @param c the handle
  * @param reqs the sockets, each at most once
  * @param n 1 .. IOCA_MAX_SOCKETS
- * @param opts NULL or options
- * @return 0 or -errno (the kernel's reason in ioca_client__last_extack())
+ * @param opts NULL or options (epochs: the writes' DDIO epochs, out)
+ * @return 0 or -errno (the kernel's reason in ioca_client__last_extack();
+ *         -EPERM: see libioca_cmd_caps(IOCA_CMD_DDIO_SET))
  */
 LIBIOCA_API int ioca_client__ddio_set(struct ioca_client *c, const struct ioca_ddio_req *reqs,
 				      size_t n, const struct ioca_ddio_opts *opts);
@@ -375,6 +405,12 @@ struct ioca_socket_sample {
 	 * uncore counters (ncounters 0).
 	 */
 	uint32_t ddio_mask;
+	/* LIBIOCA_0.5: the DDIO epoch ddio_mask belongs to (IOCA_A_SOCKET_
+	 * DDIO_EPOCH): lower than the epoch ioca_client__ddio_set() returned
+	 * for this socket means collected before that write. 0 with
+	 * ddio_mask 0, or from an older module.
+	 */
+	uint32_t ddio_epoch;
 };
 
 /*
@@ -398,6 +434,11 @@ struct ioca_sample {
 	struct ioca_cpu_sample cpus[IOCA_MAX_CPUS];
 	uint32_t nsockets;
 	struct ioca_socket_sample sockets[IOCA_MAX_SOCKETS];
+	/* LIBIOCA_0.5: the sampler run it belongs to (IOCA_A_SAMPLE_EPOCH,
+	 * >= 1), bumped by every sampler set and start: a reader never takes
+	 * a delta between samples whose epochs differ. 0 from an older module.
+	 */
+	uint32_t epoch;
 };
 
 /**
@@ -444,7 +485,11 @@ struct ioca_subscription_stats {
  * @return the subscription, or NULL with errno set (ENOENT: ioca.ko not
  *         loaded; EPERM: subscribing needs CAP_PERFMON or CAP_SYS_ADMIN
  *         (an older module's group: CAP_NET_ADMIN and CAP_SYS_ADMIN);
- *         ENOSPC: IOCA_MAX_SUBSCRIBERS sockets are subscribed)
+ *         ENOSPC: no slot for this process: IOCA_MAX_SUBSCRIBERS sockets
+ *         subscribed, or all but the one kept for the process owning the
+ *         sampler or a DDIO mask (subscribe after taking ownership to get
+ *         it), or IOCA_MAX_SUBSCRIBERS_PER_PROCESS held by this process;
+ *         the kernel's sentence goes to the print callback)
  */
 LIBIOCA_API struct ioca_subscription *
 ioca_subscription__open(const struct ioca_subscription_opts *opts);
@@ -667,6 +712,18 @@ LIBIOCA_API uint32_t libioca_top_ways(uint32_t llc_ways, uint32_t ways);
  * @return the name, or NULL for an unknown kind
  */
 LIBIOCA_API const char *libioca_event_kind_name(uint32_t kind);
+
+/**
+ * @brief The capabilities the module asks of a request (LIBIOCA_0.5), for
+ *        the hint after an EPERM: every check the op table and the
+ *        handler make, for the sender and the socket's opener, in the
+ *        initial user namespace.
+ * @param cmd an IOCA_CMD_* request
+ * @return a constant phrase ("CAP_NET_ADMIN and CAP_PERFMON (or
+ *         CAP_SYS_ADMIN)"), "" for a request needing none, NULL for an
+ *         unknown command
+ */
+LIBIOCA_API const char *libioca_cmd_caps(uint32_t cmd);
 
 /*
  * The same three under their LIBIOCA_0.1 names, kept for the binaries that

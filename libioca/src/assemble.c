@@ -42,6 +42,7 @@ static void start(struct ioca_assembler *a, const struct ioca_sample_head *h)
 	a->cur->nsockets = 0;
 	a->cur->time_ns = a->cur->realtime_ns = a->cur->collect_ns = 0;
 	a->cur->interval_us = 0;
+	a->cur->epoch = 0;
 	a->active = true;
 	a->dead = false;
 	a->seq = h->seq;
@@ -67,6 +68,7 @@ static void copy_out(const struct ioca_sample *s, struct ioca_sample *out)
 	out->collect_ns = s->collect_ns;
 	out->interval_us = s->interval_us;
 	out->on_demand = s->on_demand;
+	out->epoch = s->epoch;
 	out->ncpus = s->ncpus;
 	out->nsockets = s->nsockets;
 	/* The used counters only: most of each array is room for the maxima. */
@@ -79,6 +81,7 @@ static void copy_out(const struct ioca_sample *s, struct ioca_sample *out)
 		       offsetof(struct ioca_socket_sample, counters) +
 			       s->sockets[i].ncounters * sizeof(s->sockets[i].counters[0]));
 		out->sockets[i].ddio_mask = s->sockets[i].ddio_mask;
+		out->sockets[i].ddio_epoch = s->sockets[i].ddio_epoch;
 	}
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "assemble.h"
+#include "ddio_control.h"
 #include "decode_info.h"
 #include "request.h"
 
@@ -120,9 +121,26 @@ LIBIOCA_API int ioca_client__info(struct ioca_client *c, struct ioca_info *info)
 	return err;
 }
 
+struct written_ctx {
+	const struct ioca_ddio_req *reqs;
+	size_t n;
+	uint32_t *epochs;
+	const struct ioca_log *log;
+};
+
+static int on_written(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct written_ctx *x = arg;
+
+	return ioca_decode_ddio_written(nlh, x->reqs, x->n, x->epochs, x->log);
+}
+
 LIBIOCA_API int ioca_client__ddio_set(struct ioca_client *c, const struct ioca_ddio_req *reqs,
 				      size_t n, const struct ioca_ddio_opts *opts)
 {
+	uint32_t epochs[IOCA_MAX_SOCKETS] = {0};
+	struct written_ctx x = {.reqs = reqs, .n = n, .epochs = epochs, .log = &c->log};
+	uint32_t *out;
 	struct nl_msg *msg;
 	int err;
 
@@ -137,7 +155,11 @@ LIBIOCA_API int ioca_client__ddio_set(struct ioca_client *c, const struct ioca_d
 		nlmsg_free(msg);
 		return ioca_err(err);
 	}
-	return request(c, msg, "ddio set", NULL, NULL);
+	err = request(c, msg, "ddio set", on_written, &x);
+	out = IOCA_OPTS_GET(opts, epochs, NULL);
+	if (!err && out)
+		memcpy(out, epochs, n * sizeof(*out));
+	return err;
 }
 
 LIBIOCA_API int ioca_client__ddio_device_set(struct ioca_client *c, const char *addr, uint32_t mode,

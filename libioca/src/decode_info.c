@@ -39,6 +39,7 @@ static const struct nla_policy socket_pol[IOCA_A_SOCKET_MAX + 1] = {
 	[IOCA_A_SOCKET_DDIO_AVAILABLE] = IOCA_POL_U8,
 	[IOCA_A_SOCKET_DDIO_WRITABLE] = IOCA_POL_U8,
 	[IOCA_A_SOCKET_DDIO_VERIFIED] = IOCA_POL_U8,
+	[IOCA_A_SOCKET_DDIO_EPOCH] = IOCA_POL_U32,
 };
 
 static const struct nla_policy sampler_pol[IOCA_A_SAMPLER_MAX + 1] = {
@@ -57,6 +58,7 @@ static const struct nla_policy sampler_pol[IOCA_A_SAMPLER_MAX + 1] = {
 	[IOCA_A_SAMPLER_OWNER_PID] = IOCA_POL_U32,
 	[IOCA_A_SAMPLER_PARTS] = IOCA_POL_U32,
 	[IOCA_A_SAMPLER_SUBSCRIBER] = IOCA_POL_NESTED,
+	[IOCA_A_SAMPLER_EPOCH] = IOCA_POL_U32,
 };
 
 static const struct nla_policy subscriber_pol[IOCA_A_SUBSCRIBER_MAX + 1] = {
@@ -153,9 +155,11 @@ static int decode_device(struct nlattr *nest, struct ioca_device_info *dv,
 	return 0;
 }
 
-static int decode_socket(struct nlattr *nest, struct ioca_socket_info *s,
-			 struct ioca_ddio_control *dc, const struct ioca_log *log)
+/* @i: the socket's index in @info */
+static int decode_socket(struct nlattr *nest, struct ioca_info *info, uint32_t i,
+			 const struct ioca_log *log)
 {
+	struct ioca_socket_info *s = &info->sockets[i];
 	struct nlattr *tb[IOCA_A_SOCKET_MAX + 1];
 	int err;
 
@@ -175,7 +179,8 @@ static int decode_socket(struct nlattr *nest, struct ioca_socket_info *s,
 	s->valid_mask = get_u32(tb[IOCA_A_SOCKET_DDIO_VALID_MASK]);
 	s->cpu_count = get_u32(tb[IOCA_A_SOCKET_CPU_COUNT]);
 	s->owner_pid = get_u32(tb[IOCA_A_SOCKET_OWNER_PID]);
-	decode_ddio_control(tb, dc);
+	info->ddio_epoch[i] = get_u32(tb[IOCA_A_SOCKET_DDIO_EPOCH]);
+	decode_ddio_control(tb, &info->ddio[i]);
 	return 0;
 }
 
@@ -247,9 +252,9 @@ static int decode_sampler_lists(struct nlattr *nest, struct ioca_sampler_info *s
 	return 0;
 }
 
-static int decode_sampler(struct nlattr *nest, struct ioca_sampler_info *si,
-			  const struct ioca_log *log)
+static int decode_sampler(struct nlattr *nest, struct ioca_info *info, const struct ioca_log *log)
 {
+	struct ioca_sampler_info *si = &info->sampler;
 	struct nlattr *tb[IOCA_A_SAMPLER_MAX + 1];
 	int err;
 
@@ -271,6 +276,7 @@ static int decode_sampler(struct nlattr *nest, struct ioca_sampler_info *si,
 	si->send_errors = get_u64(tb[IOCA_A_SAMPLER_SEND_ERRORS]);
 	si->owner_pid = get_u32(tb[IOCA_A_SAMPLER_OWNER_PID]);
 	si->parts = get_u32(tb[IOCA_A_SAMPLER_PARTS]);
+	info->sampler_epoch = get_u32(tb[IOCA_A_SAMPLER_EPOCH]);
 	return decode_sampler_lists(nest, si, log);
 }
 
@@ -335,15 +341,14 @@ int ioca_decode_info(const struct nlmsghdr *nlh, struct ioca_info *info, const s
 			pr_warn(log, "info reply: more than IOCA_MAX_SOCKETS socket nests");
 			return -EBADMSG;
 		}
-		err = decode_socket(a, &info->sockets[info->nsockets], &info->ddio[info->nsockets],
-				    log);
+		err = decode_socket(a, info, info->nsockets, log);
 		info->nsockets++;
 		if (err)
 			return err;
 	}
 	if (tb[IOCA_A_INFO_SAMPLER]) {
 		info->has_sampler = true;
-		err = decode_sampler(tb[IOCA_A_INFO_SAMPLER], &info->sampler, log);
+		err = decode_sampler(tb[IOCA_A_INFO_SAMPLER], info, log);
 	}
 	return err;
 }

@@ -12,6 +12,7 @@ static const struct nla_policy sample_pol[IOCA_A_SAMPLE_MAX + 1] = {
 	[IOCA_A_SAMPLE_INTERVAL_US] = IOCA_POL_U32, [IOCA_A_SAMPLE_ON_DEMAND] = IOCA_POL_FLAG,
 	[IOCA_A_SAMPLE_CPU] = IOCA_POL_NESTED,	    [IOCA_A_SAMPLE_SOCKET] = IOCA_POL_NESTED,
 	[IOCA_A_SAMPLE_PART] = IOCA_POL_U32,	    [IOCA_A_SAMPLE_PARTS] = IOCA_POL_U32,
+	[IOCA_A_SAMPLE_EPOCH] = IOCA_POL_U32,
 };
 
 static const struct nla_policy cpu_pol[IOCA_A_CPU_MAX + 1] = {
@@ -24,6 +25,7 @@ static const struct nla_policy sock_pol[IOCA_A_SOCKET_MAX + 1] = {
 	[IOCA_A_SOCKET_ID] = IOCA_POL_U32,
 	[IOCA_A_SOCKET_DDIO_MASK] = IOCA_POL_U32,
 	[IOCA_A_SOCKET_COUNTER] = IOCA_POL_NESTED,
+	[IOCA_A_SOCKET_DDIO_EPOCH] = IOCA_POL_U32,
 };
 
 static const struct nla_policy counter_pol[IOCA_A_COUNTER_MAX + 1] = {
@@ -262,6 +264,7 @@ static int decode_socket(const struct nlattr *nest, struct ioca_socket_sample *s
 
 	ss->ncounters = 0;
 	ss->ddio_mask = 0;
+	ss->ddio_epoch = 0;
 	ioca_for_each_nested(a, nest, rem)
 	{
 		switch (ioca_nla_type(a)) {
@@ -273,6 +276,10 @@ static int decode_socket(const struct nlattr *nest, struct ioca_socket_sample *s
 		case IOCA_A_SOCKET_DDIO_MASK:
 			CHECK(a, sock_pol, IOCA_A_SOCKET_DDIO_MASK, what);
 			ss->ddio_mask = ioca_u32(a);
+			break;
+		case IOCA_A_SOCKET_DDIO_EPOCH:
+			CHECK(a, sock_pol, IOCA_A_SOCKET_DDIO_EPOCH, what);
+			ss->ddio_epoch = ioca_u32(a);
 			break;
 		case IOCA_A_SOCKET_COUNTER:
 			err = add_counter(a, ss->counters, &ss->ncounters, IOCA_MAX_UNCORE_EVENTS,
@@ -299,6 +306,8 @@ static void decode_times(struct nlattr **tb, struct ioca_sample *s)
 	if (tb[IOCA_A_SAMPLE_INTERVAL_US])
 		s->interval_us = ioca_u32(tb[IOCA_A_SAMPLE_INTERVAL_US]);
 	s->on_demand = tb[IOCA_A_SAMPLE_ON_DEMAND] != NULL;
+	if (tb[IOCA_A_SAMPLE_EPOCH])
+		s->epoch = ioca_u32(tb[IOCA_A_SAMPLE_EPOCH]);
 }
 
 int ioca_decode_sample_body(const struct ioca_sample_head *h, struct ioca_sample *s,

@@ -72,11 +72,12 @@ static int subscribe(struct ioca_subscription *sub)
 			IOCA_MCGRP_SAMPLES);
 		return join_group(sub);
 	}
-	if (err)
+	if (err && !sub->t.extack[0] && err == -EPERM)
+		pr_warn(&sub->log, "samples-subscribe: %s (needs %s)", strerror(-err),
+			libioca_cmd_caps(IOCA_CMD_SAMPLES_SUBSCRIBE));
+	else if (err)
 		pr_warn(&sub->log, "samples-subscribe: %s%s%s", strerror(-err),
-			sub->t.extack[0] ? ": " : "",
-			sub->t.extack[0] ? sub->t.extack
-					 : (err == -EPERM ? " (needs CAP_PERFMON)" : ""));
+			sub->t.extack[0] ? ": " : "", sub->t.extack);
 	return err;
 }
 

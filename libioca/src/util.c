@@ -31,6 +31,30 @@ LIBIOCA_API const char *libioca_event_kind_name(uint32_t kind)
 	return kind_names[kind];
 }
 
+/*
+ * GENL_ADMIN_PERM in the module's op table is CAP_NET_ADMIN; the handlers
+ * add CAP_PERFMON (or CAP_SYS_ADMIN) for counters and CAP_SYS_RAWIO for
+ * register writes (kmod/netlink.c).
+ */
+static const char *const cmd_caps[] = {
+	[IOCA_CMD_INFO_GET] = "",
+	[IOCA_CMD_DDIO_SET] = "CAP_NET_ADMIN and CAP_SYS_RAWIO",
+	[IOCA_CMD_SAMPLER_SET] = "CAP_NET_ADMIN and CAP_PERFMON (or CAP_SYS_ADMIN)",
+	[IOCA_CMD_SAMPLER_START] = "CAP_NET_ADMIN and CAP_PERFMON (or CAP_SYS_ADMIN)",
+	[IOCA_CMD_SAMPLER_STOP] = "CAP_NET_ADMIN and CAP_PERFMON (or CAP_SYS_ADMIN)",
+	[IOCA_CMD_SAMPLE_GET] = "CAP_NET_ADMIN and CAP_PERFMON (or CAP_SYS_ADMIN)",
+	[IOCA_CMD_SAMPLES_SUBSCRIBE] = "CAP_PERFMON (or CAP_SYS_ADMIN)",
+	[IOCA_CMD_SAMPLES_UNSUBSCRIBE] = "",
+	[IOCA_CMD_DDIO_DEVICE_SET] = "CAP_NET_ADMIN and CAP_SYS_RAWIO",
+};
+
+LIBIOCA_API const char *libioca_cmd_caps(uint32_t cmd)
+{
+	if (cmd >= sizeof(cmd_caps) / sizeof(cmd_caps[0]))
+		return NULL;
+	return cmd_caps[cmd];
+}
+
 /* The LIBIOCA_0.1 names (libioca.h), one call each. */
 LIBIOCA_API bool ioca_mask_contiguous(uint32_t mask)
 {

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <linux/netlink.h>
 #include <netlink/attr.h>
+#include "ddio_control.h"
 #include "log.h"
 #include "msgs.h"
 #include "transport.h"
@@ -160,6 +161,50 @@ static void test_api_event_kind_names(void **state)
 	assert_null(libioca_event_kind_name(IOCA_EVENT_KIND_MAX + 1));
 }
 
+static void test_api_cmd_caps_name_what_the_module_checks(void **state)
+{
+	(void)state;
+	assert_string_equal(libioca_cmd_caps(IOCA_CMD_SAMPLES_SUBSCRIBE),
+			    "CAP_PERFMON (or CAP_SYS_ADMIN)");
+	assert_string_equal(libioca_cmd_caps(IOCA_CMD_SAMPLER_START),
+			    "CAP_NET_ADMIN and CAP_PERFMON (or CAP_SYS_ADMIN)");
+	assert_string_equal(libioca_cmd_caps(IOCA_CMD_DDIO_SET), "CAP_NET_ADMIN and CAP_SYS_RAWIO");
+	assert_string_equal(libioca_cmd_caps(IOCA_CMD_INFO_GET), "");
+	assert_null(libioca_cmd_caps(IOCA_CMD_MAX + 1));
+}
+
+/* A ddio-set reply names sockets 1 and 0: each epoch lands at its request. */
+static void test_api_ddio_set_reply_epochs_follow_the_requests(void **state)
+{
+	const struct ioca_ddio_req reqs[] = {{.socket = 0, .mask = 0x600},
+					     {.socket = 1, .ways = 2}};
+	struct nl_msg *msg = t_msg(IOCA_CMD_DDIO_SET);
+	uint32_t epochs[2] = {0};
+	uint32_t ids[] = {1, 0}, got[] = {9, 4};
+	struct ioca_log log = {0};
+	struct t_log tl;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		struct nlattr *n = nla_nest_start(msg, IOCA_A_DDIO_WRITTEN);
+
+		assert_non_null(n);
+		assert_int_equal(nla_put_u32(msg, IOCA_A_SOCKET_ID, ids[i]), 0);
+		assert_int_equal(nla_put_u32(msg, IOCA_A_SOCKET_DDIO_MASK, 0x600), 0);
+		assert_int_equal(nla_put_u32(msg, IOCA_A_SOCKET_DDIO_EPOCH, got[i]), 0);
+		nla_nest_end(msg, n);
+	}
+	log = t_logger(&tl);
+	assert_int_equal(ioca_decode_ddio_written(nlmsg_hdr(msg), reqs, 2, epochs, &log), 0);
+	assert_int_equal(epochs[0], 4);
+	assert_int_equal(epochs[1], 9);
+	/* A socket the request did not name is a broken reply. */
+	assert_int_equal(ioca_decode_ddio_written(nlmsg_hdr(msg), reqs, 1, epochs, &log), -EBADMSG);
+	assert_non_null(strstr(tl.last, "socket 1 was not in the request"));
+	nlmsg_free(msg);
+}
+
 /* An NLMSG_ERROR with extack TLVs, as the kernel builds it. */
 static struct nl_msg *error_msg(int err, const char *text, int offs, bool capped)
 {
@@ -238,6 +283,8 @@ int main(void)
 		cmocka_unit_test(test_api_helpers_keep_their_0_1_names),
 		cmocka_unit_test(test_api_ddio_control_says_why_not),
 		cmocka_unit_test(test_api_event_kind_names),
+		cmocka_unit_test(test_api_cmd_caps_name_what_the_module_checks),
+		cmocka_unit_test(test_api_ddio_set_reply_epochs_follow_the_requests),
 		cmocka_unit_test(test_api_extack_text_and_offset_are_kept),
 		cmocka_unit_test(test_api_without_the_module_open_says_how_to_load_it),
 	};

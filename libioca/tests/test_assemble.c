@@ -335,6 +335,36 @@ static void test_asm_socket_without_ddio_mask_reads_zero(void **state)
 	assert_int_equal(f->out->sockets[1].ddio_mask, 0);
 }
 
+/* Two parts of one sample, run epoch 7, socket 1's mask of DDIO epoch 3. */
+static void test_asm_a_sample_keeps_its_run_and_ddio_epochs(void **state)
+{
+	struct fx *f = *state;
+	struct nl_msg *m0 = t_sample_msg(5, 0, 2, false), *m1 = t_sample_msg(5, 1, 2, false);
+	struct nlattr *nest;
+
+	assert_int_equal(nla_put_u32(m0, IOCA_A_SAMPLE_EPOCH, 7), 0);
+	assert_int_equal(nla_put_u32(m1, IOCA_A_SAMPLE_EPOCH, 7), 0);
+	t_put_socket(m0, 0, 1, 7);
+	nest = nla_nest_start(m1, IOCA_A_SAMPLE_SOCKET);
+	assert_non_null(nest);
+	assert_int_equal(nla_put_u32(m1, IOCA_A_SOCKET_ID, 1), 0);
+	assert_int_equal(nla_put_u32(m1, IOCA_A_SOCKET_DDIO_MASK, 0x700), 0);
+	assert_int_equal(nla_put_u32(m1, IOCA_A_SOCKET_DDIO_EPOCH, 3), 0);
+	nla_nest_end(m1, nest);
+
+	assert_int_equal(feed(f, m0), 0);
+	assert_int_equal(feed(f, m1), 1);
+
+	assert_int_equal(f->out->epoch, 7);
+	assert_int_equal(f->out->nsockets, 2);
+	assert_int_equal(f->out->sockets[0].ddio_epoch, 0);
+	assert_int_equal(f->out->sockets[1].ddio_mask, 0x700);
+	assert_int_equal(f->out->sockets[1].ddio_epoch, 3);
+	/* A sample of a module without epochs reads 0, not the last one's. */
+	assert_int_equal(feed(f, t_sample_msg(6, 0, 0, false)), 1);
+	assert_int_equal(f->out->epoch, 0);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -355,6 +385,7 @@ int main(void)
 		T(test_asm_on_demand_mode_keeps_on_demand_samples),
 		T(test_asm_takes_the_most_parts_the_module_sends),
 		T(test_asm_socket_without_ddio_mask_reads_zero),
+		T(test_asm_a_sample_keeps_its_run_and_ddio_epochs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache_trust.h"
 #include "code_cache.h"
 #include "jit/jit_hash.h"
 #include "log.h"
@@ -27,7 +30,10 @@
 #define CC_NAME_HEX 40
 /* A writer that died leaves its temporary file; older ones are removed. */
 #define CC_STALE_TMP_S 600
+/* No entry is larger than this, or than the directory's bound. */
 #define CC_MAX_FILE (1ull << 30)
+/* Temporary names tried before a store gives up. */
+#define CC_TMP_TRIES 16
 
 struct cc_header {
 	char magic[8];
@@ -40,7 +46,7 @@ struct cc_header {
 struct code_cache {
 	int dirfd;
 	uint64_t max_bytes;
-	char *dir;
+	char *dir; /* for messages: every access is relative to dirfd */
 	const struct libspec_log *log;
 };
 
@@ -53,22 +59,22 @@ struct cc_file {
 int code_cache_open(struct code_cache **out, const char *dir, uint64_t max_bytes,
 		    const struct libspec_log *log, char *err, size_t errsz)
 {
+	char path[PATH_MAX], why[PATH_MAX + 128];
 	struct code_cache *cc;
-	int fd;
+	int fd, ret;
 
 	*out = NULL;
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		snprintf(err, errsz, "code cache directory %s: %s", dir, strerror(errno));
-		return -errno;
+	ret = cache_trust_open_dir(dir, &fd, path, sizeof(path), why, sizeof(why));
+	if (ret == CACHE_UNTRUSTED) {
+		pr_warn(log, "code cache %s: not used, %s; variants are compiled", path, why);
+		return 0;
 	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errsz, "code cache directory %s: %s", dir, strerror(errno));
-		return -errno;
+	if (ret) {
+		snprintf(err, errsz, "code cache directory %s: %s", path, why);
+		return ret;
 	}
 	cc = calloc(1, sizeof(*cc));
-	/* Absolute: temporary files are named by path, whatever the cwd becomes. */
-	if (!cc || !(cc->dir = realpath(dir, NULL))) {
+	if (!cc || !(cc->dir = strdup(path))) {
 		free(cc);
 		close(fd);
 		snprintf(err, errsz, "out of memory");
@@ -152,6 +158,8 @@ int code_cache_load(struct code_cache *cc, const void *key, size_t key_len, void
 		    size_t *len)
 {
 	char name[CC_NAME_HEX + sizeof(CC_SUFFIX)];
+	uint64_t max = cc->max_bytes < CC_MAX_FILE ? cc->max_bytes : CC_MAX_FILE;
+	char why[128];
 	const struct cc_header *h;
 	struct stat st;
 	uint8_t *buf;
@@ -160,15 +168,15 @@ int code_cache_load(struct code_cache *cc, const void *key, size_t key_len, void
 	*payload = NULL;
 	*len = 0;
 	file_name(key, key_len, name);
-	fd = openat(cc->dirfd, name, O_RDONLY | O_CLOEXEC);
+	fd = cache_trust_open_entry(cc->dirfd, name, max, &st, why, sizeof(why));
+	if (fd == -EPERM)
+		/* Not removed: the store that follows renames over it. */
+		pr_warn(cc->log, "code cache %s/%s: refused, %s; compiling the variant", cc->dir,
+			name, why);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st)) {
-		ret = -errno;
-		goto out_fd;
-	}
+		return fd;
 	ret = -EBADMSG;
-	if ((uint64_t)st.st_size > CC_MAX_FILE || (size_t)st.st_size < sizeof(*h) + key_len)
+	if ((size_t)st.st_size < sizeof(*h) + key_len)
 		goto out_bad;
 	buf = malloc((size_t)st.st_size);
 	if (!buf) {
@@ -286,7 +294,8 @@ uint64_t code_cache_usage(struct code_cache *cc)
  */
 static int evict(struct code_cache *cc, const char *keep)
 {
-	int lock = openat(cc->dirfd, ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	int lock = openat(cc->dirfd, ".lock",
+			  O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	struct cc_file *files = NULL;
 	uint64_t total;
 	size_t n, i;
@@ -310,10 +319,29 @@ static int evict(struct code_cache *cc, const char *keep)
 	return ret;
 }
 
+/* A new temporary file of the directory, its name into @tmp; fd or -errno. */
+static int open_tmp(struct code_cache *cc, char *tmp, size_t size)
+{
+	static _Atomic unsigned int seq;
+	struct timespec ts;
+	int i, fd = -EEXIST;
+
+	for (i = 0; i < CC_TMP_TRIES && fd == -EEXIST; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		snprintf(tmp, size, ".tmp-%d-%u-%lx", (int)getpid(), atomic_fetch_add(&seq, 1),
+			 (unsigned long)ts.tv_nsec);
+		fd = openat(cc->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+		if (fd < 0)
+			fd = -errno;
+	}
+	return fd;
+}
+
 int code_cache_store(struct code_cache *cc, const void *key, size_t key_len, const void *payload,
 		     size_t len)
 {
-	char name[CC_NAME_HEX + sizeof(CC_SUFFIX)], *tmp;
+	char name[CC_NAME_HEX + sizeof(CC_SUFFIX)], tmp[64];
 	struct cc_header h = {.format = CC_FORMAT, .payload_len = len};
 	int fd, ret;
 
@@ -323,14 +351,9 @@ int code_cache_store(struct code_cache *cc, const void *key, size_t key_len, con
 	h.key_len = (uint32_t)key_len;
 	jit_digest(payload, len, h.payload_digest);
 	file_name(key, key_len, name);
-	if (asprintf(&tmp, "%s/.tmp-XXXXXX", cc->dir) < 0)
-		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		free(tmp);
-		return ret;
-	}
+	fd = open_tmp(cc, tmp, sizeof(tmp));
+	if (fd < 0)
+		return fd;
 	ret = write_all(fd, &h, sizeof(h));
 	if (!ret)
 		ret = write_all(fd, key, key_len);
@@ -338,11 +361,9 @@ int code_cache_store(struct code_cache *cc, const void *key, size_t key_len, con
 		ret = write_all(fd, payload, len);
 	if (close(fd) && !ret)
 		ret = -errno;
-	/* tmp is absolute or relative to the cwd, like cc->dir. */
-	if (!ret && renameat(AT_FDCWD, tmp, cc->dirfd, name))
+	if (!ret && renameat(cc->dirfd, tmp, cc->dirfd, name))
 		ret = -errno;
 	if (ret)
-		unlink(tmp);
-	free(tmp);
+		unlinkat(cc->dirfd, tmp, 0);
 	return ret ? ret : evict(cc, name);
 }

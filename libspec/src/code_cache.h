@@ -20,10 +20,12 @@ struct code_cache;
 struct libspec_log;
 
 /*
- * Use directory @dir (created if missing, its parent must exist), keeping
- * at most @max_bytes of files (0: CODE_CACHE_DEFAULT_MAX); the files it
- * removes as corrupt are reported to @log (the runtime's, which outlives
- * the cache). -errno and a message naming @dir on failure.
+ * Use directory @dir (created 0700 if missing, its parent must exist),
+ * keeping at most @max_bytes of files (0: CODE_CACHE_DEFAULT_MAX); the
+ * files it refuses or removes are reported to @log (the runtime's, which
+ * outlives the cache). A directory another user could write into
+ * (cache_trust.h) is not used: one line to @log, 0 and *@out NULL.
+ * -errno and a message naming @dir when the file system fails.
  */
 int code_cache_open(struct code_cache **out, const char *dir, uint64_t max_bytes,
 		    const struct libspec_log *log, char *err, size_t errsz);
@@ -33,7 +35,9 @@ void code_cache_close(struct code_cache *cc);
  * The payload stored under @key (malloc'd into *@payload, *@len bytes).
  * Returns 0, or -ENOENT (none), -ESTALE (a file for another key: a digest
  * collision or an older format), -EBADMSG (truncated or corrupt: removed,
- * so the next store replaces it), other -errno from the file system.
+ * so the next store replaces it), -EPERM (not trusted: a link, not a
+ * regular file, another owner, writable by others, larger than the
+ * bound; logged, left for the next store to replace), other -errno.
  */
 int code_cache_load(struct code_cache *cc, const void *key, size_t key_len, void **payload,
 		    size_t *len);

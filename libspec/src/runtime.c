@@ -12,6 +12,7 @@
 #include "runtime.h"
 #include "variant.h"
 #include "sampler.h"
+#include "runtime_ref.h"
 #include "tier.h"
 
 #define DEFAULT_PIPELINE "default<O3>"
@@ -63,7 +64,8 @@ static int runtime_open_cache(struct spec_runtime *rt, const struct spec_runtime
 
 	ret = code_cache_open(&cc, opts->code_cache_dir, OPTS_GET(opts, code_cache_max_bytes, 0),
 			      &rt->log, msg, msgsz);
-	return ret ? ret : jit_set_cache(rt->jit, cc, msg, msgsz);
+	/* Refused (and logged): the runtime compiles every variant. */
+	return ret || !cc ? ret : jit_set_cache(rt->jit, cc, msg, msgsz);
 }
 
 struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runtime_opts *opts)
@@ -82,6 +84,7 @@ struct spec_runtime *spec_runtime__open(const char *path, const struct spec_runt
 	if (!rt)
 		return libspec_err_ptr(-ENOMEM);
 	rt->log = log;
+	pthread_mutex_init(&rt->load_lock, NULL);
 	pthread_mutex_init(&rt->lock, NULL);
 	pthread_mutex_init(&rt->err_lock, NULL);
 	pthread_mutex_init(&rt->jit_lock, NULL);
@@ -144,74 +147,132 @@ int spec_runtime__define_symbol(struct spec_runtime *rt, const char *name, const
 
 	if (!rt || !name || !*name || !addr)
 		return libspec_err(-EINVAL);
-	pthread_mutex_lock(&rt->lock);
-	if (rt->loaded) {
-		pthread_mutex_unlock(&rt->lock);
+	pthread_mutex_lock(&rt->load_lock);
+	if (atomic_load(&rt->loaded)) {
+		pthread_mutex_unlock(&rt->load_lock);
 		pr_warn(&rt->log, "define_symbol(%s): runtime already loaded", name);
 		return libspec_err(-EBUSY);
 	}
 	pthread_mutex_lock(&rt->jit_lock);
 	ret = jit_define_symbol(rt->jit, name, (uint64_t)(uintptr_t)addr, msg, sizeof(msg));
 	pthread_mutex_unlock(&rt->jit_lock);
+	pthread_mutex_unlock(&rt->load_lock);
 	if (ret)
 		rt_set_error(rt, ret, msg);
-	pthread_mutex_unlock(&rt->lock);
 	return libspec_err(ret);
+}
+
+/* Make @v (the generic variant built from @pipeline) current (lock held). */
+static int install_generic(struct spec_runtime *rt, struct variant *v, const char *pipeline,
+			   char *msg, size_t msgsz)
+{
+	int ret;
+
+	/* Same key as an empty configuration with this pipeline. */
+	v->key = malloc(strlen(pipeline) + 2);
+	if (v->key)
+		sprintf(v->key, "|%s", pipeline);
+	v->text = strdup("");
+	if (!v->key || !v->text) {
+		snprintf(msg, msgsz, "out of memory");
+		return -ENOMEM;
+	}
+	rt->generic = v;
+	variant_add(rt, v);
+	variant_install(rt, v);
+	ret = compiler_start(rt);
+	if (ret)
+		snprintf(msg, msgsz, "starting the compile thread: %s", strerror(-ret));
+	return ret;
 }
 
 int spec_runtime__load(struct spec_runtime *rt)
 {
-	char msg[RT_MSG_MAX] = "";
+	char msg[RT_MSG_MAX] = "", full[RT_MSG_MAX + 64], *pipeline;
 	struct variant *v = NULL;
 	int ret;
 
 	if (!rt)
 		return libspec_err(-EINVAL);
-	pthread_mutex_lock(&rt->lock);
-	if (rt->loaded) {
-		ret = rt->load_err;
-		pthread_mutex_unlock(&rt->lock);
-		return libspec_err(ret);
+	/* Every bind and handler lookup comes here: no lock once loaded. */
+	if (atomic_load_explicit(&rt->loaded, memory_order_acquire))
+		return libspec_err(rt->load_err);
+	/* Keeps concurrent first calls out for the compile, not other callers. */
+	pthread_mutex_lock(&rt->load_lock);
+	if (atomic_load_explicit(&rt->loaded, memory_order_relaxed)) {
+		pthread_mutex_unlock(&rt->load_lock);
+		return libspec_err(rt->load_err);
 	}
-	/* Holding lock across the compile keeps concurrent first calls out. */
-	ret = variant_build(rt, NULL, rt->pipeline, false, false, &v, msg, sizeof(msg));
+	pthread_mutex_lock(&rt->lock);
+	pipeline = strdup(rt->pipeline);
+	pthread_mutex_unlock(&rt->lock);
+	ret = pipeline ? variant_build(rt, NULL, pipeline, false, true, &v, msg, sizeof(msg))
+		       : -ENOMEM;
+	pthread_mutex_lock(&rt->lock);
 	if (!ret) {
-		/* Same key as an empty configuration with this pipeline. */
-		v->key = malloc(strlen(rt->pipeline) + 2);
-		if (v->key)
-			sprintf(v->key, "|%s", rt->pipeline);
-		v->text = strdup("");
-		ret = v->key && v->text ? 0 : -ENOMEM;
-		if (!ret) {
-			rt->generic = v;
-			variant_add(rt, v);
-			variant_install(rt, v);
-			ret = compiler_start(rt);
-		} else {
-			variant_free(rt, v);
-		}
-		if (ret)
-			snprintf(msg, sizeof(msg), "starting the compile thread: %s",
-				 strerror(-ret));
+		ret = install_generic(rt, v, pipeline, msg, sizeof(msg));
+		if (rt->generic == v)
+			v = NULL; /* the cache has it */
 	}
 	if (ret) {
-		char full[RT_MSG_MAX + 64];
-
 		snprintf(full, sizeof(full), "loading the generic variant: %s", msg);
 		rt_set_error(rt, ret, full);
 	}
-	rt->loaded = true;
 	rt->load_err = ret;
+	atomic_store_explicit(&rt->loaded, true, memory_order_release);
 	pthread_mutex_unlock(&rt->lock);
+	if (v) {
+		pthread_mutex_lock(&rt->jit_lock);
+		variant_free(rt, v);
+		pthread_mutex_unlock(&rt->jit_lock);
+	}
+	pthread_mutex_unlock(&rt->load_lock);
+	free(pipeline);
 	if (!ret && rt->load_hook)
 		rt->load_hook(rt->load_hook_ctx);
 	return libspec_err(ret);
 }
 
-void *spec_runtime__handler(struct spec_runtime *rt, const char *name)
+/*
+ * Handler @idx's stub, built now (the first lookup of each handler waits
+ * for the JIT). jit_lock serializes builders; lock, taken inside it, makes
+ * the stub and the entry it selects one step for variant_install().
+ */
+static void *build_stub(struct spec_runtime *rt, int idx, const char *name)
 {
 	char msg[RT_MSG_MAX];
 	uint64_t addr = 0;
+	void *stub;
+	int ret = 0;
+
+	pthread_mutex_lock(&rt->jit_lock);
+	stub = atomic_load_explicit(&rt->slots[idx].stub, memory_order_relaxed);
+	if (!stub) {
+		ret = jit_build_stub(rt->jit, (size_t)idx, (void *const *)&rt->slots[idx].fn,
+				     &rt->dom, &addr, msg, sizeof(msg));
+		/* Without its timer a handler is only not measured. */
+		if (!ret && tier_build_timer(rt, (size_t)idx, msg, sizeof(msg)))
+			pr_warn(&rt->log, "handler '%s' is not measured: %s", name, msg);
+	}
+	if (!stub && !ret) {
+		stub = (void *)(uintptr_t)addr;
+		pthread_mutex_lock(&rt->lock);
+		atomic_store_explicit(&rt->slots[idx].stub, stub, memory_order_release);
+		variant_entry_update(rt, (size_t)idx);
+		pthread_mutex_unlock(&rt->lock);
+	}
+	pthread_mutex_unlock(&rt->jit_lock);
+	if (ret) {
+		rt_set_error(rt, ret, msg);
+		return libspec_err_ptr(ret);
+	}
+	return stub;
+}
+
+void *spec_runtime__handler(struct spec_runtime *rt, const char *name)
+{
+	char msg[RT_MSG_MAX];
+	void *stub;
 	int idx, ret;
 
 	if (!rt || !name)
@@ -225,30 +286,12 @@ void *spec_runtime__handler(struct spec_runtime *rt, const char *name)
 			 "unknown handler '%s': no external function of that "
 			 "name is defined in the IR",
 			 name);
-		pthread_mutex_lock(&rt->lock);
 		rt_set_error(rt, -ENOENT, msg);
-		pthread_mutex_unlock(&rt->lock);
 		return libspec_err_ptr(-ENOENT);
 	}
-	pthread_mutex_lock(&rt->lock);
-	if (!rt->slots[idx].stub) {
-		pthread_mutex_lock(&rt->jit_lock);
-		ret = jit_build_stub(rt->jit, (size_t)idx, (void *const *)&rt->slots[idx].fn,
-				     &rt->dom, &addr, msg, sizeof(msg));
-		/* Without its timer a handler is only not measured. */
-		if (!ret && tier_build_timer(rt, (size_t)idx, msg, sizeof(msg)))
-			pr_warn(&rt->log, "handler '%s' is not measured: %s", name, msg);
-		pthread_mutex_unlock(&rt->jit_lock);
-		if (ret) {
-			rt_set_error(rt, ret, msg);
-			pthread_mutex_unlock(&rt->lock);
-			return libspec_err_ptr(ret);
-		}
-		rt->slots[idx].stub = (void *)(uintptr_t)addr;
-		variant_entry_update(rt, (size_t)idx);
-	}
-	pthread_mutex_unlock(&rt->lock);
-	return rt->slots[idx].stub;
+	/* Built once, then only read: what binds and lookups take. */
+	stub = atomic_load_explicit(&rt->slots[idx].stub, memory_order_acquire);
+	return stub ? stub : build_stub(rt, idx, name);
 }
 
 void *const *spec_runtime__handler_entry(struct spec_runtime *rt, const char *name)
@@ -453,7 +496,7 @@ void spec_runtime__close(struct spec_runtime *rt)
 {
 	struct variant *v, *next;
 
-	if (!rt)
+	if (!rt || !rt_put_last(rt))
 		return;
 	compiler_stop(rt);
 	/* No thread is inside a handler any more (the caller's promise). */
@@ -471,6 +514,7 @@ void spec_runtime__close(struct spec_runtime *rt)
 	pthread_cond_destroy(&rt->cond);
 	pthread_mutex_destroy(&rt->jit_lock);
 	pthread_mutex_destroy(&rt->lock);
+	pthread_mutex_destroy(&rt->load_lock);
 	pthread_mutex_destroy(&rt->err_lock);
 	tier_close(rt);
 	free(rt->slots);

@@ -15,8 +15,8 @@
 #define RT_MSG_MAX 1024
 
 struct handler_slot {
-	void *_Atomic fn; /* current variant's function; the stub loads it */
-	void *stub;	  /* stable entry point, built on first request */
+	void *_Atomic fn;   /* current variant's function; the stub loads it */
+	void *_Atomic stub; /* stable entry point, built on first request */
 	/* What spec_runtime__handler_entry() callers call: the generic
 	 * variant's function while installed (never freed, so no epoch),
 	 * else the stub; NULL until the stub exists.
@@ -57,12 +57,23 @@ struct spec_runtime {
 	struct handler_slot *slots;
 	size_t nr_handlers;
 
-	/* Lock order: lock before jit_lock. */
-	pthread_mutex_t lock;	  /* everything below */
-	pthread_mutex_t jit_lock; /* every jit_*() call */
-	pthread_cond_t cond;	  /* queue changed, job finished */
+	/*
+	 * Lock order: load_lock, jit_lock, lock, err_lock. No thread takes
+	 * jit_lock while holding lock, so lock is only ever held for
+	 * bookkeeping, never across a compile or a wait for one. A service's
+	 * hot and control paths take neither once the runtime is loaded and a
+	 * handler's stub exists: loaded, slots[].stub and slots[].entry are
+	 * published with release stores and read without a lock, and bind,
+	 * unbind and raise (events/) take only the event system's locks and
+	 * err_lock. An event system's lock is never held while taking these.
+	 */
+	pthread_mutex_t load_lock; /* loading, and define_symbol() before it */
+	pthread_mutex_t lock;	   /* everything below */
+	pthread_mutex_t jit_lock;  /* every jit_*() call */
+	pthread_cond_t cond;	   /* queue changed, job finished */
 	pthread_t thread;
-	bool thread_started, stop, busy, loaded;
+	bool thread_started, stop, busy;
+	_Atomic bool loaded; /* load_err is set before it (release) */
 	int load_err;
 	struct job *qhead, *qtail;
 
@@ -96,6 +107,8 @@ struct spec_runtime {
 	 */
 	void (*load_hook)(void *ctx);
 	void *load_hook_ctx;
+	/* References beyond the opener's (runtime_ref.h); 0 when calloc'd. */
+	_Atomic long extra_refs;
 };
 
 /* Record an error of @rt and log it; returns @err. Takes err_lock only. */

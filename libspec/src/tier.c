@@ -91,8 +91,12 @@ int tier_build_timer(struct spec_runtime *rt, size_t i, char *err, size_t errsz)
 	if (!t || t->fns[i])
 		return 0;
 	ret = jit_build_timer(rt->jit, i, &t->timers[i], &addr, err, errsz);
-	if (!ret)
+	if (!ret) {
+		/* Read under lock by the compile thread's plans and routes. */
+		pthread_mutex_lock(&rt->lock);
 		t->fns[i] = (void *)(uintptr_t)addr;
+		pthread_mutex_unlock(&rt->lock);
+	}
 	return ret;
 }
 

@@ -28,7 +28,7 @@ struct tier_window {
 int tier_open(struct spec_runtime *rt);
 void tier_close(struct spec_runtime *rt);
 
-/* Handler @i's timer function, built with its stub (locks held). */
+/* Handler @i's timer function, built with its stub (jit_lock held; takes lock). */
 int tier_build_timer(struct spec_runtime *rt, size_t i, char *err, size_t errsz);
 /* What slot @i must hold for variant function @fn: @fn, or the timer
  * calling @fn while handler @i is measured (lock held).

@@ -29,10 +29,11 @@ struct variant *variant_find(struct spec_runtime *rt, const char *key)
 void variant_entry_update(struct spec_runtime *rt, size_t i)
 {
 	void *fn = atomic_load_explicit(&rt->slots[i].fn, memory_order_relaxed);
+	void *stub = atomic_load_explicit(&rt->slots[i].stub, memory_order_relaxed);
 	bool generic = rt->generic && fn == (void *)(uintptr_t)rt->generic->addrs[i];
 
-	if (rt->slots[i].stub)
-		atomic_store_explicit(&rt->slots[i].entry, generic ? fn : rt->slots[i].stub,
+	if (stub)
+		atomic_store_explicit(&rt->slots[i].entry, generic ? fn : stub,
 				      memory_order_release);
 }
 
@@ -130,8 +131,13 @@ void variant_reclaim(struct spec_runtime *rt)
 			pp = &v->next;
 		}
 	}
-	pthread_mutex_lock(&rt->jit_lock);
+	/* Freeing code needs the JIT: not while holding the bookkeeping lock,
+	 * or everything that needs it would wait for a whole compile.
+	 */
 	pthread_mutex_unlock(&rt->lock);
+	if (!dead)
+		return;
+	pthread_mutex_lock(&rt->jit_lock);
 	while (dead) {
 		v = dead;
 		dead = v->next;

@@ -19,7 +19,9 @@ void variant_evict(struct spec_runtime *rt);
  * no thread can be running it.
  */
 void variant_retire(struct spec_runtime *rt, struct variant *v);
-/* Free retired variants no thread can be running; takes the locks itself. */
+/* Free retired variants no thread can be running; takes lock, then (not
+ * nested) jit_lock itself.
+ */
 void variant_reclaim(struct spec_runtime *rt);
 /* Build a variant for @settings (NULL: the generic one); takes jit_lock,
  * and lock for the counters if @lock_stats.

@@ -368,10 +368,10 @@ static void test_ctp_every_hot_chain_is_subsumed(void **state)
 	assert_int_equal(spec_events__stats(s.evs, &st, sizeof(st)), 0);
 	assert_true(st.subsumed > 0);
 	assert_int_equal(st.subsumed_calls, 0);
-	pthread_mutex_lock(&s.evs->lock);
+	pthread_mutex_lock(&s.evs->code_lock);
 	ir = s.evs->last_ir;
 	s.evs->last_ir = NULL;
-	pthread_mutex_unlock(&s.evs->lock);
+	pthread_mutex_unlock(&s.evs->code_lock);
 	assert_non_null(ir);
 	g = spec_events__graph(s.evs);
 	assert_non_null(g);

@@ -46,6 +46,8 @@ int iocx_ddio_set(struct tnl *t, uint32_t sock, uint32_t mask, bool own, struct 
 	nla_nest_end(msg, nest);
 	if (own)
 		NLA_PUT_FLAG(msg, IOCA_A_DDIO_OWNER);
+	/* The set's reply (the epochs) is counted, not parsed. */
+	r->parse = NULL;
 	return tnl_do(t, msg, r);
 
 nla_put_failure:

@@ -34,8 +34,8 @@ full)
 		echo "# ioca: insmod ioca.ko emulate=1 failed"
 	export IOCA_EXPECT_BACKEND=emulated IOCA_KO_PARAMS=emulate=1
 	for t in family_test ddio_test perm_test caps_test sampler_test owner_test emul_test \
-		readback_test hotplug_test generation_test sample_parts_test subscribe_test concurrency_test fuzz_test \
-		unload_test kmsg_test; do
+		readback_test hotplug_test generation_test sample_parts_test subscribe_test epoch_test \
+		slots_test concurrency_test fuzz_test unload_test kmsg_test; do
 		run "$t"
 	done
 	# The operator's client, last: it unloads and reloads the module.

@@ -79,6 +79,8 @@ int ioca_ddio_set(struct tnl *t, int64_t sock, int64_t mask, int64_t ways, struc
 	if (ways >= 0)
 		NLA_PUT_U32(msg, IOCA_A_SOCKET_DDIO_WAYS, (uint32_t)ways);
 	nla_nest_end(msg, nest);
+	/* The set's reply (the epochs) is counted, not parsed. */
+	r->parse = NULL;
 	return tnl_do(t, msg, r);
 
 nla_put_failure:
@@ -93,6 +95,7 @@ int ioca_ddio_restore(struct tnl *t, struct tnl_reply *r)
 	if (!msg)
 		return -ENOMEM;
 	NLA_PUT_FLAG(msg, IOCA_A_DDIO_RESTORE);
+	r->parse = NULL;
 	return tnl_do(t, msg, r);
 
 nla_put_failure:

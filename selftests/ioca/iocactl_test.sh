@@ -92,6 +92,8 @@ check "sample prints an on-demand sample with both CPUs" \
 run runas 1000 "$ctl" monitor --count 1
 check "monitor as uid 1000 cannot join samples" \
 	'[ "$rc" -eq 1 ] && has "^iocactl: monitor: join samples: Operation not permitted" "$err"'
+check "the refusal names the capability subscribing needs" \
+	'has "^iocactl: subscribing needs CAP_PERFMON (or CAP_SYS_ADMIN)$" "$err"'
 
 run "$ctl" sampler stop
 rc1=$rc

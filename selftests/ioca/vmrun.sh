@@ -31,7 +31,7 @@ run=${IOCA_VM_RUN:-$root/scripts/vm/run.sh}
 tests="load_test family_test ddio_test perm_test sampler_test hotplug_test concurrency_test fuzz_test
 	unload_test kmsg_test caps_test owner_test emul_test starve_test generation_test sample_parts_test
 	socket_hotplug_test uncore_hotplug_test subscribe_test package_offline_test readback_test
-	device_test"
+	device_test epoch_test slots_test"
 
 pass=0 fail=0 skip=0
 run_extra=()

@@ -18,8 +18,13 @@
 #define IOCA_SAMPLER_INTERVAL_MIN_US	1000
 #define IOCA_SAMPLER_INTERVAL_MAX_US	60000000
 #define IOCA_SAMPLER_INTERVAL_DEFAULT_US	1000000
-/* Sockets that may receive samples at once (IOCA_CMD_SAMPLES_SUBSCRIBE). */
+/*
+ * Sockets that may receive samples at once (IOCA_CMD_SAMPLES_SUBSCRIBE).
+ * The last slot is kept for the process owning the sampler or a DDIO
+ * mask, and no process holds more than IOCA_MAX_SUBSCRIBERS_PER_PROCESS.
+ */
 #define IOCA_MAX_SUBSCRIBERS		16
+#define IOCA_MAX_SUBSCRIBERS_PER_PROCESS	4
 /*
  * Payload bytes of one sample message: the module's part_budget lies in
  * this range. Every part carries at least one CPU or socket nest, so a
@@ -120,6 +125,14 @@ enum {
 	IOCA_A_SOCKET_DDIO_WRITABLE,
 	/* u8, info: writable, and a mask is known to move DDIO on this model */
 	IOCA_A_SOCKET_DDIO_VERIFIED,
+	/*
+	 * u32, info, samples and ddio-set's reply: the socket's DDIO epoch,
+	 * 1 at load and bumped by every write of its mask (set, restore, an
+	 * owner's close). In a sample, the epoch whose mask DDIO_MASK is; in
+	 * ddio-set's reply, the epoch the write produced: a sample with a
+	 * lower epoch was collected before that write.
+	 */
+	IOCA_A_SOCKET_DDIO_EPOCH,
 
 	__IOCA_A_SOCKET_MAX,
 	IOCA_A_SOCKET_MAX = (__IOCA_A_SOCKET_MAX - 1)
@@ -135,6 +148,11 @@ enum {
 	 * (and ends that socket's ownership: the new mask is theirs).
 	 */
 	IOCA_A_DDIO_OWNER,
+	/*
+	 * nest, reply only, one per socket ddio-set wrote: IOCA_A_SOCKET_ID,
+	 * IOCA_A_SOCKET_DDIO_MASK and IOCA_A_SOCKET_DDIO_EPOCH.
+	 */
+	IOCA_A_DDIO_WRITTEN,
 
 	__IOCA_A_DDIO_MAX,
 	IOCA_A_DDIO_MAX = (__IOCA_A_DDIO_MAX - 1)
@@ -176,6 +194,11 @@ enum {
 	IOCA_A_SAMPLER_PARTS,		/* u32, info: parts per sample */
 	/* nest, info, one per subscribed socket: IOCA_A_SUBSCRIBER_* */
 	IOCA_A_SAMPLER_SUBSCRIBER,
+	/*
+	 * u32, info: the sampler's run epoch, bumped by every sampler-set and
+	 * every start; the samples of a run carry it (IOCA_A_SAMPLE_EPOCH).
+	 */
+	IOCA_A_SAMPLER_EPOCH,
 
 	__IOCA_A_SAMPLER_MAX,
 	IOCA_A_SAMPLER_MAX = (__IOCA_A_SAMPLER_MAX - 1)
@@ -243,6 +266,11 @@ enum {
 	 */
 	IOCA_A_SAMPLE_PART,
 	IOCA_A_SAMPLE_PARTS,
+	/*
+	 * u32: the sampler run epoch the sample belongs to (>= 1); a reader
+	 * never takes a delta between samples of different epochs.
+	 */
+	IOCA_A_SAMPLE_EPOCH,
 
 	__IOCA_A_SAMPLE_MAX,
 	IOCA_A_SAMPLE_MAX = (__IOCA_A_SAMPLE_MAX - 1)

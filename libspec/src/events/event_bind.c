@@ -33,6 +33,7 @@ static void publish(struct spec_events *evs, struct spec_event *ev, struct ev_bi
 	old->retired_at = epoch_retire(&evs->rt->dom);
 	old->next = evs->retired;
 	evs->retired = old;
+	evs->nr_retired++;
 	if (evs->on_rebind)
 		evs->on_rebind(evs, ev);
 }

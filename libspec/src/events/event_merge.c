@@ -14,14 +14,14 @@
 #include "jit/jit_event.h"
 #include "log.h"
 
-/* Copy the current bindings of @set into @req (lock held). */
+/* Copy the current bindings of @set into @req (inside the epoch, or lock held). */
 static int snapshot(struct spec_event *const *set, size_t n, struct jit_ev_event *out)
 {
 	size_t i, k;
 
 	for (i = 0; i < n; i++) {
 		struct ev_bindings *b =
-			atomic_load_explicit(&set[i]->bindings, memory_order_relaxed);
+			atomic_load_explicit(&set[i]->bindings, memory_order_acquire);
 		struct jit_ev_binding *jb = calloc(b->n + 1, sizeof(*jb));
 
 		if (!jb)
@@ -41,6 +41,29 @@ static int snapshot(struct spec_event *const *set, size_t n, struct jit_ev_event
 		};
 	}
 	return 0;
+}
+
+/*
+ * snapshot() without the bindings' writers' lock: inside the runtime's
+ * epoch a snapshot a rebinding replaces meanwhile is not freed, as for a
+ * raise, so a merge never makes a bind wait.
+ */
+static int copy_bindings(struct spec_events *evs, struct spec_event *const *set, size_t n,
+			 struct jit_ev_event *out)
+{
+	_Atomic uint64_t *inside;
+	int ret;
+
+	if (!epoch_rec(&evs->rt->dom)) {
+		pthread_mutex_lock(&evs->lock);
+		ret = snapshot(set, n, out);
+		pthread_mutex_unlock(&evs->lock);
+		return ret;
+	}
+	inside = spec_rt_enter(&evs->rt->dom);
+	ret = snapshot(set, n, out);
+	atomic_store_explicit(inside, 0, memory_order_release);
+	return ret;
 }
 
 static struct ev_code *code_new(size_t n)
@@ -63,7 +86,7 @@ static struct ev_code *code_new(size_t n)
 	return c;
 }
 
-/* Swap @c in for the installed build (lock held); true if an event was
+/* Swap @c in for the installed build (code_lock held); true if an event was
  * rebound while @c was being built.
  */
 static bool install(struct spec_events *evs, struct ev_code *c)
@@ -144,17 +167,15 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 	ret = !jev || !c ? -ENOMEM : spec_runtime__load(evs->rt);
 	if (!ret) {
 		memcpy(c->events, set, n * sizeof(*set));
-		pthread_mutex_lock(&evs->lock);
-		ret = snapshot(set, n, jev);
-		pthread_mutex_unlock(&evs->lock);
+		ret = copy_bindings(evs, set, n, jev);
 	}
 	if (!ret)
 		ret = build(evs, &req, c, &out, msg, sizeof(msg));
-	pthread_mutex_lock(&evs->lock);
+	pthread_mutex_lock(&evs->code_lock);
 	evs->stats.builds++;
 	if (ret) {
 		evs->stats.build_failures++;
-		pthread_mutex_unlock(&evs->lock);
+		pthread_mutex_unlock(&evs->code_lock);
 		if (msg[0]) {
 			pthread_mutex_lock(&evs->rt->lock);
 			rt_set_error(evs->rt, ret, msg);
@@ -177,7 +198,7 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 		evs->stats.stale_builds += st;
 		if (stale)
 			*stale = st;
-		pthread_mutex_unlock(&evs->lock);
+		pthread_mutex_unlock(&evs->code_lock);
 		/* A build that worked leaves no earlier failure in last_error. */
 		pthread_mutex_lock(&evs->rt->lock);
 		rt_clear_error(evs->rt);
@@ -207,9 +228,9 @@ int spec_events__unmerge(struct spec_events *evs)
 {
 	if (!evs)
 		return libspec_err(-EINVAL);
-	pthread_mutex_lock(&evs->lock);
+	pthread_mutex_lock(&evs->code_lock);
 	install(evs, NULL);
-	pthread_mutex_unlock(&evs->lock);
+	pthread_mutex_unlock(&evs->code_lock);
 	ev_reclaim(evs);
 	return 0;
 }

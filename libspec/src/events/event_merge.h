@@ -16,7 +16,7 @@ int ev_build(struct spec_events *evs, struct spec_event *const *set, size_t n, b
 	     bool *stale);
 
 /* Events of the installed build and what they were subsumed into
- * (SPEC_EV_ROOT: not subsumed); lock held. Returns how many.
+ * (SPEC_EV_ROOT: not subsumed); code_lock held. Returns how many.
  */
 size_t ev_merged_set(struct spec_events *evs, uint32_t *idx, uint32_t *into, size_t max);
 

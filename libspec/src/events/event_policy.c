@@ -179,9 +179,9 @@ static void step(struct spec_events *evs, struct ev_optimizer *o, bool dirty)
 	}
 	if (metric_rejects(evs, o) || (o->hold && o->hold--))
 		goto out;
-	pthread_mutex_lock(&evs->lock);
+	pthread_mutex_lock(&evs->code_lock);
 	ncur = ev_merged_set(evs, cur, into, nr);
-	pthread_mutex_unlock(&evs->lock);
+	pthread_mutex_unlock(&evs->code_lock);
 	nwant = choose(evs, counts, nr, cur, into, ncur, want);
 	if (!dirty && same_set(cur, ncur, want, nwant))
 		goto out;

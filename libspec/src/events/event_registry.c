@@ -2,7 +2,8 @@
 /*
  * Events by name, reclamation of what rebindings and builds replaced, and
  * the counters (the system's life is event_system.c). Writers (create, bind,
- * unbind) serialize on evs->lock; raisers read the published snapshots
+ * unbind) serialize on evs->lock, builds on evs->code_lock; raisers (and a
+ * build copying the bindings) read the published snapshots
  * without locks inside the runtime's epoch, which is what lets a replaced
  * snapshot (or merged code) be freed once no raise can still see it.
  */
@@ -94,7 +95,7 @@ static bool name_ok(struct spec_events *evs, const char *name)
 	return true;
 }
 
-struct spec_event *spec_events__event(struct spec_events *evs, const char *name)
+struct spec_event *spec_events__declare(struct spec_events *evs, const char *name)
 {
 	struct spec_event *ev;
 	int err = 0;
@@ -113,6 +114,38 @@ struct spec_event *spec_events__event(struct spec_events *evs, const char *name)
 	pthread_mutex_unlock(&evs->lock);
 	return ev ? ev : libspec_err_ptr(err);
 }
+
+/*
+ * A lookup that creates nothing: a misspelled name is the caller's mistake
+ * and is named, so it shows before anything is bound to the wrong event.
+ */
+struct spec_event *spec_events__event(struct spec_events *evs, const char *name)
+{
+	struct spec_event *ev;
+
+	if (!evs || !name)
+		return libspec_err_ptr(-EINVAL);
+	ev = ev_lookup(evs, name);
+	if (ev)
+		return ev;
+	pr_warn(&evs->log,
+		"events: no event \"%.64s\" (%u declared): declare it with "
+		"spec_events__declare() first",
+		name, atomic_load_explicit(&evs->nr_events, memory_order_relaxed));
+	return libspec_err_ptr(-ENOENT);
+}
+
+/*
+ * What binaries linked against LIBSPEC_EVENTS_0.2 call as
+ * spec_events__event(): it created the event on first use, and they may
+ * rely on that.
+ */
+struct spec_event *spec_events__event_v0_2(struct spec_events *evs, const char *name);
+LIBSPEC_API struct spec_event *spec_events__event_v0_2(struct spec_events *evs, const char *name)
+{
+	return spec_events__declare(evs, name);
+}
+__asm__(".symver spec_events__event_v0_2, spec_events__event@LIBSPEC_EVENTS_0.2");
 
 struct spec_event *spec_events__find(struct spec_events *evs, const char *name)
 {
@@ -149,63 +182,84 @@ void ev_free_code(struct spec_events *evs, struct ev_code *c)
 	free(c);
 }
 
-static void reclaim(struct spec_events *evs, bool code)
+/* Free what of the retired snapshots (if at least @min) no raise can read. */
+static void reclaim_snapshots(struct spec_events *evs, size_t min)
 {
-	struct ev_bindings **bp, *bdead = NULL;
-	struct ev_code **cp, *cdead = NULL;
+	struct ev_bindings *list, *keep = NULL, *dead = NULL, *b;
+	size_t kept = 0;
 	uint64_t oldest;
 
 	pthread_mutex_lock(&evs->lock);
-	if (!evs->retired && (!code || !evs->retired_code)) {
+	if (!evs->retired || evs->nr_retired < min) {
 		pthread_mutex_unlock(&evs->lock);
 		return;
 	}
-	oldest = epoch_oldest(&evs->rt->dom);
-	for (bp = &evs->retired; *bp;) {
-		struct ev_bindings *b = *bp;
-
-		if (b->retired_at < oldest) {
-			*bp = b->next;
-			b->next = bdead;
-			bdead = b;
-		} else {
-			bp = &b->next;
-		}
-	}
-	for (cp = &evs->retired_code; code && *cp;) {
-		struct ev_code *c = *cp;
-
-		if (c->retired_at < oldest) {
-			*cp = c->next;
-			c->next = cdead;
-			cdead = c;
-		} else {
-			cp = &c->next;
-		}
-	}
+	list = evs->retired;
+	evs->retired = NULL;
+	evs->nr_retired = 0;
 	pthread_mutex_unlock(&evs->lock);
-	while (bdead) {
-		struct ev_bindings *b = bdead;
-
-		bdead = b->next;
+	oldest = epoch_oldest(&evs->rt->dom);
+	while (list) {
+		b = list;
+		list = b->next;
+		if (b->retired_at < oldest) {
+			b->next = dead;
+			dead = b;
+		} else {
+			b->next = keep;
+			keep = b;
+			kept++;
+		}
+	}
+	if (keep) {
+		pthread_mutex_lock(&evs->lock);
+		for (b = keep; b->next; b = b->next)
+			;
+		b->next = evs->retired;
+		evs->retired = keep;
+		evs->nr_retired += kept;
+		pthread_mutex_unlock(&evs->lock);
+	}
+	while (dead) {
+		b = dead;
+		dead = b->next;
 		free(b);
 	}
-	while (cdead) {
-		struct ev_code *c = cdead;
-
-		cdead = c->next;
-		ev_free_code(evs, c);
-	}
-}
-
-void ev_reclaim(struct spec_events *evs)
-{
-	reclaim(evs, true);
 }
 
 void ev_reclaim_bindings(struct spec_events *evs)
 {
-	reclaim(evs, false);
+	reclaim_snapshots(evs, EV_RECLAIM_BATCH);
+}
+
+void ev_reclaim(struct spec_events *evs)
+{
+	struct ev_code **cp, *dead = NULL, *c;
+	uint64_t oldest;
+
+	reclaim_snapshots(evs, 1);
+	pthread_mutex_lock(&evs->code_lock);
+	if (!evs->retired_code) {
+		pthread_mutex_unlock(&evs->code_lock);
+		return;
+	}
+	oldest = epoch_oldest(&evs->rt->dom);
+	for (cp = &evs->retired_code; *cp;) {
+		c = *cp;
+		if (c->retired_at < oldest) {
+			*cp = c->next;
+			c->next = dead;
+			dead = c;
+		} else {
+			cp = &c->next;
+		}
+	}
+	pthread_mutex_unlock(&evs->code_lock);
+	while (dead) {
+		c = dead;
+		dead = c->next;
+		ev_free_code(evs, c);
+	}
 }
 
 int spec_events__stats(struct spec_events *evs, struct spec_events_stats *stats, size_t sz)
@@ -214,11 +268,14 @@ int spec_events__stats(struct spec_events *evs, struct spec_events_stats *stats,
 
 	if (!evs || !stats || sz > sizeof(s))
 		return libspec_err(-EINVAL);
-	pthread_mutex_lock(&evs->lock);
+	pthread_mutex_lock(&evs->code_lock);
 	s = evs->stats;
-	pthread_mutex_unlock(&evs->lock);
+	pthread_mutex_unlock(&evs->code_lock);
 	s.guard_fails = atomic_load_explicit(&evs->guard_fails, memory_order_relaxed);
+	/* As last_error's message counts them (event_dispatch.c). */
+	pthread_mutex_lock(&evs->rt->err_lock);
 	s.unknown_raises = atomic_load_explicit(&evs->unknown_raises, memory_order_relaxed);
+	pthread_mutex_unlock(&evs->rt->err_lock);
 	memcpy(stats, &s, sz);
 	return 0;
 }

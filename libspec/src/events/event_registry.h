@@ -96,12 +96,21 @@ struct spec_events {
 	_Atomic uint64_t *hedges;
 	uint32_t nr_handlers;
 
-	/* Lock order: lock before rt->lock before rt->jit_lock. */
-	pthread_mutex_t lock; /* bindings writers, retired lists, code */
+	/*
+	 * Lock order: lock, then the optimizer's. lock is the bindings'
+	 * writers' own: merges, the optimizer and reclamation of code never
+	 * take it (a build copies the bindings inside the runtime's epoch), so
+	 * a bind waits at most for another rebinding, not for a merge's
+	 * bookkeeping. code_lock is that bookkeeping's. Neither is held while
+	 * taking rt->lock or rt->jit_lock (runtime.h).
+	 */
+	pthread_mutex_t lock; /* bindings writers, creation, retired snapshots */
 	int64_t next_binding;
 	uint64_t bind_seq;
 	struct ev_bindings *retired;
-	struct ev_code *code; /* installed build, or NULL */
+	size_t nr_retired;
+	pthread_mutex_t code_lock; /* the two below, stats, last_ir */
+	struct ev_code *code;	   /* installed build, or NULL */
 	struct ev_code *retired_code;
 
 	struct ev_queue *queue;
@@ -113,10 +122,10 @@ struct spec_events {
 
 	_Atomic uint64_t guard_fails;
 	_Atomic uint64_t unknown_raises;
-	struct spec_events_stats stats; /* the rest, under lock */
+	struct spec_events_stats stats; /* the rest, under code_lock */
 
 	/* Tests only: keep the last build's optimized IR (last_ir, under
-	 * lock), and mutate the generated code (JIT_EV_MUT_*).
+	 * code_lock), and mutate the generated code (JIT_EV_MUT_*).
 	 */
 	bool keep_ir;
 	unsigned int test_mutate;
@@ -125,13 +134,22 @@ struct spec_events {
 
 /* Event by name without creating it (lock-free), or NULL. */
 struct spec_event *ev_lookup(struct spec_events *evs, const char *name);
-/* Free retired snapshots and merged code no thread can still run. */
+/* Free retired merged code and bindings snapshots no thread can still use
+ * (code_lock, then the JIT lock, not nested; lock briefly).
+ */
 void ev_reclaim(struct spec_events *evs);
-/* Only the snapshots: what bind and unbind do, never taking the JIT lock
- * that freeing code needs (a build may hold it for a whole compile).
+/*
+ * What bind and unbind do: free retired snapshots once EV_RECLAIM_BATCH
+ * have gathered. Finding what no raise can still read costs a
+ * membarrier(2), which waits for every CPU running the process's threads
+ * (milliseconds when a compile keeps them busy on a loaded machine): paid
+ * once per batch, and by merges and the optimizer meanwhile, never under
+ * a lock.
  */
 void ev_reclaim_bindings(struct spec_events *evs);
-/* Retire @c's code (lock held); entries must already be unlinked. */
+/* Retired snapshots a rebinding lets gather before it frees them itself. */
+#define EV_RECLAIM_BATCH 64
+/* Retire @c's code (code_lock held); entries must already be unlinked. */
 void ev_retire_code(struct spec_events *evs, struct ev_code *c);
 void ev_free_code(struct spec_events *evs, struct ev_code *c);
 

@@ -17,6 +17,7 @@
 #include "jit/jit.h"
 #include "jit/jit_event.h"
 #include "log.h"
+#include "runtime_ref.h"
 
 static int define_helpers(struct spec_runtime *rt)
 {
@@ -47,6 +48,7 @@ static int events_init(struct spec_events *evs, struct spec_runtime *rt,
 	size_t nedges;
 
 	pthread_mutex_init(&evs->lock, NULL);
+	pthread_mutex_init(&evs->code_lock, NULL);
 	evs->rt = rt;
 	evs->user = OPTS_GET(opts, user, NULL);
 	evs->max_events = OPTS_GET(opts, max_events, 0) ?: 64;
@@ -126,6 +128,8 @@ struct spec_events *spec_events__new(struct spec_runtime *rt, const struct spec_
 	evs = calloc(1, sizeof(*evs));
 	if (!evs)
 		return libspec_err_ptr(-ENOMEM);
+	rt_get(rt);
+	evs->rt = rt;
 	evs->log = log;
 	ret = events_init(evs, rt, opts);
 	if (!ret)
@@ -151,6 +155,7 @@ struct spec_events *spec_events__new(struct spec_runtime *rt, const struct spec_
 
 void spec_events__free(struct spec_events *evs)
 {
+	struct spec_runtime *rt;
 	uint32_t i;
 
 	if (!evs)
@@ -186,13 +191,17 @@ void spec_events__free(struct spec_events *evs)
 		free(evs->events[i]);
 	}
 	pthread_mutex_destroy(&evs->lock);
+	pthread_mutex_destroy(&evs->code_lock);
 	free(evs->events);
 	free(evs->names);
 	free(evs->edges);
 	free(evs->handler_ok);
 	free(evs->hedges);
 	free(evs->last_ir);
+	rt = evs->rt;
 	free(evs);
+	/* The last reference tears the runtime down if its owner closed it. */
+	spec_runtime__close(rt);
 }
 
 int spec_events__merge(struct spec_events *evs, const struct spec_merge_opts *opts)

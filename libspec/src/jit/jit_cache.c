@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build_id.h"
 #include "clock.h"
 #include "code_cache.h"
 #include "jit/jit_cache.h"
@@ -387,7 +388,7 @@ int jit_cache_build(struct jit *j, LLVMModuleRef m, const struct jit_variant_req
 		pr_warn(j->log, "code cache: a stored variant did not link (%s); compiling it",
 			err);
 		ph->cache_rejected = true;
-	} else if (ret == -EBADMSG || ret == -ESTALE) {
+	} else if (ret == -EBADMSG || ret == -ESTALE || ret == -EPERM) {
 		ph->cache_rejected = true;
 	}
 	ph->specialize_ns += clock_mono_ns() - t0;
@@ -403,9 +404,12 @@ out:
 	return ret;
 }
 
+#ifdef LIBSPEC_TESTING
 /*
  * LIBSPEC_CACHE_TEST_KEY=<part>=<value> replaces one shared key part (as
- * another machine, LLVM or libspec would have it), for tests only.
+ * another machine, LLVM or libspec would have it). Only the tests' build
+ * of the library reads it: elsewhere the environment could make a service
+ * take code built for another machine.
  */
 static const char *key_part(const char *part, const char *real)
 {
@@ -414,18 +418,36 @@ static const char *key_part(const char *part, const char *real)
 
 	return t && !strncmp(t, part, n) && t[n] == '=' ? t + n + 1 : real;
 }
+#else
+#define key_part(part, real) (real)
+#endif
+
+/* @version and the build of the object holding @code (unknown: none). */
+static void build_part(char *buf, size_t size, const char *version, const void *code)
+{
+	char id[2 * JIT_DIGEST_LEN + 8];
+
+	if (build_id_of(code, id, sizeof(id)))
+		snprintf(id, sizeof(id), "unknown");
+	snprintf(buf, size, "%s build %s", version, id);
+}
 
 int jit_set_cache(struct jit *j, struct code_cache *cc, char *err, size_t errsz)
 {
 	LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(j->master);
-	char *triple = LLVMGetDefaultTargetTriple(), llvm[48], hex[2 * JIT_DIGEST_LEN + 1];
+	char *triple = LLVMGetDefaultTargetTriple(), hex[2 * JIT_DIGEST_LEN + 1];
+	char llvm[128], libspec[128], version[32];
 	unsigned int maj, min, patch;
 	uint8_t d[JIT_DIGEST_LEN];
 	int n = -1;
 
 	j->cache = cc;
 	LLVMGetVersion(&maj, &min, &patch);
-	snprintf(llvm, sizeof(llvm), "%u.%u.%u", maj, min, patch);
+	snprintf(version, sizeof(version), "%u.%u.%u", maj, min, patch);
+	/* A statically linked LLVM is part of libspec's object: the same id. */
+	build_part(llvm, sizeof(llvm), version, (const void *)(uintptr_t)LLVMGetVersion);
+	build_part(libspec, sizeof(libspec), LIBSPEC_VERSION,
+		   (const void *)(uintptr_t)jit_set_cache);
 	if (bc) {
 		jit_digest(LLVMGetBufferStart(bc), LLVMGetBufferSize(bc), d);
 		LLVMDisposeMemoryBuffer(bc);
@@ -433,7 +455,7 @@ int jit_set_cache(struct jit *j, struct code_cache *cc, char *err, size_t errsz)
 		n = asprintf(&j->cache_key,
 			     KEY_FORMAT "\nlibspec %s\nllvm %s\ntriple %s\ncpu %s\nfeatures %s\n"
 					"ir %s\n",
-			     key_part("libspec", LIBSPEC_VERSION), key_part("llvm", llvm),
+			     key_part("libspec", libspec), key_part("llvm", llvm),
 			     key_part("triple", triple), key_part("cpu", j->cpu),
 			     key_part("features", j->features), key_part("ir", hex));
 	}
