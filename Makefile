@@ -18,7 +18,7 @@ export LLVM_VERSION PREFIX DESTDIR IOCA_CACHE KDIR
 USER_DIRS := libspec libioca iocad
 SUBMAKE = $(MAKE) --no-print-directory
 
-.PHONY: all check check-debug demo eval bench vmtest soak oci kunit fuzz lint install clean help deps kmod deb \
+.PHONY: all check check-debug demo eval bench vmtest soak oci kunit fuzz lint install clean help deps kmod deb image \
 	$(USER_DIRS)
 
 all: kmod $(USER_DIRS) ## build everything (default)
@@ -91,6 +91,10 @@ clean: ## remove build products from the tree (the cache stays)
 
 deb: deps ## Debian packages into build/deb/ (debhelper, dh-dkms), lintian-checked
 	@scripts/deb/build.sh
+
+image: ## the DaemonSet's image from build/deb's iocad .deb (debootstrap, podman import), tried with podman run
+	@scripts/deps.sh image
+	@scripts/image/build.sh
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \

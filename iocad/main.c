@@ -75,6 +75,7 @@ static void usage(FILE *f)
 	fputs("usage: iocad [--sim SCENARIO] [--mode ioca|core-only|static] [--dry-run]\n"
 	      "             [--trace FILE] [--seed N] [--intervals N] [--quiet] [--pace] CONFIG\n"
 	      "       iocad --check-config CONFIG\n"
+	      "       iocad --version\n"
 	      "\n"
 	      "I/O-aware LLC management (the IOCA FSM) for every socket with tenants.\n"
 	      "Without --sim it runs on this host: ioca.ko and /sys/fs/resctrl.\n"
@@ -90,6 +91,7 @@ static void usage(FILE *f)
 	      "  --intervals N   stop after N intervals (default: until the end)\n"
 	      "  --quiet         no per-interval log lines\n"
 	      "  --pace          with --sim: one interval per interval_ms of wall-clock time\n"
+	      "  --version       print iocad's version (the ioca release) and exit\n"
 	      "CONFIG is the tenant config (iocad/CONFIG.md). SIGHUP re-reads it;\n"
 	      "SIGTERM/SIGINT restore the platform's original state and exit.\n",
 	      f);
@@ -127,6 +129,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	};
 	int c;
 
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
+		printf("iocad %s\n", IOCA_VERSION);
+		return 1;
+	}
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':

@@ -48,7 +48,8 @@ run_group readme-commands scripts/readme_commands.py --self-test
 run_group iocad-unit selftests/systemd/verify.sh
 run_group kunit mk kunit
 run_group vmtest mk vmtest
-# The Debian packages: built, installed with DKMS, booted, purged (5.5-9 min).
+# The Debian packages: built, installed with DKMS, booted, upgraded under
+# systemd, purged (20-33 min at load 17-23; README.md, "Fleet").
 run_group deb scripts/deb/test.sh
 
 pass=0

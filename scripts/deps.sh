@@ -2,6 +2,9 @@
 # Installs every Debian package ioca needs. This is the one list of them.
 # Idempotent: when everything is present it prints nothing and touches no
 # network; "apt-get update" runs only when something is missing.
+#   deps.sh          what `make check` and every other target needs
+#   deps.sh image    that, and what `make image` alone needs (debootstrap,
+#                    podman: the DaemonSet's image, scripts/image/build.sh)
 set -euo pipefail
 
 LLVM_VERSION=${LLVM_VERSION:-16}
@@ -40,6 +43,20 @@ pkgs=(
 	# selftests/oci: OCI runtimes that run a busybox container in an RDT class
 	runc crun
 )
+if [ "${1:-}" = image ]; then
+	pkgs+=(debootstrap podman)
+fi
+# iocad/tests/kubernetes/validate.mjs: the manifests against the Kubernetes
+# API schema, with npm packages (kubernetes-models, js-yaml) at the versions
+# of that directory's package-lock.json. Node.js from Debian where the
+# machine has none.
+kube=$(cd "$(dirname "$0")/../iocad/tests/kubernetes" && pwd)
+command -v npm >/dev/null || pkgs+=(nodejs npm)
+npm_deps() {
+	[ -d "$kube/node_modules/kubernetes-models" ] && return 0
+	echo "deps.sh: npm ci in iocad/tests/kubernetes"
+	(cd "$kube" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -47,7 +64,10 @@ for p in "${pkgs[@]}"; do
 		missing+=("$p")
 	fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+	npm_deps
+	exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
@@ -66,4 +86,5 @@ export DEBIAN_FRONTEND=noninteractive
 lock=(-o DPkg::Lock::Timeout=900)
 $SUDO apt-get "${lock[@]}" update -qq
 $SUDO apt-get "${lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+npm_deps
 echo "deps.sh: done"

@@ -31,7 +31,8 @@ const struct ctl_cmd ctl_cmds[] = {
 
 static const char notes[] = "DUR: 10ms, 500us, 2s; LIST: 0-3,8; EV: instructions, cycles, "
 			    "llc-references,\nllc-misses, cpu-clock, task-clock or "
-			    "raw:TYPE:CONFIG[:CONFIG1]\n";
+			    "raw:TYPE:CONFIG[:CONFIG1]\n"
+			    "iocactl --help: this list; iocactl --version: the ioca release\n";
 
 void ctl_print_usage(FILE *f, const struct ctl_cmd *cmd)
 {
@@ -117,6 +118,10 @@ int main(int argc, char **argv)
 		return ctl_usage(NULL, NULL, "missing command");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		ctl_print_usage(stdout, NULL);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("iocactl %s\n", IOCA_VERSION);
 		return 0;
 	}
 	for (c = ctl_cmds; c->name; c++) {

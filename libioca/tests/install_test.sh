@@ -26,8 +26,9 @@ t "make install PREFIX=$prefix DESTDIR=..." \
 	make --no-print-directory -s install PREFIX="$prefix" DESTDIR="$dest"
 t "the .pc carries the install prefix" \
 	grep -qx "prefix=$prefix" "$dest$prefix/lib/pkgconfig/libioca.pc"
-t "the uapi header is installed beside libioca.h" \
-	test -f "$dest$prefix/include/linux/ioca.h" -a -f "$dest$prefix/include/libioca.h"
+t "the uapi header is installed in its own directory, not the kernel headers' linux/" \
+	test -f "$dest$prefix/include/ioca/linux/ioca.h" -a -f "$dest$prefix/include/libioca.h" \
+	-a ! -e "$dest$prefix/include/linux"
 
 cat >"$dest/client.c" <<'C'
 #include <errno.h>

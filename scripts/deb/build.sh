@@ -9,12 +9,17 @@
 # the one place the version lives.
 #
 # Environment: DEB_JOBS (default 2) parallel jobs; DEB_LINTIAN=0 skips
-# lintian. Prints the .deb paths, one a line, as its last lines.
+# lintian; DEB_OUT (default build/deb) the output directory, emptied first;
+# DEB_VERSION builds that version instead of VERSION's (written into the
+# copy's VERSION, so the binaries report it too: scripts/deb/test.sh builds
+# the next version to upgrade to); DEB_ARCH_ONLY=1 builds the
+# architecture-dependent packages only (dpkg-buildpackage -B). Prints the
+# .deb paths, one a line, as its last lines.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-out=$root/build/deb
+out=${DEB_OUT:-$root/build/deb}
 jobs=${DEB_JOBS:-2}
-version=$(cat "$root/VERSION")
+version=${DEB_VERSION:-$(cat "$root/VERSION")}
 [[ $version =~ ^[0-9][0-9a-z.+~]*$ ]] ||
 	{ echo "deb: VERSION '$version' is not a Debian upstream version" >&2; exit 1; }
 
@@ -37,6 +42,7 @@ else
 	commit=unknown
 	date=$(date -R)
 fi
+echo "$version" >"$src/VERSION"
 
 # Maintainer and distribution are the control file's and a local build's.
 maint=$(sed -n 's/^Maintainer: //p' "$src/debian/control")
@@ -49,9 +55,11 @@ ioca ($version) unstable; urgency=medium
 EOT
 
 cd "$src"
-echo "deb: dpkg-buildpackage -b -j$jobs in $src"
+what=-b
+[ "${DEB_ARCH_ONLY:-0}" = 1 ] && what=-B
+echo "deb: dpkg-buildpackage $what -j$jobs in $src"
 DEB_BUILD_OPTIONS="parallel=$jobs ${DEB_BUILD_OPTIONS:-}" \
-	nice dpkg-buildpackage -b -uc -us -j"$jobs" >"$out/build.log" 2>&1 || {
+	nice dpkg-buildpackage "$what" -uc -us -j"$jobs" >"$out/build.log" 2>&1 || {
 	tail -n 40 "$out/build.log" >&2
 	echo "deb: dpkg-buildpackage failed (whole log: $out/build.log)" >&2
 	exit 1

@@ -9,6 +9,15 @@
 # purges everything and checks nothing is left under /usr, /etc,
 # /lib/modules or /var/lib/dkms.
 #
+# Upgrades and removal under a real systemd: the same script builds the
+# next version (VERSION+1, in the background while DKMS builds) and boots
+# the kernel again with systemd as PID 1 over this machine's root
+# (scripts/vm/sysrun.sh, its writes kept in the guest), where
+# upgrade_guest.sh runs iocad's first-install postinst, sets the node up as
+# the Kubernetes README says, runs iocad on a tenant config beside a
+# foreign resctrl group and upgrades, removes and purges it, checking each
+# step (resctrl_emu.ko stands in for resctrl).
+#
 # The machine must be left as it was found: the test refuses to start when
 # any ioca package is installed already, refuses to install when apt would
 # pull in another package (scripts/deps.sh installs them all), and purges
@@ -41,6 +50,7 @@ work=$(mktemp -d /tmp/ioca-deb-test.XXXXXX)
 installed=0
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
+	[ -z "${next_pid:-}" ] || kill "$next_pid" 2>/dev/null
 	if [ "$installed" = 1 ]; then
 		echo "deb: purging the ioca packages"
 		DEBIAN_FRONTEND=noninteractive "${apt[@]}" purge "${pkgs[@]}" >"$work/purge" 2>&1 ||
@@ -74,6 +84,12 @@ else
 	finish
 fi
 version=$(cat "$root/VERSION")
+next=$version+1
+# The version to upgrade to, built while this one installs.
+DEB_JOBS=2 DEB_LINTIAN=0 DEB_ARCH_ONLY=1 DEB_OUT=$work/next DEB_VERSION=$next \
+	"$root/scripts/deb/build.sh" >"$work/build-next" 2>&1 &
+next_pid=$!
+next_t0=$(date +%s)
 debs=()
 for p in "${pkgs[@]}"; do
 	f=$(ls "$root"/build/deb/"${p}"_"${version}"_*.deb 2>/dev/null)
@@ -188,6 +204,22 @@ else
 	sed 's/^/    | /' "$work/iocad" "$work/trace.csv" 2>/dev/null | tail -n 20
 	notok "the packaged iocad runs 5 intervals on the simulator and traces them"
 fi
+# Each tool names the packaged version; the packaged iocactl, without the
+# module here, points at modprobe (DKMS's module), not a checkout's insmod.
+vers=$(for t in iocad iocactl spec-cc; do "/usr/bin/$t" --version 2>&1 | head -n 1; done)
+if [ "$(grep -c -- " $version" <<<"$vers")" -eq 3 ]; then
+	ok "iocad, iocactl and spec-cc --version say $version"
+else
+	sed 's/^/    | /' <<<"$vers"
+	notok "iocad, iocactl and spec-cc --version say $version"
+fi
+hint=$(/usr/bin/iocactl info 2>&1)
+if [ -d /sys/module/ioca ] || grep -q 'ioca.ko is not loaded (modprobe ioca' <<<"$hint"; then
+	ok "the packaged iocactl's hint without the module is modprobe ioca"
+else
+	sed 's/^/    | /' <<<"$hint"
+	notok "the packaged iocactl's hint without the module is modprobe ioca"
+fi
 missing=''
 for m in iocad.8 iocactl.8 iocad.ini.5 spec-cc.1; do
 	[ -f "/usr/share/man/man${m##*.}/$m.gz" ] || missing+=" $m"
@@ -244,6 +276,50 @@ grep -q '^ok - ' "$work/vm" || notok "the guest ran its checks (run.sh exited $r
 [ "$rc" -eq 0 ] || grep -q '^not ok - ' "$work/vm" ||
 	notok "the guest exited $rc without a failing check"
 echo "deb: the VM part took $(($(date +%s) - t0)) s"
+
+# --- upgrade, remove, purge under systemd (the VM) --------------------------------
+t0=$(date +%s)
+wait "$next_pid"
+rc=$?
+next_pid=''
+newdeb=$(ls "$work"/next/iocad_"${next}"_*.deb 2>/dev/null)
+if [ "$rc" -eq 0 ] && [ -f "$newdeb" ]; then
+	ok "version $next built for the upgrade ($(($(date +%s) - next_t0)) s, $(($(date +%s) - t0)) s waited)"
+else
+	sed 's/^/    | /' "$work/build-next" | tail -n 30
+	notok "version $next built for the upgrade (build.sh exited $rc)"
+fi
+# resctrl_emu.ko for the kernel the VM boots: the kernel's resctrl needs
+# RDT, which QEMU's CPUs lack.
+mkdir -p "$work/emu"
+cp "$root"/selftests/resctrl_emu/Kbuild "$root"/selftests/resctrl_emu/*.[ch] "$work/emu/"
+if ! make -s -C "$kdir" M="$work/emu" modules >"$work/emu.log" 2>&1; then
+	sed 's/^/    | /' "$work/emu.log" | tail -n 20
+	notok "resctrl_emu.ko builds against $kdir"
+fi
+if [ -f "$newdeb" ] && [ -f "$work/emu/resctrl_emu.ko" ]; then
+	t0=$(date +%s)
+	"$root/scripts/vm/sysrun.sh" --kernel "/boot/vmlinuz-$rel" --modules-dir "/lib/modules/$rel" \
+		--cpu Skylake-Client --smp 4 --timeout 900 --append loglevel=4 \
+		--file "$here/upgrade_guest.sh" --file "$root/scripts/vm/tap.sh" \
+		--file "$root/selftests/systemd/iocad-vm.ini" --file "$work/emu/resctrl_emu.ko" \
+		--file "$newdeb:/ioca/new/" -- sh ./upgrade_guest.sh "$version" "$next" >"$work/sysvm" 2>&1
+	rc=$?
+	grep -E '^#' "$work/sysvm" | sed 's/^/    | /'
+	while read -r line; do
+		case $line in
+		"ok "*) ok "systemd guest: ${line#ok * - upgrade: }" ;;
+		"not ok "*) notok "systemd guest: ${line#not ok * - upgrade: }" ;;
+		esac
+	done < <(grep -E '^(not )?ok [0-9]+ - ' "$work/sysvm")
+	plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$work/sysvm" | tail -n 1)
+	got=$(grep -cE '^(not )?ok [0-9]+ - ' "$work/sysvm")
+	if [ -z "$plan" ] || [ "$plan" != "$got" ]; then
+		tail -n 30 "$work/sysvm" | sed 's/^/    | /'
+		notok "the systemd guest ran its ${plan:-?} checks (reported $got, sysrun.sh exited $rc)"
+	fi
+	echo "deb: the systemd VM part (upgrade, remove, purge) took $(($(date +%s) - t0)) s"
+fi
 
 # --- purge, and nothing left ---------------------------------------------------
 dpkg-query -L "${pkgs[@]}" 2>/dev/null | sort -u >"$work/owned"

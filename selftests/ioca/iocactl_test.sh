@@ -106,8 +106,8 @@ check "ddio set as uid 1000 is refused" \
 
 rmmod ioca
 run "$ctl" info
-check "without the module info says it is not loaded" \
-	'[ "$rc" -eq 1 ] && has "ioca.ko is not loaded (insmod kmod/ioca.ko, or emulate=1 in a VM)" "$err"'
+check "without the module info says it is not loaded: modprobe ioca, outside a checkout" \
+	'[ "$rc" -eq 1 ] && has "ioca.ko is not loaded (modprobe ioca, or emulate=1 in a VM)" "$err"'
 insmod "$ko" emulate=1 || echo "# re-insmod $ko emulate=1 failed"
 
 exit "$failed"

@@ -94,6 +94,36 @@ check("scheduled only where ioca.ko is loaded (a node label), loads nothing itse
       spec.get("nodeSelector", {}).get("ioca/ready") == "true" and
       "SYS_MODULE" not in caps.get("add", []))
 
+ns = kinds.get(("Namespace", "ioca-system"), {})
+labels = ns.get("metadata", {}).get("labels", {})
+check("the Namespace enforces Pod Security level privileged (hostNetwork, hostPath)",
+      labels.get("pod-security.kubernetes.io/enforce") == "privileged", labels)
+aa_field = sc.get("appArmorProfile", {}).get("type")
+aa_ann = ann.get("container.apparmor.security.beta.kubernetes.io/iocad")
+check("AppArmor unconfined (the runtime default denies resctrl writes), "
+      "field and annotation agree",
+      aa_field == "Unconfined" and aa_ann == "unconfined", (aa_field, aa_ann))
+probes = [ctr.get("livenessProbe", {}), ctr.get("readinessProbe", {})]
+check("liveness and readiness probes GET /healthz on the metrics port, on loopback",
+      all(p.get("httpGet", {}).get("path") == "/healthz" and
+          p.get("httpGet", {}).get("port") == "metrics" and
+          p.get("httpGet", {}).get("host") == "127.0.0.1" for p in probes), probes)
+tol = spec.get("tolerations", [])
+check("tolerates control-plane nodes and every other taint",
+      any(t.get("key") == "node-role.kubernetes.io/control-plane" for t in tol) and
+      any(t.get("operator") == "Exists" and "key" not in t for t in tol), tol)
+allc = spec.get("containers", []) + spec.get("initContainers", [])
+check("every container requests CPU and memory and limits memory",
+      all(c.get("resources", {}).get("requests", {}).get("cpu") and
+          c.get("resources", {}).get("requests", {}).get("memory") and
+          c.get("resources", {}).get("limits", {}).get("memory") for c in allc))
+check("iocad logs --quiet (no line per interval)", "--quiet" in ctr.get("command", []))
+with open(os.path.join(HERE, "..", "..", "..", "VERSION"), encoding="utf-8") as f:
+    version = f.read().strip()
+images = sorted({c.get("image") for c in allc})
+check(f"every container runs localhost/ioca/iocad:{version} (make image's tag, VERSION)",
+      images == [f"localhost/ioca/iocad:{version}"], images)
+
 cfg = kinds.get(("ConfigMap", "iocad-config"), {}).get("data", {})
 ten = kinds.get(("ConfigMap", "iocad-tenants"), {}).get("data", {})
 cmd = ctr.get("command", [])
@@ -108,6 +138,32 @@ check("the tenants ConfigMap is mounted where iocad.ini's tenants_dir says",
 check("cgroup_root is where the host's cgroup tree is mounted",
       "cgroup_root = /host/sys/fs/cgroup" in cfg.get("iocad.ini", "") and
       "/host/sys/fs/cgroup" in mounts)
+
+# The Kubernetes API schema (validate.mjs, kubernetes-models from npm), and
+# a document it must refuse, so a validator that passes everything fails.
+VALIDATE = os.path.join(HERE, "validate.mjs")
+if not os.path.isdir(os.path.join(HERE, "node_modules", "kubernetes-models")):
+    check("the manifests validate against the Kubernetes API schema", False,
+          "no iocad/tests/kubernetes/node_modules: run scripts/deps.sh (npm ci there)")
+else:
+    files = [os.path.join(DIST, n) for n in ("daemonset.yaml", "configmap.yaml")]
+    r = subprocess.run(["node", VALIDATE] + files, capture_output=True, text=True,
+                       check=False)
+    check(f"the manifests validate against the Kubernetes API schema "
+          f"({r.stdout.count('ok ')} documents)",
+          r.returncode == 0 and r.stdout.count("ok ") == sum(len(d) for d in docs.values()),
+          r.stdout + r.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        broken = os.path.join(tmp, "broken.yaml")
+        with open(os.path.join(DIST, "daemonset.yaml"), encoding="utf-8") as f:
+            text = f.read()
+        with open(broken, "w", encoding="utf-8") as f:
+            f.write(text.replace("periodSeconds: 10", "periodSeconds: ten", 1))
+        r = subprocess.run(["node", VALIDATE, broken], capture_output=True, text=True,
+                           check=False)
+        check("... and refuses a probe period that is not an integer",
+              r.returncode == 1 and "periodSeconds must be integer" in r.stdout,
+              r.stdout + r.stderr)
 
 # iocad --check-config on the ConfigMaps as the pod sees them
 with tempfile.TemporaryDirectory() as tmp:
