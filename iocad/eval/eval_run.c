@@ -130,11 +130,15 @@ static void on_record(void *arg, const struct loop_record *rec)
 static int write_file(const char *path, const char *text, char *err, size_t len)
 {
 	FILE *f = fopen(path, "w");
+	bool bad;
 
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
+	if (!f) {
 		snprintf(err, len, "%s: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
+		return -EIO;
+	}
+	bad = fputs(text, f) < 0;
+	if (fclose(f) || bad) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
 		return -EIO;
 	}
 	return 0;
