@@ -559,15 +559,21 @@ struct ioca_cha_opts {
 /**
  * @brief The uncore events counting the socket's DDIO hits and misses on
  *        this machine: TOR_INSERTS on every uncore_cha_N PMU (Skylake-SP /
- *        Cascade Lake or Ice Lake-SP and later encodings, chosen by
- *        @info's CPU model), or the module's emulated kinds when @info's
- *        backend is IOCA_BACKEND_EMULATED.
+ *        Cascade Lake or Ice Lake-SP and later values, chosen by @info's
+ *        CPU model; from Ice Lake on, writes are ItoM and ItoMCacheNear,
+ *        the latter left out with a warning when the events would exceed
+ *        IOCA_MAX_UNCORE_EVENTS), each field placed where the PMU's
+ *        format/ attributes say; or the module's emulated kinds when
+ *        @info's backend is IOCA_BACKEND_EMULATED.
  * @param info from ioca_client__info()
  * @param opts NULL or options
  * @return the preset, or NULL with errno: ENODEV (no uncore_cha PMU, as in
  *         any VM: DDIO counters are not available), EOPNOTSUPP (a CPU model
  *         without a known encoding), E2BIG (more events than
- *         IOCA_MAX_UNCORE_EVENTS); the reason also goes to the print callback
+ *         IOCA_MAX_UNCORE_EVENTS), ENOENT (the PMU's format has no such
+ *         field), EINVAL (a format file that does not parse), ERANGE (a
+ *         value wider than its field); the reason, naming the PMU and the
+ *         field, also goes to the print callback
  */
 LIBIOCA_API struct ioca_cha_preset *ioca_cha_preset__new(const struct ioca_info *info,
 							 const struct ioca_cha_opts *opts);
@@ -624,18 +630,26 @@ struct ioca_iio_opts {
 
 /**
  * @brief The uncore events counting what PCI device @addr writes into
- *        memory, on the IIO stack above it (Skylake-SP / Cascade Lake):
- *        the stack is the uncore_iio_N whose dieX attribute holds the
- *        device's root bus; the events are uncore_iio_free_running_N's
- *        bw_in_portK, else uncore_iio_N's DATA_REQ_OF_CPU.MEM_WRITE (event
- *        0x83, umask 0x01) on the root port's ports. Per root port: the
- *        device's own count only when it is alone below its root port.
+ *        memory, on the IIO stack above it: the stack is the uncore_iio_N
+ *        whose dieX attribute holds the device's root bus, the port the
+ *        root port's place among its generation's root ports (Skylake-SP /
+ *        Cascade Lake 8086:2030-2033 from device 0, Ice Lake-SP
+ *        8086:347a-347d from device 2, Sapphire / Emerald Rapids
+ *        8086:352a-352d at devices 1, 3, 5, 7); the events are
+ *        uncore_iio_free_running_N's bw_in_portK, else uncore_iio_N's
+ *        DATA_REQ_OF_CPU.MEM_WRITE (event 0x83, umask 0x01, ch_mask,
+ *        fc_mask 0x7), each field placed where the PMU's format/
+ *        attributes say. Per root port: the device's own count only when
+ *        it is alone below its root port.
  * @param addr the device, DDDD:BB:DD.F
  * @param opts NULL or options
  * @return the preset, or NULL with errno: ENODEV (no such device, no
  *         uncore_iio PMU, no dieX mapping attribute, a root bus on no
- *         known stack, or neither counter PMU), EINVAL; the reason, one a
- *         person can act on, also goes to the print callback
+ *         known stack, a root port of no known generation, or neither
+ *         counter PMU), ENOENT / EINVAL / ERANGE (the PMU's format lacks a
+ *         field, does not parse, or is too narrow for the value), EINVAL
+ *         (no address, bad opts); the reason, one a person can act on,
+ *         also goes to the print callback
  */
 LIBIOCA_API struct ioca_iio_preset *ioca_iio_preset__new(const char *addr,
 							 const struct ioca_iio_opts *opts);
