@@ -79,6 +79,7 @@ struct ioca_client;
 struct ioca_subscription;
 struct ioca_cha_preset;
 struct ioca_iio_preset;
+struct ioca_irdt;
 
 /* ---- messages ----------------------------------------------------------- */
 
@@ -738,6 +739,115 @@ LIBIOCA_API const char *libioca_event_kind_name(uint32_t kind);
  *         unknown command
  */
 LIBIOCA_API const char *libioca_cmd_caps(uint32_t cmd);
+
+/*
+ * Intel I/O RDT as the firmware describes it: the ACPI IRDT table
+ * (/sys/firmware/acpi/tables/IRDT). Its Resource Management Units (one
+ * per PCI segment they serve) list device scopes (a PCI endpoint or a
+ * bridge and what is below it, and the channels its traffic takes) and
+ * resource control structures (a PCIe or CXL link's channels, whether
+ * they can be tagged with a CLOS or an RMID, and where the tags are set).
+ * libioca decodes the table; it does not allocate through it.
+ */
+
+/* IRDT protocol flags (ioca_irdt__io_flags(), __cache_flags()). */
+enum ioca_irdt_flag {
+	IOCA_IRDT_MON = 1 << 0,	   /* monitoring somewhere on the platform */
+	IOCA_IRDT_CTL = 1 << 1,	   /* control (CLOS tagging) somewhere */
+	IOCA_IRDT_BW_CTL = 1 << 2, /* bandwidth control somewhere */
+};
+
+/* A channel a device's traffic takes: channel @channel of link @rcs. */
+struct ioca_irdt_chan_ref {
+	uint8_t rcs;	 /* the link's RCS enumeration ID in the same RMUD */
+	uint8_t channel; /* index among that link's channels */
+	bool shared;	 /* shared with another device scope */
+};
+
+#define IOCA_IRDT_MAX_DEV_CHANNELS 32
+
+/* A device scope (DSS). */
+struct ioca_irdt_device {
+	uint32_t rmud;	      /* index of its RMUD in the table */
+	uint16_t segment;     /* PCI segment (the RMUD's) */
+	uint8_t bus, dev, fn; /* the device or bridge */
+	bool bridge;	      /* a PCI sub-hierarchy, not an endpoint */
+	uint32_t nchannels;   /* valid entries of channels[] */
+	struct ioca_irdt_chan_ref channels[IOCA_IRDT_MAX_DEV_CHANNELS];
+};
+
+/* A resource control structure (RCS): one link and its channels. */
+struct ioca_irdt_link {
+	uint32_t rmud;	      /* index of its RMUD in the table */
+	uint16_t segment;     /* PCI segment (the RMUD's) */
+	uint8_t rcs;	      /* enumeration ID, unique in its RMUD */
+	uint16_t interface;   /* 0: PCIe, 1: CXL.cache, else reserved */
+	uint8_t nchannels;    /* channels of the link */
+	bool rmid_tagging;    /* RTS: channels take an RMID */
+	bool clos_tagging;    /* CTS: channels take a CLOS */
+	bool regs_16bit;      /* REGW: tag registers are 2 bytes wide, else 4 */
+	uint16_t rmid_offset; /* byte offset of the RMID block in the MMIO block */
+	uint16_t clos_offset; /* byte offset of the CLOS block */
+	uint64_t mmio;	      /* physical address of the link's MMIO block */
+};
+
+struct ioca_irdt_opts {
+	size_t sz;
+	/* The table's file; NULL = "/sys/firmware/acpi/tables/IRDT". */
+	const char *path;
+	ioca_print_fn_t print;
+	void *print_ctx;
+	size_t : 0;
+};
+#define ioca_irdt_opts__last_field print_ctx
+
+/**
+ * @brief Decode an IRDT table held in memory. Every length in it is checked
+ *        against the structure holding it; nothing is read past @len.
+ * @param buf the table, from its ACPI header on
+ * @param len bytes at @buf
+ * @param opts NULL or options (path is ignored)
+ * @return the decoded table, or NULL with errno: EINVAL (not an IRDT
+ *         table, a checksum that does not add up, a length that does not
+ *         fit where it is; the message names the structure, its offset and
+ *         the value), ENOMEM
+ */
+LIBIOCA_API struct ioca_irdt *ioca_irdt__decode(const void *buf, size_t len,
+						const struct ioca_irdt_opts *opts);
+
+/**
+ * @brief Read and decode the host's IRDT table.
+ * @param opts NULL or options
+ * @return the decoded table, or NULL with errno: ENOENT (no such table:
+ *         the firmware describes no I/O RDT), EACCES (reading ACPI tables
+ *         takes root), the errors of ioca_irdt__decode()
+ */
+LIBIOCA_API struct ioca_irdt *ioca_irdt__open(const struct ioca_irdt_opts *opts);
+
+/** @brief Free it (NULL is a no-op). @param t the table */
+LIBIOCA_API void ioca_irdt__free(struct ioca_irdt *t);
+
+/** @brief IO protocol flags. @param t the table @return enum ioca_irdt_flag bits */
+LIBIOCA_API uint32_t ioca_irdt__io_flags(const struct ioca_irdt *t);
+
+/** @brief Cache protocol flags. @param t the table @return enum ioca_irdt_flag bits */
+LIBIOCA_API uint32_t ioca_irdt__cache_flags(const struct ioca_irdt *t);
+
+/**
+ * @brief The device scopes, in table order.
+ * @param t the table
+ * @param n set to their number
+ * @return the devices, owned by @t
+ */
+LIBIOCA_API const struct ioca_irdt_device *ioca_irdt__devices(const struct ioca_irdt *t, size_t *n);
+
+/**
+ * @brief The links (RCS), in table order.
+ * @param t the table
+ * @param n set to their number
+ * @return the links, owned by @t
+ */
+LIBIOCA_API const struct ioca_irdt_link *ioca_irdt__links(const struct ioca_irdt *t, size_t *n);
 
 /*
  * The same three under their LIBIOCA_0.1 names, kept for the binaries that
