@@ -8,9 +8,12 @@
  * the default 0x600 equals CPUID.(EAX=10h,ECX=1):EBX. On Ice Lake-SP users
  * report that 0xC8B reads 0xc00 and a written mask reads back while the
  * PCIe hit rates do not change (a FastClick user's report). For Sapphire Rapids
- * and later nothing about the field is public. Those models keep the low
- * llc_ways bits as the assumed field and are marked unverified: the module
- * writes them (read back after every write), info says so.
+ * and later nothing about the field is public. On Haswell-EP and
+ * Broadwell-EP/DE public firmware code and FastClick's DDIOTune program the
+ * register (DDIOTune's default there is 0x60000 on a 20-way LLC), but no
+ * public measurement shows a written mask moving DDIO. Those models keep
+ * the low llc_ways bits as the assumed field and are marked unverified: the
+ * module writes them (read back after every write), info says so.
  */
 #include <linux/bitops.h>
 #include <linux/kernel.h>
@@ -22,8 +25,13 @@ static const char ioca_icx_note[] =
 	"writes are reported to read back without changing DDIO allocation (FastClick issue 392)";
 static const char ioca_unknown_note[] =
 	"the DDIO field of 0xC8B is not public; the low LLC-way bits are assumed";
+static const char ioca_pre_skx_note[] =
+	"set by firmware and DDIOTune; effect unmeasured in public; low LLC-way bits assumed";
 
 static const struct ioca_ddio_gen ioca_ddio_gens[] = {
+	{ 0x3f, "Haswell-EP", 0, false, ioca_pre_skx_note },
+	{ 0x4f, "Broadwell-EP", 0, false, ioca_pre_skx_note },
+	{ 0x56, "Broadwell-DE", 0, false, ioca_pre_skx_note },
 	{ 0x55, "Skylake-SP/Cascade Lake", 0x7ff, true, NULL },
 	{ 0x6a, "Ice Lake-SP", 0, false, ioca_icx_note },
 	{ 0x6c, "Ice Lake-D", 0, false, ioca_icx_note },

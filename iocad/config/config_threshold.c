@@ -12,13 +12,15 @@ enum thr_unit {
 	THR_RATIO,     /* a plain number */
 	THR_PER_S,     /* events per second: config_value_count */
 	THR_INTERVALS, /* a whole number of intervals */
+	THR_RULE,      /* "ioca" or "a4": an unsigned int, enum decide_rule */
 };
 
 static const struct thr_key {
 	const char *name;
 	enum thr_unit unit;
 	double min, max;
-	size_t off; /* in struct config_thr: a double, or an unsigned int for THR_INTERVALS */
+	size_t off; /* in struct config_thr: a double; an unsigned int for THR_INTERVALS, THR_RULE
+		     */
 } keys[CONFIG_THR_NKEYS] = {
 	{"storage_off_rate", THR_RATE, 1e3, 1e12, offsetof(struct config_thr, storage.on_bytes)},
 	{"storage_quiet_rate", THR_RATE, 0, 1e12, offsetof(struct config_thr, storage.quiet_bytes)},
@@ -35,6 +37,19 @@ static const struct thr_key {
 	 offsetof(struct config_thr, antagonist.min_l2_refs)},
 	{"antagonist_confirm", THR_INTERVALS, 1, 1000,
 	 offsetof(struct config_thr, antagonist.confirm)},
+	{"storage_rule", THR_RULE, 0, 1, offsetof(struct config_thr, storage.rule)},
+	{"storage_a4_pcie_miss", THR_RATIO, 0, 1,
+	 offsetof(struct config_thr, storage.a4_pcie_miss)},
+	{"storage_a4_share", THR_RATIO, 0, 100, offsetof(struct config_thr, storage.a4_share)},
+	{"storage_a4_llc_miss", THR_RATIO, 0, 1, offsetof(struct config_thr, storage.a4_llc_miss)},
+	{"storage_a4_drop", THR_RATIO, 0, 1, offsetof(struct config_thr, storage.a4_drop)},
+	{"antagonist_rule", THR_RULE, 0, 1, offsetof(struct config_thr, antagonist.rule)},
+	{"antagonist_a4_l2", THR_RATIO, 0, 1, offsetof(struct config_thr, antagonist.a4_l2)},
+	{"antagonist_a4_llc", THR_RATIO, 0, 1, offsetof(struct config_thr, antagonist.a4_llc)},
+	{"antagonist_a4_release_l2", THR_RATIO, 0, 10,
+	 offsetof(struct config_thr, antagonist.a4_rel_l2)},
+	{"antagonist_a4_release_llc", THR_RATIO, 0, 10,
+	 offsetof(struct config_thr, antagonist.a4_rel_llc)},
 };
 
 /* Indexes of the pairs config_thr_check() compares. */
@@ -63,6 +78,14 @@ static int value(const struct thr_key *k, const char *val, void *field, char *wh
 	int r;
 
 	switch (k->unit) {
+	case THR_RULE:
+		if (strcmp(val, "ioca") && strcmp(val, "a4")) {
+			snprintf(why, len, "expected ioca or a4");
+			return -EINVAL;
+		}
+		n = strcmp(val, "a4") ? DECIDE_RULE_IOCA : DECIDE_RULE_A4;
+		memcpy(field, &n, sizeof(n));
+		return 0;
 	case THR_INTERVALS:
 		r = config_value_uint(val, (unsigned int)k->min, (unsigned int)k->max, &n, why,
 				      len);
@@ -117,7 +140,9 @@ int config_thr_key(struct config_thr *t, const char *key, const char *val, unsig
 void config_thr_inherit(struct config_thr *t, const struct config_thr *from)
 {
 	for (unsigned int i = 0; i < CONFIG_THR_NKEYS; i++) {
-		size_t n = keys[i].unit == THR_INTERVALS ? sizeof(unsigned int) : sizeof(double);
+		size_t n = keys[i].unit == THR_INTERVALS || keys[i].unit == THR_RULE
+				   ? sizeof(unsigned int)
+				   : sizeof(double);
 
 		if (!(t->keys & (1u << i)))
 			memcpy((char *)t + keys[i].off, (const char *)from + keys[i].off, n);

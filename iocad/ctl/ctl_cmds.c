@@ -17,6 +17,7 @@
 
 #include "config/config_value.h"
 #include "ctl_args.h"
+#include "ctl_irdt.h"
 #include "ctl_json.h"
 #include "ctl_print.h"
 #include "ctl_report.h"
@@ -47,14 +48,19 @@ struct info_req {
 static int do_info(struct ioca_client *c, void *arg)
 {
 	struct info_req *r = arg;
+	struct ctl_irdt irdt;
 	int err = ioca_client__info(c, &r->info);
 
 	if (err)
 		return err;
-	if (r->json)
-		ctl_json_info(stdout, &r->info);
-	else
+	ctl_irdt_read(&irdt);
+	if (r->json) {
+		ctl_json_info(stdout, &r->info, &irdt);
+	} else {
 		ctl_print_info(stdout, &r->info);
+		ctl_irdt_print(stdout, &irdt);
+	}
+	ctl_irdt_free(&irdt);
 	return 0;
 }
 

@@ -116,7 +116,7 @@ static void sampler_obj(FILE *f, const struct ioca_sampler_info *s)
 		s->mean_collect_ns, s->owner_pid, s->parts);
 }
 
-void ctl_json_info(FILE *f, const struct ioca_info *info)
+void ctl_json_info(FILE *f, const struct ioca_info *info, const struct ctl_irdt *irdt)
 {
 	uint32_t i;
 
@@ -144,5 +144,7 @@ void ctl_json_info(FILE *f, const struct ioca_info *info)
 		fprintf(f, ",\"sampler\":");
 		sampler_obj(f, &info->sampler);
 	}
+	if (irdt)
+		ctl_irdt_json(f, irdt);
 	fputs("}\n", f);
 }

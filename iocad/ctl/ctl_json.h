@@ -8,7 +8,9 @@
 
 #include <stdio.h>
 #include <libioca.h>
+#include "ctl_irdt.h"
 
-void ctl_json_info(FILE *f, const struct ioca_info *info);
+/* @irdt NULL: no "io_rdt" member. */
+void ctl_json_info(FILE *f, const struct ioca_info *info, const struct ctl_irdt *irdt);
 
 #endif

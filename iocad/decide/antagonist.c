@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "decide/antagonist.h"
 
+#include "decide/decide_device.h"
 #include "decide/tenant.h"
+
+#include <math.h>
 
 void antagonist_defaults(struct antagonist_params *p)
 {
@@ -11,6 +14,29 @@ void antagonist_defaults(struct antagonist_params *p)
 	p->llc_low = 0.7;
 	p->min_l2_refs = 1e6;
 	p->confirm = 3;
+	p->rule = DECIDE_RULE_IOCA;
+	/* A4's scripts (scripts/configs/parameters.sh) */
+	p->a4_l2 = 0.8;
+	p->a4_llc = 0.9;
+	p->a4_rel_l2 = 0.1;
+	p->a4_rel_llc = 0.05;
+}
+
+/* |@now - @at| above @rel of @at. */
+static bool moved(double now, double at, double rel)
+{
+	return fabs(now - at) > rel * at;
+}
+
+static bool want_of(const struct antagonist_params *p, const struct antagonist_state *st)
+{
+	if (p->rule == DECIDE_RULE_A4)
+		return !st->on ? st->l2_ratio > p->a4_l2 && st->llc_ratio > p->a4_llc
+			       : !moved(st->l2_ratio, st->l2_at, p->a4_rel_l2) &&
+					 !moved(st->llc_ratio, st->llc_at, p->a4_rel_llc);
+	if (!st->on)
+		return st->l2_ratio >= p->l2_high && st->llc_ratio >= p->llc_high;
+	return st->l2_ratio >= p->l2_low && st->llc_ratio >= p->llc_low;
 }
 
 bool antagonist_step(const struct antagonist_params *p, struct antagonist_state *st,
@@ -27,12 +53,7 @@ bool antagonist_step(const struct antagonist_params *p, struct antagonist_state 
 	}
 	st->l2_ratio = r->l2_refs > 0 ? r->l2_misses / r->l2_refs : 0.0;
 	st->llc_ratio = r->llc_refs > 0 ? r->llc_misses / r->llc_refs : 0.0;
-	if (r->l2_refs < p->min_l2_refs)
-		want = false;
-	else if (!st->on)
-		want = st->l2_ratio >= p->l2_high && st->llc_ratio >= p->llc_high;
-	else
-		want = st->l2_ratio >= p->l2_low && st->llc_ratio >= p->llc_low;
+	want = r->l2_refs >= p->min_l2_refs && want_of(p, st);
 	if (want == st->on) {
 		st->streak = 0;
 		return false;
@@ -41,6 +62,8 @@ bool antagonist_step(const struct antagonist_params *p, struct antagonist_state 
 		return false;
 	st->on = want;
 	st->streak = 0;
+	st->l2_at = st->l2_ratio;
+	st->llc_at = st->llc_ratio;
 	return true;
 }
 

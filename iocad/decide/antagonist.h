@@ -23,16 +23,20 @@ enum antagonist_mode {
 };
 
 struct antagonist_params {
-	double l2_high, llc_high; /* both miss ratios at least these: an antagonist */
-	double l2_low, llc_low;	  /* either below: no longer one */
-	double min_l2_refs;	  /* L2 requests per second below this: too idle to judge */
-	unsigned int confirm;	  /* intervals a verdict holds before it changes */
+	double l2_high, llc_high;     /* both miss ratios at least these: an antagonist */
+	double l2_low, llc_low;	      /* either below: no longer one */
+	double min_l2_refs;	      /* L2 requests per second below this: too idle to judge */
+	unsigned int confirm;	      /* intervals a verdict holds before it changes */
+	unsigned int rule;	      /* enum decide_rule (decide_device.h) */
+	double a4_l2, a4_llc;	      /* A4: an antagonist above both (0.8, 0.9) */
+	double a4_rel_l2, a4_rel_llc; /* A4: released on this relative change (0.1, 0.05) */
 };
 
 struct antagonist_state {
 	bool on;
 	unsigned int streak;
 	double l2_ratio, llc_ratio; /* of the last interval judged, for the log */
+	double l2_at, llc_at;	    /* A4: the ratios when the verdict was given */
 };
 
 /* 0.9 / 0.9 to become one, 0.7 / 0.7 to stop, 1e6 L2 requests/s, 3 intervals. */
@@ -41,7 +45,10 @@ void antagonist_defaults(struct antagonist_params *p);
 /*
  * One interval of a tenant's rates @r. @eligible false (a PS tenant, a
  * networking one, one in a group, no L2 counters) clears the verdict at
- * once. True if @st->on changed.
+ * once. True if @st->on changed. With DECIDE_RULE_A4 A4's rule as its
+ * scripts state it: one when both ratios are above a4_l2 and a4_llc,
+ * released when either moves by more than a4_rel_l2 / a4_rel_llc of its
+ * value at the verdict.
  */
 bool antagonist_step(const struct antagonist_params *p, struct antagonist_state *st,
 		     const struct tenant_rates *r, bool eligible);

@@ -12,6 +12,12 @@ void decide_device_defaults(struct decide_device_params *p)
 	p->reread_high = 0.5;
 	p->confirm = 3;
 	p->dwell = 10;
+	p->rule = DECIDE_RULE_IOCA;
+	/* A4's scripts (scripts/configs/parameters.sh, smartLLC.sh) */
+	p->a4_pcie_miss = 0.4;
+	p->a4_share = 0.35;
+	p->a4_llc_miss = 0.4;
+	p->a4_drop = 0.3;
 }
 
 static double miss_ratio(const struct decide_device_in *in)
@@ -57,6 +63,31 @@ static enum decide_device_reason back_on(const struct decide_device_params *p,
 	return DEV_HOLD;
 }
 
+/*
+ * A4, with DDIO on: PCIe writes miss (above a4_pcie_miss), the device's
+ * share of the network's inbound bytes is above a4_share and the
+ * application (the socket's performance-sensitive tenants) misses in the
+ * LLC (above a4_llc_miss).
+ */
+static bool a4_off(const struct decide_device_params *p, const struct decide_device_in *in)
+{
+	if (!in->ddio_measured || !in->net_measured || in->net_bytes <= 0 || in->app_refs <= 0)
+		return false;
+	return miss_ratio(in) > p->a4_pcie_miss && in->write_bytes > p->a4_share * in->net_bytes &&
+	       in->app_misses / in->app_refs > p->a4_llc_miss;
+}
+
+static enum decide_device_reason want_of(const struct decide_device_params *p,
+					 const struct decide_device_state *st,
+					 const struct decide_device_in *in)
+{
+	if (p->rule != DECIDE_RULE_A4)
+		return !st->off ? (pollutes(p, in) ? DEV_OFF_POLLUTES : DEV_HOLD) : back_on(p, in);
+	if (!st->off)
+		return a4_off(p, in) ? DEV_OFF_A4 : DEV_HOLD;
+	return in->write_bytes < (1 - p->a4_drop) * st->stable ? DEV_ON_A4_DROP : DEV_HOLD;
+}
+
 enum decide_device_reason decide_device(const struct decide_device_params *p,
 					struct decide_device_state *st,
 					const struct decide_device_in *in)
@@ -69,10 +100,7 @@ enum decide_device_reason decide_device(const struct decide_device_params *p,
 		st->streak = 0;
 		return DEV_UNMEASURED;
 	}
-	if (!st->off)
-		want = pollutes(p, in) ? DEV_OFF_POLLUTES : DEV_HOLD;
-	else
-		want = back_on(p, in);
+	want = want_of(p, st, in);
 	if (want == DEV_HOLD) {
 		st->streak = 0;
 		return DEV_HOLD;
@@ -82,10 +110,18 @@ enum decide_device_reason decide_device(const struct decide_device_params *p,
 		return DEV_CONFIRMING;
 	if (st->since < p->dwell)
 		return DEV_DWELL;
-	st->off = want == DEV_OFF_POLLUTES;
+	st->off = want == DEV_OFF_POLLUTES || want == DEV_OFF_A4;
+	if (st->off)
+		st->stable = in->write_bytes;
 	st->streak = 0;
 	st->since = 0;
 	return want;
+}
+
+bool decide_device_switched(enum decide_device_reason r)
+{
+	return r == DEV_OFF_POLLUTES || r == DEV_ON_QUIET || r == DEV_ON_REREAD ||
+	       r == DEV_OFF_A4 || r == DEV_ON_A4_DROP;
 }
 
 const char *decide_device_reason_name(enum decide_device_reason r)
@@ -105,6 +141,10 @@ const char *decide_device_reason_name(enum decide_device_reason r)
 		return "quiet";
 	case DEV_ON_REREAD:
 		return "re-read";
+	case DEV_OFF_A4:
+		return "a4-off";
+	case DEV_ON_A4_DROP:
+		return "a4-drop";
 	}
 	return "?";
 }

@@ -10,6 +10,13 @@
  * core does read the data and DDIO's ways have room. FSM.md, "Storage
  * DDIO (auto)", has the counters, thresholds and why.
  *
+ * Two rules, chosen by `storage_rule`: ioca's (above; the default) and
+ * A4's as its scripts state it (DECIDE_RULE_A4): off when the socket's
+ * PCIe (DDIO) write miss rate is over 40 %, the device's reads exceed 35 %
+ * of the network's and the application's (the socket's performance-
+ * sensitive tenants') LLC miss rate is over 40 %; back on when the device's throughput falls more
+ * than 30 % below the value it had when DDIO went off. FSM.md, "Storage DDIO (auto)".
+ *
  * Every threshold holds for `confirm` intervals in a row before a switch,
  * and no switch comes within `dwell` intervals of the last one.
  */
@@ -27,6 +34,17 @@ struct decide_device_in {
 	double ddio_hits, ddio_misses;
 	/* the owning tenant's cores (0 without a `tenant`): LLC references and misses */
 	double owner_refs, owner_misses;
+	/* A4's application: the socket's PS, non-networking tenants' LLC refs and misses */
+	double app_refs, app_misses;
+	/* the network's inbound DMA on the socket (B/s), for A4's share */
+	bool net_measured;
+	double net_bytes;
+};
+
+/* Which rule decides (`storage_rule`, `antagonist_rule`). */
+enum decide_rule {
+	DECIDE_RULE_IOCA, /* ioca's: the default */
+	DECIDE_RULE_A4,	  /* A4's published rule and thresholds */
 };
 
 struct decide_device_params {
@@ -37,6 +55,11 @@ struct decide_device_params {
 	double reread_high;   /* owner's LLC hits (on) or misses (off) per written line */
 	unsigned int confirm; /* intervals a condition holds before a switch */
 	unsigned int dwell;   /* intervals after a switch before the next */
+	unsigned int rule;    /* enum decide_rule */
+	double a4_pcie_miss;  /* A4: off needs the DDIO miss ratio above this (0.4) */
+	double a4_share; /* A4: ... the device's bytes above this share of the network's (0.35) */
+	double a4_llc_miss; /* A4: ... the application's LLC miss ratio above this (0.4) */
+	double a4_drop;	    /* A4: back on when the bytes fall this far below stable (0.3) */
 };
 
 enum decide_device_reason {
@@ -47,12 +70,15 @@ enum decide_device_reason {
 	DEV_OFF_POLLUTES, /* switched off: it streams, misses and is not re-read */
 	DEV_ON_QUIET,	  /* switched on: its traffic stopped */
 	DEV_ON_REREAD,	  /* switched on: a core reads its data and DDIO has room */
+	DEV_OFF_A4,	  /* A4: switched off (miss rate, share of the network, owner's misses) */
+	DEV_ON_A4_DROP,	  /* A4: switched on: its throughput fell from the stable value */
 };
 
 struct decide_device_state {
 	bool off;	     /* DDIO is off for the device (as last decided) */
 	unsigned int streak; /* intervals the switch condition has held */
 	unsigned int since;  /* intervals since the last switch (or the start) */
+	double stable;	     /* A4: the write rate when DDIO went off */
 };
 
 /* A4's defaults (FSM.md): 200 MB/s on, 20 MB/s quiet, 0.2/0.05 miss ratio, 0.5, 3, 10. */
@@ -60,11 +86,14 @@ void decide_device_defaults(struct decide_device_params *p);
 
 /*
  * One interval of @st with @in. Returns the reason; @st->off changes
- * only with DEV_OFF_POLLUTES or DEV_ON_*.
+ * only with DEV_OFF_* or DEV_ON_*.
  */
 enum decide_device_reason decide_device(const struct decide_device_params *p,
 					struct decide_device_state *st,
 					const struct decide_device_in *in);
+
+/* Whether @r switched DDIO. */
+bool decide_device_switched(enum decide_device_reason r);
 
 /* "pollutes", "quiet", ...: for log lines. */
 const char *decide_device_reason_name(enum decide_device_reason r);

@@ -34,7 +34,7 @@ struct config_metrics {
 
 /* The rules' thresholds (storage_*, antagonist_*): config/config_threshold.h parses them */
 /* One bit per key, in config_threshold.c's table order. */
-#define CONFIG_THR_NKEYS 13
+#define CONFIG_THR_NKEYS 23
 
 struct config_thr {
 	struct decide_device_params storage;

@@ -137,6 +137,21 @@ static unsigned int socket_of(const struct loop *l, const struct config_device *
 	return owner >= 0 ? l->cfg.tenant[owner].socket : 0;
 }
 
+/* Adds tenant @t's LLC references and misses per second to *@refs, *@misses. */
+static void llc_rates(const struct loop *l, const struct config_tenant *t, double dt, double *refs,
+		      double *misses)
+{
+	for (unsigned int i = 0; i < t->ncpus; i++) {
+		const struct platform_cpu_counters *x = &l->dev.prev.cpu[t->cpus[i]],
+						   *y = &l->cur.cpu[t->cpus[i]];
+
+		if (y->llc_refs < x->llc_refs || y->llc_misses < x->llc_misses)
+			continue;
+		*refs += (double)(y->llc_refs - x->llc_refs) / dt;
+		*misses += (double)(y->llc_misses - x->llc_misses) / dt;
+	}
+}
+
 /* This interval's rates for @d; false if the device's writes were not read. */
 static bool inputs(struct loop *l, struct loop_dev *d, double dt, struct decide_device_in *in)
 {
@@ -164,19 +179,22 @@ static bool inputs(struct loop *l, struct loop_dev *d, double dt, struct decide_
 	if (in->ddio_measured) {
 		in->ddio_hits = (double)(b->ddio_hits - a->ddio_hits) / dt;
 		in->ddio_misses = (double)(b->ddio_misses - a->ddio_misses) / dt;
+		/*
+		 * A4 reads the network's throughput from pcm-iio; here the socket's
+		 * allocating writes (64 bytes each) less this device's stand for it
+		 * while its DDIO is on, the only time A4's off rule looks at it.
+		 */
+		in->net_bytes = (in->ddio_hits + in->ddio_misses) * 64.0 - in->write_bytes;
+		in->net_measured = in->net_bytes > 0;
 	}
-	if (owner >= 0) {
-		const struct config_tenant *t = &l->cfg.tenant[owner];
+	if (owner >= 0)
+		llc_rates(l, &l->cfg.tenant[owner], dt, &in->owner_refs, &in->owner_misses);
+	/* A4's "application": the socket's performance-sensitive, non-networking tenants */
+	for (unsigned int i = 0; i < l->cfg.ntenants; i++) {
+		const struct config_tenant *t = &l->cfg.tenant[i];
 
-		for (unsigned int i = 0; i < t->ncpus; i++) {
-			const struct platform_cpu_counters *x = &l->dev.prev.cpu[t->cpus[i]],
-							   *y = &l->cur.cpu[t->cpus[i]];
-
-			if (y->llc_refs < x->llc_refs || y->llc_misses < x->llc_misses)
-				continue;
-			in->owner_refs += (double)(y->llc_refs - x->llc_refs) / dt;
-			in->owner_misses += (double)(y->llc_misses - x->llc_misses) / dt;
-		}
+		if (t->prio == CONFIG_PRIO_PS && !t->networking && t->socket == s)
+			llc_rates(l, t, dt, &in->app_refs, &in->app_misses);
 	}
 	return true;
 }
@@ -195,7 +213,7 @@ static void decide_one(struct loop *l, struct loop_dev *d, double dt)
 			 d->cfg.addr, l->pf->ops->name, d->st.off ? "off" : "on");
 	}
 	why = decide_device(&d->cfg.thr.storage, &d->st, &in);
-	if (why != DEV_OFF_POLLUTES && why != DEV_ON_QUIET && why != DEV_ON_REREAD)
+	if (!decide_device_switched(why))
 		return;
 	snprintf(buf, sizeof(buf),
 		 " at t=%.0fs (auto: %s: writes %.0f MB/s, DDIO miss ratio %.2f, owner LLC hits "

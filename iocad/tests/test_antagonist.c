@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "decide/antagonist.h"
+#include "decide/decide_device.h"
 #include "config/config.h"
 #include "fake_platform.h"
 #include "log_buf.h"
@@ -202,10 +203,43 @@ static void test_antagonist_no_l2_counts_said_once(void **u)
 	assert_int_equal(count("no L2 counts"), 0);
 }
 
+static void test_antagonist_a4_rule_and_relative_release(void **u)
+{
+	struct antagonist_params p;
+	struct antagonist_state st = {0};
+	struct tenant_rates r;
+
+	(void)u;
+	antagonist_defaults(&p);
+	p.rule = DECIDE_RULE_A4;
+	/* L2 85 % > 80 %, but LLC 88 % not over 90 %: none */
+	r = rates(0.85, 0.88);
+	for (int i = 0; i < 10; i++)
+		assert_false(antagonist_step(&p, &st, &r, true));
+	/* both over: one after confirm intervals (ioca's 0.9/0.9 would not: L2 is 0.85) */
+	r = rates(0.85, 0.95);
+	for (unsigned int i = 1; i < p.confirm; i++)
+		assert_false(antagonist_step(&p, &st, &r, true));
+	assert_true(antagonist_step(&p, &st, &r, true));
+	assert_true(st.on);
+	/* a 5 % relative move of L2 and 4 % of LLC: still one (limits 10 %, 5 %) */
+	r = rates(0.85 * 1.05, 0.95 * 0.96);
+	for (int i = 0; i < 10; i++)
+		assert_false(antagonist_step(&p, &st, &r, true));
+	assert_true(st.on);
+	/* LLC moves 6 % down: released, though both stay high */
+	r = rates(0.85, 0.95 * 0.94);
+	for (unsigned int i = 1; i < p.confirm; i++)
+		assert_false(antagonist_step(&p, &st, &r, true));
+	assert_true(antagonist_step(&p, &st, &r, true));
+	assert_false(st.on);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_antagonist_verdict_with_hysteresis),
+		cmocka_unit_test(test_antagonist_a4_rule_and_relative_release),
 		cmocka_unit_test(test_antagonist_not_eligible_clears_at_once),
 		cmocka_unit_test(test_antagonist_zone),
 		cmocka_unit_test(test_antagonist_config_keys),

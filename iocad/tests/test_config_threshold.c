@@ -63,7 +63,17 @@ static void test_config_threshold_parses_units(void **u)
 				   "antagonist_l2_low = 0.8\n"
 				   "antagonist_llc_low = 0.6\n"
 				   "antagonist_min_l2_rate = 2M\n"
-				   "antagonist_confirm = 1\n" TENANT;
+				   "antagonist_confirm = 1\n"
+				   "storage_rule = a4\n"
+				   "storage_a4_pcie_miss = 0.5\n"
+				   "storage_a4_share = 0.25\n"
+				   "storage_a4_llc_miss = 0.45\n"
+				   "storage_a4_drop = 0.2\n"
+				   "antagonist_rule = a4\n"
+				   "antagonist_a4_l2 = 0.75\n"
+				   "antagonist_a4_llc = 0.95\n"
+				   "antagonist_a4_release_l2 = 0.2\n"
+				   "antagonist_a4_release_llc = 0.1\n" TENANT;
 	char err[256] = "";
 	int rc;
 	struct config *c = config_fx_parse(text, err, sizeof(err), &rc);
@@ -82,6 +92,12 @@ static void test_config_threshold_parses_units(void **u)
 	assert_true(a->l2_low == 0.8 && a->llc_low == 0.6);
 	assert_true(a->min_l2_refs == 2e6);
 	assert_int_equal(a->confirm, 1);
+	assert_int_equal(s->rule, DECIDE_RULE_A4);
+	assert_true(s->a4_pcie_miss == 0.5 && s->a4_share == 0.25);
+	assert_true(s->a4_llc_miss == 0.45 && s->a4_drop == 0.2);
+	assert_int_equal(a->rule, DECIDE_RULE_A4);
+	assert_true(a->a4_l2 == 0.75 && a->a4_llc == 0.95);
+	assert_true(a->a4_rel_l2 == 0.2 && a->a4_rel_llc == 0.1);
 	assert_int_equal(c->thr.keys, (1u << CONFIG_THR_NKEYS) - 1);
 	assert_int_equal(c->thr.line[0], 2);
 	free(c);
@@ -176,6 +192,10 @@ static void test_config_threshold_refusals(void **u)
 		{"[platform]\nstorage_dwell = 10s\n",
 		 "t.ini:2: [platform] storage_dwell: bad value '10s': expected a whole number "
 		 "0..100000"},
+		{"[platform]\nstorage_rule = smart\n",
+		 "t.ini:2: [platform] storage_rule: bad value 'smart': expected ioca or a4"},
+		{"[platform]\nantagonist_a4_l2 = 1.2\n",
+		 "t.ini:2: [platform] antagonist_a4_l2: bad value '1.2': out of range 0..1"},
 		{"[platform]\nantagonist_l2_high = -0.1\n",
 		 "t.ini:2: [platform] antagonist_l2_high: bad value '-0.1': out of range 0..1"},
 		{"[platform]\nantagonist_llc_low = 2\n",

@@ -6,6 +6,7 @@
  * live in the iocactl binary, so their sources are built in, with
  * libioca's kind names (util.c, pure).
  */
+#include "../ctl/ctl_irdt.c"
 #include "../ctl/ctl_json.c"
 #include "../ctl/ctl_print.c"
 #include "../../libioca/src/util.c"
@@ -95,7 +96,7 @@ static void test_ctl_print_info_ddio_control(void **state)
 	assert_non_null(strstr(text, "  ddio-control available yes writable no verified no\n"));
 	assert_non_null(strstr(text, "  ddio-not-controllable: DDIO writes do not stick"));
 	f = open_out();
-	ctl_json_info(f, in);
+	ctl_json_info(f, in, NULL);
 	fclose(f);
 	assert_non_null(strstr(text, ",\"owner_pid\":0,\"ddio_field\":2047,\"ddio_available\":true,"
 				     "\"ddio_writable\":false,\"ddio_verified\":false}"));
@@ -133,7 +134,7 @@ static void test_ctl_print_info_devices(void **state)
 	assert_non_null(strstr(text, "device 0000:3a:00.0: root-port 0000:3a:00.0 ddio on "
 				     "perfctrlsts 0x80 0x0\n"));
 	f = open_out();
-	ctl_json_info(f, in);
+	ctl_json_info(f, in, NULL);
 	fclose(f);
 	assert_non_null(strstr(text, ",\"devices\":[{\"addr\":\"0000:01:00.0\",\"root_port\":"
 				     "\"0000:00:1c.0\",\"ddio\":\"full-off\",\"perfctrlsts0\":0,"
@@ -147,7 +148,7 @@ static void test_ctl_print_info_json(void **state)
 	FILE *f = open_out();
 
 	(void)state;
-	ctl_json_info(f, in);
+	ctl_json_info(f, in, NULL);
 	fclose(f);
 	assert_true(strncmp(text, "{\"backend\":\"emulated\",", 22) == 0);
 	assert_non_null(strstr(text, "\"sockets\":[{\"id\":0,\"llc_ways\":11,\"ddio_mask\":1536,"));

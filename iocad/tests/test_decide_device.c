@@ -135,6 +135,72 @@ static void test_decide_device_back_on_for_reread_data(void **u)
 	assert_string_equal(decide_device_reason_name(DEV_ON_REREAD), "re-read");
 }
 
+/* A4's inputs: @mb of @net_mb, socket miss @miss, the application's LLC miss ratio @own. */
+static struct decide_device_in a4_in(double mb, double net_mb, double miss, double own)
+{
+	struct decide_device_in in = streaming(mb, miss);
+
+	in.net_measured = true;
+	in.net_bytes = net_mb * 1e6;
+	in.app_refs = 1e7;
+	in.app_misses = 1e7 * own;
+	return in;
+}
+
+static void test_decide_device_a4_rule_as_a4_states_it(void **u)
+{
+	struct decide_device_params p;
+	struct decide_device_state st = {.since = 100};
+	/* 400 of 1000 MB/s (40 % > 35 %), PCIe miss 50 % > 40 %, app LLC miss 50 % > 40 % */
+	struct decide_device_in off = a4_in(400, 1000, 0.5, 0.5);
+	struct decide_device_in r;
+
+	(void)u;
+	decide_device_defaults(&p);
+	assert_int_equal(p.rule, DECIDE_RULE_IOCA);
+	p.rule = DECIDE_RULE_A4;
+	/* one input short of A4's threshold each: DDIO stays on */
+	r = a4_in(300, 1000, 0.5, 0.5); /* 30 % of the network's */
+	assert_int_equal(run(&p, &st, &r, 10), DEV_HOLD);
+	r = a4_in(400, 1000, 0.4, 0.5); /* miss rate not over 40 % */
+	assert_int_equal(run(&p, &st, &r, 10), DEV_HOLD);
+	r = a4_in(400, 1000, 0.5, 0.3); /* the application hits */
+	assert_int_equal(run(&p, &st, &r, 10), DEV_HOLD);
+	r = off;
+	r.net_measured = false; /* no network throughput: no share */
+	assert_int_equal(run(&p, &st, &r, 10), DEV_HOLD);
+	/* all three: off after confirm intervals */
+	assert_int_equal(run(&p, &st, &off, p.confirm), DEV_OFF_A4);
+	assert_true(st.off);
+	assert_true(st.stable == 400e6);
+	/* back on only when the throughput falls more than 30 % below 400 MB/s */
+	r = a4_in(290, 1000, 0.1, 0.1);
+	assert_int_equal(run(&p, &st, &r, 30), DEV_HOLD);
+	assert_true(st.off);
+	r = a4_in(270, 1000, 0.1, 0.1);
+	st.since = 100;
+	assert_int_equal(run(&p, &st, &r, p.confirm), DEV_ON_A4_DROP);
+	assert_false(st.off);
+	assert_true(decide_device_switched(DEV_ON_A4_DROP));
+	assert_string_equal(decide_device_reason_name(DEV_OFF_A4), "a4-off");
+}
+
+static void test_decide_device_rules_differ_on_the_same_inputs(void **u)
+{
+	struct decide_device_params ioca, a4;
+	struct decide_device_state s1 = {.since = 100}, s2 = {.since = 100};
+	/* 150 MB/s of a 300 MB/s network, misses 60 %, app misses 60 %: A4 off, ioca keeps
+	 * DDIO (below its 200 MB/s) */
+	struct decide_device_in in = a4_in(150, 300, 0.6, 0.6);
+
+	(void)u;
+	decide_device_defaults(&ioca);
+	a4 = ioca;
+	a4.rule = DECIDE_RULE_A4;
+	assert_int_equal(run(&ioca, &s1, &in, 10), DEV_HOLD);
+	assert_int_equal(run(&a4, &s2, &in, a4.confirm), DEV_OFF_A4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +209,8 @@ int main(void)
 		cmocka_unit_test(test_decide_device_confirms_and_resets),
 		cmocka_unit_test(test_decide_device_back_on_with_hysteresis),
 		cmocka_unit_test(test_decide_device_back_on_for_reread_data),
+		cmocka_unit_test(test_decide_device_a4_rule_as_a4_states_it),
+		cmocka_unit_test(test_decide_device_rules_differ_on_the_same_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

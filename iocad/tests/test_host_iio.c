@@ -47,6 +47,11 @@ static int setup(void **state)
 	fake_tree_put_deep(f->root, "ev/uncore_iio_free_running_1/type", "61\n");
 	fake_tree_put_deep(f->root, "ev/uncore_iio_free_running_1/events/bw_in_port1",
 			   "event=0xff,umask=0x21\n");
+	/* the kernel's format of Skylake-SP's free-running IIO PMU, its root port B */
+	fake_tree_put_deep(f->root, "ev/uncore_iio_free_running_1/format/event", "config:0-7\n");
+	fake_tree_put_deep(f->root, "ev/uncore_iio_free_running_1/format/umask", "config:8-15\n");
+	fake_tree_put_deep(f->root, "devices/pci0000:17/0000:17:01.0/vendor", "0x8086\n");
+	fake_tree_put_deep(f->root, "devices/pci0000:17/0000:17:01.0/device", "0x2031\n");
 	fake_tree_put_deep(f->root, "devices/pci0000:17/0000:17:01.0/current_link_width", "4\n");
 	fake_tree_put_deep(f->root, "devices/pci0000:17/0000:17:01.0/0000:18:00.0/vendor",
 			   "0x8086\n");

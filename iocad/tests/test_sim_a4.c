@@ -574,6 +574,78 @@ static void scenario_variant(const char *name, const char *prefix, const char *w
 	fclose(out);
 }
 
+/*
+ * The storage story under A4's published rule (storage_rule = a4) beside
+ * ioca's. ioca's turns the SSD's DDIO off under load; A4's keeps it on:
+ * its miss rate (about 0.8) and share of the network (about 100 %) are
+ * over A4's thresholds, but its third input, the application's LLC miss
+ * rate, is 0 here (web, the PS tenant, fits its ways), so A4's rule never
+ * fires and the DDIO misses stay as with ddio = on.
+ */
+static void test_sim_storage_a4_rule_beside_iocas(void **u)
+{
+	char *i = config_text("storage-ddio.ini", NULL, NULL, NULL);
+	char *a = config_text("storage-ddio.ini", NULL, NULL, "storage_rule = a4\n");
+	struct run *ioca = run(i, NULL, 0), *a4 = run(a, NULL, 0);
+	unsigned int off_i = first(ioca, 2, 39, true), off_a = first(a4, 2, 39, true);
+	unsigned int on_a = off_a ? first(a4, off_a, 59, false) : 0;
+
+	(void)u;
+	print_message("storage: DDIO off at %us (ioca) vs %us (a4), a4 back on at %us; "
+		      "DDIO misses 20-38 s %.3g vs %.3g/s\n",
+		      off_i, off_a, on_a, mean(ioca, 1, 20, 38), mean(a4, 1, 20, 38));
+	assert_true(off_i >= 10 && off_i <= 16);
+	assert_int_equal(off_a, 0);
+	for (size_t k = 0; k < a4->n; k++)
+		assert_int_equal(a4->rec[k].devices_off, 0);
+	assert_null(strstr(a4->log, "DDIO off at"));
+	assert_true(mean(a4, 1, 20, 38) > 3 * mean(ioca, 1, 20, 38));
+	free(i);
+	free(a);
+	free(ioca);
+	free(a4);
+}
+
+/* The antagonist story under A4's rule: 0.8 / 0.9 to judge, a relative move to release. */
+static void test_sim_a4_antagonist_rule_beside_iocas(void **u)
+{
+	char *c = config_text("antagonist.ini", NULL, NULL, NULL);
+	char *a = config_text("antagonist.ini", "\nantagonists = confine",
+			      "\nantagonists = confine\nantagonist_rule = a4", NULL);
+	struct run *ioca = run_scn("antagonist.scn", c, "stream", NULL, 0, 54);
+	struct run *a4 = run_scn("antagonist.scn", a, "stream", NULL, 0, 54);
+	int k = run_fx_tenant(&a4->cfg, "stream");
+	unsigned int on_i = 0, on_a = 0, off_i = 0, off_a = 0;
+
+	(void)u;
+	for (unsigned int s = 2; s <= 54; s++) {
+		bool x = ioca->rec[at(ioca, s)].tenant[k].antagonist;
+		bool y = a4->rec[at(a4, s)].tenant[k].antagonist;
+
+		if (x && !on_i)
+			on_i = s;
+		if (y && !on_a)
+			on_a = s;
+		if (!x && on_i && !off_i)
+			off_i = s;
+		if (!y && on_a && !off_a)
+			off_a = s;
+	}
+	print_message("antagonist: judged at %us / released at %us (ioca) vs %us / %us (a4)\n",
+		      on_i, off_i, on_a, off_a);
+	/* the stream's ratios are 1.00 / 1.00: over both rules' thresholds alike */
+	assert_true(on_a >= 16 && on_a <= 19);
+	assert_int_equal(on_a, on_i);
+	/* the scan ends at 38 s: its ratios move far more than 10 % / 5 % */
+	assert_true(off_a >= 39 && off_a <= 46);
+	assert_non_null(strstr(a4->log, "tenant stream is an antagonist"));
+	assert_non_null(strstr(a4->log, "tenant stream is no antagonist any more"));
+	free(c);
+	free(a);
+	free(ioca);
+	free(a4);
+}
+
 /* antagonist_min_l2_rate above the stream's L2 requests: never judged, never confined. */
 static void test_sim_a4_antagonist_min_l2_rate(void **u)
 {
@@ -667,6 +739,8 @@ int main(void)
 		cmocka_unit_test(test_sim_storage_reload_changes_the_device),
 		cmocka_unit_test(test_sim_storage_scenario_errors),
 		cmocka_unit_test(test_sim_a4_antagonist_confined_off_ddio),
+		cmocka_unit_test(test_sim_storage_a4_rule_beside_iocas),
+		cmocka_unit_test(test_sim_a4_antagonist_rule_beside_iocas),
 		cmocka_unit_test(test_sim_a4_antagonist_needs_l2_counters),
 		cmocka_unit_test(test_sim_a4_antagonist_min_l2_rate),
 		cmocka_unit_test(test_sim_a4_antagonist_reload_threshold),

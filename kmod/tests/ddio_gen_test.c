@@ -33,7 +33,11 @@ static const struct ddio_gen_case ddio_gen_cases[] = {
 	{ "Granite Rapids-X: 16 ways assumed, unverified",
 	  6, 0xad, true, 16, 0xffff, false, true },
 	{ "Granite Rapids-D: unverified", 6, 0xae, true, 16, 0xffff, false, true },
-	{ "Broadwell-EP (0x4f): no DDIO way control", 6, 0x4f, false },
+	{ "Haswell-EP: 20 ways assumed, unverified, reported",
+	  6, 0x3f, true, 20, 0xfffff, false, true },
+	{ "Broadwell-EP: 20 ways assumed, unverified", 6, 0x4f, true, 20, 0xfffff, false, true },
+	{ "Broadwell-DE: 12 ways assumed, unverified", 6, 0x56, true, 12, 0xfff, false, true },
+	{ "Ivy Bridge-EP (0x3e): no DDIO way control", 6, 0x3e, false },
 	{ "Skylake client (0x5e): none", 6, 0x5e, false },
 	{ "model 0x55 of family 15: none", 15, 0x55, false },
 };

@@ -79,6 +79,7 @@ struct ioca_client;
 struct ioca_subscription;
 struct ioca_cha_preset;
 struct ioca_iio_preset;
+struct ioca_irdt;
 
 /* ---- messages ----------------------------------------------------------- */
 
@@ -559,15 +560,21 @@ struct ioca_cha_opts {
 /**
  * @brief The uncore events counting the socket's DDIO hits and misses on
  *        this machine: TOR_INSERTS on every uncore_cha_N PMU (Skylake-SP /
- *        Cascade Lake or Ice Lake-SP and later encodings, chosen by
- *        @info's CPU model), or the module's emulated kinds when @info's
- *        backend is IOCA_BACKEND_EMULATED.
+ *        Cascade Lake or Ice Lake-SP and later values, chosen by @info's
+ *        CPU model; from Ice Lake on, writes are ItoM and ItoMCacheNear,
+ *        the latter left out with a warning when the events would exceed
+ *        IOCA_MAX_UNCORE_EVENTS), each field placed where the PMU's
+ *        format/ attributes say; or the module's emulated kinds when
+ *        @info's backend is IOCA_BACKEND_EMULATED.
  * @param info from ioca_client__info()
  * @param opts NULL or options
  * @return the preset, or NULL with errno: ENODEV (no uncore_cha PMU, as in
  *         any VM: DDIO counters are not available), EOPNOTSUPP (a CPU model
  *         without a known encoding), E2BIG (more events than
- *         IOCA_MAX_UNCORE_EVENTS); the reason also goes to the print callback
+ *         IOCA_MAX_UNCORE_EVENTS), ENOENT (the PMU's format has no such
+ *         field), EINVAL (a format file that does not parse), ERANGE (a
+ *         value wider than its field); the reason, naming the PMU and the
+ *         field, also goes to the print callback
  */
 LIBIOCA_API struct ioca_cha_preset *ioca_cha_preset__new(const struct ioca_info *info,
 							 const struct ioca_cha_opts *opts);
@@ -624,18 +631,26 @@ struct ioca_iio_opts {
 
 /**
  * @brief The uncore events counting what PCI device @addr writes into
- *        memory, on the IIO stack above it (Skylake-SP / Cascade Lake):
- *        the stack is the uncore_iio_N whose dieX attribute holds the
- *        device's root bus; the events are uncore_iio_free_running_N's
- *        bw_in_portK, else uncore_iio_N's DATA_REQ_OF_CPU.MEM_WRITE (event
- *        0x83, umask 0x01) on the root port's ports. Per root port: the
- *        device's own count only when it is alone below its root port.
+ *        memory, on the IIO stack above it: the stack is the uncore_iio_N
+ *        whose dieX attribute holds the device's root bus, the port the
+ *        root port's place among its generation's root ports (Skylake-SP /
+ *        Cascade Lake 8086:2030-2033 from device 0, Ice Lake-SP
+ *        8086:347a-347d from device 2, Sapphire / Emerald Rapids
+ *        8086:352a-352d at devices 1, 3, 5, 7); the events are
+ *        uncore_iio_free_running_N's bw_in_portK, else uncore_iio_N's
+ *        DATA_REQ_OF_CPU.MEM_WRITE (event 0x83, umask 0x01, ch_mask,
+ *        fc_mask 0x7), each field placed where the PMU's format/
+ *        attributes say. Per root port: the device's own count only when
+ *        it is alone below its root port.
  * @param addr the device, DDDD:BB:DD.F
  * @param opts NULL or options
  * @return the preset, or NULL with errno: ENODEV (no such device, no
  *         uncore_iio PMU, no dieX mapping attribute, a root bus on no
- *         known stack, or neither counter PMU), EINVAL; the reason, one a
- *         person can act on, also goes to the print callback
+ *         known stack, a root port of no known generation, or neither
+ *         counter PMU), ENOENT / EINVAL / ERANGE (the PMU's format lacks a
+ *         field, does not parse, or is too narrow for the value), EINVAL
+ *         (no address, bad opts); the reason, one a person can act on,
+ *         also goes to the print callback
  */
 LIBIOCA_API struct ioca_iio_preset *ioca_iio_preset__new(const char *addr,
 							 const struct ioca_iio_opts *opts);
@@ -724,6 +739,115 @@ LIBIOCA_API const char *libioca_event_kind_name(uint32_t kind);
  *         unknown command
  */
 LIBIOCA_API const char *libioca_cmd_caps(uint32_t cmd);
+
+/*
+ * Intel I/O RDT as the firmware describes it: the ACPI IRDT table
+ * (/sys/firmware/acpi/tables/IRDT). Its Resource Management Units (one
+ * per PCI segment they serve) list device scopes (a PCI endpoint or a
+ * bridge and what is below it, and the channels its traffic takes) and
+ * resource control structures (a PCIe or CXL link's channels, whether
+ * they can be tagged with a CLOS or an RMID, and where the tags are set).
+ * libioca decodes the table; it does not allocate through it.
+ */
+
+/* IRDT protocol flags (ioca_irdt__io_flags(), __cache_flags()). */
+enum ioca_irdt_flag {
+	IOCA_IRDT_MON = 1 << 0,	   /* monitoring somewhere on the platform */
+	IOCA_IRDT_CTL = 1 << 1,	   /* control (CLOS tagging) somewhere */
+	IOCA_IRDT_BW_CTL = 1 << 2, /* bandwidth control somewhere */
+};
+
+/* A channel a device's traffic takes: channel @channel of link @rcs. */
+struct ioca_irdt_chan_ref {
+	uint8_t rcs;	 /* the link's RCS enumeration ID in the same RMUD */
+	uint8_t channel; /* index among that link's channels */
+	bool shared;	 /* shared with another device scope */
+};
+
+#define IOCA_IRDT_MAX_DEV_CHANNELS 32
+
+/* A device scope (DSS). */
+struct ioca_irdt_device {
+	uint32_t rmud;	      /* index of its RMUD in the table */
+	uint16_t segment;     /* PCI segment (the RMUD's) */
+	uint8_t bus, dev, fn; /* the device or bridge */
+	bool bridge;	      /* a PCI sub-hierarchy, not an endpoint */
+	uint32_t nchannels;   /* valid entries of channels[] */
+	struct ioca_irdt_chan_ref channels[IOCA_IRDT_MAX_DEV_CHANNELS];
+};
+
+/* A resource control structure (RCS): one link and its channels. */
+struct ioca_irdt_link {
+	uint32_t rmud;	      /* index of its RMUD in the table */
+	uint16_t segment;     /* PCI segment (the RMUD's) */
+	uint8_t rcs;	      /* enumeration ID, unique in its RMUD */
+	uint16_t interface;   /* 0: PCIe, 1: CXL.cache, else reserved */
+	uint8_t nchannels;    /* channels of the link */
+	bool rmid_tagging;    /* RTS: channels take an RMID */
+	bool clos_tagging;    /* CTS: channels take a CLOS */
+	bool regs_16bit;      /* REGW: tag registers are 2 bytes wide, else 4 */
+	uint16_t rmid_offset; /* byte offset of the RMID block in the MMIO block */
+	uint16_t clos_offset; /* byte offset of the CLOS block */
+	uint64_t mmio;	      /* physical address of the link's MMIO block */
+};
+
+struct ioca_irdt_opts {
+	size_t sz;
+	/* The table's file; NULL = "/sys/firmware/acpi/tables/IRDT". */
+	const char *path;
+	ioca_print_fn_t print;
+	void *print_ctx;
+	size_t : 0;
+};
+#define ioca_irdt_opts__last_field print_ctx
+
+/**
+ * @brief Decode an IRDT table held in memory. Every length in it is checked
+ *        against the structure holding it; nothing is read past @len.
+ * @param buf the table, from its ACPI header on
+ * @param len bytes at @buf
+ * @param opts NULL or options (path is ignored)
+ * @return the decoded table, or NULL with errno: EINVAL (not an IRDT
+ *         table, a checksum that does not add up, a length that does not
+ *         fit where it is; the message names the structure, its offset and
+ *         the value), ENOMEM
+ */
+LIBIOCA_API struct ioca_irdt *ioca_irdt__decode(const void *buf, size_t len,
+						const struct ioca_irdt_opts *opts);
+
+/**
+ * @brief Read and decode the host's IRDT table.
+ * @param opts NULL or options
+ * @return the decoded table, or NULL with errno: ENOENT (no such table:
+ *         the firmware describes no I/O RDT), EACCES (reading ACPI tables
+ *         takes root), the errors of ioca_irdt__decode()
+ */
+LIBIOCA_API struct ioca_irdt *ioca_irdt__open(const struct ioca_irdt_opts *opts);
+
+/** @brief Free it (NULL is a no-op). @param t the table */
+LIBIOCA_API void ioca_irdt__free(struct ioca_irdt *t);
+
+/** @brief IO protocol flags. @param t the table @return enum ioca_irdt_flag bits */
+LIBIOCA_API uint32_t ioca_irdt__io_flags(const struct ioca_irdt *t);
+
+/** @brief Cache protocol flags. @param t the table @return enum ioca_irdt_flag bits */
+LIBIOCA_API uint32_t ioca_irdt__cache_flags(const struct ioca_irdt *t);
+
+/**
+ * @brief The device scopes, in table order.
+ * @param t the table
+ * @param n set to their number
+ * @return the devices, owned by @t
+ */
+LIBIOCA_API const struct ioca_irdt_device *ioca_irdt__devices(const struct ioca_irdt *t, size_t *n);
+
+/**
+ * @brief The links (RCS), in table order.
+ * @param t the table
+ * @param n set to their number
+ * @return the links, owned by @t
+ */
+LIBIOCA_API const struct ioca_irdt_link *ioca_irdt__links(const struct ioca_irdt *t, size_t *n);
 
 /*
  * The same three under their LIBIOCA_0.1 names, kept for the binaries that

@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Encodings from the seeds README (Intel's uncore performance monitoring
- * guides): TOR_INSERTS is event 0x35. Skylake-SP / Cascade Lake select
- * IO_HIT / IO_MISS by umask (0x14 / 0x24) and the opcode by the CHA filter
- * (FILTER1, which Linux's uncore driver takes from config1 bits 32-63);
- * Ice Lake-SP and later use umask 0x04 plus an extended umask in config
- * bits 32 and up.
+ * TOR_INSERTS (event 0x35) counts what enters a CHA's table of requests;
+ * an I/O write or read that hits or misses the LLC is one DDIO hit or
+ * miss. Values as perf's event tables give them (tools/perf/pmu-events/
+ * arch/x86/{skylakex,icelakex,sapphirerapids}): Skylake-SP selects IO_HIT
+ * / IO_MISS by umask (0x14 / 0x24) and the opcode by the CHA filter
+ * (config1 0x49033: filter_rem, filter_loc, filter_nm, filter_not_nm and
+ * filter_opc0 = ItoM 0x248; PCIRdCur 0x21e); Ice Lake-SP and later put the
+ * whole selection in an extended umask (IO_HIT_ITOM 0xCC43FD04). From Ice
+ * Lake on a PCIe write may also come as ItoMCacheNear (IO_HIT_ITOMCACHENEAR
+ * 0xCD43FD04), which PCM counts with ItoM as PCIe writes; so does this,
+ * while the events fit. Granite Rapids and Granite Rapids-D take Sapphire
+ * Rapids' values (assumed: the kernel drives their CHAs with Sapphire
+ * Rapids' format). Every value is placed by the PMU's format/ attributes
+ * (pmu_format.c): umask is config:8-15 on Skylake-SP, config:8-15,32-57
+ * on Ice Lake-SP, config:8-15,32-63 on Sapphire Rapids.
  */
 #include "cha.h"
+#include "pmu_format.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,19 +26,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOR_INSERTS 0x35ull
-#define SKX_CFG(umask) (TOR_INSERTS | ((uint64_t)(umask) << 8))
-#define SKX_FILTER1(opc) ((uint64_t)(opc) << 32)
-#define ICX_CFG(umask_ext) (TOR_INSERTS | (0x04ull << 8) | ((uint64_t)(umask_ext) << 32))
+#define TOR_INSERTS 0x35
+#define SKX_ITOM 0x248
+#define SKX_PCIRDCUR 0x21e
 
 static const struct ioca_cha_encoding skx[] = {
-	{IOCA_CHA_FLOW_WRITES, SKX_CFG(0x14), SKX_CFG(0x24), SKX_FILTER1(0x49033)},
-	{IOCA_CHA_FLOW_READS, SKX_CFG(0x14), SKX_CFG(0x24), SKX_FILTER1(0x43C33)},
+	{IOCA_CHA_FLOW_WRITES, "ItoM", false, 0x14, 0x24, SKX_ITOM},
+	{IOCA_CHA_FLOW_READS, "PCIRdCur", false, 0x14, 0x24, SKX_PCIRDCUR},
 };
 
 static const struct ioca_cha_encoding icx[] = {
-	{IOCA_CHA_FLOW_WRITES, ICX_CFG(0xCC43FD), ICX_CFG(0xCC43FE), 0},
-	{IOCA_CHA_FLOW_READS, ICX_CFG(0xC8F3FD), ICX_CFG(0xC8F3FE), 0},
+	{IOCA_CHA_FLOW_WRITES, "ItoM", false, 0xCC43FD04, 0xCC43FE04, 0},
+	{IOCA_CHA_FLOW_WRITES, "ItoMCacheNear", true, 0xCD43FD04, 0xCD43FE04, 0},
+	{IOCA_CHA_FLOW_READS, "PCIRdCur", false, 0xC8F3FD04, 0xC8F3FE04, 0},
 };
 
 size_t ioca_cha_encodings(uint32_t family, uint32_t model, struct ioca_cha_encoding *enc,
@@ -49,6 +59,7 @@ size_t ioca_cha_encodings(uint32_t family, uint32_t model, struct ioca_cha_encod
 	case 0x8F: /* Sapphire Rapids */
 	case 0xCF: /* Emerald Rapids */
 	case 0xAD: /* Granite Rapids */
+	case 0xAE: /* Granite Rapids-D */
 		src = icx;
 		n = sizeof(icx) / sizeof(icx[0]);
 		break;
@@ -58,6 +69,20 @@ size_t ioca_cha_encodings(uint32_t family, uint32_t model, struct ioca_cha_encod
 	for (i = 0; i < n && i < max; i++)
 		enc[i] = src[i];
 	return i;
+}
+
+/* @e's hit (@miss false) or miss event, placed by @pmu's format. */
+int ioca_cha_encode(const char *root, const char *pmu, const struct ioca_cha_encoding *e, bool miss,
+		    struct ioca_event *ev, const struct ioca_log *log)
+{
+	const struct ioca_pmu_field f[] = {
+		{"event", TOR_INSERTS},	 {"umask", miss ? e->miss_umask : e->hit_umask},
+		{"filter_rem", 1},	 {"filter_loc", 1},
+		{"filter_nm", 1},	 {"filter_not_nm", 1},
+		{"filter_opc0", e->opc},
+	};
+
+	return ioca_pmu_encode(root, pmu, f, e->opc ? 7 : 2, ev, log);
 }
 
 struct cha_pmu {
@@ -114,7 +139,8 @@ static long cha_index(const char *name)
 	return *end ? -1 : n;
 }
 
-int ioca_cha_discover(const char *root, uint32_t *types, size_t max, const struct ioca_log *log)
+int ioca_cha_discover(const char *root, uint32_t *types, size_t max, unsigned long *first,
+		      const struct ioca_log *log)
 {
 	struct cha_pmu found[IOCA_MAX_UNCORE_EVENTS];
 	struct dirent *de;
@@ -157,6 +183,8 @@ int ioca_cha_discover(const char *root, uint32_t *types, size_t max, const struc
 	qsort(found, n, sizeof(found[0]), by_n);
 	for (i = 0; i < n; i++)
 		types[i] = found[i].type;
+	if (first)
+		*first = found[0].n;
 	return (int)n;
 }
 
@@ -174,7 +202,7 @@ static struct ioca_cha_preset *emulated(void)
 	return p;
 }
 
-static void add_event(struct ioca_cha_preset *p, uint32_t type, uint64_t config, uint64_t config1,
+static void add_event(struct ioca_cha_preset *p, uint32_t type, const struct ioca_event *enc,
 		      enum ioca_cha_role role)
 {
 	struct ioca_event *ev = &p->events[p->nevents];
@@ -182,30 +210,74 @@ static void add_event(struct ioca_cha_preset *p, uint32_t type, uint64_t config,
 	ev->kind = IOCA_EVENT_KIND_RAW;
 	ev->type = type;
 	ev->has_type = true;
-	ev->config = config;
-	ev->config1 = config1;
+	ev->config = enc->config;
+	ev->config1 = enc->config1;
 	p->role[p->nevents++] = role;
 }
 
-/* One hit and one miss event per CHA and selected flow. */
-static int fill(struct ioca_cha_preset *p, const struct ioca_cha_encoding *enc, size_t nenc,
-		unsigned int flows, const uint32_t *types, size_t nchas, const struct ioca_log *log)
+/*
+ * The selected encodings, each as a hit and a miss event from the format
+ * of uncore_cha_<first> (the kernel gives every CHA of a host one format
+ * group), into @hit and @miss; how many.
+ */
+static int encode_all(const char *root, unsigned long first, const struct ioca_cha_encoding *enc,
+		      size_t nenc, struct ioca_event *hit, struct ioca_event *miss,
+		      const struct ioca_log *log)
 {
-	size_t i, j, nflows = 0;
+	char pmu[32];
+	int err;
 
-	for (j = 0; j < nenc; j++)
-		nflows += !!(enc[j].flow & flows);
-	if (2 * nflows * nchas > IOCA_MAX_UNCORE_EVENTS) {
+	snprintf(pmu, sizeof(pmu), "uncore_cha_%lu", first);
+	for (size_t j = 0; j < nenc; j++) {
+		err = ioca_cha_encode(root, pmu, &enc[j], false, &hit[j], log);
+		if (!err)
+			err = ioca_cha_encode(root, pmu, &enc[j], true, &miss[j], log);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * One hit and one miss event per CHA and selected encoding; the encodings
+ * marked extra (ItoMCacheNear) only when every CHA's fit in the ABI's
+ * IOCA_MAX_UNCORE_EVENTS, else left out with a warning.
+ */
+static int fill(struct ioca_cha_preset *p, const struct ioca_cha_encoding *enc, size_t nenc,
+		unsigned int flows, const uint32_t *types, size_t nchas, const char *root,
+		unsigned long first, const struct ioca_log *log)
+{
+	struct ioca_event hit[4], miss[4];
+	size_t i, j, nsel = 0, nextra = 0;
+	bool extras;
+	int err;
+
+	for (j = 0; j < nenc; j++) {
+		nsel += !!(enc[j].flow & flows);
+		nextra += (enc[j].flow & flows) && enc[j].extra;
+	}
+	extras = 2 * nsel * nchas <= IOCA_MAX_UNCORE_EVENTS;
+	if (!extras)
+		nsel -= nextra;
+	if (2 * nsel * nchas > IOCA_MAX_UNCORE_EVENTS) {
 		pr_warn(log, "%zu CHAs x %zu flows x 2 events exceed IOCA_MAX_UNCORE_EVENTS (%d)",
-			nchas, nflows, IOCA_MAX_UNCORE_EVENTS);
+			nchas, nsel, IOCA_MAX_UNCORE_EVENTS);
 		return -E2BIG;
 	}
+	if (nextra && !extras)
+		pr_warn(log,
+			"%zu CHAs: ItoMCacheNear writes not counted (%zu more events would "
+			"exceed IOCA_MAX_UNCORE_EVENTS, %d): DDIO hits and misses count ItoM only",
+			nchas, 2 * nextra * nchas, IOCA_MAX_UNCORE_EVENTS);
+	err = encode_all(root, first, enc, nenc, hit, miss, log);
+	if (err)
+		return err;
 	for (i = 0; i < nchas; i++) {
 		for (j = 0; j < nenc; j++) {
-			if (!(enc[j].flow & flows))
+			if (!(enc[j].flow & flows) || (enc[j].extra && !extras))
 				continue;
-			add_event(p, types[i], enc[j].hit_config, enc[j].config1, IOCA_CHA_HIT);
-			add_event(p, types[i], enc[j].miss_config, enc[j].config1, IOCA_CHA_MISS);
+			add_event(p, types[i], &hit[j], IOCA_CHA_HIT);
+			add_event(p, types[i], &miss[j], IOCA_CHA_MISS);
 		}
 	}
 	p->nr_chas = nchas;
@@ -224,6 +296,7 @@ LIBIOCA_API struct ioca_cha_preset *ioca_cha_preset__new(const struct ioca_info 
 	struct ioca_cha_encoding enc[4];
 	uint32_t types[IOCA_MAX_UNCORE_EVENTS];
 	struct ioca_cha_preset *p;
+	unsigned long first = 0;
 	size_t nenc;
 	int n, err;
 
@@ -250,14 +323,14 @@ LIBIOCA_API struct ioca_cha_preset *ioca_cha_preset__new(const struct ioca_info 
 			info->cpu_family, info->cpu_model, info->cpu_model_name);
 		return ioca_err_ptr(-EOPNOTSUPP);
 	}
-	n = ioca_cha_discover(root ? root : "/sys/bus/event_source/devices", types,
-			      IOCA_MAX_UNCORE_EVENTS, &log);
+	root = root ? root : "/sys/bus/event_source/devices";
+	n = ioca_cha_discover(root, types, IOCA_MAX_UNCORE_EVENTS, &first, &log);
 	if (n < 0)
 		return ioca_err_ptr(n);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return ioca_err_ptr(-ENOMEM);
-	err = fill(p, enc, nenc, flows, types, (size_t)n, &log);
+	err = fill(p, enc, nenc, flows, types, (size_t)n, root, first, &log);
 	if (err) {
 		free(p);
 		return ioca_err_ptr(err);

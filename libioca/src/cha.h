@@ -7,6 +7,7 @@
 #ifndef LIBIOCA_CHA_H
 #define LIBIOCA_CHA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "libioca.h"
@@ -25,10 +26,13 @@ struct ioca_cha_preset {
 	enum ioca_cha_role role[IOCA_MAX_UNCORE_EVENTS];
 };
 
-/* An encoding of TOR_INSERTS hit/miss for one traffic flow. */
+/* TOR_INSERTS hit/miss of one opcode, as field values (cha.c). */
 struct ioca_cha_encoding {
-	unsigned int flow; /* enum ioca_cha_flow */
-	uint64_t hit_config, miss_config, config1;
+	unsigned int flow;		/* enum ioca_cha_flow */
+	const char *opcode;		/* "ItoM", "ItoMCacheNear", "PCIRdCur" */
+	bool extra;			/* counted only while the events fit */
+	uint64_t hit_umask, miss_umask; /* the PMU's umask field */
+	uint64_t opc;			/* filter_opc0 (with rem/loc/nm/not_nm), 0: none */
 };
 
 /*
@@ -39,9 +43,18 @@ size_t ioca_cha_encodings(uint32_t family, uint32_t model, struct ioca_cha_encod
 			  size_t max);
 
 /*
- * The perf types of the uncore_cha_N PMUs under @root, ordered by N, into
- * @types (at most @max). Their number, or -errno (-ENODEV: none found).
+ * @e's hit (@miss false) or miss event, its fields placed by the format of
+ * PMU @pmu under @root. 0, or -errno naming the PMU and field in @log.
  */
-int ioca_cha_discover(const char *root, uint32_t *types, size_t max, const struct ioca_log *log);
+int ioca_cha_encode(const char *root, const char *pmu, const struct ioca_cha_encoding *e, bool miss,
+		    struct ioca_event *ev, const struct ioca_log *log);
+
+/*
+ * The perf types of the uncore_cha_N PMUs under @root, ordered by N, into
+ * @types (at most @max), the lowest N into @first (unless NULL). Their
+ * number, or -errno (-ENODEV: none found).
+ */
+int ioca_cha_discover(const char *root, uint32_t *types, size_t max, unsigned long *first,
+		      const struct ioca_log *log);
 
 #endif

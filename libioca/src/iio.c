@@ -3,24 +3,24 @@
  * IIO presets: the uncore counter of a PCI device's inbound (device to
  * memory) write bytes, on the IIO stack above it.
  *
- * Discovery (Skylake-SP / Cascade Lake, Linux's SKX IIO mapping): the
- * device's sysfs path under /sys/devices/pciDDDD:BB/ names its root bus
- * DDDD:BB and its root port (the path's next component); each
+ * Discovery: the device's sysfs path under /sys/devices/pciDDDD:BB/ names
+ * its root bus DDDD:BB and its root port (the path's next component); each
  * uncore_iio_N PMU has one attribute dieX per die, holding the root bus
- * "DDDD:BB" of stack N on die X. The counter: the free-running
- * uncore_iio_free_running_N PMU's events/bw_in_portK ("event=0xff,umask=
- * 0x2K", counting in units its .scale and .unit give: 3.814697266e-6 MiB,
- * 4 bytes), else the programmable uncore_iio_N's DATA_REQ_OF_CPU.MEM_WRITE
- * (event 0x83, umask 0x01, ch_mask config bits 36-43 one bit per port,
- * fc_mask bits 44-46 = 0x7; 4-byte units: the public event tables'
- * ScaleUnit "4Bytes").
- *
- * Assumed, not verified on hardware: the port within the stack is the
- * root port's device number (0-3, function 0 on the stack's root bus),
- * and a link wider than x4 takes the next ports too (x8: two, x16: four),
- * so a bifurcated stack's ports are each a x4 lane group.
+ * "DDDD:BB" of stack N on die X (Linux's IIO mapping). The port within
+ * the stack follows the root port's generation (iio_port.c). The counter:
+ * the free-running uncore_iio_free_running_N PMU's events/bw_in_portK,
+ * in the units its .scale and .unit give, else the programmable
+ * uncore_iio_N's DATA_REQ_OF_CPU.MEM_WRITE (event 0x83, umask 0x01, one
+ * ch_mask bit per port, fc_mask 0x7, as perf's event tables give
+ * UNC_IIO_DATA_REQ_OF_CPU.MEM_WRITE.PARTn on Skylake-SP, Ice Lake-SP and
+ * Sapphire Rapids; 4-byte units: their ScaleUnit "4Bytes"). Every field is
+ * placed where the PMU's format/ attributes say (pmu_format.c): ch_mask is
+ * config:36-43 on Skylake-SP and config:36-47 later, fc_mask 44-46 and
+ * 48-50.
  */
 #include "iio.h"
+#include "iio_port.h"
+#include "pmu_format.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,10 +31,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define DATA_REQ_OF_CPU 0x83ull
-#define MEM_WRITE 0x01ull
-#define CH_MASK_SHIFT 36
-#define FC_MASK_ALL (0x7ull << 44)
+#define DATA_REQ_OF_CPU 0x83
+#define MEM_WRITE 0x01
+#define FC_MASK_ALL 0x7
 
 /* The first line of @dir/@name without its newline; 0 or -errno. */
 static int read_line(const char *dir, const char *name, char *buf, size_t len)
@@ -112,6 +111,11 @@ int ioca_iio_locate(const char *pci_root, const char *addr, struct ioca_iio_wher
 	    sscanf(line, "%u", &width) != 1)
 		width = 4;
 	w->link_width = width ? width : 4;
+	w->root_vendor = w->root_id = 0;
+	if (!read_line(real, "vendor", line, sizeof(line)))
+		sscanf(line, "%x", &w->root_vendor);
+	if (!read_line(real, "device", line, sizeof(line)))
+		sscanf(line, "%x", &w->root_id);
 	return 0;
 }
 
@@ -194,22 +198,6 @@ static int find_stack(const char *root, struct ioca_iio_where *w, char *why, siz
 	return -ENODEV;
 }
 
-/* config of "event=0x..,umask=0x.." (format event config:0-7, umask config:8-15). */
-static int parse_event(const char *s, uint64_t *config)
-{
-	unsigned long long ev = 0, um = 0;
-	const char *p;
-
-	p = strstr(s, "event=");
-	if (!p || sscanf(p + 6, "%llx", &ev) != 1 || ev > 0xff)
-		return -EINVAL;
-	p = strstr(s, "umask=");
-	if (p && (sscanf(p + 6, "%llx", &um) != 1 || um > 0xff))
-		return -EINVAL;
-	*config = ev | um << 8;
-	return 0;
-}
-
 /* Bytes per count of event @ev of the PMU in @dir: its .scale in .unit; 4 if they say nothing. */
 static double unit_bytes(const char *dir, const char *ev)
 {
@@ -234,25 +222,32 @@ static double unit_bytes(const char *dir, const char *ev)
 	return scale * mult;
 }
 
-static void add(struct ioca_iio_preset *p, uint32_t type, uint64_t config)
+static void add(struct ioca_iio_preset *p, uint32_t type, const struct ioca_event *enc)
 {
 	struct ioca_event *ev = &p->events[p->nevents++];
 
 	ev->kind = IOCA_EVENT_KIND_RAW;
 	ev->type = type;
 	ev->has_type = true;
-	ev->config = config;
+	ev->config = enc->config;
+	ev->config1 = enc->config1;
 }
 
+/*
+ * bw_in_port<first..> of uncore_iio_free_running_<stack>. -ENOENT when the
+ * PMU or an event is missing (the caller falls back to the programmable
+ * counter), other -errno when one does not encode.
+ */
 static int free_running(const char *root, struct ioca_iio_preset *p, unsigned int first,
 			unsigned int nports, const struct ioca_log *log)
 {
-	char dir[PATH_MAX], name[64], line[128];
+	char pmu[48], dir[PATH_MAX], name[64], line[128];
+	struct ioca_event enc;
 	uint32_t type;
-	uint64_t config;
 	int r;
 
-	snprintf(dir, sizeof(dir), "%s/uncore_iio_free_running_%u", root, p->where.stack);
+	snprintf(pmu, sizeof(pmu), "uncore_iio_free_running_%u", p->where.stack);
+	snprintf(dir, sizeof(dir), "%s/%s", root, pmu);
 	if (access(dir, F_OK))
 		return -ENOENT;
 	r = read_type(dir, &type, log);
@@ -260,40 +255,82 @@ static int free_running(const char *root, struct ioca_iio_preset *p, unsigned in
 		return r;
 	for (unsigned int k = first; k < first + nports; k++) {
 		snprintf(name, sizeof(name), "events/bw_in_port%u", k);
-		if (read_line(dir, name, line, sizeof(line)) || parse_event(line, &config)) {
-			pr_warn(log, "IIO: %s/%s: missing or not \"event=..,umask=..\"", dir, name);
+		if (read_line(dir, name, line, sizeof(line))) {
+			pr_warn(log, "IIO: %s/%s: missing", dir, name);
 			p->nevents = 0;
 			return -ENOENT;
 		}
-		add(p, type, config);
+		r = ioca_pmu_encode_terms(root, pmu, line, &enc, log);
+		if (r) {
+			p->nevents = 0;
+			return r;
+		}
+		add(p, type, &enc);
 		p->unit_bytes = unit_bytes(dir, name + strlen("events/"));
 	}
 	if (nports == 1)
-		snprintf(p->source, sizeof(p->source), "uncore_iio_free_running_%u/bw_in_port%u",
-			 p->where.stack, first);
+		snprintf(p->source, sizeof(p->source), "%s/bw_in_port%u", pmu, first);
 	else
-		snprintf(p->source, sizeof(p->source), "uncore_iio_free_running_%u/bw_in_port%u-%u",
-			 p->where.stack, first, first + nports - 1);
+		snprintf(p->source, sizeof(p->source), "%s/bw_in_port%u-%u", pmu, first,
+			 first + nports - 1);
 	return 0;
 }
 
 static int programmable(const char *root, struct ioca_iio_preset *p, unsigned int first,
 			unsigned int nports, const struct ioca_log *log)
 {
-	char dir[PATH_MAX];
+	char pmu[32], dir[PATH_MAX];
 	uint64_t ports = ((1ull << nports) - 1) << first;
+	const struct ioca_pmu_field f[] = {
+		{"event", DATA_REQ_OF_CPU},
+		{"umask", MEM_WRITE},
+		{"ch_mask", ports},
+		{"fc_mask", FC_MASK_ALL},
+	};
+	struct ioca_event enc;
 	uint32_t type;
 	int r;
 
-	snprintf(dir, sizeof(dir), "%s/uncore_iio_%u", root, p->where.stack);
+	snprintf(pmu, sizeof(pmu), "uncore_iio_%u", p->where.stack);
+	snprintf(dir, sizeof(dir), "%s/%s", root, pmu);
 	r = read_type(dir, &type, log);
 	if (r)
+		return r == -ENOENT ? -ENODEV : r;
+	r = ioca_pmu_encode(root, pmu, f, sizeof(f) / sizeof(f[0]), &enc, log);
+	if (r)
 		return r;
-	add(p, type, DATA_REQ_OF_CPU | MEM_WRITE << 8 | ports << CH_MASK_SHIFT | FC_MASK_ALL);
+	add(p, type, &enc);
 	p->unit_bytes = 4;
-	snprintf(p->source, sizeof(p->source),
-		 "uncore_iio_%u DATA_REQ_OF_CPU.MEM_WRITE ch_mask 0x%02" PRIx64, p->where.stack,
-		 ports);
+	snprintf(p->source, sizeof(p->source), "%s DATA_REQ_OF_CPU.MEM_WRITE ch_mask 0x%02" PRIx64,
+		 pmu, ports);
+	return 0;
+}
+
+/* @p's port within its stack by its root port's generation; 0 or -ENODEV. */
+static int port_of(struct ioca_iio_preset *p, const char *addr, unsigned int *first,
+		   unsigned int *nports, const struct ioca_log *log)
+{
+	struct ioca_iio_where *w = &p->where;
+	const struct ioca_iio_rule *r =
+		ioca_iio_rule_of((uint16_t)w->root_vendor, (uint16_t)w->root_id);
+
+	if (!r) {
+		pr_warn(log,
+			"IIO: device %s: root port %s is %04x:%04x, not a root port whose IIO "
+			"port ioca knows (Skylake-SP/Cascade Lake 8086:2030-2033, Ice Lake-SP "
+			"8086:347a-347d, Sapphire/Emerald Rapids 8086:352a-352d): no inbound "
+			"write counter",
+			addr, w->root_port, w->root_vendor, w->root_id);
+		return -ENODEV;
+	}
+	if (ioca_iio_rule_port(r, w->root_dev, w->link_width, first, nports)) {
+		pr_warn(log,
+			"IIO: device %s: root port %s (%s) is device %u on its bus, not one of "
+			"the stack's %u root port devices from %u: no inbound write counter",
+			addr, w->root_port, r->gen, w->root_dev, r->nports, r->first_dev);
+		return -ENODEV;
+	}
+	p->gen = r->gen;
 	return 0;
 }
 
@@ -307,7 +344,7 @@ LIBIOCA_API struct ioca_iio_preset *ioca_iio_preset__new(const char *addr,
 	const char *root = IOCA_OPTS_GET(opts, sysfs_root, NULL);
 	const char *pci = IOCA_OPTS_GET(opts, pci_root, NULL);
 	struct ioca_iio_preset *p;
-	unsigned int nports;
+	unsigned int first = 0, nports = 0;
 	char why[PATH_MAX + 160];
 	int err;
 
@@ -328,31 +365,28 @@ LIBIOCA_API struct ioca_iio_preset *ioca_iio_preset__new(const char *addr,
 		if (err)
 			pr_warn(&log, "IIO: device %s: %s: no inbound write counter", addr, why);
 	}
-	if (!err && p->where.root_dev > 3) {
-		pr_warn(&log,
-			"IIO: device %s: root port %s is device %u on its bus, not one of an IIO "
-			"stack's ports 0-3: no inbound write counter",
-			addr, p->where.root_port, p->where.root_dev);
-		err = -ENODEV;
-	}
+	if (!err)
+		err = port_of(p, addr, &first, &nports, &log);
 	if (err) {
 		free(p);
 		return ioca_err_ptr(err);
 	}
-	nports = p->where.link_width / 4;
-	nports = nports ? nports : 1;
-	if (p->where.root_dev + nports > 4)
-		nports = 4 - p->where.root_dev;
-	err = free_running(root, p, p->where.root_dev, nports, &log);
-	if (err == -ENOENT)
-		err = programmable(root, p, p->where.root_dev, nports, &log);
-	if (err) {
+	err = free_running(root, p, first, nports, &log);
+	if (err && err != -ENOENT)
+		pr_warn(&log,
+			"IIO: device %s: the free-running counter does not encode; trying "
+			"uncore_iio_%u",
+			addr, p->where.stack);
+	if (err)
+		err = programmable(root, p, first, nports, &log);
+	if (err == -ENODEV)
 		pr_warn(&log,
 			"IIO: device %s: stack %u has neither uncore_iio_free_running_%u nor a "
 			"readable uncore_iio_%u: no inbound write counter",
 			addr, p->where.stack, p->where.stack, p->where.stack);
+	if (err) {
 		free(p);
-		return ioca_err_ptr(-ENODEV);
+		return ioca_err_ptr(err);
 	}
 	return p;
 }

@@ -14,15 +14,17 @@
 
 /* Where a device sits: root bus, root port, stack. */
 struct ioca_iio_where {
-	unsigned int domain, bus;	/* the root bus DDDD:BB */
-	unsigned int root_dev, root_fn; /* the root port's device.function */
-	unsigned int link_width;	/* the root port's current_link_width (4 if unread) */
+	unsigned int domain, bus;	   /* the root bus DDDD:BB */
+	unsigned int root_dev, root_fn;	   /* the root port's device.function */
+	unsigned int link_width;	   /* the root port's current_link_width (4 if unread) */
+	unsigned int root_vendor, root_id; /* the root port's PCI IDs (0 if unread) */
 	char root_port[IOCA_PCI_ADDR_LEN];
 	uint32_t stack, die; /* uncore_iio_<stack>, its die<die> attribute */
 };
 
 struct ioca_iio_preset {
 	struct ioca_iio_where where;
+	const char *gen;   /* the root port's generation (iio_port.c) */
 	double unit_bytes; /* bytes per count */
 	size_t nevents;
 	struct ioca_event events[4];

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * CHA presets against a fake /sys/bus/event_source/devices tree: discovery
- * of every uncore_cha_N, the per-model encodings, the emulated kinds, the
- * "not available" answers and the sum over CHAs.
+ * of every uncore_cha_N, the per-model encodings placed by each
+ * generation's format attributes (tests/fixtures), ItoMCacheNear beside
+ * ItoM while it fits, the emulated kinds, the "not available" answers and
+ * the sum over CHAs.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,6 +18,7 @@
 #include <cmocka.h>
 #include "cha.h"
 #include "msgs.h"
+#include "sysfs_tree.h"
 
 struct fx {
 	char root[64];
@@ -38,8 +41,23 @@ static void mkpmu(const struct fx *f, const char *name, const char *type)
 	fclose(fp);
 }
 
-/* @n CHAs (types 40 + 2 * N, to see the order) and PMUs that are not CHAs. */
-static void make_tree(struct fx *f, int n)
+/* uncore_cha_0's format/ as fixture @gen's (skx, icx, spr) gives it. */
+static void cha_format(struct fx *f, const char *gen)
+{
+	char scratch[128], cmd[400];
+
+	snprintf(scratch, sizeof(scratch), "%s/.fx-%s", f->root, gen);
+	t_tree_load(scratch, gen);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/ev/uncore_cha_0/format' '%s/uncore_cha_0/'", scratch,
+		 f->root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * @n CHAs (types 40 + 2 * N, to see the order) with @gen's format, and
+ * PMUs that are not CHAs.
+ */
+static void make_tree(struct fx *f, int n, const char *gen)
 {
 	char name[32], type[16];
 	int i;
@@ -53,6 +71,8 @@ static void make_tree(struct fx *f, int n)
 	mkpmu(f, "uncore_imc_0", "13\n");
 	mkpmu(f, "cpu", "4\n");
 	mkpmu(f, "uncore_cha_x", "99\n");
+	if (n)
+		cha_format(f, gen);
 }
 
 static int rm_entry(const char *path)
@@ -101,7 +121,7 @@ static void test_cha_skylake_sp_events_for_every_cha(void **state)
 	const struct ioca_event *ev;
 	size_t n, i;
 
-	make_tree(f, 3);
+	make_tree(f, 3, "skx");
 	p = preset(f, 0x55, 0);
 	assert_non_null(p);
 	assert_int_equal(ioca_cha_preset__nr_chas(p), 3);
@@ -119,6 +139,8 @@ static void test_cha_skylake_sp_events_for_every_cha(void **state)
 	ioca_cha_preset__free(p);
 }
 
+#define UMASK_EXT(v) (0x0435ull | (uint64_t)(v) << 32)
+
 static void test_cha_ice_lake_uses_extended_umasks(void **state)
 {
 	struct fx *f = *state;
@@ -126,24 +148,91 @@ static void test_cha_ice_lake_uses_extended_umasks(void **state)
 	const struct ioca_event *ev;
 	size_t n;
 
-	make_tree(f, 2);
+	make_tree(f, 2, "icx");
 	p = preset(f, 0x6A, IOCA_CHA_FLOW_WRITES | IOCA_CHA_FLOW_READS);
 	assert_non_null(p);
 	ev = ioca_cha_preset__events(p, &n);
-	assert_int_equal(n, 8);
-	assert_int_equal(ev[0].config, 0x0435 | (0xCC43FDull << 32));
-	assert_int_equal(ev[1].config, 0x0435 | (0xCC43FEull << 32));
-	assert_int_equal(ev[2].config, 0x0435 | (0xC8F3FDull << 32));
-	assert_int_equal(ev[3].config, 0x0435 | (0xC8F3FEull << 32));
+	/* per CHA: ItoM, ItoMCacheNear, PCIRdCur, each hit and miss */
+	assert_int_equal(n, 12);
+	assert_int_equal(ev[0].config, UMASK_EXT(0xCC43FD));
+	assert_int_equal(ev[1].config, UMASK_EXT(0xCC43FE));
+	assert_int_equal(ev[2].config, UMASK_EXT(0xCD43FD));
+	assert_int_equal(ev[3].config, UMASK_EXT(0xCD43FE));
+	assert_int_equal(ev[4].config, UMASK_EXT(0xC8F3FD));
+	assert_int_equal(ev[5].config, UMASK_EXT(0xC8F3FE));
 	assert_int_equal(ev[0].config1, 0);
-	assert_int_equal(ev[4].type, 42);
+	assert_int_equal(ev[6].type, 42);
 	ioca_cha_preset__free(p);
+}
+
+static void test_cha_sapphire_rapids_and_granite_rapids_d(void **state)
+{
+	struct fx *f = *state;
+	static const uint32_t models[] = {0x8F, 0xCF, 0xAD, 0xAE};
+	struct ioca_cha_preset *p;
+	const struct ioca_event *ev;
+	size_t n;
+
+	make_tree(f, 2, "spr");
+	for (size_t m = 0; m < sizeof(models) / sizeof(models[0]); m++) {
+		p = preset(f, models[m], 0);
+		assert_non_null(p);
+		ev = ioca_cha_preset__events(p, &n);
+		assert_int_equal(n, 8);
+		assert_int_equal(ev[0].config, UMASK_EXT(0xCC43FD));
+		assert_int_equal(ev[3].config, UMASK_EXT(0xCD43FE));
+		ioca_cha_preset__free(p);
+	}
 	p = preset(f, 0x8F, IOCA_CHA_FLOW_READS);
 	assert_non_null(p);
 	ev = ioca_cha_preset__events(p, &n);
 	assert_int_equal(n, 4);
-	assert_int_equal(ev[0].config, 0x0435 | (0xC8F3FDull << 32));
+	assert_int_equal(ev[0].config, UMASK_EXT(0xC8F3FD));
 	ioca_cha_preset__free(p);
+}
+
+static void test_cha_itom_cache_near_left_out_when_it_does_not_fit(void **state)
+{
+	struct fx *f = *state;
+	struct ioca_cha_preset *p;
+	const struct ioca_event *ev;
+	size_t n;
+
+	/* 40 CHAs x (ItoM + ItoMCacheNear) x 2 = 160 > 128: ItoM only */
+	make_tree(f, 40, "icx");
+	p = preset(f, 0x6A, 0);
+	assert_non_null(p);
+	ev = ioca_cha_preset__events(p, &n);
+	assert_int_equal(n, 80);
+	assert_int_equal(ev[2].config, UMASK_EXT(0xCC43FD));
+	assert_non_null(strstr(f->tl.last, "ItoMCacheNear writes not counted"));
+	ioca_cha_preset__free(p);
+}
+
+static void test_cha_field_missing_from_format_names_pmu_and_field(void **state)
+{
+	struct fx *f = *state;
+	char rel[64];
+
+	make_tree(f, 2, "icx");
+	snprintf(rel, sizeof(rel), "uncore_cha_0/format/umask");
+	t_tree_rm(f->root, rel);
+	assert_null(preset(f, 0x6A, 0));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(f->tl.last, "uncore_cha_0"));
+	assert_non_null(strstr(f->tl.last, "\"umask\""));
+}
+
+static void test_cha_value_wider_than_the_published_field(void **state)
+{
+	struct fx *f = *state;
+
+	/* Skylake-SP's umask (config:8-15) cannot hold Ice Lake's extension */
+	make_tree(f, 1, "skx");
+	assert_null(preset(f, 0x6A, 0));
+	assert_int_equal(errno, ERANGE);
+	assert_non_null(strstr(f->tl.last, "uncore_cha_0"));
+	assert_non_null(strstr(f->tl.last, "wider than its 8 bits"));
 }
 
 static void test_cha_without_pmus_is_not_available(void **state)
@@ -174,7 +263,7 @@ static void test_cha_unknown_model_is_refused(void **state)
 {
 	struct fx *f = *state;
 
-	make_tree(f, 1);
+	make_tree(f, 1, "skx");
 	assert_null(preset(f, 0x3F, 0));
 	assert_int_equal(errno, EOPNOTSUPP);
 	assert_non_null(strstr(f->tl.last, "model 0x3f"));
@@ -195,7 +284,7 @@ static void test_cha_too_many_chas_for_the_abi(void **state)
 {
 	struct fx *f = *state;
 
-	make_tree(f, 33);
+	make_tree(f, 33, "skx");
 	/* 33 CHAs x 2 flows x 2 events = 132 > IOCA_MAX_UNCORE_EVENTS. */
 	assert_null(preset(f, 0x55, IOCA_CHA_FLOW_WRITES | IOCA_CHA_FLOW_READS));
 	assert_int_equal(errno, E2BIG);
@@ -229,7 +318,7 @@ static void test_cha_sum_adds_hits_and_misses_over_chas(void **state)
 	uint64_t hit = 0, miss = 0;
 	uint32_t i;
 
-	make_tree(f, 4);
+	make_tree(f, 4, "skx");
 	p = preset(f, 0x55, 0);
 	assert_non_null(p);
 	/* Two unrelated uncore events first, then the preset's eight. */
@@ -255,6 +344,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_cha_skylake_sp_events_for_every_cha),
 		T(test_cha_ice_lake_uses_extended_umasks),
+		T(test_cha_sapphire_rapids_and_granite_rapids_d),
+		T(test_cha_itom_cache_near_left_out_when_it_does_not_fit),
+		T(test_cha_field_missing_from_format_names_pmu_and_field),
+		T(test_cha_value_wider_than_the_published_field),
 		T(test_cha_without_pmus_is_not_available),
 		T(test_cha_missing_root_is_not_available),
 		T(test_cha_unknown_model_is_refused),

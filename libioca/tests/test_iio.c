@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * IIO presets against fake sysfs trees (event_source/devices and
- * bus/pci/devices in one temp dir): Skylake-SP's layout with the
- * free-running PMU, with only the programmable one, without the dieX
- * mapping attributes, and a device whose root bus is on no known stack.
+ * IIO presets against fake sysfs trees (tests/fixtures: event_source
+ * devices with the kernel's format attributes, /sys/devices and
+ * /sys/bus/pci/devices of Skylake-SP, Ice Lake-SP and Sapphire Rapids
+ * hosts): the port of a root port by its generation, the free-running and
+ * the programmable counter encoded by each PMU's format, and the refusals
+ * (no mapping attribute, no IIO PMU, a bus on no stack, a root port of no
+ * known generation, a format without the field).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -17,6 +20,7 @@
 #include <cmocka.h>
 #include "iio.h"
 #include "msgs.h"
+#include "sysfs_tree.h"
 
 struct fx {
 	char root[64];
@@ -24,72 +28,8 @@ struct fx {
 	struct t_log tl;
 };
 
-static void put(const struct fx *f, const char *rel, const char *text)
-{
-	char path[512], cmd[600];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/%s", f->root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	assert_int_equal(system(cmd), 0);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
-
-/* Device @addr below root port @rp (on root bus @bus) at link width @width. */
-static void device(const struct fx *f, const char *bus, const char *rp, const char *addr,
-		   const char *width)
-{
-	char rel[256], dir[384], link[384];
-
-	snprintf(rel, sizeof(rel), "devices/pci%s/%s/current_link_width", bus, rp);
-	put(f, rel, width);
-	snprintf(rel, sizeof(rel), "devices/pci%s/%s/%s/vendor", bus, rp, addr);
-	put(f, rel, "0x8086\n");
-	snprintf(dir, sizeof(dir), "../devices/pci%s/%s/%s", bus, rp, addr);
-	snprintf(link, sizeof(link), "%s/%s", f->pci, addr);
-	mkdir(f->pci, 0755);
-	assert_int_equal(symlink(dir, link), 0);
-}
-
-/* Skylake-SP: stacks 0-2 on die 0 and 1, their root buses; IIO types 50 + N. */
-static void skx(const struct fx *f, bool free_running, bool mapping)
-{
-	static const char *const bus[2][3] = {{"0000:00", "0000:17", "0000:3a"},
-					      {"0000:80", "0000:85", "0000:ae"}};
-	char rel[128], text[32];
-
-	for (int n = 0; n < 3; n++) {
-		snprintf(rel, sizeof(rel), "event_source/uncore_iio_%d/type", n);
-		snprintf(text, sizeof(text), "%d\n", 50 + n);
-		put(f, rel, text);
-		for (int die = 0; die < 2 && mapping; die++) {
-			snprintf(rel, sizeof(rel), "event_source/uncore_iio_%d/die%d", n, die);
-			snprintf(text, sizeof(text), "%s\n", bus[die][n]);
-			put(f, rel, text);
-		}
-		if (!free_running)
-			continue;
-		snprintf(rel, sizeof(rel), "event_source/uncore_iio_free_running_%d/type", n);
-		snprintf(text, sizeof(text), "%d\n", 60 + n);
-		put(f, rel, text);
-		for (int k = 0; k < 4; k++) {
-			snprintf(rel, sizeof(rel),
-				 "event_source/uncore_iio_free_running_%d/events/bw_in_port%d", n,
-				 k);
-			snprintf(text, sizeof(text), "event=0xff,umask=0x%x\n", 0x20 + k);
-			put(f, rel, text);
-			strcat(rel, ".scale");
-			put(f, rel, "3.814697266e-6\n");
-			rel[strlen(rel) - strlen(".scale")] = '\0';
-			strcat(rel, ".unit");
-			put(f, rel, "MiB\n");
-		}
-	}
-	put(f, "event_source/uncore_cha_0/type", "40\n");
-}
+/* DATA_REQ_OF_CPU.MEM_WRITE with @ports in ch_mask at bit 36, fc_mask 0x7 at @fc. */
+#define MEM_WRITE(ports, fc) (0x0183ull | (uint64_t)(ports) << 36 | 0x7ull << (fc))
 
 static int setup(void **state)
 {
@@ -100,7 +40,7 @@ static int setup(void **state)
 		free(f);
 		return -1;
 	}
-	snprintf(f->ev, sizeof(f->ev), "%s/event_source", f->root);
+	snprintf(f->ev, sizeof(f->ev), "%s/ev", f->root);
 	snprintf(f->pci, sizeof(f->pci), "%s/pci", f->root);
 	*state = f;
 	return 0;
@@ -126,25 +66,34 @@ static struct ioca_iio_preset *preset(struct fx *f, const char *addr)
 	return ioca_iio_preset__new(addr, &o);
 }
 
+static void expect_events(struct ioca_iio_preset *p, uint32_t type, const uint64_t *config,
+			  size_t n)
+{
+	const struct ioca_event *ev;
+	size_t m;
+
+	assert_non_null(p);
+	ev = ioca_iio_preset__events(p, &m);
+	assert_int_equal(m, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(ev[i].kind, IOCA_EVENT_KIND_RAW);
+		assert_true(ev[i].has_type);
+		assert_int_equal(ev[i].type, type);
+		assert_int_equal(ev[i].config, config[i]);
+		assert_int_equal(ev[i].config1, 0);
+	}
+}
+
 static void test_iio_skx_free_running_port_of_root_port(void **state)
 {
 	struct fx *f = *state;
 	struct ioca_iio_preset *p;
-	const struct ioca_event *ev;
-	size_t n;
 
-	skx(f, true, true);
-	/* an NVMe SSD, x4, below root port 85:02.0 of stack 1 on die 1 */
-	device(f, "0000:85", "0000:85:02.0", "0000:86:00.0", "4\n");
+	t_tree_load(f->root, "skx");
+	/* an NVMe SSD, x4, below root port 85:02.0 (8086:2032) of stack 1 on die 1 */
 	p = preset(f, "0000:86:00.0");
-	assert_non_null(p);
+	expect_events(p, 61, (const uint64_t[]){0x22ff}, 1);
 	assert_int_equal(ioca_iio_preset__socket(p), 1);
-	ev = ioca_iio_preset__events(p, &n);
-	assert_int_equal(n, 1);
-	assert_int_equal(ev[0].kind, IOCA_EVENT_KIND_RAW);
-	assert_true(ev[0].has_type);
-	assert_int_equal(ev[0].type, 61);
-	assert_int_equal(ev[0].config, 0x22ff);
 	assert_string_equal(ioca_iio_preset__source(p), "uncore_iio_free_running_1/bw_in_port2");
 	ioca_iio_preset__free(p);
 }
@@ -153,20 +102,11 @@ static void test_iio_skx_wide_link_takes_its_ports(void **state)
 {
 	struct fx *f = *state;
 	struct ioca_iio_preset *p;
-	const struct ioca_event *ev;
-	size_t n;
 
-	skx(f, true, true);
-	device(f, "0000:17", "0000:17:00.0", "0000:18:00.0", "16\n");
-	p = preset(f, "0000:18:00.0");
-	assert_non_null(p);
+	t_tree_load(f->root, "skx");
+	p = preset(f, "0000:18:00.0"); /* x16 below 17:00.0, Root Port A */
+	expect_events(p, 61, (const uint64_t[]){0x20ff, 0x21ff, 0x22ff, 0x23ff}, 4);
 	assert_int_equal(ioca_iio_preset__socket(p), 0);
-	ev = ioca_iio_preset__events(p, &n);
-	assert_int_equal(n, 4);
-	for (size_t i = 0; i < n; i++) {
-		assert_int_equal(ev[i].type, 61);
-		assert_int_equal(ev[i].config, 0xff | (0x20 + i) << 8);
-	}
 	ioca_iio_preset__free(p);
 }
 
@@ -177,8 +117,7 @@ static void test_iio_bytes_scale_free_running_counts(void **state)
 	struct ioca_iio_preset *p;
 	uint64_t bytes = 0;
 
-	skx(f, true, true);
-	device(f, "0000:85", "0000:85:02.0", "0000:86:00.0", "4\n");
+	t_tree_load(f->root, "skx");
 	p = preset(f, "0000:86:00.0");
 	assert_non_null(p);
 	/* the CHA events first (0, 1), then the IIO event at 2 */
@@ -191,24 +130,17 @@ static void test_iio_bytes_scale_free_running_counts(void **state)
 	ioca_iio_preset__free(p);
 }
 
-static void test_iio_only_programmable_pmu(void **state)
+static void test_iio_skx_only_programmable_pmu(void **state)
 {
 	struct fx *f = *state;
 	struct ioca_socket_sample s = {.id = 0, .ncounters = 1};
 	struct ioca_iio_preset *p;
-	const struct ioca_event *ev;
 	uint64_t bytes;
-	size_t n;
 
-	skx(f, false, true);
-	device(f, "0000:3a", "0000:3a:01.0", "0000:3b:00.0", "8\n");
-	p = preset(f, "0000:3b:00.0");
-	assert_non_null(p);
-	ev = ioca_iio_preset__events(p, &n);
-	assert_int_equal(n, 1);
-	assert_int_equal(ev[0].type, 52);
-	/* event 0x83 umask 0x01, ports 1-2 in ch_mask (bit 36), fc_mask 0x7 (bit 44) */
-	assert_int_equal(ev[0].config, 0x0183ull | 0x06ull << 36 | 0x7ull << 44);
+	t_tree_load(f->root, "skx");
+	t_tree_rm(f->ev, "uncore_iio_free_running_2");
+	p = preset(f, "0000:3b:00.0"); /* x8 below 3a:01.0: ports 1-2 */
+	expect_events(p, 52, (const uint64_t[]){MEM_WRITE(0x06, 44)}, 1);
 	assert_string_equal(ioca_iio_preset__source(p),
 			    "uncore_iio_2 DATA_REQ_OF_CPU.MEM_WRITE ch_mask 0x06");
 	s.counters[0] = (struct ioca_counter){.index = 5, .value = 250};
@@ -217,12 +149,95 @@ static void test_iio_only_programmable_pmu(void **state)
 	ioca_iio_preset__free(p);
 }
 
-static void test_iio_no_mapping_attribute_is_enodev(void **state)
+static void test_iio_icx_port_counts_from_device_2(void **state)
+{
+	struct fx *f = *state;
+	struct ioca_socket_sample s = {.id = 0, .ncounters = 4};
+	struct ioca_iio_preset *p;
+	uint64_t bytes;
+
+	t_tree_load(f->root, "icx");
+	/* 14:04.0 is 8086:347c, the stack's third root port: port 2 */
+	p = preset(f, "0000:15:00.0");
+	expect_events(p, 51, (const uint64_t[]){MEM_WRITE(0x04, 48)}, 1);
+	assert_string_equal(ioca_iio_preset__source(p),
+			    "uncore_iio_1 DATA_REQ_OF_CPU.MEM_WRITE ch_mask 0x04");
+	ioca_iio_preset__free(p);
+	/* 17:02.0 is 8086:347a, x16: ports 0-3, free-running, 32-byte units */
+	p = preset(f, "0000:18:00.0");
+	expect_events(p, 60, (const uint64_t[]){0x20ff, 0x21ff, 0x22ff, 0x23ff}, 4);
+	for (uint32_t i = 0; i < 4; i++)
+		s.counters[i] = (struct ioca_counter){.index = i, .value = 10};
+	assert_int_equal(ioca_iio_preset__bytes(p, &s, 0, &bytes), 0);
+	assert_int_equal(bytes, 4 * 10 * 32);
+	ioca_iio_preset__free(p);
+}
+
+static void test_iio_spr_root_ports_on_odd_devices(void **state)
+{
+	struct fx *f = *state;
+	struct ioca_iio_preset *p;
+
+	t_tree_load(f->root, "spr");
+	/* 15:05.0 is 8086:352c, the stack's third root port: port 2 */
+	p = preset(f, "0000:15:00.0");
+	expect_events(p, 52, (const uint64_t[]){MEM_WRITE(0x04, 48)}, 1);
+	ioca_iio_preset__free(p);
+	/* 97:03.0 is 8086:352b, x8: ports 1-2 of stack 1 on die 1 */
+	p = preset(f, "0000:98:00.0");
+	expect_events(p, 61, (const uint64_t[]){0x21ff, 0x22ff}, 2);
+	assert_int_equal(ioca_iio_preset__socket(p), 1);
+	assert_string_equal(ioca_iio_preset__source(p), "uncore_iio_free_running_1/bw_in_port1-2");
+	ioca_iio_preset__free(p);
+}
+
+static void test_iio_spr_even_device_is_no_root_port(void **state)
+{
+	struct fx *f = *state;
+	char link[256];
+
+	t_tree_load(f->root, "spr");
+	t_tree_put(f->root, "devices/pci0000:15/0000:15:02.0/vendor", "0x8086\n");
+	t_tree_put(f->root, "devices/pci0000:15/0000:15:02.0/device", "0x352a\n");
+	t_tree_put(f->root, "devices/pci0000:15/0000:15:02.0/0000:1a:00.0/vendor", "0x8086\n");
+	snprintf(link, sizeof(link), "%s/0000:1a:00.0", f->pci);
+	assert_int_equal(symlink("../devices/pci0000:15/0000:15:02.0/0000:1a:00.0", link), 0);
+	assert_null(preset(f, "0000:1a:00.0"));
+	assert_int_equal(errno, ENODEV);
+	assert_non_null(strstr(f->tl.last, "is device 2 on its bus"));
+}
+
+static void test_iio_root_port_of_unknown_generation(void **state)
 {
 	struct fx *f = *state;
 
-	skx(f, true, false);
-	device(f, "0000:17", "0000:17:00.0", "0000:18:00.0", "4\n");
+	t_tree_load(f->root, "icx");
+	t_tree_put(f->root, "devices/pci0000:14/0000:14:04.0/device", "0x09a2\n");
+	assert_null(preset(f, "0000:15:00.0"));
+	assert_int_equal(errno, ENODEV);
+	assert_non_null(strstr(f->tl.last, "is 8086:09a2, not a root port whose IIO port"));
+}
+
+static void test_iio_format_without_the_field_names_pmu_and_field(void **state)
+{
+	struct fx *f = *state;
+
+	t_tree_load(f->root, "icx");
+	t_tree_rm(f->ev, "uncore_iio_1/format/ch_mask");
+	assert_null(preset(f, "0000:15:00.0"));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(f->tl.last, "uncore_iio_1"));
+	assert_non_null(strstr(f->tl.last, "\"ch_mask\""));
+}
+
+static void test_iio_no_mapping_attribute_is_enodev(void **state)
+{
+	struct fx *f = *state;
+	char cmd[256];
+
+	t_tree_load(f->root, "skx");
+	snprintf(cmd, sizeof(cmd), "rm -f %s/uncore_iio_*/die*", f->ev);
+	assert_int_equal(system(cmd), 0);
 	assert_null(preset(f, "0000:18:00.0"));
 	assert_int_equal(errno, ENODEV);
 	assert_non_null(strstr(f->tl.last, "no dieX mapping attribute"));
@@ -232,8 +247,9 @@ static void test_iio_no_iio_pmu_is_enodev(void **state)
 {
 	struct fx *f = *state;
 
-	put(f, "event_source/uncore_cha_0/type", "40\n");
-	device(f, "0000:17", "0000:17:00.0", "0000:18:00.0", "4\n");
+	t_tree_load(f->root, "skx");
+	t_tree_rm(f->root, "ev");
+	t_tree_put(f->ev, "uncore_cha_0/type", "40\n");
 	assert_null(preset(f, "0000:18:00.0"));
 	assert_int_equal(errno, ENODEV);
 	assert_non_null(strstr(f->tl.last, "no uncore_iio_N PMU"));
@@ -242,9 +258,12 @@ static void test_iio_no_iio_pmu_is_enodev(void **state)
 static void test_iio_device_on_no_known_stack(void **state)
 {
 	struct fx *f = *state;
+	char link[256];
 
-	skx(f, true, true);
-	device(f, "0000:c0", "0000:c0:00.0", "0000:c1:00.0", "4\n");
+	t_tree_load(f->root, "skx");
+	t_tree_put(f->root, "devices/pci0000:c0/0000:c0:00.0/0000:c1:00.0/vendor", "0x8086\n");
+	snprintf(link, sizeof(link), "%s/0000:c1:00.0", f->pci);
+	assert_int_equal(symlink("../devices/pci0000:c0/0000:c0:00.0/0000:c1:00.0", link), 0);
 	assert_null(preset(f, "0000:c1:00.0"));
 	assert_int_equal(errno, ENODEV);
 	assert_non_null(strstr(f->tl.last, "root bus 0000:c0 is on no IIO stack"));
@@ -258,7 +277,7 @@ static void test_iio_unknown_device_and_bad_opts(void **state)
 		long extra;
 	} big = {.o = {.sz = sizeof(big)}, .extra = 1};
 
-	skx(f, true, true);
+	t_tree_load(f->root, "skx");
 	assert_null(preset(f, "0000:99:00.0"));
 	assert_int_equal(errno, ENODEV);
 	assert_null(ioca_iio_preset__new("0000:99:00.0", &big.o));
@@ -270,20 +289,21 @@ static void test_iio_unknown_device_and_bad_opts(void **state)
 
 int main(void)
 {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_iio_skx_free_running_port_of_root_port, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_iio_skx_wide_link_takes_its_ports, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_iio_bytes_scale_free_running_counts, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_iio_only_programmable_pmu, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_iio_no_mapping_attribute_is_enodev, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_iio_no_iio_pmu_is_enodev, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_iio_device_on_no_known_stack, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_iio_unknown_device_and_bad_opts, setup,
-						teardown),
+		T(test_iio_skx_free_running_port_of_root_port),
+		T(test_iio_skx_wide_link_takes_its_ports),
+		T(test_iio_bytes_scale_free_running_counts),
+		T(test_iio_skx_only_programmable_pmu),
+		T(test_iio_icx_port_counts_from_device_2),
+		T(test_iio_spr_root_ports_on_odd_devices),
+		T(test_iio_spr_even_device_is_no_root_port),
+		T(test_iio_root_port_of_unknown_generation),
+		T(test_iio_format_without_the_field_names_pmu_and_field),
+		T(test_iio_no_mapping_attribute_is_enodev),
+		T(test_iio_no_iio_pmu_is_enodev),
+		T(test_iio_device_on_no_known_stack),
+		T(test_iio_unknown_device_and_bad_opts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
