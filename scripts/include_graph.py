@@ -49,9 +49,6 @@ KNOWN = [
     {"libspec/src/compiler", "libspec/src/runtime", "libspec/src/runtime_ref", "libspec/src/tier",
      "libspec/src/validate",
      "libspec/src/variant"},
-    {"libspec/src/jit/" + u for u in ("jit", "jit_cache", "jit_gen", "jit_guard", "jit_int",
-                                      "jit_ir", "jit_perf", "jit_scope", "jit_spec", "jit_stub",
-                                      "jit_tls")},
 ]
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
