@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "runtime_error.h"
 #include "compiler.h"
 #include "sampler.h"
 #include "tier.h"

@@ -3,7 +3,7 @@
 #ifndef LIBSPEC_COMPILER_H
 #define LIBSPEC_COMPILER_H
 
-#include "runtime.h"
+#include "runtime_state.h"
 
 int compiler_start(struct spec_runtime *rt);
 void compiler_stop(struct spec_runtime *rt);

@@ -10,6 +10,7 @@
 #include "compiler.h"
 #include "jit/jit_event.h"
 #include "runtime.h"
+#include "runtime_error.h"
 #include "variant.h"
 #include "sampler.h"
 #include "runtime_ref.h"
@@ -18,32 +19,6 @@
 #define DEFAULT_PIPELINE "default<O3>"
 #define DEFAULT_FIRST_PIPELINE "default<O1>"
 #define DEFAULT_MAX_VARIANTS 16
-
-void rt_record_error(struct spec_runtime *rt, int err, const char *msg)
-{
-	size_t len = strnlen(msg, sizeof(rt->last_msg) - 1);
-
-	pthread_mutex_lock(&rt->err_lock);
-	rt->last_err = err;
-	memcpy(rt->last_msg, msg, len);
-	rt->last_msg[len] = '\0';
-	pthread_mutex_unlock(&rt->err_lock);
-}
-
-int rt_set_error(struct spec_runtime *rt, int err, const char *msg)
-{
-	rt_record_error(rt, err, msg);
-	pr_warn(&rt->log, "%s", msg);
-	return err;
-}
-
-void rt_clear_error(struct spec_runtime *rt)
-{
-	pthread_mutex_lock(&rt->err_lock);
-	rt->last_err = 0;
-	rt->last_msg[0] = '\0';
-	pthread_mutex_unlock(&rt->err_lock);
-}
 
 static void open_error(const struct libspec_log *log, const struct spec_runtime_opts *opts,
 		       const char *msg)

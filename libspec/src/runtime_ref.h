@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "runtime.h"
+#include "runtime_state.h"
 
 /* Take a reference for an object that keeps @rt. */
 void rt_get(struct spec_runtime *rt);

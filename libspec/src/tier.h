@@ -9,7 +9,7 @@
 #ifndef LIBSPEC_TIER_H
 #define LIBSPEC_TIER_H
 
-#include "runtime.h"
+#include "runtime_state.h"
 
 /* What a tiered job compiles, from the changed handlers' history. */
 struct tier_plan {

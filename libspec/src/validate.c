@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "log.h"
+#include "runtime_error.h"
 #include "validate.h"
 
 int validate_fail(struct spec_runtime *rt, int err, const char *fmt, ...)

@@ -5,7 +5,7 @@
 
 #include <stdarg.h>
 
-#include "runtime.h"
+#include "runtime_state.h"
 
 /* 0, or -errno with the reason (label, value, file:line) recorded as the
  * runtime's last error and logged.

@@ -3,7 +3,7 @@
 #ifndef LIBSPEC_VARIANT_H
 #define LIBSPEC_VARIANT_H
 
-#include "runtime.h"
+#include "runtime_state.h"
 
 /* Lock held unless noted. */
 struct variant *variant_find(struct spec_runtime *rt, const char *key);

@@ -10,11 +10,13 @@
 
 #include "clock.h"
 #include "code_cache.h"
+#include "jit/jit.h"
 #include "jit/jit_cache.h"
 #include "jit/jit_ir.h"
 #include "jit/jit_spec.h"
 #include "jit/jit_stub.h"
 #include "jit/jit_perf.h"
+#include "jit/jit_scope.h"
 #include "sampler.h"
 
 static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
@@ -527,6 +529,28 @@ int jit_build_stub(struct jit *j, size_t h, void *const *slot, struct epoch_doma
 		free(code);
 	}
 	return ret;
+}
+
+int jit_changed_handlers(struct jit *j, const struct jit_setting *settings, bool *changed)
+{
+	/* Any id but the generic one's: only what the settings touch. */
+	struct jit_variant_req req = {.id = 1, .settings = settings};
+	struct jit_scope sc;
+	size_t i;
+	int ret = jit_scope_compute(j, j->master, &req, &sc);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < j->nr_handlers; i++)
+		changed[i] = jit_scope_dirty(&sc, LLVMGetNamedFunction(j->master, j->handlers[i]));
+	jit_scope_free(&sc);
+	return 0;
+}
+
+int jit_set_cache(struct jit *j, struct code_cache *cc, char *err, size_t errsz)
+{
+	j->cache = cc;
+	return jit_cache_key(j, err, errsz);
 }
 
 void jit_free_code(struct jit *j, struct jit_code *code)

@@ -12,34 +12,10 @@
 #include <stdint.h>
 
 #include "epoch.h"
+#include "jit/jit_types.h"
 #include "points.h"
 
-struct jit;
-struct jit_code;
 struct libspec_log;
-
-/* What a variant does at one point (indexed like the point table). */
-struct jit_setting {
-	int mode; /* enum cfg_mode */
-	int64_t value;
-	bool guard;
-	uint32_t every;
-	const struct spec_case *cases; /* custom points: inline answers */
-	size_t nr_cases;
-	/* spec_gen points: generator, and the hot inputs with their answers */
-	int (*emit)(void *ctx, struct spec_gen *g);
-	void *emit_ctx;
-	int64_t param;
-	const struct spec_observed *hot;
-	size_t nr_hot;
-};
-
-struct jit_variant_req {
-	unsigned int id;		    /* 0: the generic variant */
-	const char *pipeline;		    /* LLVM new-PM pipeline text */
-	const struct jit_setting *settings; /* [nr points]; NULL: all disabled */
-	bool fast_codegen;		    /* LLVM's -O0 codegen instead of the JIT's */
-};
 
 /*
  * Parse @path, collect its points into @pts (sampling through @dom) and its
@@ -61,21 +37,6 @@ int jit_define_symbol(struct jit *j, const char *name, uint64_t addr, char *err,
  * to the JIT and resolve every handler into @addrs[nr_handlers]. Nothing is
  * left behind on failure.
  */
-/* What the disk cache (jit_set_cache()) did for one variant. */
-enum jit_cache_result {
-	JIT_CACHE_OFF,	    /* no cache */
-	JIT_CACHE_HIT,	    /* loaded from a file */
-	JIT_CACHE_STORED,   /* compiled and stored */
-	JIT_CACHE_UNSTORED, /* compiled, the store failed (logged) */
-	JIT_CACHE_BYPASS,   /* not rebindable, or a live variant's twin: not stored */
-};
-
-struct jit_phases {
-	uint64_t specialize_ns, optimize_ns, codegen_ns;
-	enum jit_cache_result cache;
-	bool cache_rejected; /* a file was there but unusable (corrupt, other key) */
-};
-
 int jit_build_variant(struct jit *j, const struct jit_variant_req *req, struct jit_code **code,
 		      uint64_t *addrs, struct jit_phases *ph, char *err, size_t errsz);
 

@@ -432,7 +432,7 @@ static void build_part(char *buf, size_t size, const char *version, const void *
 	snprintf(buf, size, "%s build %s", version, id);
 }
 
-int jit_set_cache(struct jit *j, struct code_cache *cc, char *err, size_t errsz)
+int jit_cache_key(struct jit *j, char *err, size_t errsz)
 {
 	LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(j->master);
 	char *triple = LLVMGetDefaultTargetTriple(), hex[2 * JIT_DIGEST_LEN + 1];
@@ -441,13 +441,12 @@ int jit_set_cache(struct jit *j, struct code_cache *cc, char *err, size_t errsz)
 	uint8_t d[JIT_DIGEST_LEN];
 	int n = -1;
 
-	j->cache = cc;
 	LLVMGetVersion(&maj, &min, &patch);
 	snprintf(version, sizeof(version), "%u.%u.%u", maj, min, patch);
 	/* A statically linked LLVM is part of libspec's object: the same id. */
 	build_part(llvm, sizeof(llvm), version, (const void *)(uintptr_t)LLVMGetVersion);
 	build_part(libspec, sizeof(libspec), LIBSPEC_VERSION,
-		   (const void *)(uintptr_t)jit_set_cache);
+		   (const void *)(uintptr_t)jit_cache_key);
 	if (bc) {
 		jit_digest(LLVMGetBufferStart(bc), LLVMGetBufferSize(bc), d);
 		LLVMDisposeMemoryBuffer(bc);

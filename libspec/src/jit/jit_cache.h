@@ -26,4 +26,11 @@ int jit_cache_build(struct jit *j, LLVMModuleRef m, const struct jit_variant_req
 		    const bool *dirty, struct jit_code **code, uint64_t *addrs,
 		    struct jit_phases *ph, char *err, size_t errsz);
 
+/*
+ * The key parts every variant of @j shares (j->cache_key): versions and
+ * builds of LLVM and libspec, target, CPU, features, the IR's digest.
+ * 0 or -errno with a message.
+ */
+int jit_cache_key(struct jit *j, char *err, size_t errsz);
+
 #endif /* LIBSPEC_JIT_CACHE_H */

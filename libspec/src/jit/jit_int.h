@@ -15,7 +15,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "jit/jit.h"
+#include "jit/jit_types.h"
 
 struct jit {
 	LLVMOrcLLJITRef lljit;

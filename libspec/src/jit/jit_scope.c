@@ -112,19 +112,3 @@ void jit_scope_free(struct jit_scope *sc)
 	sc->dirty = NULL;
 	sc->n = 0;
 }
-
-int jit_changed_handlers(struct jit *j, const struct jit_setting *settings, bool *changed)
-{
-	/* Any id but the generic one's: only what the settings touch. */
-	struct jit_variant_req req = {.id = 1, .settings = settings};
-	struct jit_scope sc;
-	size_t i;
-	int ret = jit_scope_compute(j, j->master, &req, &sc);
-
-	if (ret)
-		return ret;
-	for (i = 0; i < j->nr_handlers; i++)
-		changed[i] = jit_scope_dirty(&sc, LLVMGetNamedFunction(j->master, j->handlers[i]));
-	jit_scope_free(&sc);
-	return 0;
-}
