@@ -48,6 +48,10 @@ struct code_cache {
 	uint64_t max_bytes;
 	char *dir; /* for messages: every access is relative to dirfd */
 	const struct libspec_log *log;
+	/* The last store's -errno (0: stored): a full or read-only disk
+	 * fails every store, which is said once, not once per variant.
+	 */
+	_Atomic int store_err;
 };
 
 struct cc_file {
@@ -338,8 +342,8 @@ static int open_tmp(struct code_cache *cc, char *tmp, size_t size)
 	return fd;
 }
 
-int code_cache_store(struct code_cache *cc, const void *key, size_t key_len, const void *payload,
-		     size_t len)
+static int store_file(struct code_cache *cc, const void *key, size_t key_len, const void *payload,
+		      size_t len)
 {
 	char name[CC_NAME_HEX + sizeof(CC_SUFFIX)], tmp[64];
 	struct cc_header h = {.format = CC_FORMAT, .payload_len = len};
@@ -366,4 +370,17 @@ int code_cache_store(struct code_cache *cc, const void *key, size_t key_len, con
 	if (ret)
 		unlinkat(cc->dirfd, tmp, 0);
 	return ret ? ret : evict(cc, name);
+}
+
+int code_cache_store(struct code_cache *cc, const void *key, size_t key_len, const void *payload,
+		     size_t len)
+{
+	int ret = store_file(cc, key, key_len, payload, len);
+
+	if (atomic_exchange(&cc->store_err, ret) != ret && ret)
+		pr_warn(cc->log,
+			"code cache %s: variants not stored: %s (counted in disk_store_failures; "
+			"said again after a store succeeds)",
+			cc->dir, strerror(-ret));
+	return ret;
 }

@@ -45,7 +45,8 @@ int code_cache_load(struct code_cache *cc, const void *key, size_t key_len, void
 /*
  * Store @payload under @key (replacing any file there), then remove the
  * least recently used files while the directory holds more than its bound.
- * Returns 0, -EFBIG (larger than the bound alone) or -errno.
+ * Returns 0, -EFBIG (larger than the bound alone) or -errno; the first
+ * of a run of failures with one errno is logged.
  */
 int code_cache_store(struct code_cache *cc, const void *key, size_t key_len, const void *payload,
 		     size_t len);
