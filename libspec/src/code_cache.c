@@ -295,6 +295,9 @@ uint64_t code_cache_usage(struct code_cache *cc)
 
 /* Least recently used first, under an exclusive lock so that two
  * processes trimming at once do not both remove files for the same excess.
+ * A held lock is not waited for: its holder may be stopped (a debugger,
+ * SIGSTOP) and a store must not hang on it; the holder, or the next
+ * store, trims.
  */
 static int evict(struct code_cache *cc, const char *keep)
 {
@@ -307,7 +310,11 @@ static int evict(struct code_cache *cc, const char *keep)
 
 	if (lock < 0)
 		return -errno;
-	flock(lock, LOCK_EX);
+	if (flock(lock, LOCK_EX | LOCK_NB)) {
+		ret = errno == EWOULDBLOCK ? 0 : -errno;
+		close(lock);
+		return ret;
+	}
 	ret = scan(cc, &files, &n, &total);
 	if (!ret && total > cc->max_bytes) {
 		qsort(files, n, sizeof(*files), cmp_age);

@@ -5,7 +5,8 @@
  * full key it stores equals the asker's and its payload checksum holds.
  * Files appear by rename (readers never see half a file), so any number of
  * processes share a directory; the total size is kept under a bound by
- * removing the least recently used files. Knows nothing of LLVM: the
+ * removing the least recently used files (a store that finds another
+ * process trimming leaves the excess to it or to the next store). Knows nothing of LLVM: the
  * payload is opaque bytes.
  */
 #ifndef LIBSPEC_CODE_CACHE_H

@@ -4,7 +4,8 @@
  * service gets the right code (compiled), every failed store is counted,
  * and the log says so once per run of failures, not once per variant.
  * Run as root: the disk is a small tmpfs mounted over a temporary
- * directory (skipped where mount(2) is not allowed).
+ * directory (skipped where mount(2) is not allowed). And a process that
+ * stops while it trims the shared directory does not stop others' stores.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,6 +28,8 @@
 
 /* Variants compiled while the disk fails: each a failed store. */
 #define FAILING 6
+/* A store that waited for the lock holder would stop the test here. */
+#define LOCK_ALARM_S 120
 
 static char top[64], dir[96], fill[96];
 static long data_a[8] = {3, 1, 4, 1, 5, 9, 2, 6};
@@ -131,12 +135,39 @@ static void test_read_only_disk_is_said_once(void **state)
 	spec_runtime__close(rt);
 }
 
+/* As a process of the same owner stopped (SIGSTOP, a debugger) in its trim. */
+static void test_store_does_not_wait_for_a_stopped_trimmer(void **state)
+{
+	struct spec_runtime *rt;
+	char lock[128];
+	int fd;
+
+	(void)state;
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(lock, sizeof(lock), "%s/.lock", dir);
+	fd = open(lock, O_RDWR | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	alarm(LOCK_ALARM_S);
+	rt = cct_open(tu_ir("code_cache"), dir, 0);
+	assert_non_null(rt);
+	assert_int_equal(cct_specialize(rt, 8, data_a, &tab_a), 0);
+	alarm(0);
+	assert_int_equal(cct_mismatches(rt, 8, data_a, &tab_a), 0);
+	assert_int_equal(cct_stats(rt).disk_stores, 2);
+	assert_int_equal(cct_cache_lines(NULL), 0);
+	spec_runtime__close(rt);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_disk_full_is_said_once_per_run_of_failures,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_only_disk_is_said_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_does_not_wait_for_a_stopped_trimmer,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
