@@ -48,6 +48,10 @@ struct code_cache {
 	uint64_t max_bytes;
 	char *dir; /* for messages: every access is relative to dirfd */
 	const struct libspec_log *log;
+	/* The last store's -errno (0: stored): a full or read-only disk
+	 * fails every store, which is said once, not once per variant.
+	 */
+	_Atomic int store_err;
 };
 
 struct cc_file {
@@ -291,6 +295,9 @@ uint64_t code_cache_usage(struct code_cache *cc)
 
 /* Least recently used first, under an exclusive lock so that two
  * processes trimming at once do not both remove files for the same excess.
+ * A held lock is not waited for: its holder may be stopped (a debugger,
+ * SIGSTOP) and a store must not hang on it; the holder, or the next
+ * store, trims.
  */
 static int evict(struct code_cache *cc, const char *keep)
 {
@@ -303,7 +310,11 @@ static int evict(struct code_cache *cc, const char *keep)
 
 	if (lock < 0)
 		return -errno;
-	flock(lock, LOCK_EX);
+	if (flock(lock, LOCK_EX | LOCK_NB)) {
+		ret = errno == EWOULDBLOCK ? 0 : -errno;
+		close(lock);
+		return ret;
+	}
 	ret = scan(cc, &files, &n, &total);
 	if (!ret && total > cc->max_bytes) {
 		qsort(files, n, sizeof(*files), cmp_age);
@@ -338,8 +349,8 @@ static int open_tmp(struct code_cache *cc, char *tmp, size_t size)
 	return fd;
 }
 
-int code_cache_store(struct code_cache *cc, const void *key, size_t key_len, const void *payload,
-		     size_t len)
+static int store_file(struct code_cache *cc, const void *key, size_t key_len, const void *payload,
+		      size_t len)
 {
 	char name[CC_NAME_HEX + sizeof(CC_SUFFIX)], tmp[64];
 	struct cc_header h = {.format = CC_FORMAT, .payload_len = len};
@@ -366,4 +377,17 @@ int code_cache_store(struct code_cache *cc, const void *key, size_t key_len, con
 	if (ret)
 		unlinkat(cc->dirfd, tmp, 0);
 	return ret ? ret : evict(cc, name);
+}
+
+int code_cache_store(struct code_cache *cc, const void *key, size_t key_len, const void *payload,
+		     size_t len)
+{
+	int ret = store_file(cc, key, key_len, payload, len);
+
+	if (atomic_exchange(&cc->store_err, ret) != ret && ret)
+		pr_warn(cc->log,
+			"code cache %s: variants not stored: %s (counted in disk_store_failures; "
+			"said again after a store succeeds)",
+			cc->dir, strerror(-ret));
+	return ret;
 }

@@ -5,7 +5,8 @@
  * full key it stores equals the asker's and its payload checksum holds.
  * Files appear by rename (readers never see half a file), so any number of
  * processes share a directory; the total size is kept under a bound by
- * removing the least recently used files. Knows nothing of LLVM: the
+ * removing the least recently used files (a store that finds another
+ * process trimming leaves the excess to it or to the next store). Knows nothing of LLVM: the
  * payload is opaque bytes.
  */
 #ifndef LIBSPEC_CODE_CACHE_H
@@ -45,7 +46,8 @@ int code_cache_load(struct code_cache *cc, const void *key, size_t key_len, void
 /*
  * Store @payload under @key (replacing any file there), then remove the
  * least recently used files while the directory holds more than its bound.
- * Returns 0, -EFBIG (larger than the bound alone) or -errno.
+ * Returns 0, -EFBIG (larger than the bound alone) or -errno; the first
+ * of a run of failures with one errno is logged.
  */
 int code_cache_store(struct code_cache *cc, const void *key, size_t key_len, const void *payload,
 		     size_t len);

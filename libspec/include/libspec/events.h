@@ -86,10 +86,27 @@ LIBSPEC_API void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *ev
 #define __SPEC_EV_COUNT(first, ...)                                                              \
 	__SPEC_EV_PICK(first, ##__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, \
 		       1, 0)
-#define __SPEC_EV_IS_INT(x)                                                                  \
-	_Generic((x), _Bool : 1, char : 1, signed char : 1, unsigned char : 1, short : 1,    \
-		 unsigned short : 1, int : 1, unsigned int : 1, long : 1, unsigned long : 1, \
-		 long long : 1, unsigned long long : 1, default : 0)
+/*
+ * gcc gives a bit-field a type of its own ("unsigned int:3") that no
+ * association names: the default asks the type's class, which is integer
+ * for those (and for any wider integer, refused by name first: it would
+ * be truncated; __extension__ keeps -pedantic quiet about its name).
+ */
+#ifdef __SIZEOF_INT128__
+#define __SPEC_EV_NOT_INT128 __int128 : 0, unsigned __int128 : 0,
+#else
+#define __SPEC_EV_NOT_INT128
+#endif
+#define __SPEC_EV_INT_CLASS(x)                             \
+	(__builtin_classify_type(x) == 1 /* integer */ ||  \
+	 __builtin_classify_type(x) == 3 /* enumeral */ || \
+	 __builtin_classify_type(x) == 4 /* boolean */)
+#define __SPEC_EV_IS_INT(x)                                                                        \
+	__extension__ _Generic((x), _Bool : 1, char : 1, signed char : 1, unsigned char : 1,       \
+			       short : 1, unsigned short : 1, int : 1, unsigned int : 1, long : 1, \
+			       unsigned long : 1, long long : 1, unsigned long long : 1,           \
+			       __SPEC_EV_NOT_INT128 default                                        \
+			       : __SPEC_EV_INT_CLASS(x))
 #define __SPEC_EV_INT_MSG(what, i)                                                          \
 	what ": argument " #i " is not an integer: event arguments are int64_t; convert a " \
 	     "floating value explicitly ((int64_t)x, or its bits with memcpy) and pass a "  \

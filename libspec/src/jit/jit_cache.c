@@ -317,9 +317,8 @@ static int compile(struct jit *j, LLVMModuleRef m, const struct jit_variant_req 
 	if (key) {
 		ret = code_cache_store(j->cache, key, strlen(key), LLVMGetBufferStart(obj),
 				       LLVMGetBufferSize(obj));
-		if (ret)
-			pr_warn(j->log, "code cache: variant not stored: %s", strerror(-ret));
-		else
+		/* code_cache_store() says why, once per run of failures. */
+		if (!ret)
 			ph->cache = JIT_CACHE_STORED;
 	}
 	ret = link_object(j, obj, names, r, code, addrs, err, errsz);

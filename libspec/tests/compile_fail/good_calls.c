@@ -1,13 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Right calls of every checked raise (any integer type, an enum, none to
- * four arguments) compile as C and C++ without a warning.
+/* Right calls of every checked raise (any integer type, an enum, a
+ * bit-field of any width, none to four arguments) compile as C and C++
+ * without a warning.
  */
 #include <libspec/events.h>
 
 enum colour { RED, GREEN };
 
-void right(struct spec_ev_ctx *ctx, struct spec_event *ev, const int64_t *args);
-void right(struct spec_ev_ctx *ctx, struct spec_event *ev, const int64_t *args)
+/* gcc gives a bit-field its own type ("unsigned int:3"), which no
+ * _Generic association names.
+ */
+struct flags {
+	unsigned int small : 3;
+	int neg : 5;
+	uint64_t wide : 40;
+	bool on : 1;
+};
+
+void right(struct spec_ev_ctx *ctx, struct spec_event *ev, const int64_t *args,
+	   const struct flags *f);
+void right(struct spec_ev_ctx *ctx, struct spec_event *ev, const int64_t *args,
+	   const struct flags *f)
 {
 	char c = 1;
 	unsigned short us = 2;
@@ -24,4 +37,7 @@ void right(struct spec_ev_ctx *ctx, struct spec_event *ev, const int64_t *args)
 	spec_event__raise_args(ev, c);
 	spec_event__raise_args(ev, 1, 2, 3, 4);
 	spec_event__raise4(ev, 1, us, col, args[1]);
+	spec_raise(ctx, "A", f->small, f->neg, f->wide, f->on);
+	spec_event__raise_args(ev, f->wide);
+	spec_event__raise4(ev, f->small, f->neg, f->wide, f->on);
 }
