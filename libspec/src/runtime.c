@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Runtime lifetime: open, symbols, load, handlers, settings, close. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -467,12 +468,10 @@ int spec_runtime__stats(struct spec_runtime *rt, struct spec_runtime_stats *stat
 	return 0;
 }
 
-void spec_runtime__close(struct spec_runtime *rt)
+static void rt_teardown(struct spec_runtime *rt)
 {
 	struct variant *v, *next;
 
-	if (!rt || !rt_put_last(rt))
-		return;
 	compiler_stop(rt);
 	/* No thread is inside a handler any more (the caller's promise). */
 	for (v = rt->cache; v; v = next) {
@@ -496,4 +495,22 @@ void spec_runtime__close(struct spec_runtime *rt)
 	free(rt->pipeline);
 	free(rt->first_pipeline);
 	free(rt);
+}
+
+void rt_release(struct spec_runtime *rt)
+{
+	if (rt && rt_put_last(rt))
+		rt_teardown(rt);
+}
+
+void spec_runtime__close(struct spec_runtime *rt)
+{
+	if (!rt)
+		return;
+	if (atomic_exchange(&rt->opener_closed, true)) {
+		/* dropping another reference would free the runtime under its holder */
+		pr_warn(&rt->log, "spec_runtime__close: the runtime was already closed; ignored");
+		return;
+	}
+	rt_release(rt);
 }

@@ -2,8 +2,9 @@
 /*
  * The runtime's references: the opener holds one, and every object built
  * on it (event system, policies) takes one, so those and the runtime can be
- * closed in any order. spec_runtime__close() drops the caller's reference;
- * the runtime is torn down when the last one goes.
+ * closed in any order. spec_runtime__close() drops the opener's reference
+ * once (a second call is refused with a warning, so it cannot drop a
+ * holder's); the runtime is torn down when the last one goes.
  */
 #ifndef LIBSPEC_RUNTIME_REF_H
 #define LIBSPEC_RUNTIME_REF_H
@@ -16,5 +17,11 @@
 void rt_get(struct spec_runtime *rt);
 /* Drop a reference: true when it was the last (the caller tears down). */
 bool rt_put_last(struct spec_runtime *rt);
+/*
+ * An object built on @rt lets go of it (its rt_get); the runtime goes when
+ * that was the last reference. Holders never call spec_runtime__close(),
+ * which is the opener's alone and refuses to run twice.
+ */
+void rt_release(struct spec_runtime *rt);
 
 #endif /* LIBSPEC_RUNTIME_REF_H */

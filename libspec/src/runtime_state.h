@@ -114,6 +114,8 @@ struct spec_runtime {
 	void *load_hook_ctx;
 	/* References beyond the opener's (runtime_ref.h); 0 when calloc'd. */
 	_Atomic long extra_refs;
+	/* The opener's spec_runtime__close() came: a second one is refused. */
+	_Atomic bool opener_closed;
 };
 
 #endif /* LIBSPEC_RUNTIME_STATE_H */

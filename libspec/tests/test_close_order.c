@@ -206,12 +206,35 @@ static void test_policy_outlives_its_closed_runtime(void **state)
 	free(o.t);
 }
 
+/*
+ * The opener's second close is refused: it must not drop the reference
+ * the event system holds (that freed the runtime under it).
+ */
+static void test_second_close_of_the_runtime_is_refused(void **state)
+{
+	struct objs o = {0};
+	struct spec_runtime *rt;
+
+	(void)state;
+	open_events(&o);
+	rt = o.rt;
+	spec_runtime__close(rt);
+	spec_runtime__close(rt);
+	assert_non_null(strstr(tu_last_msg(), "already closed"));
+	o.rt = NULL;
+	check_alive(&o);
+	close_one(&o, O_EVS);
+	close_one(&o, O_GRAPH);
+	free(o.t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_close_events_runtime_graph_in_every_order),
 		cmocka_unit_test(test_close_runtime_and_policies_in_every_order),
 		cmocka_unit_test(test_policy_outlives_its_closed_runtime),
+		cmocka_unit_test(test_second_close_of_the_runtime_is_refused),
 	};
 
 	return cmocka_run_group_tests_name("close_order", tests, NULL, NULL);

@@ -201,7 +201,7 @@ void spec_events__free(struct spec_events *evs)
 	rt = evs->rt;
 	free(evs);
 	/* The last reference tears the runtime down if its owner closed it. */
-	spec_runtime__close(rt);
+	rt_release(rt);
 }
 
 int spec_events__merge(struct spec_events *evs, const struct spec_merge_opts *opts)

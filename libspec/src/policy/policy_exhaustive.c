@@ -357,5 +357,5 @@ void spec_policy_exhaustive__free(struct spec_policy_exhaustive *p)
 	pthread_cond_destroy(&p->wake);
 	pthread_mutex_destroy(&p->lock);
 	policy_destroy(p);
-	spec_runtime__close(rt);
+	rt_release(rt);
 }

@@ -191,6 +191,6 @@ void spec_policy_fastpath__free(struct spec_policy_fastpath *fp)
 	free(fp->label);
 	free(fp->compiled);
 	free(fp->compiled_hi);
-	spec_runtime__close(fp->rt);
+	rt_release(fp->rt);
 	free(fp);
 }
