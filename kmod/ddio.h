@@ -5,6 +5,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include <linux/ioca.h>
+#include "epoch.h"
 
 struct ioca_ddio;
 struct ioca_ddio_gen;
@@ -187,7 +188,7 @@ u32 ioca_ddio_default_mask(u32 llc_ways);
  */
 static inline void ioca_ddio_publish(struct ioca_ddio_socket *sk)
 {
-	sk->epoch++;
+	sk->epoch = ioca_epoch_next(sk->epoch);
 	WRITE_ONCE(sk->published, (u64)sk->epoch << 32 | sk->mask);
 }
 

@@ -110,6 +110,28 @@ static int ioca_cpuhp_offline(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * sampler_fail_starts takes a count 0..INT_MAX and nothing else:
+ * debugfs_create_atomic_t() stored "-1" (a count that never fails a
+ * start) and truncated 2^32 + 1 to 1.
+ */
+static int ioca_fail_starts_get(void *data, u64 *val)
+{
+	*val = atomic_read(data);
+	return 0;
+}
+
+static int ioca_fail_starts_set(void *data, u64 val)
+{
+	if (val > INT_MAX)
+		return -EINVAL;
+	atomic_set(data, val);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ioca_fail_starts_fops, ioca_fail_starts_get,
+			 ioca_fail_starts_set, "%llu\n");
+
 static int __init ioca_init(void)
 {
 	int err;
@@ -151,9 +173,10 @@ static int __init ioca_init(void)
 		ioca_ddio_emul_debugfs_init(&ioca_ctx.ddio, ioca_ctx.emul.dir);
 		ioca_ddio_ports_debugfs_init(&ioca_ctx.ports, ioca_ctx.emul.dir);
 		/* Tests: the next N sampler starts fail as on a busy PMU. */
-		debugfs_create_atomic_t("sampler_fail_starts", 0600,
-					ioca_ctx.emul.dir,
-					&ioca_ctx.sampler.fail_starts);
+		debugfs_create_file_unsafe("sampler_fail_starts", 0600,
+					   ioca_ctx.emul.dir,
+					   &ioca_ctx.sampler.fail_starts,
+					   &ioca_fail_starts_fops);
 	}
 	ioca_print_backend(&ioca_ctx.ddio);
 	if (!ioca_ctx.sampler.hw_counters)

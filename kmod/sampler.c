@@ -21,6 +21,7 @@
 #include "collect.h"
 #include "ddio.h"
 #include "emul_counters.h"
+#include "epoch.h"
 #include "sampler.h"
 #include "sampler_events.h"
 #include "sampler_uncore.h"
@@ -189,7 +190,7 @@ int ioca_sampler_start(struct ioca_sampler *s, struct netlink_ext_ack *extack)
 		} else {
 			/* Figures describe this run; seq keeps growing. */
 			s->state = IOCA_SAMPLER_STATE_RUNNING;
-			s->epoch++;
+			s->epoch = ioca_epoch_next(s->epoch);
 			s->intervals = 0;
 			s->no_listener = 0;
 			s->send_errors = 0;
@@ -271,7 +272,7 @@ int ioca_sampler_configure(struct ioca_sampler *s,
 		old = s->cfg;
 		s->cfg = cfg;
 		s->state = IOCA_SAMPLER_STATE_CONFIGURED;
-		s->epoch++;
+		s->epoch = ioca_epoch_next(s->epoch);
 		memset(s->eff_kind, 0, sizeof(s->eff_kind));
 	}
 	mutex_unlock(&s->lock);

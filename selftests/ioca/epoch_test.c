@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "knobs.h"
 #include "libioca.h"
 
 #define FAIL_KNOB "/sys/kernel/debug/ioca/sampler_fail_starts"
@@ -201,6 +202,28 @@ TEST_F(epoch, fail_knob_fails_the_next_starts_then_lets_one_through)
 	after = run_epoch(_metadata, self->c, self->info);
 	EXPECT_EQ(IOCA_SAMPLER_STATE_RUNNING, self->info->sampler.state);
 	EXPECT_EQ(before + 1, after);
+}
+
+/*
+ * A count the knob cannot hold is refused and changes nothing: "-1" used
+ * to be stored (and read back) as a count that never fails a start, and
+ * 2^32 + 1 as 1.
+ */
+TEST_F(epoch, fail_knob_refuses_counts_it_cannot_hold)
+{
+	static const char *const bad[] = {"-1", "4294967297", "2147483648", "two"};
+	unsigned int i;
+	int v = -1;
+
+	ASSERT_EQ(0, write_knob(FAIL_KNOB, "3"));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-EINVAL, write_knob(FAIL_KNOB, bad[i])) TH_LOG("wrote %s", bad[i]);
+		ASSERT_EQ(0, knob_read_int(FAIL_KNOB, &v));
+		EXPECT_EQ(3, v) TH_LOG("after %s", bad[i]);
+	}
+	ASSERT_EQ(0, write_knob(FAIL_KNOB, "2147483647"));
+	ASSERT_EQ(0, knob_read_int(FAIL_KNOB, &v));
+	EXPECT_EQ(2147483647, v);
 }
 
 TEST_HARNESS_MAIN

@@ -5,9 +5,13 @@
  * each, and the last slot goes to the process owning the sampler; every
  * refusal is ENOSPC with an extack naming the limit. 17 subscriptions in
  * all: 15 of other processes, one refused, the owner's, one beyond.
- * Closing the sockets frees their slots.
+ * Closing the sockets frees their slots. Threads of several processes
+ * subscribing and closing at once, while samples go out every
+ * millisecond, leave no slot behind; a socket shared with a child keeps
+ * its one slot until its last holder closes it.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -137,6 +141,97 @@ TEST_F_TIMEOUT(ioca_nl, others_fill_the_table_and_the_owner_still_subscribes, 60
 	tnl_close(&mine[1]);
 	EXPECT_EQ(0, subscribers(&self->nl));
 	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
+}
+
+#define CHURN_PROCS 3
+#define CHURN_THREADS 6
+#define CHURN_ROUNDS 150
+
+/* One thread: subscribe a fresh socket and close it, again and again. */
+static void *churn(void *arg)
+{
+	int i, *bad = arg;
+	struct tnl_reply r;
+	struct tnl nl;
+
+	for (i = 0; i < CHURN_ROUNDS; i++) {
+		int err;
+
+		if (tnl_open(&nl, IOCA_FAMILY_NAME)) {
+			(*bad)++;
+			continue;
+		}
+		err = ioca_simple_cmd(&nl, IOCA_CMD_SAMPLES_SUBSCRIBE, &r);
+		/* Only the limits may refuse: 4 per process, 15 for others. */
+		if (err && err != -ENOSPC)
+			(*bad)++;
+		tnl_close(&nl);
+	}
+	return NULL;
+}
+
+/* Child: CHURN_THREADS threads at once; exits with how many went wrong. */
+static void churn_process(void)
+{
+	pthread_t t[CHURN_THREADS];
+	int bad[CHURN_THREADS] = {0}, i, sum = 0;
+
+	for (i = 0; i < CHURN_THREADS; i++)
+		if (pthread_create(&t[i], NULL, churn, &bad[i]))
+			_exit(100);
+	for (i = 0; i < CHURN_THREADS; i++) {
+		pthread_join(t[i], NULL);
+		sum += bad[i];
+	}
+	_exit(sum > 99 ? 99 : sum);
+}
+
+TEST_F_TIMEOUT(ioca_nl, subscribe_and_close_races_leave_no_slot, 240)
+{
+	struct ioca_sampler_cfg cfg = {.interval_us = 1000, .nevents = 1};
+	pid_t kids[CHURN_PROCS];
+	struct tnl mine;
+	int i, st;
+
+	ASSERT_EQ(0, subscribers(&self->nl)) TH_LOG("a subscriber left over");
+	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
+	cfg.ev[0].kind = IOCA_EVENT_KIND_CPU_CLOCK;
+	ASSERT_EQ(0, iocx_sampler_set(&self->nl, &cfg, true, &self->r)) TH_LOG("%s", self->r.msg);
+	ASSERT_EQ(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
+	/* A reader that never reads: every sample also meets a full buffer. */
+	ASSERT_EQ(0, tnl_open(&mine, IOCA_FAMILY_NAME));
+	ASSERT_EQ(0, ioca_simple_cmd(&mine, IOCA_CMD_SAMPLES_SUBSCRIBE, &self->r));
+
+	for (i = 0; i < CHURN_PROCS; i++) {
+		kids[i] = fork();
+		if (!kids[i])
+			churn_process();
+	}
+	for (i = 0; i < CHURN_PROCS; i++) {
+		ASSERT_EQ(kids[i], waitpid(kids[i], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st));
+		EXPECT_EQ(0, WEXITSTATUS(st)) TH_LOG("process %d: unexpected errors", i);
+	}
+	EXPECT_EQ(1, subscribers(&self->nl));
+	tnl_close(&mine);
+	EXPECT_EQ(0, subscribers(&self->nl));
+
+	/* Shared with a child that exits: the socket keeps its one slot. */
+	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
+	ASSERT_EQ(0, tnl_open(&mine, IOCA_FAMILY_NAME));
+	ASSERT_EQ(0, ioca_simple_cmd(&mine, IOCA_CMD_SAMPLES_SUBSCRIBE, &self->r));
+	kids[0] = fork();
+	if (!kids[0]) {
+		struct tnl_reply r;
+
+		/* Subscribing it again from another process changes nothing. */
+		_exit(ioca_simple_cmd(&mine, IOCA_CMD_SAMPLES_SUBSCRIBE, &r) ? 1 : 0);
+	}
+	ASSERT_EQ(kids[0], waitpid(kids[0], &st, 0));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	EXPECT_EQ(1, subscribers(&self->nl));
+	tnl_close(&mine);
+	EXPECT_EQ(0, subscribers(&self->nl));
 }
 
 TEST_HARNESS_MAIN
