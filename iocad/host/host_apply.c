@@ -15,6 +15,7 @@
 #include "host_io_alloc.h"
 #include "host_ops.h"
 #include "host_topo.h"
+#include "rdt_watch.h"
 
 const struct platform_socket_plan *host_plan_socket(const struct platform_plan *p, unsigned int id)
 {
@@ -39,11 +40,12 @@ static int check_cpus(struct host *h, const struct host_topo *t,
 			char why[512];
 
 			r = rdt_check_shared(h->sock[sp->id].rdt, grp->rdt_class, why, sizeof(why));
-			if (r)
+			/* not there (yet): its tenant waits, said by the apply */
+			if (r && r != -ENOENT) {
 				snprintf(h->last_err, sizeof(h->last_err), "group %s: %s",
 					 grp->name, why);
-			if (r)
 				return r;
+			}
 			continue;
 		}
 		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++) {
@@ -78,7 +80,7 @@ int host_check(void *ctx, const struct platform_plan *p)
 {
 	struct host *h = ctx;
 	struct host_topo *t;
-	unsigned int ngroups = 0;
+	unsigned int ngroups = 0, peak = 0;
 	struct rdt *any = NULL;
 	char err[512] = "";
 	int r = 0;
@@ -88,6 +90,10 @@ int host_check(void *ctx, const struct platform_plan *p)
 	if (!t)
 		return -ENOMEM;
 	r = host_topo_read(h->cpu_root, t, h->last_err, sizeof(h->last_err));
+	/* the groups of sockets the plan drops are there until its commit */
+	for (unsigned int id = 0; !r && !p->sample_only && id < PLATFORM_MAX_SOCKETS; id++)
+		if (h->sock[id].rdt && !host_plan_socket(p, id))
+			peak += rdt_peak(h->sock[id].rdt, NULL, 0);
 	for (unsigned int k = 0; !r && k < p->nsockets; k++) {
 		const struct platform_socket_plan *sp = &p->socket[k];
 
@@ -103,16 +109,18 @@ int host_check(void *ctx, const struct platform_plan *p)
 		/* a runtime's class has its CLOSID already: it is among the others' groups */
 		for (unsigned int g = 0; g < sp->ngroups; g++)
 			ngroups += !sp->group[g].rdt_class[0];
-		if (!p->sample_only)
+		if (!p->sample_only) {
+			peak += rdt_peak(any, h->groups, host_cat_groups(sp, NULL, h->groups));
 			r = check_cpus(h, t, sp);
+		}
 	}
 	free(t);
 	if (!r && any && !p->sample_only) {
-		r = rdt_check_closids(any, ngroups, err, sizeof(err));
+		r = rdt_check_closids_peak(any, ngroups, peak, err, sizeof(err));
 		if (r)
 			snprintf(h->last_err, sizeof(h->last_err), "%s", err);
 		if (!r)
-			r = host_io_alloc_check_closids(h, any, ngroups);
+			r = host_io_alloc_check_closids(h, any, peak);
 	}
 	return r;
 }
@@ -271,8 +279,9 @@ int host_apply_resample(struct host *h)
 
 /*
  * CAT of every socket as @p says, each group with its online CPUs (@on,
- * also recorded as the set the groups were written for); on a refusal the
- * sockets done are put back.
+ * also recorded as the set the groups were written for), staged: the
+ * groups the plan drops stay until commit_cat(). On a refusal the sockets
+ * done are put back.
  */
 static int apply_cat(struct host *h, const struct platform_plan *p)
 {
@@ -287,15 +296,12 @@ static int apply_cat(struct host *h, const struct platform_plan *p)
 	h->online = on;
 	for (id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
 		const struct platform_socket_plan *sp = host_plan_socket(p, id);
-		const struct rdt_group *cur;
 		unsigned int n;
 
 		if (!h->sock[id].rdt)
 			continue;
-		h->nprev[id] = rdt_groups(h->sock[id].rdt, &cur);
-		memcpy(h->prev[id], cur, h->nprev[id] * sizeof(cur[0]));
 		n = sp ? host_cat_groups(sp, &on, h->groups) : 0;
-		r = rdt_apply(h->sock[id].rdt, h->groups, n, err, sizeof(err));
+		r = rdt_stage(h->sock[id].rdt, h->groups, n, err, sizeof(err));
 		if (r) {
 			snprintf(h->last_err, sizeof(h->last_err),
 				 "socket %u: %s; every mask left as it was", id, err);
@@ -304,20 +310,25 @@ static int apply_cat(struct host *h, const struct platform_plan *p)
 	}
 	if (r)
 		while (id-- > 0)
-			if (h->sock[id].rdt &&
-			    rdt_apply(h->sock[id].rdt, h->prev[id], h->nprev[id], err, sizeof(err)))
-				host_say(h, "socket %u: putting CAT back: %s", id, err);
+			if (h->sock[id].rdt)
+				rdt_unstage(h->sock[id].rdt);
 	return r;
 }
 
+/* Every socket's staged CAT back as it was: no group was removed yet. */
 static void undo_cat(struct host *h)
 {
-	char err[768];
-
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
-		if (h->sock[id].rdt &&
-		    rdt_apply(h->sock[id].rdt, h->prev[id], h->nprev[id], err, sizeof(err)))
-			host_say(h, "socket %u: putting CAT back: %s", id, err);
+		if (h->sock[id].rdt)
+			rdt_unstage(h->sock[id].rdt);
+}
+
+/* The whole plan holds: the groups it dropped go now. */
+static void commit_cat(struct host *h)
+{
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
+		if (h->sock[id].rdt)
+			rdt_commit(h->sock[id].rdt);
 }
 
 /* The DDIO requests that make the platform hold @p (or, @back, what it held). */
@@ -405,24 +416,106 @@ int host_apply(void *ctx, const struct platform_plan *p)
 			return reread(h, r);
 		}
 	}
+	if (!p->sample_only)
+		commit_cat(h);
 	h->plan = *p;
 	h->have_plan = true;
+	return 0;
+}
+
+/* CAT cannot be put right now: said once, looked at again in 1, 2, 4 .. 64 intervals. */
+static void cat_wait(struct host *h, const char *why)
+{
+	h->cat_backoff = h->cat_backoff ? h->cat_backoff * 2 : 1;
+	if (h->cat_backoff > HOST_CAT_BACKOFF_MAX)
+		h->cat_backoff = HOST_CAT_BACKOFF_MAX;
+	h->cat_skip = h->cat_backoff;
+	if (h->cat_said)
+		return;
+	h->cat_said = true;
+	host_say(h,
+		 "%s; CAT waits for resctrl (the tenants run without iocad's masks, DDIO is "
+		 "still managed): looked at again after 1, 2, 4 .. %d intervals, said again "
+		 "when iocad's groups are back",
+		 why, HOST_CAT_BACKOFF_MAX);
+}
+
+/*
+ * Does resctrl hold the record? After a remount (or one of iocad's groups
+ * removed by someone else) the record is taken from what is there and
+ * *@again set, so the plan in force makes what is missing; likewise when a
+ * runtime's class the plan waits for appeared. 0, or -errno when resctrl
+ * cannot be used now (said, backoff started).
+ */
+static int watch_cat(struct host *h, bool *again)
+{
+	char err[512], why[640];
+
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
+		struct rdt *rdt = h->sock[id].rdt;
+		int v;
+
+		if (!rdt)
+			continue;
+		v = rdt_verify(rdt);
+		if (v == -ENOENT) {
+			snprintf(
+				why, sizeof(why),
+				"resctrl is not mounted at %s (unmounted under iocad?): its groups "
+				"went with it",
+				rdt_root(rdt));
+			cat_wait(h, why);
+			return v;
+		}
+		if (v & RDT_LOST) {
+			v = rdt_reset(rdt, err, sizeof(err));
+			if (v) {
+				cat_wait(h, err);
+				return v;
+			}
+			host_say(h,
+				 "socket %u: resctrl was remounted, or iocad's groups there were "
+				 "removed by someone else: making them again",
+				 id);
+			*again = true;
+		}
+		if (v & RDT_CLASS_BACK)
+			*again = true;
+	}
 	return 0;
 }
 
 int host_apply_hotplug(struct host *h)
 {
 	struct platform_cpuset on;
+	bool again = false;
 	char why[768];
 	int r;
 
 	if (!h->have_plan || h->plan.sample_only)
 		return 0;
-	r = host_topo_online(h->cpu_root, &on, why, sizeof(why));
-	/* after a failed fix-up (said), try again even if nothing changed since */
-	if (r || (!h->hotplug_said && !memcmp(&on, &h->online, sizeof(on))))
+	if (h->cat_skip && --h->cat_skip)
+		return 0;
+	r = watch_cat(h, &again);
+	if (r)
 		return r;
+	r = host_topo_online(h->cpu_root, &on, why, sizeof(why));
+	if (r)
+		return r;
+	/* after a failed fix-up (said), try again even if nothing changed since */
+	if (!again && !h->cat_said && !h->hotplug_said && !memcmp(&on, &h->online, sizeof(on)))
+		return 0;
 	r = apply_cat(h, &h->plan);
+	if (!r)
+		commit_cat(h);
+	if (r && (again || h->cat_said)) {
+		char msg[sizeof(h->last_err) + 64];
+
+		snprintf(msg, sizeof(msg), "making iocad's resctrl groups again failed (%s)",
+			 h->last_err);
+		cat_wait(h, msg);
+		return reread(h, r);
+	}
 	if (r) {
 		if (!h->hotplug_said)
 			host_say(h,
@@ -432,9 +525,14 @@ int host_apply_hotplug(struct host *h)
 		h->hotplug_said = true;
 		return reread(h, r);
 	}
-	host_say(h, "CPUs went offline or online: every group holds its online CPUs again%s",
-		 h->hotplug_said ? " (after failures)" : "");
-	h->hotplug_said = false;
+	if (h->cat_said)
+		host_say(h, "resctrl: iocad's groups are back as the plan in force says");
+	else if (!again || h->hotplug_said)
+		host_say(h,
+			 "CPUs went offline or online: every group holds its online CPUs again%s",
+			 h->hotplug_said ? " (after failures)" : "");
+	h->cat_said = h->hotplug_said = false;
+	h->cat_backoff = h->cat_skip = 0;
 	return 0;
 }
 

@@ -19,6 +19,9 @@
 #include "platform.h"
 #include "rdt.h"
 
+/* Most intervals between two looks at a resctrl that is not there. */
+#define HOST_CAT_BACKOFF_MAX 64
+
 /* One socket the module knows. */
 struct host_sock {
 	bool present;
@@ -56,9 +59,10 @@ struct host {
 	struct ioca_sample *sample; /* receive buffer */
 	struct platform_plan plan;  /* the one in force */
 	struct rdt_group groups[RDT_MAX_GROUPS];
-	struct rdt_group prev[PLATFORM_MAX_SOCKETS][RDT_MAX_GROUPS]; /* to go back to */
-	unsigned int nprev[PLATFORM_MAX_SOCKETS];
-	struct host_devices dev; /* root ports iocad set (host_device.c) */
+	/* resctrl gone (unmounted) or its groups failed to come back: said, backoff */
+	bool cat_said;
+	unsigned int cat_backoff, cat_skip; /* intervals between tries, left to skip */
+	struct host_devices dev;	    /* root ports iocad set (host_device.c) */
 	/* the raw L2 events, while worth trying (a refusal ends the tries) */
 	bool l2_try;
 	struct ioca_event l2_ev[HOST_NR_L2_EVENTS];
@@ -80,10 +84,14 @@ int host_apply(void *ctx, const struct platform_plan *p);
 int host_restore(void *ctx);
 
 /*
- * CPUs went offline or online since the last apply (sysfs "online"):
- * write the plan in force's CAT again, so each group holds its online
- * CPUs (resctrl gives a CPU that comes back to the default group). DDIO
- * and the sampler are left alone. 0 if nothing changed or all went well.
+ * Every interval: CAT as the plan in force says. CPUs that went offline
+ * or online since the last apply (sysfs "online"): the plan's CAT is
+ * written again, so each group holds its online CPUs (resctrl gives a CPU
+ * that comes back to the default group). resctrl remounted, or iocad's
+ * groups removed by someone: made again; a runtime's class that appeared:
+ * its mask written. resctrl not mounted: said once and looked at again
+ * with backoff. DDIO and the sampler are left alone. 0 if nothing changed
+ * or all went well.
  */
 int host_apply_hotplug(struct host *h);
 
