@@ -386,7 +386,8 @@ int host_apply(void *ctx, const struct platform_plan *p)
 
 	h->last_err[0] = '\0';
 	if (!p->sample_only) {
-		r = apply_cat(h, p);
+		/* CAT waiting for resctrl (said): the watch applies the plan in force */
+		r = h->cat_said ? 0 : apply_cat(h, p);
 		if (r)
 			return reread(h, r);
 		n = ddio_reqs(h, p, req);
