@@ -110,7 +110,9 @@ int host_check(void *ctx, const struct platform_plan *p)
 		for (unsigned int g = 0; g < sp->ngroups; g++)
 			ngroups += !sp->group[g].rdt_class[0];
 		if (!p->sample_only) {
-			peak += rdt_peak(any, h->groups, host_cat_groups(sp, NULL, h->groups));
+			unsigned int n = host_cat_groups(sp, NULL, h->groups);
+
+			peak += rdt_peak(any, h->groups, n);
 			r = check_cpus(h, t, sp);
 		}
 	}
@@ -280,10 +282,10 @@ int host_apply_resample(struct host *h)
 /*
  * CAT of every socket as @p says, each group with its online CPUs (@on,
  * also recorded as the set the groups were written for), staged: the
- * groups the plan drops stay until commit_cat(). On a refusal the sockets
+ * groups the plan drops stay until host_commit_cat(). On a refusal the sockets
  * done are put back.
  */
-static int apply_cat(struct host *h, const struct platform_plan *p)
+int host_apply_cat(struct host *h, const struct platform_plan *p)
 {
 	struct platform_cpuset on;
 	char err[768] = "";
@@ -324,7 +326,7 @@ static void undo_cat(struct host *h)
 }
 
 /* The whole plan holds: the groups it dropped go now. */
-static void commit_cat(struct host *h)
+void host_commit_cat(struct host *h)
 {
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
 		if (h->sock[id].rdt)
@@ -355,7 +357,7 @@ static size_t ddio_reqs(struct host *h, const struct platform_plan *p, struct io
  * verified: resctrl's groups and every DDIO mask are read back, so the
  * next apply compares with what is there.
  */
-static int reread(struct host *h, int r)
+int host_reread(struct host *h, int r)
 {
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
 		if (h->sock[id].rdt && rdt_reread(h->sock[id].rdt))
@@ -387,9 +389,9 @@ int host_apply(void *ctx, const struct platform_plan *p)
 	h->last_err[0] = '\0';
 	if (!p->sample_only) {
 		/* CAT waiting for resctrl (said): the watch applies the plan in force */
-		r = h->cat_said ? 0 : apply_cat(h, p);
+		r = h->cat_said ? 0 : host_apply_cat(h, p);
 		if (r)
-			return reread(h, r);
+			return host_reread(h, r);
 		n = ddio_reqs(h, p, req);
 		for (size_t k = 0; k < n; k++)
 			back[k] = (struct ioca_ddio_req){.socket = req[k].socket,
@@ -397,7 +399,7 @@ int host_apply(void *ctx, const struct platform_plan *p)
 		r = set_ddio(h, req, n, true);
 		if (r) {
 			undo_cat(h);
-			return reread(h, r);
+			return host_reread(h, r);
 		}
 	}
 	if (sampling) {
@@ -414,126 +416,13 @@ int host_apply(void *ctx, const struct platform_plan *p)
 				undo_cat(h);
 			}
 			memcpy(h->last_err, why, sizeof(why));
-			return reread(h, r);
+			return host_reread(h, r);
 		}
 	}
 	if (!p->sample_only)
-		commit_cat(h);
+		host_commit_cat(h);
 	h->plan = *p;
 	h->have_plan = true;
-	return 0;
-}
-
-/* CAT cannot be put right now: said once, looked at again in 1, 2, 4 .. 64 intervals. */
-static void cat_wait(struct host *h, const char *why)
-{
-	h->cat_backoff = h->cat_backoff ? h->cat_backoff * 2 : 1;
-	if (h->cat_backoff > HOST_CAT_BACKOFF_MAX)
-		h->cat_backoff = HOST_CAT_BACKOFF_MAX;
-	h->cat_skip = h->cat_backoff;
-	if (h->cat_said)
-		return;
-	h->cat_said = true;
-	host_say(h,
-		 "%s; CAT waits for resctrl (the tenants run without iocad's masks, DDIO is "
-		 "still managed): looked at again after 1, 2, 4 .. %d intervals, said again "
-		 "when iocad's groups are back",
-		 why, HOST_CAT_BACKOFF_MAX);
-}
-
-/*
- * Does resctrl hold the record? After a remount (or one of iocad's groups
- * removed by someone else) the record is taken from what is there and
- * *@again set, so the plan in force makes what is missing; likewise when a
- * runtime's class the plan waits for appeared. 0, or -errno when resctrl
- * cannot be used now (said, backoff started).
- */
-static int watch_cat(struct host *h, bool *again)
-{
-	char err[512], why[640];
-
-	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
-		struct rdt *rdt = h->sock[id].rdt;
-		int v;
-
-		if (!rdt)
-			continue;
-		v = rdt_verify(rdt);
-		if (v == -ENOENT) {
-			snprintf(
-				why, sizeof(why),
-				"resctrl is not mounted at %s (unmounted under iocad?): its groups "
-				"went with it",
-				rdt_root(rdt));
-			cat_wait(h, why);
-			return v;
-		}
-		if (v & RDT_LOST) {
-			v = rdt_reset(rdt, err, sizeof(err));
-			if (v) {
-				cat_wait(h, err);
-				return v;
-			}
-			host_say(h,
-				 "socket %u: resctrl was remounted, or iocad's groups there were "
-				 "removed by someone else: making them again",
-				 id);
-			*again = true;
-		}
-		if (v & RDT_CLASS_BACK)
-			*again = true;
-	}
-	return 0;
-}
-
-int host_apply_hotplug(struct host *h)
-{
-	struct platform_cpuset on;
-	bool again = false;
-	char why[768];
-	int r;
-
-	if (!h->have_plan || h->plan.sample_only)
-		return 0;
-	if (h->cat_skip && --h->cat_skip)
-		return 0;
-	r = watch_cat(h, &again);
-	if (r)
-		return r;
-	r = host_topo_online(h->cpu_root, &on, why, sizeof(why));
-	if (r)
-		return r;
-	/* after a failed fix-up (said), try again even if nothing changed since */
-	if (!again && !h->cat_said && !h->hotplug_said && !memcmp(&on, &h->online, sizeof(on)))
-		return 0;
-	r = apply_cat(h, &h->plan);
-	if (!r)
-		commit_cat(h);
-	if (r && (again || h->cat_said)) {
-		char msg[sizeof(h->last_err) + 64];
-
-		snprintf(msg, sizeof(msg), "making iocad's resctrl groups again failed (%s)",
-			 h->last_err);
-		cat_wait(h, msg);
-		return reread(h, r);
-	}
-	if (r) {
-		if (!h->hotplug_said)
-			host_say(h,
-				 "CPUs went offline or online: putting the groups' CPUs right "
-				 "failed (%s); retried every interval, said again when it worked",
-				 h->last_err);
-		h->hotplug_said = true;
-		return reread(h, r);
-	}
-	if (h->cat_said)
-		host_say(h, "resctrl: iocad's groups are back as the plan in force says");
-	else if (!again || h->hotplug_said)
-		host_say(h,
-			 "CPUs went offline or online: every group holds its online CPUs again%s",
-			 h->hotplug_said ? " (after failures)" : "");
-	h->cat_said = h->hotplug_said = false;
-	h->cat_backoff = h->cat_skip = 0;
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "host_device.h"
 #include "host_iio.h"
 #include "host_platform.h"
+#include "host_watch.h"
 #include "platform.h"
 #include "rdt.h"
 
@@ -84,16 +85,14 @@ int host_apply(void *ctx, const struct platform_plan *p);
 int host_restore(void *ctx);
 
 /*
- * Every interval: CAT as the plan in force says. CPUs that went offline
- * or online since the last apply (sysfs "online"): the plan's CAT is
- * written again, so each group holds its online CPUs (resctrl gives a CPU
- * that comes back to the default group). resctrl remounted, or iocad's
- * groups removed by someone: made again; a runtime's class that appeared:
- * its mask written. resctrl not mounted: said once and looked at again
- * with backoff. DDIO and the sampler are left alone. 0 if nothing changed
- * or all went well.
+ * host_apply.c's CAT steps, for host_watch.c: stage @p's CAT on every
+ * socket (0, or -errno with last_err set and every socket put back);
+ * remove what the staged plan dropped; after a failure, read resctrl and
+ * the DDIO masks back and return @r.
  */
-int host_apply_hotplug(struct host *h);
+int host_apply_cat(struct host *h, const struct platform_plan *p);
+void host_commit_cat(struct host *h);
+int host_reread(struct host *h, int r);
 
 /*
  * Configure the sampler of the plan in force again (an IIO counter was
