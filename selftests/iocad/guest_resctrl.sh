@@ -23,7 +23,7 @@ tap_diag() {
 . ./tap.sh
 # shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
 . ./iocad_guest.sh
-echo "1..15"
+echo "1..16"
 
 # every group, its mask and CPUs, and DDIO: what a refused change must leave
 snapshot() {
@@ -38,6 +38,11 @@ cmask() { sed -n 's/.*L3:0=\([0-9a-f]*\).*/\1/p' "$R/$1/schemata" 2>/dev/null; }
 mark() { wc -l <"$LOG"; }
 since() { tail -n +$(($1 + 1)) "$LOG"; }
 cpu() { echo "$2" >"/sys/devices/system/cpu/cpu$1/online"; }
+bits() { # N: the number of set bits
+	_b=0 _v=$1
+	while [ "$_v" -gt 0 ]; do _b=$((_b + (_v & 1))) _v=$((_v >> 1)); done
+	echo "$_b"
+}
 
 cat >/tmp/r.ini <<'INI'
 [platform]
@@ -112,6 +117,17 @@ wait_for 40 '[ "$(ddio 0)" = 0x7e0 ]'
 check "gold gone: DDIO still grows and the other tenants' masks follow" \
 	'[ "$(ddio 0)" = 0x7e0 ] && [ $(($(gmask 0 web) & 0x7e0)) -eq 0 ] &&
 	 [ $(($(gmask 0 batch) & 0x7e0)) -eq 0 ] && ! logs "apply failed"'
+# a reload giving web a third way, while db's class is gone
+m=$(mark)
+cp /tmp/web3.ini /tmp/live.ini
+kill -HUP "$pid"
+wait_for 20 'since $m | grep -q "reload: [0-9]* socket(s) changed\|reload rejected"'
+check "gold gone: a reload for web is applied (web gets its third way)" \
+	'since $m | grep -q "reload: 1 socket(s) changed" && [ "$(bits "$(gmask 0 web)")" -eq 3 ]'
+m=$(mark)
+cp /tmp/r.ini /tmp/live.ini
+kill -HUP "$pid"
+wait_for 20 'since $m | grep -q "reload: [0-9]* socket(s) changed\|reload rejected"'
 mkdir $R/gold
 wait_for 20 '[ "$(cmask gold)" != 7ff ] && [ -n "$(cmask gold)" ]'
 # db's mask as the latest interval planned it
