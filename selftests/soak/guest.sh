@@ -454,6 +454,8 @@ f_hotplug() {
 restart() {
 	for c in 1 2 3; do online $c || echo 1 >/sys/devices/system/cpu/cpu$c/online; done
 	start_0=$(ddio 0) start_1=$(ddio 1)
+	# the old trace goes first: its rows are not the new iocad's
+	rm -f "$TRACE"
 	start "$LIVE"
 	traced=1 state_trace='' lost_0=0 lost_1=0 rates_0=${rates_0%/*}/0 rates_1=${rates_1%/*}/0
 	wait_for 60 '[ "$(rows)" -ge 5 ]' || viol run "iocad did not start again: $(tail -n 3 "$LOG")"
