@@ -201,12 +201,13 @@ check_trace() {
 					print "ps: #" iv " s" so " " ps[k] " " m " on DDIO " $col["ddio_mask"]
 				if (o && o == hex(m))
 					print "ps: #" iv " s" so " " ps[k] " " m " wholly on DDIO " $col["ddio_mask"] }
-			if ($col["ddio_hits"] == "") nomiss++ }
+			if ($col["ddio_hits"] == "") { nomiss++; print "nocount: #" iv " s" so " had no DDIO counts" } }
 		END { for (so in last) printf "state %s=%d/%s/%s/%d\n", so, last[so], lt[so], lm[so], wrote[so]
 			if (nomiss) print "nocounts " nomiss }')
 	state_trace=$(echo "$out" | sed -n 's/^state //p' | tr '\n' ' ')
 	echo "$out" | sed -n 's/^\(trace\|ps\|rate\): /\1 /p' >/tmp/violations
 	while read -r cls msg; do viol "$cls" "$msg"; done </tmp/violations
+	echo "$out" | sed -n "s/^nocount: /# step $step: /p"
 	k=$(echo "$out" | sed -n 's/^nocounts //p')
 	nocounts=$((nocounts + ${k:-0}))
 }
