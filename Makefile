@@ -18,7 +18,7 @@ export LLVM_VERSION PREFIX DESTDIR IOCA_CACHE KDIR
 USER_DIRS := libspec libioca iocad
 SUBMAKE = $(MAKE) --no-print-directory
 
-.PHONY: all check check-debug demo bench vmtest soak oci kunit fuzz lint install clean help deps kmod deb \
+.PHONY: all check check-debug demo eval bench vmtest soak oci kunit fuzz lint install clean help deps kmod deb \
 	$(USER_DIRS)
 
 all: kmod $(USER_DIRS) ## build everything (default)
@@ -44,6 +44,9 @@ check: deps ## install deps, build, run every test group, print the sum
 demo: deps ## run iocad on the simulator with the example scenarios and plot them
 	@$(SUBMAKE) -C iocad
 	@scripts/demo.sh
+
+eval: deps ## iocad against static and an oracle on generated cases (EVAL_COUNT=2000, EVAL_SEED=1)
+	@$(SUBMAKE) -C iocad eval
 
 bench: deps all ## run the benchmarks (figures and ratios, never pass/fail)
 	@$(SUBMAKE) -C iocad bench

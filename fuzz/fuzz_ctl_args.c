@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "config_value.h"
+#include "config/config_value.h"
 #include "ctl_args.h"
 #include "fuzz_util.h"
 #include "platform.h"

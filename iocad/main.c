@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup_watch.h"
-#include "config.h"
-#include "config_socket.h"
-#include "dropin.h"
-#include "dropin_watch.h"
+#include "watch/cgroup_watch.h"
+#include "config/config.h"
+#include "config/config_socket.h"
+#include "config/dropin.h"
+#include "watch/dropin_watch.h"
 #include "host_platform.h"
-#include "loop.h"
-#include "metrics_exporter.h"
-#include "pace.h"
+#include "loop/loop.h"
+#include "metrics/metrics_exporter.h"
+#include "loop/pace.h"
 
 #include "sim_platform.h"
 
@@ -70,7 +70,8 @@ static void usage(FILE *f)
 	      "  --mode M        ioca (default), core-only (no I/O Demand, no shuffling),\n"
 	      "                  static (allocate once, never change)\n"
 	      "  --dry-run       decide and log, never apply\n"
-	      "  --trace FILE    write one CSV row per interval (columns: iocad/loop.h)\n"
+	      "  --trace FILE    write one CSV row per interval\n"
+	      "                  (columns: iocad/loop/loop_types.h)\n"
 	      "  --seed N        simulator seed (default: the scenario's)\n"
 	      "  --intervals N   stop after N intervals (default: until the end)\n"
 	      "  --quiet         no per-interval log lines\n"

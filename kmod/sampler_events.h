@@ -2,7 +2,7 @@
 #ifndef _IOCA_SAMPLER_EVENTS_H
 #define _IOCA_SAMPLER_EVENTS_H
 
-#include "sampler.h"
+#include "sampler_state.h"
 #include "topo.h"
 
 /* Counted instead of a hardware event the PMU does not have. */

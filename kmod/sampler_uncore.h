@@ -2,7 +2,7 @@
 #ifndef _IOCA_SAMPLER_UNCORE_H
 #define _IOCA_SAMPLER_UNCORE_H
 
-#include "sampler.h"
+#include "sampler_state.h"
 
 int ioca_sampler_check_uncore(const struct ioca_sampler_config *cfg,
 			      struct netlink_ext_ack *extack);

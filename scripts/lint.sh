@@ -7,7 +7,10 @@
 #   sparse over kmod/ (make -C kmod sparse);
 #   the ABI: uapi/ioca.yaml, uapi/linux/ioca.h and kmod/ioca_nl_gen.c agree
 #     (scripts/abi/abi_check.py), plus one test per case of its self-test on
-#     broken copies (scripts/abi/selftest.sh).
+#     broken copies (scripts/abi/selftest.sh);
+#   the include graph: no circle crosses a folder or ties more than three
+#     units, iocad's folders include only the layers below them
+#     (scripts/include_graph.py).
 # Prints the findings of each failing file and "lint: N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -66,6 +69,11 @@ if command -v sparse >/dev/null; then
 else
 	verdict "sparse: kmod/" 1 "sparse not installed (scripts/deps.sh installs it)"
 fi
+
+# Include circles across folders or of more than three units, and iocad's
+# layers (scripts/include_graph.py, iocad/README.md).
+out=$(/usr/bin/python3 scripts/include_graph.py 2>&1)
+verdict "include graph: circles and iocad's layers" $? "$out"
 
 # The ABI check prints each disagreement as FILE:LINE.
 out=$(/usr/bin/python3 scripts/abi/abi_check.py 2>&1)

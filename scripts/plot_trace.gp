@@ -1,4 +1,4 @@
-# Timeline of one iocad trace (CSV, columns in iocad/loop.h), drawn by
+# Timeline of one iocad trace (CSV, columns in iocad/loop/loop_types.h), drawn by
 # scripts/plot_trace.sh, which passes:
 #   csv      the trace file              png      the picture to write
 #   title    a heading                    tenants  space-separated tenant names

@@ -94,7 +94,7 @@ static int open_variant(struct ctp_stack *s, enum variant v, struct spec_event *
 
 	if (ret)
 		return ret;
-	*stats4 = spec_events__event(s->evs, "Stats4");
+	*stats4 = spec_events__declare(s->evs, "Stats4");
 	for (i = 0; i < 4 && *stats4; i++) {
 		if (spec_event__bind(*stats4, "ctp_stats", NULL) < 0)
 			return -errno;

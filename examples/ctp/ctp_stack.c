@@ -92,7 +92,7 @@ int ctp_open(struct ctp_stack *s, const struct ctp_opts *o)
 	if (!s->evs)
 		return -errno;
 	for (i = 0; i < CTP_NR_EVENTS; i++) {
-		s->ev[i] = spec_events__event(s->evs, ctp_event_names[i]);
+		s->ev[i] = spec_events__declare(s->evs, ctp_event_names[i]);
 		if (!s->ev[i])
 			return -errno;
 	}

@@ -122,6 +122,12 @@ static struct spec_policy_exhaustive *search(struct drv *d, struct fp *f, unsign
 		printf("    fast path of %u flow%s %7.2f Mpps  %.2fx%s\n", sizes[i],
 		       sizes[i] == 1 ? ": " : "s:", f->mpps[i], f->mpps[i] / f->mpps[0],
 		       i == f->best ? "  <- chosen" : "");
+	if (f->best < NS && f->best &&
+	    drv_confirm(d, cand[f->best], "the chosen fast path", cand[0], "no fast path")) {
+		spec_policy_exhaustive__free(p);
+		p = NULL;
+		goto out;
+	}
 	/* The chosen fast path's share of the lookups. */
 	l0 = d->t->lookups;
 	n0 = d->net->fwd.rx;

@@ -57,24 +57,55 @@ unsigned int drv_round(struct drv *d)
 	return all;
 }
 
-double drv_rate(struct drv *d, fwd_poll_fn poll, uint64_t ns)
+/* Packets per second of poll time over @ns of it, with @d's poll. */
+static double window(struct drv *d, uint64_t ns)
 {
-	fwd_poll_fn saved = d->poll;
-	double best = 0;
-	int i;
+	uint64_t b0 = d->busy_ns, n0 = d->net->fwd.rx;
 
-	d->poll = poll;
-	for (i = 0; i < 3; i++) {
-		uint64_t b0 = d->busy_ns, n0 = d->net->fwd.rx;
-		double r;
+	while (d->busy_ns - b0 < ns)
+		drv_round(d);
+	return (double)(d->net->fwd.rx - n0) * 1e9 / (double)(d->busy_ns - b0);
+}
 
-		while (d->busy_ns - b0 < ns)
-			drv_round(d);
-		r = (double)(d->net->fwd.rx - n0) * 1e9 / (double)(d->busy_ns - b0);
-		best = r > best ? r : best;
+/* The native build against the generic variant, interleaved runs. */
+static void baseline(struct drv *d)
+{
+	struct spread_figure native = {.name = "native build (bursts 32/32)"},
+			     generic = {.name = "libspec generic variant"};
+	fwd_poll_fn spec = d->poll;
+	int k;
+
+	for (k = 0; k < CONFIRM_RUNS; k++) {
+		d->poll = fwd_poll;
+		native.mpps[native.n++] = window(d, CONFIRM_NS) / 1e6;
+		d->poll = spec;
+		generic.mpps[generic.n++] = window(d, CONFIRM_NS) / 1e6;
 	}
-	d->poll = saved;
-	return best;
+	printf("  %d interleaved runs of %.0f ms of poll time each, median [range]:\n",
+	       CONFIRM_RUNS, CONFIRM_NS / 1e6);
+	spread_print(&native, NULL);
+	spread_print(&generic, &native);
+}
+
+int drv_confirm(struct drv *d, const struct spec_config *a, const char *a_name,
+		const struct spec_config *b, const char *b_name)
+{
+	struct spread_figure fa = {.name = a_name}, fb = {.name = b_name};
+	int k;
+
+	for (k = 0; k < CONFIRM_RUNS; k++) {
+		if (spec_runtime__specialize_sync(d->rt, b, NULL))
+			return -1;
+		fb.mpps[fb.n++] = window(d, CONFIRM_NS) / 1e6;
+		if (spec_runtime__specialize_sync(d->rt, a, NULL))
+			return -1;
+		fa.mpps[fa.n++] = window(d, CONFIRM_NS) / 1e6;
+	}
+	printf("  checked in %d interleaved runs of %.0f ms of poll time each, median [range]:\n",
+	       CONFIRM_RUNS, CONFIRM_NS / 1e6);
+	spread_print(&fb, NULL);
+	spread_print(&fa, &fb);
+	return 0;
 }
 
 uint64_t drv_clock(void *ctx)
@@ -123,7 +154,6 @@ int main(int argc, char **argv)
 	struct workload w;
 	unsigned int rx = 32, tx = 32;
 	int i, ret = 1;
-	double native, generic;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "burst")) {
@@ -148,14 +178,10 @@ int main(int argc, char **argv)
 	d.poll = spec_runtime__handler(d.rt, "fwd_poll");
 	if (!d.poll)
 		goto out;
-	native = drv_rate(&d, fwd_poll, 50000000);
-	generic = drv_rate(&d, d.poll, 50000000);
 	printf("DPDK L3 forwarder: %u net_ring ports, %u flows (rte_hash), %u routes (rte_lpm), "
 	       "%u hot flows carry %u %% of packets; packets/s of poll time\n",
 	       wo.nr_ports, wo.nr_flows, wo.nr_routes, wo.nr_hot, wo.hot_pct);
-	printf("  native build (bursts 32/32)   %7.2f Mpps  1.00x (baseline)\n", native / 1e6);
-	printf("  libspec generic variant       %7.2f Mpps  %.2fx\n", generic / 1e6,
-	       generic / native);
+	baseline(&d);
 	if (burst) {
 		struct workload_opts o2 = wo;
 		struct workload w2;

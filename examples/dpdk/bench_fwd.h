@@ -16,6 +16,7 @@
 #include <libspec/policy.h>
 
 #include "fwd_gen.h"
+#include "spread.h"
 #include "workload.h"
 
 struct drv {
@@ -31,8 +32,6 @@ struct drv {
 
 /* One round; returns the packets the poll received. */
 unsigned int drv_round(struct drv *d);
-/* Packets per second of poll time of @poll over @ns of poll time (best of 3). */
-double drv_rate(struct drv *d, fwd_poll_fn poll, uint64_t ns);
 /* spec_clock_fn / spec_metric_fn (SPEC_METRIC_COUNTER) over a struct drv. */
 uint64_t drv_clock(void *ctx);
 double drv_packets(void *ctx);
@@ -41,6 +40,16 @@ double drv_packets(void *ctx);
  */
 int drv_policy(struct drv *d, struct spec_policy_exhaustive *p, uint64_t max_ns,
 	       bool (*done)(void *ctx), void *ctx);
+/*
+ * The search's choice @a against @b, as a check of its one measurement
+ * per candidate: both installed in turn and measured in CONFIRM_RUNS
+ * interleaved runs, printed as median [range] with the verdict (a gain
+ * only outside the noise); @a stays installed. 0 or -1.
+ */
+#define CONFIRM_RUNS 5
+#define CONFIRM_NS 30000000ull
+int drv_confirm(struct drv *d, const struct spec_config *a, const char *a_name,
+		const struct spec_config *b, const char *b_name);
 uint64_t now_ns(void);
 /* The index of @v in @a[@n], or @n. */
 size_t index_of(const unsigned int *a, size_t n, int64_t v);

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -22,7 +23,22 @@
 static struct {
 	bool started;
 	int err;
+	char runtime_dir[256];
 } eal;
+
+int net_eal_init_args(int argc, char **argv)
+{
+	if (eal.started)
+		return eal.err;
+	eal.started = true;
+	if (rte_eal_init(argc, argv) < 0) {
+		eal.err = -rte_errno;
+		fprintf(stderr, "dpdk-fwd: rte_eal_init: %s\n", rte_strerror(rte_errno));
+	}
+	/* Made even when the arguments are refused later. */
+	snprintf(eal.runtime_dir, sizeof(eal.runtime_dir), "%s", rte_eal_get_runtime_dir());
+	return eal.err;
+}
 
 int net_eal_init(void)
 {
@@ -37,21 +53,21 @@ int net_eal_init(void)
 		prefix,		  NULL,
 	};
 
-	if (eal.started)
-		return eal.err;
-	eal.started = true;
-	snprintf(prefix, sizeof(prefix), "ioca-fwd-%ld", (long)getpid());
-	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv) < 0) {
-		eal.err = -rte_errno;
-		fprintf(stderr, "dpdk-fwd: rte_eal_init: %s\n", rte_strerror(rte_errno));
-	}
-	return eal.err;
+	if (!eal.started)
+		snprintf(prefix, sizeof(prefix), "ioca-fwd-%ld", (long)getpid());
+	return net_eal_init_args((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv);
 }
 
 void net_eal_fini(void)
 {
 	if (eal.started && !eal.err)
 		rte_eal_cleanup();
+	/* The EAL empties its runtime directory but leaves it: one directory
+	 * per run would pile up under /var/run/dpdk.
+	 */
+	if (eal.runtime_dir[0] && rmdir(eal.runtime_dir) && errno != ENOENT)
+		fprintf(stderr, "dpdk-fwd: %s left behind: %s\n", eal.runtime_dir, strerror(errno));
+	eal.runtime_dir[0] = '\0';
 	eal.err = -ESHUTDOWN;
 }
 

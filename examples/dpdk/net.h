@@ -13,10 +13,12 @@
 
 #include "fwd.h"
 
-/* Starts the EAL once per process (-l 0 --no-huge --no-pci --in-memory);
+/* Starts the EAL once per process (-l 0 --no-huge --no-pci --no-shconf);
  * later calls return its first result. 0 or -errno.
  */
 int net_eal_init(void);
+/* The same with the caller's EAL arguments (kept by the EAL: static). */
+int net_eal_init_args(int argc, char **argv);
 /* Releases the EAL's resources at exit; it cannot be started again
  * (net_eal_init() then returns -ESHUTDOWN).
  */

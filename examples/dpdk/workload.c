@@ -146,12 +146,14 @@ int workload_fill(const struct workload *w, struct fwd_tables *t)
 	return 0;
 }
 
-static void build(struct rte_mbuf *m, fwd_key key, uint8_t kind, uint32_t seq)
+void workload_frame(const struct workload *w, size_t p, uint32_t seq, uint8_t *buf)
 {
-	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 	uint16_t *l4 = (uint16_t *)(ip + 1);
-	uint8_t *payload = (uint8_t *)eth + WORKLOAD_PKT_LEN - sizeof(seq);
+	uint8_t *payload = buf + WORKLOAD_PKT_LEN - sizeof(seq);
+	fwd_key key = w->keys[p % w->o.nr_pkts];
+	uint8_t kind = w->kind[p % w->o.nr_pkts];
 
 	memset(eth, 0, WORKLOAD_PKT_LEN);
 	eth->dst_addr = (struct rte_ether_addr){{2, 0, 0, 0, 0xff, 1}};
@@ -168,7 +170,6 @@ static void build(struct rte_mbuf *m, fwd_key key, uint8_t kind, uint32_t seq)
 	l4[1] = (uint16_t)(key >> 80);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	memcpy(payload, &seq, sizeof(seq));
-	m->data_len = m->pkt_len = WORKLOAD_PKT_LEN;
 }
 
 unsigned int workload_inject(const struct workload *w, struct net *n, unsigned int port,
@@ -185,7 +186,9 @@ unsigned int workload_inject(const struct workload *w, struct net *n, unsigned i
 	for (i = 0; i < count; i++) {
 		size_t p = (*pos + i) % w->o.nr_pkts;
 
-		build(m[i], w->keys[p], w->kind[p], port << 24 | (uint32_t)((*pos + i) & 0xffffff));
+		workload_frame(w, p, port << 24 | (uint32_t)((*pos + i) & 0xffffff),
+			       rte_pktmbuf_mtod(m[i], uint8_t *));
+		m[i]->data_len = m[i]->pkt_len = WORKLOAD_PKT_LEN;
 	}
 	k = rte_ring_enqueue_burst(n->in[port], (void **)m, count, NULL);
 	if (k < count)

@@ -48,6 +48,11 @@ void workload_fini(struct workload *w);
 /* The workload's flows and routes in @t. 0 or -errno. */
 int workload_fill(const struct workload *w, struct fwd_tables *t);
 
+/* Writes packet @p of the stream (wrapping), WORKLOAD_PKT_LEN bytes
+ * carrying @seq in its last 4, to @buf.
+ */
+void workload_frame(const struct workload *w, size_t p, uint32_t seq, uint8_t *buf);
+
 /* Builds packets @pos.. of the stream (wrapping) and puts up to @count of
  * them on port @port's input ring; returns how many, advances @pos. Each
  * packet's last 4 bytes: @port << 24 | its stream position (low 24 bits).

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /* xorshift64 on *@state: cheap, repeatable counter noise in [0, @n). */
 uint64_t bench_rnd(uint64_t *state, uint64_t n);

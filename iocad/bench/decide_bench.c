@@ -14,8 +14,8 @@
 #include <time.h>
 
 #include "bench_util.h"
-#include "decide.h"
-#include "tenant.h"
+#include "decide/decide.h"
+#include "decide/tenant.h"
 
 #define INTERVALS 4000
 #define BUDGET_US 800.0

@@ -23,9 +23,9 @@
 
 #include "assemble.h"
 #include "bench_util.h"
-#include "decide.h"
+#include "decide/decide.h"
 #include "host_counters.h"
-#include "tenant.h"
+#include "decide/tenant.h"
 
 #define INTERVALS 2000
 #define REPEAT 5

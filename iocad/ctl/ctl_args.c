@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../config_value.h"
+#include "config/config_value.h"
 
 static int fail(char *why, size_t len, const char *msg)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <libioca.h>
 
-#include "../config_value.h"
+#include "config/config_value.h"
 #include "ctl_args.h"
 #include "ctl_json.h"
 #include "ctl_print.h"

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host_device.h"
 #include "host_io_alloc.h"
 #include "host_ops.h"
 #include "host_topo.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "host_ops.h"
+#include "host_state.h"
 
 /* enum platform_dev_ddio to the module's enum ioca_ddio_device_mode. */
 static uint32_t module_mode(int mode)

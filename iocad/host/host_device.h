@@ -14,15 +14,6 @@
 
 struct host;
 
-struct host_devices {
-	unsigned int n;
-	struct {
-		char addr[PLATFORM_PCI_ADDR_LEN];
-		uint32_t found; /* enum ioca_ddio_device_mode before iocad's first change */
-		bool changed;	/* iocad set it: restore puts @found back */
-	} d[PLATFORM_MAX_DEVICES];
-};
-
 /* platform_ops.device_ddio of the host. */
 int host_device_ddio(void *ctx, const char *addr, int mode);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "host_io_alloc.h"
+#include "host_opts.h"
 #include "io_alloc.h"
 
 static enum io_control wanted(const struct host_platform_opts *o)

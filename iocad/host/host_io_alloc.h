@@ -9,7 +9,9 @@
 #ifndef IOCAD_HOST_IO_ALLOC_H
 #define IOCAD_HOST_IO_ALLOC_H
 
-#include "host_ops.h"
+#include "host_state.h"
+
+struct host_platform_opts;
 
 /*
  * Choose the backend by @o->io_control and what info/L3/io_alloc says;

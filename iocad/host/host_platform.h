@@ -18,24 +18,8 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "host_opts.h"
 #include "platform.h"
-
-typedef void (*host_print_fn)(void *arg, const char *msg);
-
-struct host_platform_opts {
-	size_t sz;		  /* sizeof(struct host_platform_opts) */
-	const char *resctrl_root; /* NULL: /sys/fs/resctrl */
-	const char *cpu_root;	  /* NULL: /sys/devices/system/cpu */
-	const char *lock_dir;	  /* NULL: /run/iocad */
-	/* Set by SIGTERM/SIGINT: wait() and poll() return within 100 ms. May be NULL. */
-	volatile sig_atomic_t *stop;
-	host_print_fn print; /* notices (cleanup, DDIO counters); NULL: stderr */
-	void *print_arg;
-	/* what sets I/O's ways: enum io_control (host/io_alloc.h); 0 is auto */
-	int io_control;
-	size_t : 0;
-};
-#define host_platform_opts__last_field io_control
 
 /*
  * Open the host platform into @pf. 0, or -errno with @err saying what is

@@ -16,7 +16,6 @@
 #include "rdt.h"
 #include "rdt_apply.h"
 #include "rdt_class.h"
-#include "rdt_watch.h"
 
 static int default_write(void *arg, const char *path, const char *data)
 {
@@ -96,6 +95,13 @@ static int default_mkdir(void *arg, const char *path)
 {
 	(void)arg;
 	return mkdir(path, 0755) ? -errno : 0;
+}
+
+void rdt_mount_dev(struct rdt *r)
+{
+	struct stat st;
+
+	r->root_dev = stat(r->root, &st) ? 0 : (uint64_t)st.st_dev;
 }
 
 uint64_t rdt_dir_ino(const char *path)

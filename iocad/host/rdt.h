@@ -52,9 +52,6 @@ struct rdt_opts {
 };
 #define rdt_opts__last_field mkdir
 
-/* A CPU list ("0-3,8") into @out; 0 or -EINVAL. */
-int rdt_parse_cpus(const char *list, struct platform_cpuset *out);
-
 /* One group of a plan. */
 struct rdt_group {
 	/*

@@ -67,6 +67,9 @@ void rdt_gpath(const struct rdt *r, const struct rdt_group *g, const char *file,
  */
 int rdt_foreign_set(struct rdt *r, struct platform_cpuset *out);
 
+/* Note the mount's device (at open and after rdt_reset()). */
+void rdt_mount_dev(struct rdt *r);
+
 /* The inode of @path's directory (0 if it is not one). */
 uint64_t rdt_dir_ino(const char *path);
 

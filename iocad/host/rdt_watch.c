@@ -16,13 +16,6 @@
 #include "rdt_class.h"
 #include "rdt_watch.h"
 
-void rdt_mount_dev(struct rdt *r)
-{
-	struct stat st;
-
-	r->root_dev = stat(r->root, &st) ? 0 : (uint64_t)st.st_dev;
-}
-
 /* A class of the record that is gone or is another group now: it waits. */
 static int class_gone(struct rdt *r, struct rdt_group *g, uint64_t ino)
 {

@@ -16,9 +16,6 @@
 /* a runtime's class the record waits for is there */
 #define RDT_CLASS_BACK 2
 
-/* Note the mount's device (at open and after rdt_reset()). */
-void rdt_mount_dev(struct rdt *r);
-
 /*
  * 0 if resctrl holds what the record says, else a mask of RDT_LOST and
  * RDT_CLASS_BACK, or -ENOENT when resctrl is not mounted (no info/L3). A

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_value.h"
+#include "config/config_value.h"
 #include "sim_event.h"
 #include "sim_keys.h"
 #include "ways.h"

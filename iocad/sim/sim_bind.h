@@ -10,10 +10,19 @@
 #ifndef IOCAD_SIM_BIND_H
 #define IOCAD_SIM_BIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "scenario.h"
-#include "sim_platform.h"
+
+/* A tenant of the config, as sim_platform_open() (sim_platform.h) takes it. */
+struct sim_tenant_cfg {
+	const char *name;	  /* matches a [tenant NAME] in the scenario */
+	const unsigned int *cpus; /* cpu ids */
+	unsigned int ncpus;
+	bool networking;
+	bool vswitch;
+};
 
 struct sim_bind {
 	unsigned int ncpus; /* highest cpu id + 1 */

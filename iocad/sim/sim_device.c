@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config_device.h"
+#include "config/config_device.h"
 #include "sim_pool.h"
 
 int sim_device_section(struct sim_devices *dv, const char *addr, unsigned int line,

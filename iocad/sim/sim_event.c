@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_value.h"
+#include "config/config_value.h"
 #include "sim_keys.h"
 
 #define MAX_WORDS (SCENARIO_MAX_SETS + 8)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_value.h"
+#include "config/config_value.h"
 
 enum key_type { K_SIZE, K_COUNT, K_REAL, K_UINT, K_BOOL };
 

@@ -52,8 +52,9 @@ struct sim_ctx {
 	volatile sig_atomic_t *reload;
 	void (*reload_cb)(void *arg, const char *path);
 	void *reload_arg;
-	struct sim_device_state dev; /* storage devices' DDIO switches and writes */
-	struct sim_figures fig;	     /* the interval's, for the trace */
+	struct sim_device_state dev;		 /* storage devices' DDIO switches and writes */
+	struct sim_figures fig;			 /* the interval's, for the trace */
+	const char *names[PLATFORM_MAX_TENANTS]; /* sim_platform_view() */
 	char reload_path[2 * SCENARIO_PATH_LEN];
 	char err[2 * SCENARIO_PATH_LEN]; /* what the last failing call was about */
 };
@@ -502,4 +503,21 @@ uint32_t sim_platform_tenant_mask(const struct platform *pf, const char *name)
 	int i = x ? scenario_tenant_index(x->scn, name) : -1;
 
 	return i >= 0 ? x->t[i].mask : 0;
+}
+
+int sim_platform_view(const struct platform *pf, struct sim_platform_view *out)
+{
+	struct sim_ctx *x = sim_of(pf);
+
+	if (!x)
+		return -EINVAL;
+	for (unsigned int i = 0; i < x->scn->ntenants; i++)
+		x->names[i] = x->scn->tenant[i].name;
+	*out = (struct sim_platform_view){.params = &x->params,
+					  .t = x->t,
+					  .names = x->names,
+					  .ntenants = x->scn->ntenants,
+					  .sock = &x->sock,
+					  .ddio = x->ddio_mask};
+	return 0;
 }

@@ -17,15 +17,9 @@
 #include <stdint.h>
 
 #include "platform.h"
+#include "sim_bind.h"
 #include "sim_model.h"
-
-struct sim_tenant_cfg {
-	const char *name;	  /* matches a [tenant NAME] in the scenario */
-	const unsigned int *cpus; /* cpu ids */
-	unsigned int ncpus;
-	bool networking;
-	bool vswitch;
-};
+#include "sim_socket.h"
 
 struct sim_platform_opts {
 	size_t sz;	       /* sizeof(struct sim_platform_opts) */
@@ -62,6 +56,25 @@ const struct sim_rates *sim_platform_rates(const struct platform *pf);
  * (relative paths resolved against the scenario's directory), or NULL.
  */
 const char *sim_platform_reload_path(const struct platform *pf);
+
+/*
+ * What the model solves right now, for tools that evaluate other layouts
+ * on the same workloads (iocad/eval's oracle): the parameters, every
+ * scenario tenant (CPUs bound, current masks and workloads, in scenario
+ * order), the sockets they sit on and each socket's DDIO mask. Pointers
+ * into @pf, valid until its next poll(), apply() or destroy().
+ */
+struct sim_platform_view {
+	const struct sim_params *params;
+	const struct sim_tenant *t;
+	const char *const *names; /* each tenant's name, scenario order */
+	unsigned int ntenants;
+	const struct sim_sockets *sock;
+	const uint32_t *ddio; /* per socket */
+};
+
+/* 0, or -EINVAL if @pf is not a simulator. */
+int sim_platform_view(const struct platform *pf, struct sim_platform_view *out);
 
 /* Current DDIO mask and a tenant's CAT mask (0 if unknown), as the sim applies them. */
 uint32_t sim_platform_ddio_mask(const struct platform *pf);

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /* ntenants of the struct before parsing: an error must leave it. */
 #define CONFIG_FX_MARKER 7

@@ -8,6 +8,8 @@
 
 #include "decide_fx.h"
 
+#include "config/config.h"
+
 struct decide_fx *decide_fx_load(const char *text, const char *file, enum iocad_mode mode)
 {
 	struct decide_fx *f = calloc(1, sizeof(*f));

@@ -6,7 +6,7 @@
 #ifndef IOCAD_TESTS_DECIDE_FX_H
 #define IOCAD_TESTS_DECIDE_FX_H
 
-#include "decide.h"
+#include "decide/decide.h"
 
 struct decide_fx {
 	struct config cfg;

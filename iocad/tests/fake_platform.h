@@ -9,8 +9,8 @@
 #ifndef IOCAD_TESTS_FAKE_PLATFORM_H
 #define IOCAD_TESTS_FAKE_PLATFORM_H
 
-#include "config.h"
-#include "loop.h"
+#include "config/config.h"
+#include "loop/loop.h"
 #include "platform.h"
 
 struct fake_socket {

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "loop.h"
+#include "loop/loop.h"
 
 /* A test's log buffer behind log_buf_loop_log: char log[LOG_BUF_SIZE]. */
 #define LOG_BUF_SIZE 16384

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "metrics_fx.h"
-#include "metrics_render.h"
+#include "metrics/metrics_render.h"
 
 struct metrics_fx *metrics_fx_new(const char *cfg_text)
 {

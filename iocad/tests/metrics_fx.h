@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "metrics.h"
+#include "metrics/metrics.h"
 
 /* A registry with one socket, run by a config parsed from text. */
 struct metrics_fx {

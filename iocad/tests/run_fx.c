@@ -50,7 +50,7 @@ void run_fx_sim_tenants(const struct config *cfg, struct sim_tenant_cfg *t)
 					       .vswitch = cfg->tenant[i].vswitch};
 }
 
-void run_fx_sim_open(const char *scn, const struct config *cfg, volatile sig_atomic_t *reload,
+static void sim_open(const char *scn, const struct config *cfg, volatile sig_atomic_t *reload,
 		     struct platform *pf)
 {
 	struct sim_tenant_cfg t[PLATFORM_MAX_TENANTS];
@@ -66,4 +66,26 @@ void run_fx_sim_open(const char *scn, const struct config *cfg, volatile sig_ato
 
 	if (sim_platform_open(scn, &o, pf, err, sizeof(err)))
 		fail_msg("%s", err);
+}
+
+struct loop_opts run_fx_loop_opts(const struct config *cfg, loop_log_fn log,
+				  volatile sig_atomic_t *reload, loop_reload_fn reload_fn,
+				  void *arg)
+{
+	return (struct loop_opts){.sz = sizeof(struct loop_opts),
+				  .cfg = cfg,
+				  .mode = IOCAD_MODE_IOCA,
+				  .log = log,
+				  .log_arg = arg,
+				  .reload = reload,
+				  .reload_fn = reload_fn,
+				  .reload_arg = arg};
+}
+
+void run_fx_sim_loop(const struct loop_opts *lo, const char *scn, volatile sig_atomic_t *reload,
+		     struct platform *pf, struct loop_record *rec, size_t max, size_t *n)
+{
+	sim_open(scn, lo->cfg, reload, pf);
+	assert_int_equal(loop_run(lo, pf, rec, max, n), 0);
+	pf->ops->destroy(pf->ctx);
 }

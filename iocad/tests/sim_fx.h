@@ -17,4 +17,23 @@ uint32_t sim_fx_ways(unsigned int lo, unsigned int n);
  */
 void sim_fx_init(struct sim_params *p, struct sim_tenant *t, unsigned int n);
 
+#define SIM_FX_TENANTS 4
+
+/* The model tests' state: that machine, its tenants, room for an answer. */
+struct sim_fx {
+	struct sim_params p;
+	struct sim_tenant t[SIM_FX_TENANTS];
+	struct sim_rates r;
+	struct sim_model_ws ws;
+};
+
+/* A zeroed sim_fx with sim_fx_init's machine and @n tenants; NULL without memory. */
+struct sim_fx *sim_fx_new(unsigned int n);
+/* cmocka teardown: frees the sim_fx in *@state. */
+int sim_fx_teardown(void **state);
+/* Solves @f's first @n tenants with DDIO on @ddio into @f->r; fails the test on an error. */
+void sim_fx_solve(struct sim_fx *f, unsigned int n, uint32_t ddio);
+/* Instructions per cycle of a solved tenant; 0 without cycles. */
+double sim_fx_ipc(const struct sim_tenant_rates *r);
+
 #endif /* IOCAD_TESTS_SIM_FX_H */

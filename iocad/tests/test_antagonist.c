@@ -13,11 +13,11 @@
 
 #include <cmocka.h>
 
-#include "antagonist.h"
-#include "config.h"
+#include "decide/antagonist.h"
+#include "config/config.h"
 #include "fake_platform.h"
 #include "log_buf.h"
-#include "loop.h"
+#include "loop/loop.h"
 
 static struct tenant_rates rates(double l2_ratio, double llc_ratio)
 {

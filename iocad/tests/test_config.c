@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 
 static const char good[] = "[platform]\n"
 			   "model = aggregation\n"

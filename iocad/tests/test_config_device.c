@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "config_fx.h"
-#include "config_device.h"
+#include "config/config_device.h"
 
 #define BASE              \
 	"[platform]\n"    \

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "config_socket.h"
+#include "config/config.h"
+#include "config/config_socket.h"
 
 /* [platform] with @llc (a count or "detect") and @incl (NULL: no key), one PS tenant. */
 static int parse(const char *llc, const char *incl, struct config *c, char *err, size_t len)

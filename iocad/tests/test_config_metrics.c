@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 
 static const char tenants[] = "[platform]\nllc_ways = 11\n"
 			      "[tenant a]\ncpus = 0\nways = 2\n";

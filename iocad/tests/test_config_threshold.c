@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "config_fx.h"
-#include "config_value.h"
+#include "config/config_value.h"
 
 #define TENANT          \
 	"[tenant db]\n" \

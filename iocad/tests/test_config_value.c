@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "config_value.h"
+#include "config/config_value.h"
 #include "platform.h"
 
 static void test_config_value_duration_takes_each_unit(void **state)

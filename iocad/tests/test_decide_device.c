@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "decide_device.h"
+#include "decide/decide_device.h"
 
 /* A device streaming @mb MB/s; the socket's DDIO misses at @miss of its writes. */
 static struct decide_device_in streaming(double mb, double miss)

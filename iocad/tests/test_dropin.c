@@ -18,11 +18,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "cgroup_cpus.h"
-#include "cgroup_watch.h"
-#include "config.h"
-#include "dropin.h"
-#include "dropin_watch.h"
+#include "config/cgroup_cpus.h"
+#include "watch/cgroup_watch.h"
+#include "config/config.h"
+#include "config/dropin.h"
+#include "watch/dropin_watch.h"
 
 struct fx {
 	char dir[64];	 /* the test's root */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "fsm.h"
+#include "decide/fsm.h"
 
 #define MISS_LOW 1000.0
 

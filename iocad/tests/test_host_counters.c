@@ -16,10 +16,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "host_cat.h"
 #include "host_counters.h"
-#include "planner.h"
+#include "decide/planner.h"
 
 struct fx {
 	struct host_counters hc;

@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "config_socket.h"
+#include "config/config.h"
+#include "config/config_socket.h"
 #include "host_platform.h"
 #include "host_topo.h"
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "io_alloc.h"
 #include "fake_tree.h"
 #include "rdt_info.h"

@@ -12,7 +12,7 @@
 
 #include "fake_platform.h"
 #include "log_buf.h"
-#include "loop.h"
+#include "loop/loop.h"
 
 static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\nddio_ways_max = 5\n"
 			       "ddio_growth = paper\n"

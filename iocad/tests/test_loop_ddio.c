@@ -16,7 +16,7 @@
 
 #include "fake_platform.h"
 #include "log_buf.h"
-#include "loop.h"
+#include "loop/loop.h"
 
 /*
  * be first in config order, so the I/O-unaware layout puts PS on top; no

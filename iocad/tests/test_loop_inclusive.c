@@ -15,7 +15,7 @@
 
 #include "fake_platform.h"
 #include "log_buf.h"
-#include "loop.h"
+#include "loop/loop.h"
 
 struct fx {
 	struct fake_platform fp;

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "fake_platform.h"
-#include "loop.h"
+#include "loop/loop.h"
 
 struct run {
 	struct fake_platform fp;

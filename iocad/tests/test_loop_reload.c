@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "fake_platform.h"
-#include "loop.h"
+#include "loop/loop.h"
 
 /* be1 (cpu 1) busy, be2 (cpu 2) idle; 3 + 3 + 4 ways + DDIO 2 = 12 of 11: one shares */
 static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\n"

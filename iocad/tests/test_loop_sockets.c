@@ -17,7 +17,7 @@
 
 #include "fake_platform.h"
 #include "log_buf.h"
-#include "loop.h"
+#include "loop/loop.h"
 
 /* Socket 0: CPUs 0-1, 11 ways; socket 1: CPUs 2-3, 20 ways. */
 static const char two_text[] = "[platform]\nmodel = slicing\nddio_ways_max = 5\n"

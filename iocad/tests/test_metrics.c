@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "metrics.h"
+#include "metrics/metrics.h"
 #include "metrics_fx.h"
 
 #define assert_near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))

@@ -22,10 +22,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "metrics.h"
+#include "metrics/metrics.h"
 #include "metrics_fx.h"
-#include "metrics_http.h"
-#include "metrics_textfile.h"
+#include "metrics/metrics_http.h"
+#include "metrics/metrics_textfile.h"
 
 static const char cfg_text[] = "[platform]\nllc_ways = 11\n[tenant a]\ncpus = 0\nways = 2\n";
 

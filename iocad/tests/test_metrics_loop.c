@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include "fake_platform.h"
-#include "loop.h"
-#include "metrics.h"
+#include "loop/loop.h"
+#include "metrics/metrics.h"
 #include "metrics_fx.h"
 
 struct run {

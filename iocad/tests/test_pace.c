@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "fake_platform.h"
-#include "loop.h"
-#include "pace.h"
+#include "loop/loop.h"
+#include "loop/pace.h"
 
 static const char cfg_text[] = "[platform]\nmodel = slicing\nllc_ways = 11\ninterval_ms = 20\n"
 			       "[tenant vf]\ncpus = 0\nways = 3\npriority = PS\nnetworking = yes\n"

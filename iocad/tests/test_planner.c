@@ -8,8 +8,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "planner.h"
-#include "planner_inclusive.h"
+#include "config/config.h"
+#include "decide/planner.h"
+#include "decide/planner_inclusive.h"
 #include "ways.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;

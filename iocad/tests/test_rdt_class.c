@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "host_cat.h"
 #include "rdt.h"
 #include "fake_tree.h"

@@ -8,7 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "select.h"
+#include "config/config.h"
+#include "decide/select.h"
 
 static const char agg[] = "[platform]\nmodel = aggregation\nllc_ways = 11\n"
 			  "[tenant ovs]\ncpus = 0\nways = 2\nvswitch = yes\n"

@@ -22,9 +22,9 @@
 
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "log_buf.h"
-#include "loop.h"
+#include "loop/loop.h"
 #include "run_fx.h"
 #include "scenario.h"
 #include "sim_platform.h"
@@ -114,20 +114,11 @@ static struct run *run_scn(const char *scn_name, const char *cfg_text, const cha
 	r->reload_s = reload_s;
 	r->watch = watch;
 	snprintf(scn, sizeof(scn), "%s", scn_name[0] == '/' ? scn_name : run_fx_example(scn_name));
-	struct loop_opts lo = {.sz = sizeof(lo),
-			       .cfg = &r->cfg,
-			       .mode = IOCAD_MODE_IOCA,
-			       .log = log_cb,
-			       .log_arg = r,
-			       .reload = &r->reload,
-			       .reload_fn = reload_cb,
-			       .reload_arg = r,
-			       .record_fn = record_cb,
-			       .record_arg = r};
+	struct loop_opts lo = run_fx_loop_opts(&r->cfg, log_cb, &r->reload, reload_cb, r);
 
-	run_fx_sim_open(scn, &r->cfg, NULL, &r->pf);
-	assert_int_equal(loop_run(&lo, &r->pf, r->rec, MAX_REC, &r->n), 0);
-	r->pf.ops->destroy(r->pf.ctx);
+	lo.record_fn = record_cb;
+	lo.record_arg = r;
+	run_fx_sim_loop(&lo, scn, NULL, &r->pf, r->rec, MAX_REC, &r->n);
 	assert_int_equal(r->n, n); /* the first poll is the baseline */
 	assert_int_equal(r->nfig, r->n);
 	return r;

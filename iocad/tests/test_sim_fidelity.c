@@ -18,25 +18,17 @@
 #include <cmocka.h>
 
 #include "fake_platform.h"
-#include "loop.h"
+#include "loop/loop.h"
 #include "sim_fx.h"
 #include "sim_model.h"
 #include "sim_platform.h"
 
-struct fx {
-	struct sim_params p;
-	struct sim_tenant t[2];
-	struct sim_rates r;
-	struct sim_model_ws ws;
-};
-
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
+	struct sim_fx *f = sim_fx_new(2);
 
 	if (!f)
 		return -1;
-	sim_fx_init(&f->p, f->t, 2);
 	f->p.leak_cycles = 4;
 	f->p.llc_latency = 50;
 	f->p.l2_latency = 14;
@@ -44,26 +36,10 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	free(*state);
-	return 0;
-}
-
-static void solve(struct fx *f, unsigned int n, uint32_t ddio)
-{
-	assert_int_equal(sim_model_solve(&f->p, f->t, n, ddio, &f->ws, &f->r), 0);
-}
-
-static double ipc(const struct sim_tenant_rates *r)
-{
-	return r->instructions / r->cycles;
-}
-
 /* Fig. 8(d): more DDIO write misses, lower consumer IPC, more cycles per packet. */
 static void test_leaked_dma_costs_the_consumer_cycles(void **state)
 {
-	struct fx *f = *state;
+	struct sim_fx *f = *state;
 	double ipc_small[2], cpp_small[2], ipc_big[2], miss_small = 0;
 
 	/* 8 queues of 2048 1500-byte buffers: 24 MiB of lines, far beyond two ways */
@@ -76,12 +52,12 @@ static void test_leaked_dma_costs_the_consumer_cycles(void **state)
 	f->t[0].mask = sim_fx_ways(0, 3);
 	for (int leak = 0; leak < 2; leak++) {
 		f->p.leak_cycles = leak ? 2 : 0;
-		solve(f, 1, sim_fx_ways(9, 2)); /* two DDIO ways: many write misses */
-		ipc_small[leak] = ipc(&f->r.tenant[0]);
+		sim_fx_solve(f, 1, sim_fx_ways(9, 2)); /* two DDIO ways: many write misses */
+		ipc_small[leak] = sim_fx_ipc(&f->r.tenant[0]);
 		cpp_small[leak] = f->r.tenant[0].cpp;
 		miss_small = f->r.ddio_misses;
-		solve(f, 1, sim_fx_ways(5, 6)); /* six: most writes hit */
-		ipc_big[leak] = ipc(&f->r.tenant[0]);
+		sim_fx_solve(f, 1, sim_fx_ways(5, 6)); /* six: most writes hit */
+		ipc_big[leak] = sim_fx_ipc(&f->r.tenant[0]);
 		assert_true(miss_small > 1.5 * f->r.ddio_misses);
 		assert_true(f->r.tenant[0].cpp < cpp_small[leak] || !leak);
 	}
@@ -96,7 +72,7 @@ static void test_leaked_dma_costs_the_consumer_cycles(void **state)
 /* Fig. 9 calibration: IPC falls with flows, a few times at 100K, not 30x. */
 static void test_flow_table_is_calibrated(void **state)
 {
-	struct fx *f = *state;
+	struct sim_fx *f = *state;
 	double ipc1k, ipc100k, ipc100k_more_ways, pkts100k;
 
 	f->t[0].w.rate = 2e6;
@@ -109,15 +85,15 @@ static void test_flow_table_is_calibrated(void **state)
 	f->t[0].ncpus = 2;
 	f->t[0].mask = sim_fx_ways(0, 2);
 	f->t[0].w.flows = 1000;
-	solve(f, 1, sim_fx_ways(9, 2));
-	ipc1k = ipc(&f->r.tenant[0]);
+	sim_fx_solve(f, 1, sim_fx_ways(9, 2));
+	ipc1k = sim_fx_ipc(&f->r.tenant[0]);
 	f->t[0].w.flows = 100000;
-	solve(f, 1, sim_fx_ways(9, 2));
-	ipc100k = ipc(&f->r.tenant[0]);
+	sim_fx_solve(f, 1, sim_fx_ways(9, 2));
+	ipc100k = sim_fx_ipc(&f->r.tenant[0]);
 	pkts100k = f->r.tenant[0].pkts;
 	f->t[0].mask = sim_fx_ways(0, 5);
-	solve(f, 1, sim_fx_ways(9, 2));
-	ipc100k_more_ways = ipc(&f->r.tenant[0]);
+	sim_fx_solve(f, 1, sim_fx_ways(9, 2));
+	ipc100k_more_ways = sim_fx_ipc(&f->r.tenant[0]);
 	assert_true(ipc1k / ipc100k > 1.5);
 	assert_true(ipc1k / ipc100k < 6.0);
 	/* the vswitch still forwards most of what it is offered */
@@ -127,36 +103,36 @@ static void test_flow_table_is_calibrated(void **state)
 	/* batched lookups overlap their misses (mlp): the same table costs less */
 	f->t[0].mask = sim_fx_ways(0, 2);
 	f->t[0].w.mlp = 6;
-	solve(f, 1, sim_fx_ways(9, 2));
-	assert_true(ipc(&f->r.tenant[0]) > 1.3 * ipc100k);
-	assert_true(ipc(&f->r.tenant[0]) < ipc1k);
+	sim_fx_solve(f, 1, sim_fx_ways(9, 2));
+	assert_true(sim_fx_ipc(&f->r.tenant[0]) > 1.3 * ipc100k);
+	assert_true(sim_fx_ipc(&f->r.tenant[0]) < ipc1k);
 }
 
 /* X-Mem-like random reads: latency falls with ways; L2 serves its share. */
 static void test_latency_and_l2(void **state)
 {
-	struct fx *f = *state;
+	struct sim_fx *f = *state;
 	double lat2, lat6;
 
 	f->t[0].w.ws = 10 * MB;
 	f->t[0].w.rpi = 0.02;
 	f->t[0].mask = sim_fx_ways(0, 2);
-	solve(f, 1, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 1, sim_fx_ways(9, 2));
 	lat2 = f->r.tenant[0].lat_ns;
 	f->t[0].mask = sim_fx_ways(0, 6);
-	solve(f, 1, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 1, sim_fx_ways(9, 2));
 	lat6 = f->r.tenant[0].lat_ns;
 	assert_true(lat6 < 0.8 * lat2);
 	assert_true(lat6 >= 50 / 2.3 - 1e-9); /* never below an LLC hit */
 	/* a working set that fits its core's L2 never reaches the LLC */
 	f->p.l2_bytes = 1 * MB;
 	f->t[0].w.ws = 1 * MB;
-	solve(f, 1, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 1, sim_fx_ways(9, 2));
 	assert_true(f->r.tenant[0].llc_refs < 1.0);
 	assert_true(fabs(f->r.tenant[0].lat_ns - 14 / 2.3) < 1e-6);
 	/* half of it in L2: the LLC sees half the references */
 	f->t[0].w.ws = 2 * MB;
-	solve(f, 1, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 1, sim_fx_ways(9, 2));
 	assert_true(fabs(f->r.tenant[0].llc_refs / (f->r.tenant[0].instructions * 0.02) - 0.5) <
 		    1e-6);
 }
@@ -263,7 +239,7 @@ static void test_trace_has_the_models_columns(void **state)
 
 int main(void)
 {
-#define T(x) cmocka_unit_test_setup_teardown(x, setup, teardown)
+#define T(x) cmocka_unit_test_setup_teardown(x, setup, sim_fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_leaked_dma_costs_the_consumer_cycles),
 		T(test_flow_table_is_calibrated),

@@ -14,21 +14,13 @@
 #include "sim_model.h"
 #include "sim_rng.h"
 
-struct fixture {
-	struct sim_params p;
-	struct sim_tenant t[4];
-	struct sim_rates r;
-	struct sim_model_ws ws;
-};
-
 /* 11 ways of 2.25 MiB; t0 a 10 MiB cache-hungry PS tenant, t1 a packet consumer. */
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct sim_fx *f = sim_fx_new(4);
 
 	if (!f)
 		return -1;
-	sim_fx_init(&f->p, f->t, 4);
 	f->t[0].w.ws = 10 * MB;
 	f->t[0].w.rpi = 0.01;
 	f->t[0].mask = sim_fx_ways(0, 2);
@@ -45,36 +37,20 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	free(*state);
-	return 0;
-}
-
-static double ipc(const struct sim_tenant_rates *r)
-{
-	return r->cycles > 0 ? r->instructions / r->cycles : 0;
-}
-
 static double mpi(const struct sim_tenant_rates *r)
 {
 	return r->instructions > 0 ? r->llc_misses / r->instructions : 0;
 }
 
-static void solve(struct fixture *f, unsigned int n, uint32_t ddio)
-{
-	assert_int_equal(sim_model_solve(&f->p, f->t, n, ddio, &f->ws, &f->r), 0);
-}
-
 static void test_sim_model_more_tenant_ways_never_mean_more_misses(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double prev = INFINITY;
 	unsigned int n;
 
 	for (n = 1; n <= 9; n++) {
 		f->t[0].mask = sim_fx_ways(0, n);
-		solve(f, 1, sim_fx_ways(9, 2));
+		sim_fx_solve(f, 1, sim_fx_ways(9, 2));
 		assert_true(mpi(&f->r.tenant[0]) <= prev * (1 + 1e-9));
 		prev = mpi(&f->r.tenant[0]);
 	}
@@ -83,13 +59,13 @@ static void test_sim_model_more_tenant_ways_never_mean_more_misses(void **state)
 
 static void test_sim_model_more_ddio_ways_never_mean_more_ddio_misses(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double prev = INFINITY;
 	unsigned int n;
 
 	f->t[1].w.queues = 16; /* 24 MiB of buffer lines */
 	for (n = 1; n <= 6; n++) {
-		solve(f, 2, sim_fx_ways(11 - n, n));
+		sim_fx_solve(f, 2, sim_fx_ways(11 - n, n));
 		assert_true(f->r.ddio_misses <= prev * (1 + 1e-9));
 		prev = f->r.ddio_misses;
 	}
@@ -103,7 +79,7 @@ static void test_sim_model_more_ddio_ways_never_mean_more_ddio_misses(void **sta
  */
 static void test_sim_model_random_free_ways_never_raise_own_miss_ratio(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	struct sim_rng r;
 	int round;
 
@@ -119,17 +95,17 @@ static void test_sim_model_random_free_ways_never_raise_own_miss_ratio(void **st
 					      : sim_fx_ways(lo, 1 + sim_rng_next(&r) % (8 - lo));
 			f->t[i].w.ws = (0.5 + sim_rng_uniform(&r) * 12) * MB;
 		}
-		solve(f, 4, sim_fx_ways(9, 2));
+		sim_fx_solve(f, 4, sim_fx_ways(9, 2));
 		before = f->r.tenant[k].llc_misses / f->r.tenant[k].llc_refs;
 		f->t[k].mask |= sim_fx_ways(8, 1);
-		solve(f, 4, sim_fx_ways(9, 2));
+		sim_fx_solve(f, 4, sim_fx_ways(9, 2));
 		assert_true(f->r.tenant[k].llc_misses / f->r.tenant[k].llc_refs <= before + 1e-9);
 	}
 }
 
 static void test_sim_model_larger_packets_mean_more_ddio_misses(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	static const double sizes[] = {64, 256, 512, 1024, 1500};
 	double prev = -1;
 	size_t i;
@@ -137,7 +113,7 @@ static void test_sim_model_larger_packets_mean_more_ddio_misses(void **state)
 	f->t[1].w.queues = 8;
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		f->t[1].w.pkt = sizes[i];
-		solve(f, 2, sim_fx_ways(9, 2));
+		sim_fx_solve(f, 2, sim_fx_ways(9, 2));
 		/* equal while only the read lines miss (one a packet at every size) */
 		assert_true(f->r.ddio_misses >= prev * (1 - 1e-9));
 		prev = f->r.ddio_misses;
@@ -147,13 +123,13 @@ static void test_sim_model_larger_packets_mean_more_ddio_misses(void **state)
 
 static void test_sim_model_larger_rings_mean_more_ddio_misses(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double prev = -1;
 	unsigned int ring;
 
 	for (ring = 256; ring <= 8192; ring *= 2) {
 		f->t[1].w.ring = ring;
-		solve(f, 2, sim_fx_ways(9, 2));
+		sim_fx_solve(f, 2, sim_fx_ways(9, 2));
 		assert_true(f->r.ddio_misses >= prev);
 		prev = f->r.ddio_misses;
 	}
@@ -162,15 +138,15 @@ static void test_sim_model_larger_rings_mean_more_ddio_misses(void **state)
 
 static void test_sim_model_leaky_dma_costs_memory_traffic(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double fits_mem, fits_miss;
 
 	f->t[1].w.queues = 2; /* 3 MiB of lines: half in DDIO fits two ways */
-	solve(f, 2, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 2, sim_fx_ways(9, 2));
 	fits_miss = f->r.ddio_misses;
 	fits_mem = f->r.mem_bytes;
 	f->t[1].w.queues = 16; /* 24 MiB: 12 MiB for two DDIO ways */
-	solve(f, 2, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 2, sim_fx_ways(9, 2));
 	assert_true(fits_miss < 1e-3 * f->r.ddio_misses);
 	assert_true(f->r.ddio_misses > 0.3 * (f->r.ddio_hits + f->r.ddio_misses));
 	assert_true(f->r.mem_bytes > fits_mem + 64 * 0.9 * f->r.ddio_misses);
@@ -178,47 +154,47 @@ static void test_sim_model_leaky_dma_costs_memory_traffic(void **state)
 
 static void test_sim_model_be_on_ddio_ways_instead_of_ps_raises_ps_ipc(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double shared, isolated;
 
 	/* The PS tenant on DDIO's ways, a BE tenant elsewhere ... */
 	f->t[0].mask = sim_fx_ways(9, 2);
 	f->t[3].mask = sim_fx_ways(0, 2);
-	solve(f, 4, sim_fx_ways(9, 2));
-	shared = ipc(&f->r.tenant[0]);
+	sim_fx_solve(f, 4, sim_fx_ways(9, 2));
+	shared = sim_fx_ipc(&f->r.tenant[0]);
 	/* ... then swapped: CAT isolates both either way. */
 	f->t[0].mask = sim_fx_ways(0, 2);
 	f->t[3].mask = sim_fx_ways(9, 2);
-	solve(f, 4, sim_fx_ways(9, 2));
-	isolated = ipc(&f->r.tenant[0]);
+	sim_fx_solve(f, 4, sim_fx_ways(9, 2));
+	isolated = sim_fx_ipc(&f->r.tenant[0]);
 	assert_true(isolated > 1.05 * shared);
 }
 
 static void test_sim_model_free_ways_make_ddio_irrelevant(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double quiet, busy;
 
 	/* ways 0-1 (the inclusive ways) hold only the ring's read lines, 7-8 nothing */
 	f->t[0].mask = sim_fx_ways(2, 4);
 	f->t[1].mask = sim_fx_ways(6, 1);
 	f->t[1].w.rate = 1e5;
-	solve(f, 2, sim_fx_ways(9, 2));
-	quiet = ipc(&f->r.tenant[0]);
+	sim_fx_solve(f, 2, sim_fx_ways(9, 2));
+	quiet = sim_fx_ipc(&f->r.tenant[0]);
 	f->t[1].w.rate = 8e6;
 	f->t[1].w.queues = 16;
-	solve(f, 2, sim_fx_ways(9, 2));
-	busy = ipc(&f->r.tenant[0]);
+	sim_fx_solve(f, 2, sim_fx_ways(9, 2));
+	busy = sim_fx_ipc(&f->r.tenant[0]);
 	assert_float_equal(quiet, busy, 1e-9);
 }
 
 static void test_sim_model_overloaded_consumer_drops_and_leaks(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 
 	f->t[1].w.rate = 50e6; /* far beyond two cores at 300 instructions a packet */
 	f->t[1].w.queues = 16;
-	solve(f, 2, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 2, sim_fx_ways(9, 2));
 	assert_true(f->r.tenant[1].drops > 0);
 	assert_true(f->r.tenant[1].pkts < 50e6);
 	/* A full ring waits long enough for DDIO to evict packets before use. */
@@ -227,10 +203,10 @@ static void test_sim_model_overloaded_consumer_drops_and_leaks(void **state)
 
 static void test_sim_model_inactive_tenant_counts_nothing(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 
 	f->t[2].w.active = false;
-	solve(f, 4, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 4, sim_fx_ways(9, 2));
 	assert_float_equal(f->r.tenant[2].cycles, 0, 0);
 	assert_float_equal(f->r.tenant[2].instructions, 0, 0);
 	assert_true(f->r.tenant[3].cycles > 0);
@@ -238,7 +214,7 @@ static void test_sim_model_inactive_tenant_counts_nothing(void **state)
 
 static void test_sim_model_rejects_bad_parameters(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 
 	f->p.ways = 0;
 	assert_int_equal(sim_model_solve(&f->p, f->t, 4, 0x600, &f->ws, &f->r), -EINVAL);
@@ -251,7 +227,7 @@ static void test_sim_model_rejects_bad_parameters(void **state)
 }
 
 /* A memory-bound neighbour on disjoint ways: cache-wise isolated, DRAM-wise not. */
-static void thrasher(struct fixture *f)
+static void thrasher(struct sim_fx *f)
 {
 	f->t[0].w.ws = 200 * MB;
 	f->t[0].w.rpi = 0.05;
@@ -264,18 +240,18 @@ static void thrasher(struct fixture *f)
 
 static void test_sim_model_memory_traffic_slows_a_cache_isolated_tenant(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double lat_quiet, ins_quiet, lat_idle_bw;
 
 	thrasher(f);
 	f->p.mem_bw = 128e9;
 	f->p.mem_slope = 0.2;
 	f->t[0].w.active = false;
-	solve(f, 3, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 3, sim_fx_ways(9, 2));
 	lat_quiet = f->r.tenant[2].lat_ns;
 	ins_quiet = f->r.tenant[2].instructions;
 	f->t[0].w.active = true;
-	solve(f, 3, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 3, sim_fx_ways(9, 2));
 	assert_true(f->r.mem_util > 0.3);
 	assert_true(f->r.mem_util < 1.0);   /* the cores' own stalls bound their traffic */
 	assert_true(f->r.iterations < 300); /* converged, not stopped at the cap */
@@ -284,18 +260,18 @@ static void test_sim_model_memory_traffic_slows_a_cache_isolated_tenant(void **s
 	assert_true(f->r.tenant[2].instructions < ins_quiet);
 	/* without the bandwidth model disjoint masks never interact */
 	f->p.mem_bw = 0;
-	solve(f, 3, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 3, sim_fx_ways(9, 2));
 	lat_idle_bw = f->r.tenant[2].lat_ns;
 	assert_float_equal(f->r.penalty, f->p.miss_penalty, 1e-9);
 	assert_float_equal(f->r.mem_util, 0, 0);
 	f->t[0].w.active = false;
-	solve(f, 3, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 3, sim_fx_ways(9, 2));
 	assert_float_equal(f->r.tenant[2].lat_ns, lat_idle_bw, 1e-9);
 }
 
 static void test_sim_model_leaked_dma_slows_a_cache_isolated_tenant(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double lat_fits, mem_fits;
 
 	thrasher(f);
@@ -305,11 +281,11 @@ static void test_sim_model_leaked_dma_slows_a_cache_isolated_tenant(void **state
 	f->t[1].w.rate = 8e6;
 	f->t[1].ncpus = 4;
 	f->t[1].w.ring = 128; /* in flight: 4 x 128 x 24 lines, in DDIO's two ways */
-	solve(f, 3, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 3, sim_fx_ways(9, 2));
 	lat_fits = f->r.tenant[2].lat_ns;
 	mem_fits = f->r.mem_bytes;
 	f->t[1].w.ring = 4096; /* 48 MiB in flight: it leaks */
-	solve(f, 3, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 3, sim_fx_ways(9, 2));
 	assert_true(f->r.mem_bytes > mem_fits * 2);
 	assert_true(f->r.tenant[2].lat_ns > lat_fits);
 	assert_true(f->r.tenant[0].instructions == 0);
@@ -317,14 +293,14 @@ static void test_sim_model_leaked_dma_slows_a_cache_isolated_tenant(void **state
 
 static void test_sim_model_steeper_loaded_latency_costs_more(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double prev = 0, prev_lat = 0;
 
 	thrasher(f);
 	f->p.mem_bw = 128e9;
 	for (double k = 0; k <= 0.8; k += 0.2) {
 		f->p.mem_slope = k;
-		solve(f, 3, sim_fx_ways(9, 2));
+		sim_fx_solve(f, 3, sim_fx_ways(9, 2));
 		assert_true(f->r.penalty >= prev);
 		assert_true(f->r.iterations < 300);
 		assert_true(f->r.tenant[2].lat_ns >= prev_lat);
@@ -334,7 +310,7 @@ static void test_sim_model_steeper_loaded_latency_costs_more(void **state)
 	assert_true(prev > f->p.miss_penalty);
 	/* a narrower memory system is a more loaded one */
 	f->p.mem_bw = 64e9;
-	solve(f, 3, sim_fx_ways(9, 2));
+	sim_fx_solve(f, 3, sim_fx_ways(9, 2));
 	assert_true(f->r.penalty > prev);
 	f->p.mem_bw = -1;
 	assert_int_equal(sim_model_solve(&f->p, f->t, 3, 0x600, &f->ws, &f->r), -EINVAL);
@@ -342,7 +318,7 @@ static void test_sim_model_steeper_loaded_latency_costs_more(void **state)
 
 int main(void)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, sim_fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_sim_model_more_tenant_ways_never_mean_more_misses),
 		T(test_sim_model_more_ddio_ways_never_mean_more_ddio_misses),

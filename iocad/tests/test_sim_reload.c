@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "log_buf.h"
-#include "loop.h"
+#include "loop/loop.h"
 #include "run_fx.h"
 #include "sim_platform.h"
 
@@ -63,18 +63,9 @@ static struct run *run_join_leave(const char *ghost)
 	if (config_parse_file(run_fx_example("join-leave.ini"), &r->cfg, err, sizeof(err)))
 		fail_msg("%s", err);
 	snprintf(scn, sizeof(scn), "%s", run_fx_example("join-leave.scn"));
-	struct loop_opts lo = {.sz = sizeof(lo),
-			       .cfg = &r->cfg,
-			       .mode = IOCAD_MODE_IOCA,
-			       .log = log_cb,
-			       .log_arg = r,
-			       .reload = &r->reload,
-			       .reload_fn = reload_cb,
-			       .reload_arg = r};
+	struct loop_opts lo = run_fx_loop_opts(&r->cfg, log_cb, &r->reload, reload_cb, r);
 
-	run_fx_sim_open(scn, &r->cfg, &r->reload, &r->pf);
-	assert_int_equal(loop_run(&lo, &r->pf, r->rec, MAX_REC, &r->n), 0);
-	r->pf.ops->destroy(r->pf.ctx);
+	run_fx_sim_loop(&lo, scn, &r->reload, &r->pf, r->rec, MAX_REC, &r->n);
 	assert_int_equal(r->n, 39); /* 40 s, the first poll is the baseline */
 	return r;
 }

@@ -23,21 +23,13 @@
 /* Line rate of one 40GbE port at @pkt bytes (20 bytes of preamble and gap). */
 #define LINE_RATE(pkt) (40e9 / (((pkt) + 20) * 8))
 
-struct fixture {
-	struct sim_params p;
-	struct sim_tenant t[3];
-	struct sim_rates r;
-	struct sim_model_ws ws;
-};
-
 /* t0: an l3fwd-like consumer of one 40GbE port; t1, t2: X-Mem-like readers. */
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct sim_fx *f = sim_fx_new(3);
 
 	if (!f)
 		return -1;
-	sim_fx_init(&f->p, f->t, 3);
 	f->p.llc_latency = 50;
 	f->p.l2_latency = 14;
 	f->t[0].w.pkt = 1024;
@@ -52,26 +44,16 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
+/* DDIO on its default ways, 9-10. */
+static void solve(struct sim_fx *f, unsigned int n)
 {
-	free(*state);
-	return 0;
-}
-
-static void solve(struct fixture *f, unsigned int n)
-{
-	assert_int_equal(sim_model_solve(&f->p, f->t, n, sim_fx_ways(9, 2), &f->ws, &f->r), 0);
-}
-
-static double ipc(const struct sim_tenant_rates *r)
-{
-	return r->cycles > 0 ? r->instructions / r->cycles : 0;
+	sim_fx_solve(f, n, sim_fx_ways(9, 2));
 }
 
 /* A ring that fits: every write hits in place; read lines in the inclusive ways. */
 static void test_ring_that_fits_lives_where_written_and_read(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	const struct sim_tenant_rates *c = &f->r.tenant[0];
 
 	solve(f, 1);
@@ -93,7 +75,7 @@ static void test_ring_that_fits_lives_where_written_and_read(void **state)
 /* DCA off: every write goes to DRAM, every line the core reads misses. */
 static void test_ring_without_dca_goes_to_dram(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	const struct sim_tenant_rates *c = &f->r.tenant[0];
 
 	f->t[0].w.dca = false;
@@ -115,7 +97,7 @@ static void test_ring_without_dca_goes_to_dram(void **state)
  */
 static void test_ring_leaky_dma_grows_with_the_ring(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double miss = -1, mem = -1, two;
 	unsigned int ring;
 
@@ -145,7 +127,7 @@ static void test_ring_leaky_dma_grows_with_the_ring(void **state)
  */
 static void test_ring_overloaded_consumer_reads_evicted_lines(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	const struct sim_tenant_rates *c = &f->r.tenant[0];
 	double kept_up;
 
@@ -175,7 +157,7 @@ static void test_ring_overloaded_consumer_reads_evicted_lines(void **state)
  */
 static void test_ring_latent_contender_on_ddio_ways(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double ws;
 
 	f->p.l2_bytes = 1 * MB;
@@ -201,7 +183,7 @@ static void test_ring_latent_contender_on_ddio_ways(void **state)
  */
 static void test_ring_inclusive_ways_suffer_only_with_dca(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double idle, on, off;
 
 	f->t[0].mask = sim_fx_ways(4, 3);
@@ -212,14 +194,14 @@ static void test_ring_inclusive_ways_suffer_only_with_dca(void **state)
 	f->t[1].w.ws = 4 * MB;
 	f->t[0].w.rate = 0;
 	solve(f, 2);
-	idle = ipc(&f->r.tenant[1]);
+	idle = sim_fx_ipc(&f->r.tenant[1]);
 	f->t[0].w.rate = 2 * LINE_RATE(1500);
 	solve(f, 2);
-	on = ipc(&f->r.tenant[1]);
+	on = sim_fx_ipc(&f->r.tenant[1]);
 	assert_true(f->r.incl_occ > 0);
 	f->t[0].w.dca = false;
 	solve(f, 2);
-	off = ipc(&f->r.tenant[1]);
+	off = sim_fx_ipc(&f->r.tenant[1]);
 	assert_true(on < 0.9 * idle);
 	assert_float_equal(off, idle, 1e-9);
 }
@@ -231,7 +213,7 @@ static void test_ring_inclusive_ways_suffer_only_with_dca(void **state)
  */
 static void test_ring_io_tenant_on_inclusive_ways_saves_memory(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	double mem, lat;
 
 	f->p.mem_bw = 128e9;
@@ -265,7 +247,7 @@ static void test_ring_io_tenant_on_inclusive_ways_saves_memory(void **state)
  */
 static void test_ring_tx_reads_cached_payload_from_the_llc(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	const struct sim_tenant_rates *c = &f->r.tenant[0];
 	double mem, hits, cpp;
 
@@ -296,7 +278,7 @@ static void test_ring_tx_reads_cached_payload_from_the_llc(void **state)
  */
 static void test_ring_tx_reads_leaked_payload_from_dram(void **state)
 {
-	struct fixture *f = *state;
+	struct sim_fx *f = *state;
 	const struct sim_tenant_rates *c = &f->r.tenant[0];
 	double mem;
 
@@ -322,23 +304,23 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_ring_that_fits_lives_where_written_and_read,
-						setup, teardown),
+						setup, sim_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ring_without_dca_goes_to_dram, setup,
-						teardown),
+						sim_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ring_leaky_dma_grows_with_the_ring, setup,
-						teardown),
+						sim_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ring_overloaded_consumer_reads_evicted_lines,
-						setup, teardown),
+						setup, sim_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ring_latent_contender_on_ddio_ways, setup,
-						teardown),
+						sim_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ring_inclusive_ways_suffer_only_with_dca,
-						setup, teardown),
+						setup, sim_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ring_io_tenant_on_inclusive_ways_saves_memory,
-						setup, teardown),
+						setup, sim_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ring_tx_reads_cached_payload_from_the_llc,
-						setup, teardown),
+						setup, sim_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ring_tx_reads_leaked_payload_from_dram, setup,
-						teardown),
+						sim_fx_teardown),
 	};
 
 	return cmocka_run_group_tests_name("sim_ring", tests, NULL, NULL);

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "config.h"
-#include "loop.h"
+#include "config/config.h"
+#include "loop/loop.h"
 #include "run_fx.h"
 #include "sim_platform.h"
 

@@ -19,9 +19,9 @@
 
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "log_buf.h"
-#include "loop.h"
+#include "loop/loop.h"
 #include "run_fx.h"
 #include "sim_platform.h"
 
@@ -71,9 +71,7 @@ static struct run *story_with(const char *base, enum iocad_mode mode, bool no_in
 			       .log = log_cb,
 			       .log_arg = r};
 
-	run_fx_sim_open(scn, &r->cfg, NULL, &pf);
-	assert_int_equal(loop_run(&lo, &pf, r->rec, MAX_REC, &r->n), 0);
-	pf.ops->destroy(pf.ctx);
+	run_fx_sim_loop(&lo, scn, NULL, &pf, r->rec, MAX_REC, &r->n);
 	fclose(m);
 	assert_true(r->n > 40);
 	return r;

@@ -8,7 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "stability.h"
+#include "config/config.h"
+#include "decide/stability.h"
 
 static const char cfg_text[] = "[platform]\nllc_ways = 11\n"
 			       "[tenant net]\ncpus = 0\nways = 2\nnetworking = yes\n"

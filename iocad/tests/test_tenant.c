@@ -8,7 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tenant.h"
+#include "config/config.h"
+#include "decide/tenant.h"
 
 static const char text[] = "[platform]\nllc_ways = 11\n"
 			   "[tenant a]\ncpus = 0,2\nways = 2\n"

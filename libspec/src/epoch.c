@@ -56,6 +56,7 @@ int epoch_domain_init(struct epoch_domain *d, size_t nr_points)
 	atomic_init(&d->head, NULL);
 	atomic_init(&d->gen, 1);
 	d->nr_points = nr_points;
+	atomic_init(&d->point_gen, NULL);
 	err = pthread_key_create(&d->key, rec_release);
 	if (err)
 		return -err;
@@ -69,6 +70,7 @@ static void rec_free(struct thread_rec *rec)
 	free(rec->samples);
 	free(rec->topk);
 	free(rec->extra);
+	free(rec->point_gen);
 	free(rec);
 }
 
@@ -82,6 +84,23 @@ void epoch_domain_fini(struct epoch_domain *d)
 		rec_free(rec);
 	}
 	atomic_store(&d->head, NULL);
+	free(atomic_load(&d->point_gen));
+	atomic_store(&d->point_gen, NULL);
+}
+
+/* The domain's per-point generations, made by the first record's thread. */
+static bool point_gens(struct epoch_domain *d, size_t n)
+{
+	_Atomic uint64_t *g = atomic_load(&d->point_gen), *none = NULL;
+
+	if (g)
+		return true;
+	g = calloc(n, sizeof(*g));
+	if (!g)
+		return false;
+	if (!atomic_compare_exchange_strong(&d->point_gen, &none, g))
+		free(g);
+	return true;
 }
 
 static struct thread_rec *rec_alloc(struct epoch_domain *d)
@@ -95,7 +114,9 @@ static struct thread_rec *rec_alloc(struct epoch_domain *d)
 	rec->samples = calloc(n, sizeof(*rec->samples));
 	rec->topk = calloc(n * SAMPLER_TOPK, sizeof(*rec->topk));
 	rec->extra = calloc(n * SAMPLER_TOPK, sizeof(*rec->extra));
-	if (!rec->countdown || !rec->samples || !rec->topk || !rec->extra) {
+	rec->point_gen = calloc(n, sizeof(*rec->point_gen));
+	if (!rec->countdown || !rec->samples || !rec->topk || !rec->extra || !rec->point_gen ||
+	    !point_gens(d, n)) {
 		rec_free(rec);
 		return NULL;
 	}

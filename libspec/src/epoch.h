@@ -40,11 +40,12 @@ struct thread_rec {
 	_Atomic uint64_t nested; /* where nested calls "leave": a sink */
 	_Atomic int in_use;	 /* owned by a live thread */
 	struct thread_rec *next;
-	_Atomic uint64_t gen;	   /* sampler generation of the tables */
-	uint32_t *countdown;	   /* [nr_points] calls until the next sample */
-	_Atomic uint64_t *samples; /* [nr_points] */
-	struct topk_slot *topk;	   /* [nr_points][SAMPLER_TOPK] */
-	struct topk_extra *extra;  /* [nr_points][SAMPLER_TOPK] */
+	_Atomic uint64_t gen;	     /* sampler generation of the tables */
+	_Atomic uint64_t *point_gen; /* [nr_points]: per point, as the domain's */
+	uint32_t *countdown;	     /* [nr_points] calls until the next sample */
+	_Atomic uint64_t *samples;   /* [nr_points] */
+	struct topk_slot *topk;	     /* [nr_points][SAMPLER_TOPK] */
+	struct topk_extra *extra;    /* [nr_points][SAMPLER_TOPK] */
 };
 
 struct epoch_domain {
@@ -54,6 +55,11 @@ struct epoch_domain {
 	pthread_key_t key;
 	size_t nr_points;
 	_Atomic uint64_t gen; /* bumped to reset every thread's samples */
+	/* [nr_points]: bumped to reset one point's samples in every thread;
+	 * allocated with the first thread record (the number of points is
+	 * known only after the domain is made), so set wherever a record is.
+	 */
+	_Atomic(_Atomic uint64_t *) point_gen;
 	bool membarrier;
 };
 

@@ -12,6 +12,7 @@
 #include "runtime.h"
 #include "variant.h"
 #include "sampler.h"
+#include "runtime_ref.h"
 #include "tier.h"
 
 #define DEFAULT_PIPELINE "default<O3>"
@@ -453,7 +454,7 @@ void spec_runtime__close(struct spec_runtime *rt)
 {
 	struct variant *v, *next;
 
-	if (!rt)
+	if (!rt || !rt_put_last(rt))
 		return;
 	compiler_stop(rt);
 	/* No thread is inside a handler any more (the caller's promise). */

@@ -96,6 +96,8 @@ struct spec_runtime {
 	 */
 	void (*load_hook)(void *ctx);
 	void *load_hook_ctx;
+	/* References beyond the opener's (runtime_ref.h); 0 when calloc'd. */
+	_Atomic long extra_refs;
 };
 
 /* Record an error of @rt and log it; returns @err. Takes err_lock only. */

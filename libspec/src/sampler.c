@@ -6,6 +6,19 @@
 
 #define RELAXED memory_order_relaxed
 
+static void point_clear(struct thread_rec *rec, size_t idx)
+{
+	size_t i;
+
+	atomic_store_explicit(&rec->samples[idx], 0, RELAXED);
+	for (i = idx * SAMPLER_TOPK; i < (idx + 1) * SAMPLER_TOPK; i++) {
+		atomic_store_explicit(&rec->topk[i].count, 0, RELAXED);
+		atomic_store_explicit(&rec->topk[i].value, 0, RELAXED);
+		atomic_store_explicit(&rec->extra[i].value_hi, 0, RELAXED);
+		atomic_store_explicit(&rec->extra[i].out, 0, RELAXED);
+	}
+}
+
 static void rec_clear(struct thread_rec *rec, size_t nr_points)
 {
 	size_t i;
@@ -84,6 +97,11 @@ static inline struct thread_rec *due(struct spec_point *p, uint32_t every)
 		rec_clear(rec, d->nr_points);
 		atomic_store_explicit(&rec->gen, gen, RELAXED);
 	}
+	gen = atomic_load_explicit(&atomic_load_explicit(&d->point_gen, RELAXED)[p->idx], RELAXED);
+	if (atomic_load_explicit(&rec->point_gen[p->idx], RELAXED) != gen) {
+		point_clear(rec, p->idx);
+		atomic_store_explicit(&rec->point_gen[p->idx], gen, RELAXED);
+	}
 	atomic_store_explicit(&rec->samples[p->idx],
 			      atomic_load_explicit(&rec->samples[p->idx], RELAXED) + 1, RELAXED);
 	return rec;
@@ -139,17 +157,21 @@ static size_t add_value(struct spec_observed *all, size_t n, const struct topk_s
 size_t sampler_merge(struct epoch_domain *d, size_t idx, struct spec_observed *out, size_t max,
 		     uint64_t *samples)
 {
-	uint64_t gen = atomic_load(&d->gen), total = 0;
+	uint64_t gen = atomic_load(&d->gen), pgen = 0, total = 0;
+	struct thread_rec *rec = atomic_load(&d->head);
 	struct spec_observed *all = NULL;
-	struct thread_rec *rec;
 	size_t n = 0, cap = 0, i;
 
-	for (rec = atomic_load(&d->head); rec; rec = rec->next) {
+	/* Made before the first record was published. */
+	if (rec)
+		pgen = atomic_load(&atomic_load(&d->point_gen)[idx]);
+	for (; rec; rec = rec->next) {
 		const struct topk_slot *s = &rec->topk[idx * SAMPLER_TOPK];
 		const struct topk_extra *ex = &rec->extra[idx * SAMPLER_TOPK];
 
 		/* A stale table belongs to an earlier generation: not counted. */
-		if (atomic_load_explicit(&rec->gen, RELAXED) != gen)
+		if (atomic_load_explicit(&rec->gen, RELAXED) != gen ||
+		    atomic_load_explicit(&rec->point_gen[idx], RELAXED) != pgen)
 			continue;
 		if (n + SAMPLER_TOPK > cap) {
 			struct spec_observed *na;
@@ -183,4 +205,13 @@ size_t sampler_merge(struct epoch_domain *d, size_t idx, struct spec_observed *o
 void sampler_reset(struct epoch_domain *d)
 {
 	atomic_fetch_add(&d->gen, 1);
+}
+
+void sampler_reset_point(struct epoch_domain *d, size_t idx)
+{
+	_Atomic uint64_t *g = atomic_load(&d->point_gen);
+
+	/* No record yet: no thread has sampled anything to forget. */
+	if (g)
+		atomic_fetch_add(&g[idx], 1);
 }

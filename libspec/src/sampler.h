@@ -29,5 +29,7 @@ size_t sampler_merge(struct epoch_domain *d, size_t idx, struct spec_observed *o
 
 /* Forget every observation (threads clear their tables lazily). */
 void sampler_reset(struct epoch_domain *d);
+/* Forget the observations of point @idx only (the others keep theirs). */
+void sampler_reset_point(struct epoch_domain *d, size_t idx);
 
 #endif /* LIBSPEC_SAMPLER_H */

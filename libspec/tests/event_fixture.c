@@ -40,10 +40,10 @@ void evfix_open_bare(struct fix *f, const struct spec_events_opts *opts)
 void evfix_open(struct fix *f, const struct spec_events_opts *opts)
 {
 	evfix_open_bare(f, opts);
-	f->a = spec_events__event(f->evs, "A");
-	f->b = spec_events__event(f->evs, "B");
-	f->c = spec_events__event(f->evs, "C");
-	f->d = spec_events__event(f->evs, "D");
+	f->a = spec_events__declare(f->evs, "A");
+	f->b = spec_events__declare(f->evs, "B");
+	f->c = spec_events__declare(f->evs, "C");
+	f->d = spec_events__declare(f->evs, "D");
 	evfix_bind(f->a, "ev_to_b", 0, 1, 100);
 	evfix_bind(f->a, "ev_rec", 1, 2, 0);
 	evfix_bind(f->b, "ev_to_c", 0, 10, 0);

@@ -98,9 +98,9 @@ static unsigned int chain_checks(unsigned int mutate)
 	int64_t id;
 
 	evfix_open_bare(&f, NULL);
-	f.a = set[0] = spec_events__event(f.evs, "IrX");
-	f.b = set[1] = spec_events__event(f.evs, "IrY");
-	f.c = set[2] = spec_events__event(f.evs, "IrZ");
+	f.a = set[0] = spec_events__declare(f.evs, "IrX");
+	f.b = set[1] = spec_events__declare(f.evs, "IrY");
+	f.c = set[2] = spec_events__declare(f.evs, "IrZ");
 	evfix_bind(f.a, "ev_fwd_y", 0, 3, 5);
 	evfix_bind(f.a, "ev_add", 1, 2, 1);
 	evfix_bind(f.b, "ev_fwd_z", 0, 7, 11);

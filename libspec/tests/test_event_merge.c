@@ -170,7 +170,7 @@ static void run_rebinding_raise(bool merged, char *out, size_t size)
 	int round;
 
 	evfix_open(&f, NULL);
-	f.d = spec_events__event(f.evs, "R");
+	f.d = spec_events__declare(f.evs, "R");
 	evfix_bind(f.d, "ev_rebind", 0, 1, 3);
 	evfix_bind(f.d, "ev_rec", 1, 2, 0);
 	set[0] = f.d;
@@ -288,6 +288,58 @@ static void *bind_loop(void *arg)
  * it, with retired merged code waiting to be freed: they must complete
  * without it.
  */
+/* Raise S0..S3 (one handler bound to all four) with a spread of counts. */
+static struct ev_trace *shared_workload(struct fix *f, struct spec_event **s)
+{
+	struct ev_trace *copy = malloc(sizeof(*copy));
+	int64_t i;
+
+	assert_non_null(copy);
+	atomic_store(&f->t->n, 0);
+	for (i = 0; i < 12; i++)
+		assert_int_equal(spec_event__raise_args(s[i % 4], i % 5, i * 10), 0);
+	memcpy(copy, f->t, sizeof(*copy));
+	return copy;
+}
+
+/*
+ * One function bound to four events that raises one of them is a cycle
+ * (S3 -> S3): its site must be a guarded call, not an inlined body, however
+ * few functions the module has.
+ */
+static void test_event_shared_handler_cycle_is_a_call(void **state)
+{
+	static const char *const names[] = {"S0", "S1", "S2", "S3"};
+	struct spec_event *s[4];
+	struct spec_events_stats st;
+	struct ev_trace *ref, *got;
+	struct fix f;
+	int i;
+
+	(void)state;
+	evfix_open_bare(&f, NULL);
+	for (i = 0; i < 4; i++) {
+		s[i] = spec_events__declare(f.evs, names[i]);
+		assert_non_null(s[i]);
+		evfix_bind(s[i], "ev_shared_to_s3", 0, i + 1, 0);
+	}
+	ref = shared_workload(&f, s);
+	assert_true(atomic_load(&ref->n) > 12);
+	{
+		LIBSPEC_OPTS(spec_merge_opts, mo, .events = s, .nr_events = 4);
+
+		assert_int_equal(spec_events__merge(f.evs, &mo), 4);
+	}
+	assert_int_equal(spec_events__stats(f.evs, &st, sizeof(st)), 0);
+	assert_int_equal(st.subsumed_calls, 1);
+	assert_int_equal(st.subsumed, 0);
+	got = shared_workload(&f, s);
+	evfix_assert_same(ref, got);
+	free(got);
+	free(ref);
+	evfix_close(&f);
+}
+
 static void test_event_bind_never_waits_for_the_jit(void **state)
 {
 	struct binder b = {0};
@@ -331,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_event_merged_code_keeps_the_rebinding_semantics),
 		cmocka_unit_test(test_event_merged_code_records_the_raising_handler),
 		cmocka_unit_test(test_event_merge_without_a_set_takes_the_hot_events),
+		cmocka_unit_test(test_event_shared_handler_cycle_is_a_call),
 		cmocka_unit_test(test_event_bind_never_waits_for_the_jit),
 	};
 

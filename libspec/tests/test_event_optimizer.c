@@ -189,7 +189,7 @@ static void test_event_many_threads_raise_exactly_while_another_rebinds(void **s
 	(void)state;
 	evfix_open(&f, &o);
 	m.f = &f;
-	m.e = spec_events__event(f.evs, "E");
+	m.e = spec_events__declare(f.evs, "E");
 	evfix_bind(m.e, "ev_add", 0, 3, 1);
 	evfix_bind(m.e, "ev_add", 0, 5, 0);
 	for (i = 0; i < MT_RAISES; i++)

@@ -56,6 +56,34 @@ static const char *tags(struct ev_trace *t)
 	return buf;
 }
 
+/* Looking an event up never creates it: a misspelling fails there, named. */
+static void test_event_lookup_of_undeclared_name_fails_and_creates_nothing(void **state)
+{
+	struct spec_ev_graph *g;
+	struct spec_event *a;
+	struct fix f;
+
+	(void)state;
+	evfix_open_bare(&f, NULL);
+	a = spec_events__declare(f.evs, "Alpha");
+	assert_non_null(a);
+	assert_ptr_equal(spec_events__event(f.evs, "Alpha"), a);
+	assert_null(spec_events__event(f.evs, "Alhpa"));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(tu_last_msg(), "no event \"Alhpa\""));
+	assert_non_null(strstr(tu_last_msg(), "spec_events__declare()"));
+	assert_null(spec_events__event(f.evs, "Alhpa"));
+	assert_int_equal(errno, ENOENT);
+	assert_null(spec_events__find(f.evs, "Alhpa"));
+	assert_null(spec_events__event(NULL, "Alpha"));
+	assert_int_equal(errno, EINVAL);
+	g = spec_events__graph(f.evs);
+	assert_non_null(g);
+	assert_int_equal(spec_ev_graph__nr_nodes(g), 1);
+	spec_ev_graph__free(g);
+	evfix_close(&f);
+}
+
 static void test_event_handlers_run_by_order_then_binding_time(void **state)
 {
 	struct fix f;
@@ -63,9 +91,9 @@ static void test_event_handlers_run_by_order_then_binding_time(void **state)
 
 	(void)state;
 	evfix_open_bare(&f, NULL);
-	a = spec_events__event(f.evs, "A");
+	a = spec_events__declare(f.evs, "A");
 	assert_non_null(a);
-	assert_ptr_equal(spec_events__event(f.evs, "A"), a);
+	assert_ptr_equal(spec_events__declare(f.evs, "A"), a);
 	evfix_bind(a, "ev_rec", 5, 1, 0);
 	evfix_bind(a, "ev_rec", -1, 2, 0);
 	evfix_bind(a, "ev_rec", 5, 3, 0);
@@ -87,7 +115,7 @@ static void test_event_unbind_removes_one_binding(void **state)
 
 	(void)state;
 	evfix_open_bare(&f, NULL);
-	a = spec_events__event(f.evs, "A");
+	a = spec_events__declare(f.evs, "A");
 	evfix_bind(a, "ev_rec", 0, 1, 0);
 	id = evfix_bind(a, "ev_rec", 0, 2, 0);
 	evfix_bind(a, "ev_rec", 0, 3, 0);
@@ -106,8 +134,8 @@ static void test_event_nested_sync_raise_completes_before_raiser_resumes(void **
 
 	(void)state;
 	evfix_open_bare(&f, NULL);
-	a = spec_events__event(f.evs, "A");
-	b = spec_events__event(f.evs, "B");
+	a = spec_events__declare(f.evs, "A");
+	b = spec_events__declare(f.evs, "B");
 	evfix_bind(a, "ev_to_b", 0, 1, 100);
 	evfix_bind(b, "ev_to_b", 0, 10, 1);
 	evfix_bind(b, "ev_rec", 1, 50, 0);
@@ -129,8 +157,8 @@ static void test_event_async_raises_wait_for_poll_in_fifo_order(void **state)
 
 	(void)state;
 	evfix_open_bare(&f, NULL);
-	a = spec_events__event(f.evs, "A");
-	b = spec_events__event(f.evs, "B");
+	a = spec_events__declare(f.evs, "A");
+	b = spec_events__declare(f.evs, "B");
 	evfix_bind(a, "ev_async_b", 0, 1, 0);
 	evfix_bind(b, "ev_rec", 0, 2, 0);
 	assert_int_equal(spec_event__raise_async(b, &one, 1), 0);
@@ -155,7 +183,7 @@ static void test_event_delayed_raises_run_by_deadline_and_cancel(void **state)
 
 	(void)state;
 	evfix_open_bare(&f, NULL);
-	b = spec_events__event(f.evs, "B");
+	b = spec_events__declare(f.evs, "B");
 	evfix_bind(b, "ev_rec", 0, 7, 0);
 	a = 30;
 	t1 = spec_event__raise_delayed(b, 30000000, &a, 1);
@@ -183,8 +211,8 @@ static void test_event_dispatch_thread_runs_async_and_delayed(void **state)
 
 	(void)state;
 	evfix_open_bare(&f, &o);
-	a = spec_events__event(f.evs, "A");
-	b = spec_events__event(f.evs, "B");
+	a = spec_events__declare(f.evs, "A");
+	b = spec_events__declare(f.evs, "B");
 	evfix_bind(a, "ev_delayed_b", 0, 1, 5000000);
 	evfix_bind(b, "ev_rec", 0, 2, 0);
 	raise2(a, 3, 4);
@@ -201,8 +229,8 @@ static void test_event_rebinding_during_a_raise_applies_to_the_next(void **state
 
 	(void)state;
 	evfix_open_bare(&f, NULL);
-	a = spec_events__event(f.evs, "A");
-	b = spec_events__event(f.evs, "B");
+	a = spec_events__declare(f.evs, "A");
+	b = spec_events__declare(f.evs, "B");
 	evfix_bind(a, "ev_rebind", 0, 1, 3); /* hook binds ev_rec tag 3 to B */
 	evfix_bind(b, "ev_rec", 0, 2, 0);
 	hook_unbind = evfix_bind(b, "ev_rec", 0, 4, 0);
@@ -235,7 +263,7 @@ static void test_event_raise_of_unknown_name_is_an_error(void **state)
 	evfix_open_bare(&f, NULL);
 	/* Handlers need no points: an event-only IR is not warned about. */
 	assert_null(strstr(tu_last_msg(), "no specialization points"));
-	a = spec_events__event(f.evs, "A");
+	a = spec_events__declare(f.evs, "A");
 	evfix_bind(a, "ev_to_nowhere", 0, 1, 0);
 	raise2(a, 0, 0);
 	assert_string_equal(tags(f.t), "1");
@@ -247,6 +275,12 @@ static void test_event_raise_of_unknown_name_is_an_error(void **state)
 	raise2(a, 0, 0);
 	assert_int_equal(spec_events__stats(f.evs, &st, sizeof(st)), 0);
 	assert_int_equal(st.unknown_raises, 2);
+	/* last_error counts what the counter counts, also between warnings. */
+	raise2(a, 0, 0);
+	assert_int_equal(spec_runtime__last_error(f.rt, msg, sizeof(msg)), -ENOENT);
+	assert_int_equal(spec_events__stats(f.evs, &st, sizeof(st)), 0);
+	assert_int_equal(st.unknown_raises, 3);
+	assert_non_null(strstr(msg, "(3 such raises)"));
 	/* A merge that works clears it. */
 	{
 		LIBSPEC_OPTS(spec_merge_opts, mo, .events = &a, .nr_events = 1);
@@ -266,11 +300,11 @@ static void test_event_bad_input_is_refused_and_named(void **state)
 
 	(void)state;
 	evfix_open_bare(&f, &o);
-	a = spec_events__event(f.evs, "A");
-	assert_non_null(spec_events__event(f.evs, "B"));
-	assert_null(spec_events__event(f.evs, "C"));
+	a = spec_events__declare(f.evs, "A");
+	assert_non_null(spec_events__declare(f.evs, "B"));
+	assert_null(spec_events__declare(f.evs, "C"));
 	assert_int_equal(errno, ENOSPC);
-	assert_null(spec_events__event(f.evs, "bad\tname"));
+	assert_null(spec_events__declare(f.evs, "bad\tname"));
 	assert_int_equal(errno, EINVAL);
 	assert_non_null(strstr(tu_last_msg(), "bad\tname"));
 	{
@@ -278,7 +312,7 @@ static void test_event_bad_input_is_refused_and_named(void **state)
 
 		memset(longname, 'x', sizeof(longname) - 1);
 		longname[sizeof(longname) - 1] = '\0';
-		assert_null(spec_events__event(f.evs, longname));
+		assert_null(spec_events__declare(f.evs, longname));
 		assert_int_equal(errno, EINVAL);
 		assert_non_null(strstr(tu_last_msg(), "299 bytes"));
 	}
@@ -316,9 +350,9 @@ static void test_event_graph_counts_edges_and_exports(void **state)
 
 	(void)state;
 	evfix_open_bare(&f_graph, &o);
-	a = spec_events__event(f_graph.evs, "A");
-	b = spec_events__event(f_graph.evs, "B");
-	c = spec_events__event(f_graph.evs, "C");
+	a = spec_events__declare(f_graph.evs, "A");
+	b = spec_events__declare(f_graph.evs, "B");
+	c = spec_events__declare(f_graph.evs, "C");
 	evfix_bind(a, "ev_to_b", 0, 1, 0);
 	evfix_bind(b, "ev_rec", 0, 2, 0);
 	evfix_bind(c, "ev_rec", 0, 3, 0);
@@ -393,7 +427,7 @@ static void test_event_graph_export_escapes_names(void **state)
 
 	(void)state;
 	evfix_open_bare(&f, &o);
-	ev = spec_events__event(f.evs, "say \"hi\" \\o/");
+	ev = spec_events__declare(f.evs, "say \"hi\" \\o/");
 	assert_non_null(ev);
 	evfix_bind(ev, "ev_rec", 0, 1, 0);
 	assert_int_equal(spec_event__raise(ev, NULL, 0), 0);
@@ -412,6 +446,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_graph_export_escapes_names),
+		cmocka_unit_test(test_event_lookup_of_undeclared_name_fails_and_creates_nothing),
 		cmocka_unit_test(test_event_handlers_run_by_order_then_binding_time),
 		cmocka_unit_test(test_event_unbind_removes_one_binding),
 		cmocka_unit_test(test_event_nested_sync_raise_completes_before_raiser_resumes),

@@ -717,6 +717,71 @@ static void test_gen_fastpath_policy_rebuilds_after_a_hot_set_shift(void **state
 	free_table(&t);
 }
 
+static uint64_t point_samples(const char *label)
+{
+	struct spec_space *sp = spec_runtime__space(rt);
+	const struct spec_point_info *pi;
+	uint64_t n;
+
+	assert_non_null(sp);
+	pi = spec_space__find(sp, label);
+	assert_non_null(pi);
+	n = pi->samples;
+	spec_space__free(sp);
+	return n;
+}
+
+/*
+ * Re-instrumenting one point's fast path forgets that point's samples
+ * only: another sampled point ("two") keeps what it had seen.
+ */
+static void test_gen_fastpath_policy_keeps_other_points_samples(void **state)
+{
+	long (*f)(const struct gen_table *, uint32_t) =
+		(long (*)(const struct gen_table *, uint32_t))spec_runtime__handler(rt, "gen_h32");
+	long (*g)(const struct gen_table *, uint32_t, uint16_t) = (long (*)(
+		const struct gen_table *, uint32_t, uint16_t))spec_runtime__handler(rt, "gen_h2");
+	LIBSPEC_OPTS(spec_policy_fastpath_opts, po, .hot = 4, .min_samples = 256);
+	struct spec_config *cfg = spec_config__new();
+	struct spec_policy_fastpath *fp;
+	uint32_t a[4] = {0}, b[4] = {0};
+	struct gen_table t;
+	uint64_t s = 33, two;
+	int i;
+
+	(void)state;
+	random_table(&t, 200, 32, &s);
+	distinct_inputs(&t, &s, a, 4, NULL, 0);
+	distinct_inputs(&t, &s, b, 4, a, 4);
+	ctx = (struct gen_ctx){.mode = HOT_FAST_PATH, .hot_offset = 1000000};
+	assert_int_equal(spec_runtime__invalidate(rt, "m32", NULL), 0);
+	assert_int_equal(spec_runtime__invalidate(rt, "two", NULL), 0);
+	assert_int_equal(spec_runtime__reset_counters(rt), 0);
+	assert_int_equal(spec_config__set_data(cfg, "m32", &t), 0);
+	assert_int_equal(spec_config__set_sampling(cfg, "m32", 1), 0);
+	assert_int_equal(spec_config__set_data(cfg, "two", &t), 0);
+	assert_int_equal(spec_config__set_sampling(cfg, "two", 1), 0);
+	assert_int_equal(spec_runtime__specialize_sync(rt, cfg, NULL), 0);
+	spec_config__free(cfg);
+	for (i = 0; i < 4000; i++) {
+		f(&t, a[i % 4]);
+		g(&t, a[i % 4], 7);
+	}
+	two = point_samples("two");
+	assert_true(two >= 4000);
+	fp = spec_policy_fastpath__new(rt, "m32", &po);
+	assert_non_null(fp);
+	for (i = 0; i < 20000; i++)
+		f(&t, b[i % 4]);
+	assert_int_equal(spec_policy_fastpath__step(fp), 0);
+	assert_true(spec_policy_fastpath__coverage(fp) < 0.5);
+	/* Re-instrumented: m32 starts afresh, "two" keeps its samples. */
+	assert_int_equal(point_samples("m32"), 0);
+	assert_int_equal(point_samples("two"), two);
+	spec_policy_fastpath__free(fp);
+	free_table(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -734,6 +799,7 @@ int main(void)
 		cmocka_unit_test(test_gen_errors_are_reported),
 		cmocka_unit_test(test_gen_point_without_generator_is_refused),
 		cmocka_unit_test(test_gen_fastpath_policy_rebuilds_after_a_hot_set_shift),
+		cmocka_unit_test(test_gen_fastpath_policy_keeps_other_points_samples),
 	};
 
 	return cmocka_run_group_tests_name("gen", tests, setup, teardown);

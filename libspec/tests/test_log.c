@@ -166,8 +166,8 @@ static void test_log_objects_on_a_runtime_use_its_callback_unless_they_name_one(
 	assert_non_null(evs[0]);
 	assert_non_null(evs[1]);
 	/* Names with a tab are refused and named. */
-	assert_null(spec_events__event(evs[0], "inherit\tA"));
-	assert_null(spec_events__event(evs[1], "own-cb\tB"));
+	assert_null(spec_events__declare(evs[0], "inherit\tA"));
+	assert_null(spec_events__declare(evs[1], "own-cb\tB"));
 	assert_int_equal(rt_rec.own, 1);
 	assert_int_equal(rt_rec.other_msgs, 0);
 	assert_int_equal(ev_rec.own, 1);

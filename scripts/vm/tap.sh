@@ -22,6 +22,15 @@ check() { # "description" 'shell condition'
 	fi
 	return 0
 }
+check_cmd() { # "description" command...: ok if the command succeeds
+	_d=$1
+	shift
+	if "$@"; then ok "$_d"; else
+		notok "$_d"
+		command -v tap_diag >/dev/null && tap_diag
+	fi
+	return 0
+}
 nap() { sleep 0.2 2>/dev/null || usleep 200000; }
 wait_for() { # SECONDS 'shell condition': 0 once it holds, 1 at the deadline
 	# Wall-clock: under TCG on a loaded host one evaluation can take seconds.

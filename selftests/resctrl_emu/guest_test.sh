@@ -2,25 +2,14 @@
 # Runs inside the test VM (busybox sh, root, cwd /ioca, -smp 2): TAP tests
 # of resctrl_emu.ko against the kernel's documented resctrl rules, through
 # real system calls on a real mount. Exits with the number of failures.
-# shellcheck disable=SC2015 # "check && ok || notok" is the TAP idiom here
+# shellcheck disable=SC2015,SC2154 # "check && ok || notok" is the TAP idiom here; n, failed: tap.sh's
+# shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, ok, notok, check_cmd
+. ./tap.sh
+# shellcheck disable=SC2034 # read by tap.sh
+TAP_NAME=resctrl_emu
 R=/sys/fs/resctrl
 P=/sys/module/resctrl_emu/parameters
-n=0 failed=0
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-notok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $*"
-}
-check() { # description command... : ok if the command succeeds
-	d=$1
-	shift
-	if "$@"; then ok "$d"; else notok "$d"; fi
-}
 is() { # description got want
 	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1: got '$2', want '$3'"; fi
 }
@@ -68,12 +57,12 @@ if ! insmod ./resctrl_emu.ko cbm_mask=0x7ff min_cbm_bits=2 num_closids=4 \
 	echo "1..$n"
 	exit 1
 fi
-check "/sys/fs/resctrl exists after load" test -d $R
-check "mount -t resctrl resctrl /sys/fs/resctrl" mount -t resctrl resctrl $R
+check_cmd "/sys/fs/resctrl exists after load" test -d $R
+check_cmd "mount -t resctrl resctrl /sys/fs/resctrl" mount -t resctrl resctrl $R
 mkdir -p /tmp/m
-check "a second mount is refused (one instance, as resctrl)" \
+check_cmd "a second mount is refused (one instance, as resctrl)" \
 	sh -c "! mount -t resctrl resctrl /tmp/m 2>/dev/null"
-check "unknown mount option refused" sh -c "! mount -t resctrl -o cdp resctrl /tmp/m 2>/dev/null"
+check_cmd "unknown mount option refused" sh -c "! mount -t resctrl -o cdp resctrl /tmp/m 2>/dev/null"
 is "filesystem magic is RDTGROUP_SUPER_MAGIC" "$(stat -f -c %t $R)" 7655821
 
 # --- info --------------------------------------------------------------
@@ -82,8 +71,8 @@ is "info/L3/min_cbm_bits" "$(cat $R/info/L3/min_cbm_bits)" 2
 is "info/L3/num_closids" "$(cat $R/info/L3/num_closids)" 4
 is "info/L3/shareable_bits" "$(cat $R/info/L3/shareable_bits)" 600
 is "info/last_cmd_status starts ok" "$(status)" ok
-check "info files are read-only" sh -c "! echo 1 2>/dev/null >$R/info/L3/cbm_mask"
-check "without io_alloc= there is no info/L3/io_alloc (a kernel before 6.19)" \
+check_cmd "info files are read-only" sh -c "! echo 1 2>/dev/null >$R/info/L3/cbm_mask"
+check_cmd "without io_alloc= there is no info/L3/io_alloc (a kernel before 6.19)" \
 	test ! -e $R/info/L3/io_alloc -a ! -e $R/info/L3/io_alloc_cbm
 
 # --- default group -----------------------------------------------------
@@ -92,28 +81,28 @@ is "root cpus_list" "$(cat $R/cpus_list)" 0-1
 is "root schemata: full mask on both cache ids, 3 hex digits" "$(cat $R/schemata)" \
 	"L3:0=7ff;1=7ff"
 is "root mode" "$(cat $R/mode)" shareable
-check "root tasks lists this shell" grep -qx $$ $R/tasks
+check_cmd "root tasks lists this shell" grep -qx $$ $R/tasks
 
 # --- groups and CLOSIDs ------------------------------------------------
-check "mkdir g1 g2 g3 (3 CLOSIDs besides the default)" mkdir $R/g1 $R/g2 $R/g3
+check_cmd "mkdir g1 g2 g3 (3 CLOSIDs besides the default)" mkdir $R/g1 $R/g2 $R/g3
 e=$(mkdir $R/g4 2>&1)
 case $e in *"No space left on device"*) ok "4th group refused with ENOSPC" ;;
 *) notok "4th group: '$e', want ENOSPC" ;; esac
 is "ENOSPC status text" "$(status)" "Out of CLOSIDs"
-check "a refused mkdir leaves no directory" test ! -e $R/g4
+check_cmd "a refused mkdir leaves no directory" test ! -e $R/g4
 is "new group starts with the full mask" "$(cat $R/g1/schemata)" "L3:0=7ff;1=7ff"
 is "new group has no CPUs" "$(cat $R/g1/cpus_list)" ""
-check "a group has cpus cpus_list mode schemata tasks" \
+check_cmd "a group has cpus cpus_list mode schemata tasks" \
 	sh -c "[ \"\$(ls $R/g1 | tr '\n' ' ')\" = 'cpus cpus_list mode schemata tasks ' ]"
-check "mkdir inside a group is refused" sh -c "! mkdir $R/g1/sub 2>/dev/null"
-check "mkdir inside info is refused" sh -c "! mkdir $R/info/x 2>/dev/null"
-check "rmdir info is refused" sh -c "! rmdir $R/info 2>/dev/null"
+check_cmd "mkdir inside a group is refused" sh -c "! mkdir $R/g1/sub 2>/dev/null"
+check_cmd "mkdir inside info is refused" sh -c "! mkdir $R/info/x 2>/dev/null"
+check_cmd "rmdir info is refused" sh -c "! rmdir $R/info 2>/dev/null"
 
 # --- schemata ----------------------------------------------------------
-check "valid write L3:0=3f0" put $R/g1/schemata 'L3:0=3f0\n'
+check_cmd "valid write L3:0=3f0" put $R/g1/schemata 'L3:0=3f0\n'
 is "only the named domain changed" "$(cat $R/g1/schemata)" "L3:0=3f0;1=7ff"
 is "status ok after a valid write" "$(status)" ok
-check "write with both domains" put $R/g1/schemata 'L3:0=0f0;1=00c\n'
+check_cmd "write with both domains" put $R/g1/schemata 'L3:0=0f0;1=00c\n'
 is "both domains changed" "$(cat $R/g1/schemata)" "L3:0=0f0;1=00c"
 before=$(cat $R/g1/schemata)
 refused "non-contiguous mask" $R/g1/schemata 'L3:0=505\n' "Invalid argument" \
@@ -141,25 +130,25 @@ refused "one bad domain refuses the whole write" $R/g1/schemata 'L3:0=ff;1=505\n
 refused "one bad line refuses the whole write" $R/g1/schemata 'L3:0=ff\nL3:1=1\n' \
 	"Invalid argument" "Need at least 2 bits in the mask"
 is "refused writes changed nothing" "$(cat $R/g1/schemata)" "$before"
-check "masks may overlap (shareable groups)" put $R/g2/schemata 'L3:0=0f0\n'
-check "the default group's schemata is writable" put $R/schemata 'L3:1=7f0\n'
+check_cmd "masks may overlap (shareable groups)" put $R/g2/schemata 'L3:0=0f0\n'
+check_cmd "the default group's schemata is writable" put $R/schemata 'L3:1=7f0\n'
 is "default group mask written" "$(cat $R/schemata)" "L3:0=7ff;1=7f0"
 
 # --- fault injection ---------------------------------------------------
 echo g1 >$P/fail_next_schemata
 is "knob reads back the armed group" "$(cat $P/fail_next_schemata)" g1
-check "another group's write is not affected" put $R/g2/schemata 'L3:0=7f0\n'
+check_cmd "another group's write is not affected" put $R/g2/schemata 'L3:0=7f0\n'
 refused "armed: a valid write to g1 fails with EIO" $R/g1/schemata 'L3:0=3\n' \
 	"Input/output error" "Injected failure (resctrl_emu fail_next_schemata)"
 is "the injected failure changed nothing" "$(cat $R/g1/schemata)" "$before"
 is "the knob disarms after one failure" "$(cat $P/fail_next_schemata)" ""
-check "the next write succeeds" put $R/g1/schemata 'L3:0=3\n'
+check_cmd "the next write succeeds" put $R/g1/schemata 'L3:0=3\n'
 
 # --- CPUs --------------------------------------------------------------
-check "give CPU 1 to g1" put $R/g1/cpus_list '1\n'
+check_cmd "give CPU 1 to g1" put $R/g1/cpus_list '1\n'
 is "g1 has CPU 1" "$(cat $R/g1/cpus_list)" 1
 is "the default group lost CPU 1" "$(cat $R/cpus_list)" 0
-check "give CPU 1 to g2 by mask" put $R/g2/cpus '2\n'
+check_cmd "give CPU 1 to g2 by mask" put $R/g2/cpus '2\n'
 is "g2 has CPU 1" "$(cat $R/g2/cpus_list)" 1
 is "g1 lost CPU 1 (a CPU is in one group)" "$(cat $R/g1/cpus_list)" ""
 refused "the default group cannot drop CPUs" $R/cpus_list '1\n' "Invalid argument" \
@@ -167,10 +156,10 @@ refused "the default group cannot drop CPUs" $R/cpus_list '1\n' "Invalid argumen
 refused "a CPU beyond nr_cpu_ids" $R/g1/cpus_list '5\n' "Numerical result out of range" \
 	"Bad CPU list/mask"
 refused "bad CPU list" $R/g1/cpus_list 'x\n' "Invalid argument" "Bad CPU list/mask"
-check "give CPU 0 to g1" put $R/g1/cpus_list '0\n'
-check "dropping CPUs from a group gives them to the default group" put $R/g1/cpus_list '\n'
+check_cmd "give CPU 0 to g1" put $R/g1/cpus_list '0\n'
+check_cmd "dropping CPUs from a group gives them to the default group" put $R/g1/cpus_list '\n'
 is "default group has CPU 0 back" "$(cat $R/cpus_list)" 0
-check "default group takes CPU 1 back from g2" put $R/cpus_list '0-1\n'
+check_cmd "default group takes CPU 1 back from g2" put $R/cpus_list '0-1\n'
 is "g2 lost CPU 1" "$(cat $R/g2/cpus_list)" ""
 if [ -w /sys/devices/system/cpu/cpu1/online ]; then
 	put $R/g1/cpus_list '1\n'
@@ -185,18 +174,18 @@ else
 fi
 
 # --- tasks -------------------------------------------------------------
-check "move this shell to g1" put $R/g1/tasks "$$\n"
-check "g1 tasks lists it" grep -qx $$ $R/g1/tasks
-check "the default group no longer lists it" sh -c "! grep -qx $$ $R/tasks"
-check "move it to g2" put $R/g2/tasks "$$\n"
-check "g1 no longer lists it" sh -c "! grep -qx $$ $R/g1/tasks"
+check_cmd "move this shell to g1" put $R/g1/tasks "$$\n"
+check_cmd "g1 tasks lists it" grep -qx $$ $R/g1/tasks
+check_cmd "the default group no longer lists it" sh -c "! grep -qx $$ $R/tasks"
+check_cmd "move it to g2" put $R/g2/tasks "$$\n"
+check_cmd "g1 no longer lists it" sh -c "! grep -qx $$ $R/g1/tasks"
 refused "no such task" $R/g1/tasks '999999\n' "No such process" "No task 999999"
 # as the kernel's fork: a child starts in its parent's group (fork.c)
 if [ "$(cat $P/fork_follow)" = Y ]; then
 	sleep 30 &
 	kid=$!
-	check "a task forked in g2 is listed in g2" grep -qx $kid $R/g2/tasks
-	check "... and is not listed in the default group" sh -c "! grep -qx $kid $R/tasks"
+	check_cmd "a task forked in g2 is listed in g2" grep -qx $kid $R/g2/tasks
+	check_cmd "... and is not listed in the default group" sh -c "! grep -qx $kid $R/tasks"
 	kill $kid
 	wait $kid 2>/dev/null
 	# The work item that follows forks held back (fork_defer): a read of
@@ -204,7 +193,7 @@ if [ "$(cat $P/fork_follow)" = Y ]; then
 	echo 1 >$P/fork_defer
 	sleep 30 &
 	kid=$!
-	check "a fork is in its parent's group at the next read of tasks" grep -qx $kid $R/g2/tasks
+	check_cmd "a fork is in its parent's group at the next read of tasks" grep -qx $kid $R/g2/tasks
 	kill $kid
 	wait $kid 2>/dev/null
 	# What a container runtime does: its init's pid written into a group
@@ -216,8 +205,8 @@ if [ "$(cat $P/fork_follow)" = Y ]; then
 	echo 0 >$P/fork_defer
 	sleep 30 &
 	sleep 1 # a fork: the work item runs
-	check "a task moved right after its fork stays where it was moved" grep -qx $kid $R/g1/tasks
-	check "... and is not taken back to its parent's group" sh -c "! grep -qx $kid $R/g2/tasks"
+	check_cmd "a task moved right after its fork stays where it was moved" grep -qx $kid $R/g1/tasks
+	check_cmd "... and is not taken back to its parent's group" sh -c "! grep -qx $kid $R/g2/tasks"
 	kill $kid $!
 	wait 2>/dev/null
 else
@@ -232,32 +221,32 @@ fi
 # --- rmdir -------------------------------------------------------------
 put $R/g2/cpus_list '1\n'
 exec 3<$R/g2/schemata
-check "rmdir g2" rmdir $R/g2
+check_cmd "rmdir g2" rmdir $R/g2
 is "its CPUs went back to the default group" "$(cat $R/cpus_list)" 0-1
-check "its tasks went back to the default group" grep -qx $$ $R/tasks
-check "a file opened before rmdir now fails" sh -c "! cat <&3 >/dev/null 2>&1"
+check_cmd "its tasks went back to the default group" grep -qx $$ $R/tasks
+check_cmd "a file opened before rmdir now fails" sh -c "! cat <&3 >/dev/null 2>&1"
 exec 3<&-
-check "its CLOSID is free again" mkdir $R/g4
-check "rmdir of a group with files open" sh -c "exec 4<$R/g4/tasks; rmdir $R/g4"
+check_cmd "its CLOSID is free again" mkdir $R/g4
+check_cmd "rmdir of a group with files open" sh -c "exec 4<$R/g4/tasks; rmdir $R/g4"
 
 # --- privileges --------------------------------------------------------
-check "an unprivileged user cannot write schemata" \
+check_cmd "an unprivileged user cannot write schemata" \
 	sh -c "! runas 1000 sh -c 'printf \"L3:0=3\\n\" >$R/g1/schemata' 2>/dev/null"
-check "an unprivileged user cannot mkdir" sh -c "! runas 1000 mkdir $R/u 2>/dev/null"
+check_cmd "an unprivileged user cannot mkdir" sh -c "! runas 1000 mkdir $R/u 2>/dev/null"
 
 # --- unmount and unload ------------------------------------------------
-check "rmmod refused while mounted" sh -c "! rmmod resctrl_emu 2>/dev/null"
-check "umount" umount $R
-check "remount" mount -t resctrl resctrl $R
+check_cmd "rmmod refused while mounted" sh -c "! rmmod resctrl_emu 2>/dev/null"
+check_cmd "umount" umount $R
+check_cmd "remount" mount -t resctrl resctrl $R
 # shellcheck disable=SC2012 # fixed, known names
 is "after remount only the default group is left" "$(ls $R | tr '\n' ' ')" \
 	"cpus cpus_list info mode schemata tasks "
 is "after remount the default group has the full mask" "$(cat $R/schemata)" \
 	"L3:0=7ff;1=7ff"
 mkdir $R/g1 && put $R/g1/cpus_list '1\n'
-check "umount with a group left" umount $R
-check "rmmod" rmmod resctrl_emu
-check "/sys/fs/resctrl is gone after unload" test ! -e $R
+check_cmd "umount with a group left" umount $R
+check_cmd "rmmod" rmmod resctrl_emu
+check_cmd "/sys/fs/resctrl is gone after unload" test ! -e $R
 
 # --- io_alloc (Linux 6.19, AMD SDCIAE) ---------------------------------
 IO=$R/info/L3/io_alloc
@@ -299,7 +288,7 @@ if insmod ./resctrl_emu.ko cbm_mask=0x7ff min_cbm_bits=2 num_closids=4 cache_ids
 		"No space left on device" "CLOSID (ctrl_hw_id) 3 for io_alloc is used by g3 group"
 	is "the refused enable left io_alloc disabled" "$(cat $IO)" disabled
 	rmdir $R/g3
-	check "enable with the highest CLOSID free" put $IO '1\n'
+	check_cmd "enable with the highest CLOSID free" put $IO '1\n'
 	is "io_alloc reads enabled" "$(cat $IO)" enabled
 	is "status ok after enabling" "$(status)" ok
 	is "io_alloc_cbm starts with the full mask on every domain" "$(cat $IOCBM)" \
@@ -308,10 +297,10 @@ if insmod ./resctrl_emu.ko cbm_mask=0x7ff min_cbm_bits=2 num_closids=4 cache_ids
 	case $e in *"No space left on device"*) ok "enabled: a group needing the reserved CLOSID is ENOSPC" ;;
 	*) notok "enabled: mkdir of a 4th group: '$e', want ENOSPC" ;; esac
 	is "its status text" "$(status)" "Out of CLOSIDs"
-	check "enabling again is a no-op" put $IO '1\n'
-	check "write one domain: 1=0f0" put $IOCBM '1=0f0\n'
+	check_cmd "enabling again is a no-op" put $IO '1\n'
+	check_cmd "write one domain: 1=0f0" put $IOCBM '1=0f0\n'
 	is "only the named domain changed" "$(cat $IOCBM)" "0=7ff;1=0f0"
-	check "write both domains: 0=600;1=3" put $IOCBM '0=600;1=3\n'
+	check_cmd "write both domains: 0=600;1=3" put $IOCBM '0=600;1=3\n'
 	is "both domains changed, padded to cbm_mask's width" "$(cat $IOCBM)" "0=600;1=003"
 	is "io_alloc_cbm is not a group's schemata" "$(cat $R/g1/schemata)" "L3:0=7ff;1=7ff"
 	before=$(cat $IOCBM)
@@ -335,19 +324,19 @@ if insmod ./resctrl_emu.ko cbm_mask=0x7ff min_cbm_bits=2 num_closids=4 cache_ids
 		"Invalid argument" "The mask 505 has non-consecutive 1-bits"
 	is "refused io_alloc_cbm writes changed nothing" "$(cat $IOCBM)" "$before"
 	refused "io_alloc: not a boolean" $IO 'x\n' "Invalid argument" "ok"
-	check "an unprivileged user cannot enable or disable io_alloc" \
+	check_cmd "an unprivileged user cannot enable or disable io_alloc" \
 		sh -c "! runas 1000 sh -c 'echo 0 >$IO' 2>/dev/null"
-	check "disable" put $IO '0\n'
+	check_cmd "disable" put $IO '0\n'
 	is "io_alloc reads disabled" "$(cat $IO)" disabled
-	check "disabled: the CLOSID is free for a group again" mkdir $R/g3
+	check_cmd "disabled: the CLOSID is free for a group again" mkdir $R/g3
 	rmdir $R/g3
 	put $IO '1\n'
 	is "enabling again starts from the full mask" "$(cat $IOCBM)" "0=7ff;1=7ff"
 	umount $R
 	mount -t resctrl resctrl $R
 	is "a new mount starts with io_alloc disabled" "$(cat $IO)" disabled
-	check "and with every CLOSID for groups" mkdir $R/g1 $R/g2 $R/g3
-	check "umount and rmmod after io_alloc" sh -c "umount $R && rmmod resctrl_emu"
+	check_cmd "and with every CLOSID for groups" mkdir $R/g1 $R/g2 $R/g3
+	check_cmd "umount and rmmod after io_alloc" sh -c "umount $R && rmmod resctrl_emu"
 else
 	notok "insmod resctrl_emu.ko io_alloc=1 and mount"
 fi

@@ -17,6 +17,6 @@ vm_runner resctrl_emu
 guest_emu "$work"
 
 "$run" --smp 2 --mem 512 --timeout 300 --file "$work/emu/resctrl_emu.ko" \
-	--file "$here/guest_test.sh" -- sh ./guest_test.sh | tee "$work/console"
+	--file "$root/scripts/vm/tap.sh" --file "$here/guest_test.sh" -- sh ./guest_test.sh | tee "$work/console"
 rc=${PIPESTATUS[0]}
 "$root/scripts/vm/taptally.sh" resctrl_emu "$work/console" "$rc"

@@ -13,7 +13,7 @@ G=iocad-s0-
 DBG=/sys/kernel/debug/ioca/socket0
 INI=/etc/ioca/iocad.ini
 # the highest exposure `systemd-analyze security` may give the unit
-# (README.md, "On a real host"; verify.sh checks the same offline)
+# (docs/host.md, "The unit"; verify.sh checks the same offline)
 exposure_max=$(cat exposure_max)
 TAP_NAME=iocad.service
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for

@@ -6,7 +6,7 @@
 #   1. `systemd-analyze verify` of the installed unit prints nothing (an
 #      unknown key or a missing executable is only a warning to it);
 #   2. `systemd-analyze security --offline=true`: the exposure is at most
-#      exposure_max (README.md, "On a real host"), and the unit's capability
+#      exposure_max (docs/host.md, "The unit"), and the unit's capability
 #      bounding set holds what ioca.ko asks for DDIO writes, control ops and
 #      sampling (kmod/README.md, "Privileges").
 # Prints "iocad-unit: N passed, M failed".

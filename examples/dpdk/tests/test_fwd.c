@@ -15,14 +15,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include <libspec/libspec.h>
 #include <libspec/policy.h>
+#include <rte_bus.h>
+#include <rte_dev.h>
+#include <rte_ethdev.h>
 #include <rte_ip.h>
 
 #include "fwd_gen.h"
+#include "pcap_gen.h"
 #include "net.h"
 #include "workload.h"
 
@@ -430,6 +435,106 @@ static void test_policy_switching(void **state)
 	out_free(&ref);
 }
 
+/* Every packet of port @pid until it stays empty; seq (last 4 bytes) and
+ * destination address of each into @seq and @dst. Returns the count.
+ */
+static size_t drain_port(uint16_t pid, uint32_t *seq, uint32_t *dst, size_t max)
+{
+	struct rte_mbuf *m[64];
+	size_t n = 0;
+	int idle = 0;
+
+	while (idle < 64) {
+		uint16_t k = rte_eth_rx_burst(pid, 0, m, 64), i;
+
+		idle = k ? 0 : idle + 1;
+		for (i = 0; i < k; i++, n++) {
+			const uint8_t *b = rte_pktmbuf_mtod(m[i], const uint8_t *);
+
+			if (n < max) {
+				memcpy(&seq[n], b + WORKLOAD_PKT_LEN - 4, 4);
+				memcpy(&dst[n], b + 14 + 16, 4);
+			}
+		}
+		rte_pktmbuf_free_bulk(m, k);
+	}
+	return n;
+}
+
+/* The destination seen most often in @dst[from, to). */
+static uint32_t top_dst(const uint32_t *dst, size_t from, size_t to)
+{
+	uint32_t best = 0;
+	size_t i, j, best_n = 0;
+
+	for (i = from; i < to; i += 97) {
+		size_t c = 0;
+
+		for (j = from; j < to; j++)
+			c += dst[j] == dst[i];
+		if (c > best_n) {
+			best_n = c;
+			best = dst[i];
+		}
+	}
+	return best;
+}
+
+/*
+ * The capture pcap_gen writes replays through a net_pcap port made from a
+ * --vdev string (hotplugged here, as the EAL makes it from the command
+ * line): every packet, in order, its phases with different hot flows, and
+ * again from the start after the port is restarted (dpdk-fwd-replay's runs
+ * rely on that).
+ */
+static void test_fwd_capture_replays_through_net_pcap(void **state)
+{
+	enum { PER_PHASE = 3000, PHASES = 2, N = PER_PHASE * PHASES };
+	struct workload_opts wo = w.o;
+	static const struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	char dir[] = "/tmp/test_fwd_pcap.XXXXXX", path[64], dev[128];
+	uint32_t *seq = calloc(N, sizeof(*seq)), *dst = calloc(N, sizeof(*dst));
+	struct workload cap;
+	uint16_t pid;
+	size_t i;
+
+	(void)state;
+	assert_non_null(seq);
+	assert_non_null(dst);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t.pcap", dir);
+	wo.nr_pkts = 4096;
+	assert_int_equal(workload_init(&cap, &wo), 0);
+	assert_int_equal(pcap_gen_write(path, &cap, PER_PHASE, PHASES), 0);
+	workload_fini(&cap);
+	snprintf(dev, sizeof(dev), "net_pcap_t0,rx_pcap=%s", path);
+	assert_int_equal(rte_dev_probe(dev), 0);
+	assert_int_equal(rte_eth_dev_get_port_by_name("net_pcap_t0", &pid), 0);
+	assert_int_equal(rte_eth_dev_configure(pid, 1, 1, &conf), 0);
+	assert_int_equal(rte_eth_rx_queue_setup(pid, 0, 512, SOCKET_ID_ANY, NULL, net->pool), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(pid, 0, 512, SOCKET_ID_ANY, NULL), 0);
+	assert_int_equal(rte_eth_dev_start(pid), 0);
+	assert_int_equal(drain_port(pid, seq, dst, N), N);
+	for (i = 0; i < N; i++)
+		assert_int_equal(seq[i], i);
+	assert_int_not_equal(top_dst(dst, 0, PER_PHASE), top_dst(dst, PER_PHASE, N));
+	assert_int_equal(rte_eth_dev_stop(pid), 0);
+	assert_int_equal(rte_eth_dev_start(pid), 0);
+	memset(seq, 0xff, N * sizeof(*seq));
+	assert_int_equal(drain_port(pid, seq, dst, N), N);
+	assert_int_equal(seq[0], 0);
+	assert_int_equal(seq[N - 1], N - 1);
+	assert_int_equal(rte_eth_dev_info_get(pid, &info), 0);
+	assert_int_equal(rte_eth_dev_stop(pid), 0);
+	assert_int_equal(rte_eth_dev_close(pid), 0);
+	assert_int_equal(rte_dev_remove(info.device), 0);
+	unlink(path);
+	rmdir(dir);
+	free(seq);
+	free(dst);
+}
+
 static int setup(void **state)
 {
 	struct workload_opts wo = {
@@ -469,10 +574,14 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_native_output),	 cmocka_unit_test(test_generic_is_native),
-		cmocka_unit_test(test_bursts),		 cmocka_unit_test(test_fast_path),
-		cmocka_unit_test(test_two_inputs),	 cmocka_unit_test(test_table_change),
+		cmocka_unit_test(test_native_output),
+		cmocka_unit_test(test_generic_is_native),
+		cmocka_unit_test(test_bursts),
+		cmocka_unit_test(test_fast_path),
+		cmocka_unit_test(test_two_inputs),
+		cmocka_unit_test(test_table_change),
 		cmocka_unit_test(test_policy_switching),
+		cmocka_unit_test(test_fwd_capture_replays_through_net_pcap),
 	};
 
 	return cmocka_run_group_tests_name("dpdk_fwd", tests, setup, teardown);

@@ -6,7 +6,7 @@
  * Programs, done online).
  *
  * Two sides. The service (fixed code) creates an event system on a runtime
- * before loading it, creates events by name, binds handlers and raises
+ * before loading it, declares events by name, binds handlers and raises
  * events through handles. Handler code (compiled by spec-cc into the
  * runtime's IR) has the type spec_ev_handler_fn and raises further events by
  * name with spec_raise()/spec_raise_async()/spec_raise_delayed().
@@ -71,14 +71,57 @@ LIBSPEC_API void __spec_ev_raise_async(struct spec_ev_ctx *ctx, const char *even
 LIBSPEC_API void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *event,
 					 uint64_t delay_ns, const int64_t *args);
 
+/*
+ * Compile-time checks of a raise's arguments (C; C++ has templates below):
+ * at most SPEC_EV_MAX_ARGS, each of an integer type. A floating value
+ * would be truncated and a struct or pointer is no event argument, so both
+ * are refused with a message saying what to do instead. The arguments are
+ * only looked at (sizeof, _Generic), never evaluated twice.
+ */
+#ifndef __cplusplus
+#define __SPEC_EV_PICK(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, \
+		       n, ...)                                                                    \
+	n
+/* Number of arguments after @first (0..16); @first is not counted. */
+#define __SPEC_EV_COUNT(first, ...)                                                              \
+	__SPEC_EV_PICK(first, ##__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, \
+		       1, 0)
+#define __SPEC_EV_IS_INT(x)                                                                  \
+	_Generic((x), _Bool : 1, char : 1, signed char : 1, unsigned char : 1, short : 1,    \
+		 unsigned short : 1, int : 1, unsigned int : 1, long : 1, unsigned long : 1, \
+		 long long : 1, unsigned long long : 1, default : 0)
+#define __SPEC_EV_INT_MSG(what, i)                                                          \
+	what ": argument " #i " is not an integer: event arguments are int64_t; convert a " \
+	     "floating value explicitly ((int64_t)x, or its bits with memcpy) and pass a "  \
+	     "struct's fields or an index to it, not the struct or a pointer"
+#define __SPEC_EV_CHECK_TYPES(what, _z, a1, a2, a3, a4, ...)              \
+	_Static_assert(__SPEC_EV_IS_INT(a1), __SPEC_EV_INT_MSG(what, 1)); \
+	_Static_assert(__SPEC_EV_IS_INT(a2), __SPEC_EV_INT_MSG(what, 2)); \
+	_Static_assert(__SPEC_EV_IS_INT(a3), __SPEC_EV_INT_MSG(what, 3)); \
+	_Static_assert(__SPEC_EV_IS_INT(a4), __SPEC_EV_INT_MSG(what, 4))
+/* A void expression that fails to compile on a wrong argument list. */
+#define __SPEC_EV_CHECK(what, first, ...)                                                        \
+	((void)sizeof(struct {                                                                   \
+		_Static_assert(__SPEC_EV_COUNT(first, ##__VA_ARGS__) <= SPEC_EV_MAX_ARGS,        \
+			       what ": more than SPEC_EV_MAX_ARGS (4) arguments: pass at most "  \
+				    "four (put the rest in a table the handler reads, or raise " \
+				    "twice)");                                                   \
+		__SPEC_EV_CHECK_TYPES(what, 0, ##__VA_ARGS__, 0, 0, 0, 0, 0);                    \
+		char __spec_ev_check;                                                            \
+	}))
+
 /* Raise @event (a string literal) with up to SPEC_EV_MAX_ARGS arguments. */
-#define spec_raise(ctx, event, ...) \
-	__spec_ev_raise((ctx), (event), (const int64_t[SPEC_EV_MAX_ARGS]){__VA_ARGS__})
-#define spec_raise_async(ctx, event, ...) \
-	__spec_ev_raise_async((ctx), (event), (const int64_t[SPEC_EV_MAX_ARGS]){__VA_ARGS__})
-#define spec_raise_delayed(ctx, event, delay_ns, ...)       \
-	__spec_ev_raise_delayed((ctx), (event), (delay_ns), \
-				(const int64_t[SPEC_EV_MAX_ARGS]){__VA_ARGS__})
+#define spec_raise(ctx, event, ...)                           \
+	(__SPEC_EV_CHECK("spec_raise", event, ##__VA_ARGS__), \
+	 __spec_ev_raise((ctx), (event), (const int64_t[SPEC_EV_MAX_ARGS]){__VA_ARGS__}))
+#define spec_raise_async(ctx, event, ...)                           \
+	(__SPEC_EV_CHECK("spec_raise_async", event, ##__VA_ARGS__), \
+	 __spec_ev_raise_async((ctx), (event), (const int64_t[SPEC_EV_MAX_ARGS]){__VA_ARGS__}))
+#define spec_raise_delayed(ctx, event, delay_ns, ...)                 \
+	(__SPEC_EV_CHECK("spec_raise_delayed", event, ##__VA_ARGS__), \
+	 __spec_ev_raise_delayed((ctx), (event), (delay_ns),          \
+				 (const int64_t[SPEC_EV_MAX_ARGS]){__VA_ARGS__}))
+#endif /* !__cplusplus */
 
 /* ---- service side ------------------------------------------------------- */
 
@@ -130,17 +173,34 @@ struct spec_events_opts {
 LIBSPEC_API struct spec_events *spec_events__new(struct spec_runtime *rt,
 						 const struct spec_events_opts *opts);
 
-/** @brief Stop the threads and free everything (NULL is fine). */
+/**
+ * @brief Stop the threads and free everything (NULL is fine). The event
+ * system holds a reference to its runtime: either may be closed first
+ * (spec_runtime__close()); events, bindings and graphs of @p evs must not
+ * be used after this call.
+ */
 LIBSPEC_API void spec_events__free(struct spec_events *evs);
 
 /**
- * @brief The event called @p name, created on first use.
+ * @brief Declare the event called @p name: create it, or return it when it
+ * exists already. The service declares every event it binds or raises
+ * (handlers' raises by name find only declared events).
  * @return event (valid until spec_events__free()), or NULL and errno
- *         (ENOSPC: max_events reached, EINVAL: empty name)
+ *         (ENOSPC: max_events reached, EINVAL: empty or unprintable name)
+ */
+LIBSPEC_API struct spec_event *spec_events__declare(struct spec_events *evs, const char *name);
+
+/**
+ * @brief The declared event called @p name; never creates one, so a
+ * misspelled name fails here, named in a warning, and not later as a raise
+ * that runs nothing.
+ * @return event, or NULL and errno (ENOENT: not declared, EINVAL)
  */
 LIBSPEC_API struct spec_event *spec_events__event(struct spec_events *evs, const char *name);
 
-/** @brief An existing event. @return event, or NULL and errno = ENOENT */
+/** @brief As spec_events__event() without the warning (to probe a name).
+ * @return event, or NULL and errno = ENOENT
+ */
 LIBSPEC_API struct spec_event *spec_events__find(struct spec_events *evs, const char *name);
 
 /** @brief Name of @p ev. @return name */
@@ -188,14 +248,20 @@ LIBSPEC_API int spec_event__raise(struct spec_event *ev, const int64_t *args, si
 LIBSPEC_API int spec_event__raise4(struct spec_event *ev, int64_t a0, int64_t a1, int64_t a2,
 				   int64_t a3);
 
-/* Helpers of spec_event__raise_args(): at least one, at most four arguments;
- * a fifth is a compile error.
+#ifndef __cplusplus
+/* The typed path: a wrong argument is a compile error, not a conversion. */
+#define spec_event__raise4(ev, a0, a1, a2, a3)                      \
+	(__SPEC_EV_CHECK("spec_event__raise4", ev, a0, a1, a2, a3), \
+	 (spec_event__raise4)((ev), (a0), (a1), (a2), (a3)))
+
+/* Raise @ev with one to four integer arguments (the rest 0); more, or one
+ * that is no integer, fails to compile with a message saying what to do.
  */
 #define __SPEC_EV_ARG4(a0, a1, a2, a3, ...) (a0), (a1), (a2), (a3)
-#define __SPEC_EV_NARGS(...) (sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
-#define spec_event__raise_args(ev, ...)                                                 \
-	((void)sizeof(char[__SPEC_EV_NARGS(__VA_ARGS__) <= SPEC_EV_MAX_ARGS ? 1 : -1]), \
-	 spec_event__raise4((ev), __SPEC_EV_ARG4(__VA_ARGS__, 0, 0, 0, 0)))
+#define spec_event__raise_args(ev, ...)                              \
+	(__SPEC_EV_CHECK("spec_event__raise_args", ev, __VA_ARGS__), \
+	 (spec_event__raise4)((ev), __SPEC_EV_ARG4(__VA_ARGS__, 0, 0, 0, 0)))
+#endif /* !__cplusplus */
 
 /** @brief Queue @p ev for the dispatcher. @return 0, -EINVAL, -ENOMEM */
 LIBSPEC_API int spec_event__raise_async(struct spec_event *ev, const int64_t *args, size_t nr_args);
@@ -350,6 +416,74 @@ LIBSPEC_API int spec_events__stats(struct spec_events *evs, struct spec_events_s
 
 #ifdef __cplusplus
 }
-#endif
+
+/*
+ * C++: the same checks as templates (no compound literals, no statement
+ * expressions). An integer or enum argument is converted to int64_t; any
+ * other type, or a fifth argument, fails in static_assert with the C
+ * message's advice.
+ */
+#include <type_traits>
+
+/* Every type an integer or an enum (C++11: no fold expressions). */
+template <typename... A> struct __spec_ev_ints : std::true_type {
+};
+template <typename T, typename... A>
+struct __spec_ev_ints<T, A...>
+    : std::integral_constant<bool, (std::is_integral<T>::value || std::is_enum<T>::value) &&
+					   __spec_ev_ints<A...>::value> {
+};
+
+#define __SPEC_EV_CXX_CHECK(what)                                                                  \
+	static_assert(sizeof...(A) <= SPEC_EV_MAX_ARGS,                                            \
+		      what ": more than SPEC_EV_MAX_ARGS (4) arguments: pass at most four "        \
+			   "(put the rest in a table the handler reads, or raise twice)");         \
+	static_assert(__spec_ev_ints<A...>::value,                                                 \
+		      what ": an argument is not an integer: event arguments are int64_t; "        \
+			   "convert a floating value explicitly ((int64_t)x, or its bits with "    \
+			   "memcpy) and pass a struct's fields or an index to it, not the struct " \
+			   "or a pointer")
+
+template <typename... A>
+static inline void spec_raise(struct spec_ev_ctx *ctx, const char *event, A... a)
+{
+	__SPEC_EV_CXX_CHECK("spec_raise");
+	const int64_t args[SPEC_EV_MAX_ARGS] = {static_cast<int64_t>(a)...};
+	__spec_ev_raise(ctx, event, args);
+}
+
+template <typename... A>
+static inline void spec_raise_async(struct spec_ev_ctx *ctx, const char *event, A... a)
+{
+	__SPEC_EV_CXX_CHECK("spec_raise_async");
+	const int64_t args[SPEC_EV_MAX_ARGS] = {static_cast<int64_t>(a)...};
+	__spec_ev_raise_async(ctx, event, args);
+}
+
+template <typename... A>
+static inline void spec_raise_delayed(struct spec_ev_ctx *ctx, const char *event, uint64_t delay_ns,
+				      A... a)
+{
+	__SPEC_EV_CXX_CHECK("spec_raise_delayed");
+	const int64_t args[SPEC_EV_MAX_ARGS] = {static_cast<int64_t>(a)...};
+	__spec_ev_raise_delayed(ctx, event, delay_ns, args);
+}
+
+/* Chosen over the C function for any argument that is not exactly int64_t. */
+template <typename... A> static inline int spec_event__raise4(struct spec_event *ev, A... a)
+{
+	__SPEC_EV_CXX_CHECK("spec_event__raise4");
+	static_assert(sizeof...(A) == SPEC_EV_MAX_ARGS, "spec_event__raise4: takes four arguments");
+	return ::spec_event__raise4(ev, static_cast<int64_t>(a)...);
+}
+
+template <typename... A> static inline int spec_event__raise_args(struct spec_event *ev, A... a)
+{
+	__SPEC_EV_CXX_CHECK("spec_event__raise_args");
+	static_assert(sizeof...(A) >= 1, "spec_event__raise_args: at least one argument");
+	const int64_t args[SPEC_EV_MAX_ARGS] = {static_cast<int64_t>(a)...};
+	return ::spec_event__raise4(ev, args[0], args[1], args[2], args[3]);
+}
+#endif /* __cplusplus */
 
 #endif /* LIBSPEC_EVENTS_H */

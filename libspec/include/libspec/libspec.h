@@ -42,12 +42,44 @@ extern "C" {
 /*
  * Declare and zero an opts struct, set its size and the given fields:
  *   LIBSPEC_OPTS(spec_runtime_opts, o, .pipeline = "default<O2>");
+ * In C++ (designated initializers: C++20, or g++/clang++ in earlier modes)
+ * name the fields in their declaration order; NAME then has a type derived
+ * from struct TYPE, usable wherever a struct TYPE (pointer) is.
  */
+#ifndef __cplusplus
 #define LIBSPEC_OPTS(TYPE, NAME, ...)                                  \
 	struct TYPE NAME = ({                                          \
 		memset(&NAME, 0, sizeof(struct TYPE));                 \
 		(struct TYPE){.sz = sizeof(struct TYPE), __VA_ARGS__}; \
 	})
+#else
+}
+/*
+ * Everything past the last field zeroed (the library checks those bytes
+ * of a newer caller's struct), the fields copied from the initializer.
+ */
+template <typename T> struct libspec_opts : T {
+	libspec_opts(const T &init, size_t used)
+	{
+		memset(static_cast<T *>(this), 0, sizeof(T));
+		memcpy(static_cast<T *>(this), &init, used);
+	}
+};
+/* Fields left out are zero, as in C: g++ need not warn about them (the
+ * pragma's pop needs a declaration of its own after NAME's).
+ */
+// clang-format off
+#define LIBSPEC_OPTS(TYPE, NAME, ...)                                                      \
+	_Pragma("GCC diagnostic push")                                                     \
+	_Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")                 \
+	libspec_opts<struct TYPE> NAME(TYPE{.sz = sizeof(struct TYPE), __VA_ARGS__},       \
+				       offsetof(struct TYPE, TYPE##__last_field) +         \
+				       sizeof(((struct TYPE *)0)->TYPE##__last_field));    \
+	_Pragma("GCC diagnostic pop")                                                      \
+	static_assert(sizeof(NAME) == sizeof(struct TYPE), "libspec_opts adds no bytes")
+// clang-format on
+extern "C" {
+#endif
 
 struct spec_runtime;
 struct spec_config;
@@ -643,8 +675,12 @@ LIBSPEC_API int spec_runtime__tiers(struct spec_runtime *rt, const char *name,
 				    struct spec_tiers *out, size_t sz);
 
 /**
- * @brief Stop the compile thread and free everything; no thread may be
- * inside or later call a handler of @p rt. NULL is fine.
+ * @brief Close @p rt (NULL is fine). Objects built on a runtime (its event
+ * system, policies) hold a reference to it, so they and the runtime may be
+ * closed in any order: the compile thread stops and everything is freed
+ * when the last of them is closed; until then they keep working. After
+ * this call the caller must not use @p rt itself, and once everything is
+ * closed no thread may be inside or later call one of its handlers.
  */
 LIBSPEC_API void spec_runtime__close(struct spec_runtime *rt);
 

@@ -254,8 +254,8 @@ spec_policy_fastpath__new(struct spec_runtime *rt, const char *label,
 
 /**
  * @brief One check, from the service's loop or a timer (never sleeps).
- * Re-instrumenting resets every point's counters
- * (spec_runtime__reset_counters()).
+ * Re-instrumenting forgets the samples and guard failures of @p label's
+ * point only; every other point keeps its counters.
  * @return 1 when it rebuilt the fast path, 0 when nothing was due, or
  *         -errno (the rebuild's error; the installed variant stays)
  */

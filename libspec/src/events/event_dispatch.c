@@ -78,7 +78,7 @@ void ev_raise_from4(struct spec_ev_ctx *parent, struct spec_event *ev, int64_t a
 	dispatch4(ev, a0, a1, a2, a3, parent, SPEC_EV_SYNC);
 }
 
-int spec_event__raise4(struct spec_event *ev, int64_t a0, int64_t a1, int64_t a2, int64_t a3)
+int(spec_event__raise4)(struct spec_event *ev, int64_t a0, int64_t a1, int64_t a2, int64_t a3)
 {
 	if (!ev)
 		return libspec_err(-EINVAL);
@@ -109,32 +109,39 @@ int spec_event__raise(struct spec_event *ev, const int64_t *args, size_t nr_args
 
 /*
  * An event raised by name from a handler, or NULL: a name no event has is
- * a mistake in the handler (a misspelling, an event never created), so it
- * is counted, warned about (the first time and then at powers of two) and
- * left in last_error; nothing runs.
+ * a mistake in the handler (a misspelling, an event never declared), so it
+ * is counted, left in last_error and warned about (the first time and then
+ * at powers of two); nothing runs. The count and last_error's message
+ * change together under the error's leaf lock (never the runtime's lock
+ * inside a handler), so the message never reports an older count.
  */
 struct spec_event *ev_by_name(struct spec_ev_ctx *ctx, const char *name)
 {
 	struct spec_events *evs = ctx->evs;
 	struct spec_event *ev = ev_lookup(evs, name);
+	struct spec_runtime *rt;
 	char msg[RT_MSG_MAX];
 	uint64_t n;
+	int len;
 
 	if (__builtin_expect(ev != NULL, 1))
 		return ev;
+	rt = evs->rt;
+	len = snprintf(msg, sizeof(msg),
+		       "raise of unknown event '%s' from handler '%s': no event of that name", name,
+		       ctx->handler < evs->nr_handlers ? jit_handler_name(rt->jit, ctx->handler)
+						       : "?");
+	if (len < 0 || (size_t)len >= sizeof(msg) - 32)
+		len = (int)sizeof(msg) - 32;
+	pthread_mutex_lock(&rt->err_lock);
 	n = atomic_fetch_add_explicit(&evs->unknown_raises, 1, memory_order_relaxed) + 1;
-	if (n & (n - 1))
-		return NULL;
-	snprintf(msg, sizeof(msg),
-		 "raise of unknown event '%s' from handler '%s': no event of that name "
-		 "(%llu such raises)",
-		 name,
-		 ctx->handler < evs->nr_handlers ? jit_handler_name(evs->rt->jit, ctx->handler)
-						 : "?",
+	snprintf(msg + len, sizeof(msg) - (size_t)len, " (%llu such raises)",
 		 (unsigned long long)n);
-	/* Only the error's leaf lock: never the runtime's lock inside a handler. */
-	rt_record_error(evs->rt, -ENOENT, msg);
-	pr_warn(&evs->log, "%s", msg);
+	rt->last_err = -ENOENT;
+	memcpy(rt->last_msg, msg, strlen(msg) + 1);
+	pthread_mutex_unlock(&rt->err_lock);
+	if (!(n & (n - 1)))
+		pr_warn(&evs->log, "%s", msg);
 	return NULL;
 }
 

@@ -22,6 +22,7 @@ struct spec_ev_graph {
 	size_t nr_edges;
 	struct spec_ev_handler_edge *hedges;
 	size_t nr_hedges;
+	char *names; /* the graph's own copy of every name it shows */
 };
 
 void ev_graph_counts(struct spec_events *evs, uint64_t *counts, uint32_t n)
@@ -134,6 +135,38 @@ static int collect_handler_edges(struct spec_events *evs, struct spec_ev_graph *
 	return 0;
 }
 
+/*
+ * Copy the names the graph points at (events', handlers'), so it outlives
+ * its event system and runtime.
+ */
+static const char *copy_name(char **p, const char *name)
+{
+	size_t n = strlen(name) + 1;
+	char *to = memcpy(*p, name, n);
+
+	*p += n;
+	return to;
+}
+
+static int own_names(struct spec_ev_graph *g)
+{
+	size_t len = 1, i;
+	char *p;
+
+	for (i = 0; i < g->nr_nodes; i++)
+		len += strlen(g->nodes[i].name) + 1;
+	for (i = 0; i < g->nr_hedges; i++)
+		len += strlen(g->hedges[i].handler) + 1;
+	p = g->names = malloc(len);
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < g->nr_nodes; i++)
+		g->nodes[i].name = copy_name(&p, g->nodes[i].name);
+	for (i = 0; i < g->nr_hedges; i++)
+		g->hedges[i].handler = copy_name(&p, g->hedges[i].handler);
+	return 0;
+}
+
 struct spec_ev_graph *spec_events__graph(struct spec_events *evs)
 {
 	struct spec_ev_graph *g;
@@ -159,6 +192,10 @@ struct spec_ev_graph *spec_events__graph(struct spec_events *evs)
 	}
 	g->nr_nodes = n;
 	free(counts);
+	if (own_names(g)) {
+		counts = NULL;
+		goto nomem;
+	}
 	return g;
 nomem:
 	free(counts);
@@ -398,5 +435,6 @@ void spec_ev_graph__free(struct spec_ev_graph *g)
 	free(g->keep);
 	free(g->edges);
 	free(g->hedges);
+	free(g->names);
 	free(g);
 }

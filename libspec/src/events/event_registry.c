@@ -94,7 +94,7 @@ static bool name_ok(struct spec_events *evs, const char *name)
 	return true;
 }
 
-struct spec_event *spec_events__event(struct spec_events *evs, const char *name)
+struct spec_event *spec_events__declare(struct spec_events *evs, const char *name)
 {
 	struct spec_event *ev;
 	int err = 0;
@@ -113,6 +113,38 @@ struct spec_event *spec_events__event(struct spec_events *evs, const char *name)
 	pthread_mutex_unlock(&evs->lock);
 	return ev ? ev : libspec_err_ptr(err);
 }
+
+/*
+ * A lookup that creates nothing: a misspelled name is the caller's mistake
+ * and is named, so it shows before anything is bound to the wrong event.
+ */
+struct spec_event *spec_events__event(struct spec_events *evs, const char *name)
+{
+	struct spec_event *ev;
+
+	if (!evs || !name)
+		return libspec_err_ptr(-EINVAL);
+	ev = ev_lookup(evs, name);
+	if (ev)
+		return ev;
+	pr_warn(&evs->log,
+		"events: no event \"%.64s\" (%u declared): declare it with "
+		"spec_events__declare() first",
+		name, atomic_load_explicit(&evs->nr_events, memory_order_relaxed));
+	return libspec_err_ptr(-ENOENT);
+}
+
+/*
+ * What binaries linked against LIBSPEC_EVENTS_0.2 call as
+ * spec_events__event(): it created the event on first use, and they may
+ * rely on that.
+ */
+struct spec_event *spec_events__event_v0_2(struct spec_events *evs, const char *name);
+LIBSPEC_API struct spec_event *spec_events__event_v0_2(struct spec_events *evs, const char *name)
+{
+	return spec_events__declare(evs, name);
+}
+__asm__(".symver spec_events__event_v0_2, spec_events__event@LIBSPEC_EVENTS_0.2");
 
 struct spec_event *spec_events__find(struct spec_events *evs, const char *name)
 {
@@ -218,7 +250,10 @@ int spec_events__stats(struct spec_events *evs, struct spec_events_stats *stats,
 	s = evs->stats;
 	pthread_mutex_unlock(&evs->lock);
 	s.guard_fails = atomic_load_explicit(&evs->guard_fails, memory_order_relaxed);
+	/* As last_error's message counts them (event_dispatch.c). */
+	pthread_mutex_lock(&evs->rt->err_lock);
 	s.unknown_raises = atomic_load_explicit(&evs->unknown_raises, memory_order_relaxed);
+	pthread_mutex_unlock(&evs->rt->err_lock);
 	memcpy(stats, &s, sz);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "jit/jit.h"
 #include "jit/jit_event.h"
 #include "log.h"
+#include "runtime_ref.h"
 
 static int define_helpers(struct spec_runtime *rt)
 {
@@ -126,6 +127,8 @@ struct spec_events *spec_events__new(struct spec_runtime *rt, const struct spec_
 	evs = calloc(1, sizeof(*evs));
 	if (!evs)
 		return libspec_err_ptr(-ENOMEM);
+	rt_get(rt);
+	evs->rt = rt;
 	evs->log = log;
 	ret = events_init(evs, rt, opts);
 	if (!ret)
@@ -151,6 +154,7 @@ struct spec_events *spec_events__new(struct spec_runtime *rt, const struct spec_
 
 void spec_events__free(struct spec_events *evs)
 {
+	struct spec_runtime *rt;
 	uint32_t i;
 
 	if (!evs)
@@ -192,7 +196,10 @@ void spec_events__free(struct spec_events *evs)
 	free(evs->handler_ok);
 	free(evs->hedges);
 	free(evs->last_ir);
+	rt = evs->rt;
 	free(evs);
+	/* The last reference tears the runtime down if its owner closed it. */
+	spec_runtime__close(rt);
 }
 
 int spec_events__merge(struct spec_events *evs, const struct spec_merge_opts *opts)

@@ -154,16 +154,19 @@ static void close_reach(uint64_t *reach, size_t n, size_t words)
 
 /*
  * Inlining X's handlers at a site in @f could bring @f back (a cycle) when
- * X itself or an event X raises reaches @f.
+ * X itself or an event X raises reaches @f. @f's mask has a bit per event
+ * (@nr_events of them), however few functions there are: one handler
+ * bound to several events is one function with several bits.
  */
-static bool cyclic(const struct fnset *s, const uint64_t *reach, LLVMValueRef f, size_t x)
+static bool cyclic(const struct fnset *s, const uint64_t *reach, size_t nr_events, LLVMValueRef f,
+		   size_t x)
 {
 	long i = fn_find(s, f);
 	size_t a;
 
 	if (i < 0)
 		return false;
-	for (a = 0; a < s->n && a < s->words * 64; a++) {
+	for (a = 0; a < nr_events; a++) {
 		if (!bit(&s->mask[(size_t)i * s->words], a))
 			continue;
 		if (a == x || bit(&reach[x * s->words], a))
@@ -228,7 +231,7 @@ static int rewrite(LLVMModuleRef m, LLVMBuilderRef b, const struct jit_ev_req *r
 					out->inlined++;
 					continue;
 				}
-				cyc = cyclic(s, reach, f, (size_t)x);
+				cyc = cyclic(s, reach, req->n, f, (size_t)x);
 				LLVMPositionBuilderBefore(b, in);
 				a[0] = LLVMGetOperand(in, 0);
 				if (req->mutate & JIT_EV_MUT_MARSHAL) {

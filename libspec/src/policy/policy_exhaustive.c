@@ -13,6 +13,7 @@
 #include "policy/policy_exhaustive.h"
 #include "policy/policy_step.h"
 #include "runtime.h"
+#include "runtime_ref.h"
 
 #define DEFAULT_DWELL_NS 100000000ull
 #define DEFAULT_MAX_RANGE 64
@@ -247,6 +248,7 @@ spec_policy_exhaustive__new(struct spec_runtime *rt, const struct spec_policy_ex
 	pthread_condattr_destroy(&ca);
 	atomic_init(&p->force, false);
 	p->state = ST_EXPLORE;
+	rt_get(rt);
 	return p;
 }
 
@@ -347,9 +349,13 @@ out:
 
 void spec_policy_exhaustive__free(struct spec_policy_exhaustive *p)
 {
+	struct spec_runtime *rt;
+
 	if (!p)
 		return;
+	rt = p->rt;
 	pthread_cond_destroy(&p->wake);
 	pthread_mutex_destroy(&p->lock);
 	policy_destroy(p);
+	spec_runtime__close(rt);
 }

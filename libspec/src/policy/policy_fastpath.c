@@ -12,6 +12,8 @@
 #include "libspec/policy.h"
 #include "log.h"
 #include "runtime.h"
+#include "runtime_ref.h"
+#include "sampler.h"
 
 struct spec_policy_fastpath {
 	struct spec_runtime *rt;
@@ -73,6 +75,7 @@ struct spec_policy_fastpath *spec_policy_fastpath__new(struct spec_runtime *rt, 
 	fp = calloc(1, sizeof(*fp));
 	if (!fp)
 		return libspec_err_ptr(-ENOMEM);
+	rt_get(rt);
 	fp->rt = rt;
 	fp->log = log;
 	fp->min_coverage = OPTS_GET(opts, min_coverage, 0) ?: 0.5;
@@ -128,6 +131,21 @@ static int rebuild(struct spec_policy_fastpath *fp)
 	return ret;
 }
 
+/*
+ * Forget the samples and guard failures of this policy's point only: the
+ * other points (another policy's, the service's own readings) keep theirs.
+ */
+static int reset_point(struct spec_policy_fastpath *fp)
+{
+	struct spec_point *p = points_find(&fp->rt->pts, fp->label);
+
+	if (!p)
+		return -ENOENT;
+	atomic_store(&p->failures, 0);
+	sampler_reset_point(&fp->rt->dom, p->idx);
+	return 0;
+}
+
 int spec_policy_fastpath__step(struct spec_policy_fastpath *fp)
 {
 	uint64_t all, hit;
@@ -158,7 +176,7 @@ int spec_policy_fastpath__step(struct spec_policy_fastpath *fp)
 		 "re-instrumenting",
 		 fp->label, 100 * fp->coverage, (unsigned long long)all);
 	fp->collecting = true;
-	return libspec_err(spec_runtime__reset_counters(fp->rt));
+	return libspec_err(reset_point(fp));
 }
 
 double spec_policy_fastpath__coverage(const struct spec_policy_fastpath *fp)
@@ -173,5 +191,6 @@ void spec_policy_fastpath__free(struct spec_policy_fastpath *fp)
 	free(fp->label);
 	free(fp->compiled);
 	free(fp->compiled_hi);
+	spec_runtime__close(fp->rt);
 	free(fp);
 }

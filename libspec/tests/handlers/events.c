@@ -110,3 +110,13 @@ void ev_fwd_z(struct spec_ev_ctx *ctx, const int64_t *bind, const int64_t *args)
 	atomic_fetch_add_explicit(&t->sum, bind[0] * args[1], memory_order_relaxed);
 	spec_raise(ctx, "IrZ", args[0] * bind[1], args[1] + (int64_t)ctx->event);
 }
+
+/* Bound to several events at once; raises one of them (S3) while args[0]
+ * lasts: a cycle through a single shared function.
+ */
+void ev_shared_to_s3(struct spec_ev_ctx *ctx, const int64_t *bind, const int64_t *args)
+{
+	rec(ctx, bind[0], args[0], args[1]);
+	if (args[0] > 0)
+		spec_raise(ctx, "S3", args[0] - 1, args[1] + bind[0]);
+}

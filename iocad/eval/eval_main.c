@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eval: iocad's decisions judged on generated cases (EVAL.md). Every case
+ * runs in static, ioca and core-only on the simulator, and the oracle
+ * searches each phase's best layout; the report compares them.
+ *
+ *   eval [--seed S] [--count N] [--jobs J] [--out DIR] [--check]
+ *   eval --seed S --case I      one case in full (its config, scenario, figures)
+ *
+ * Deterministic for a seed whatever --jobs is: cases are generated from
+ * (seed, index) alone and reported in index order.
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, mkdtemp */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "eval/eval_case.h"
+#include "eval/eval_report.h"
+
+struct args {
+	uint64_t seed;
+	unsigned int count, jobs, first;
+	long one; /* --case, or -1 */
+	const char *out;
+	bool check;
+};
+
+static int usage(void)
+{
+	fputs("usage: iocad-eval [--seed S] [--count N] [--first I] [--jobs J] [--out DIR] "
+	      "[--check]\n"
+	      "       iocad-eval [--seed S] --case I\n",
+	      stderr);
+	return 2;
+}
+
+static int parse(int argc, char **argv, struct args *a)
+{
+	static const struct option lo[] = {{"seed", 1, 0, 's'},	 {"count", 1, 0, 'n'},
+					   {"jobs", 1, 0, 'j'},	 {"out", 1, 0, 'o'},
+					   {"check", 0, 0, 'c'}, {"case", 1, 0, 'i'},
+					   {"first", 1, 0, 'f'}, {0, 0, 0, 0}};
+	int o;
+
+	*a = (struct args){.seed = 1, .count = 1000, .jobs = 2, .one = -1};
+	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		char *end;
+		unsigned long long v;
+
+		if (o == 'c') {
+			a->check = true;
+			continue;
+		}
+		if (o == 'o') {
+			a->out = optarg;
+			continue;
+		}
+		if (o == '?')
+			return -EINVAL;
+		errno = 0;
+		v = strtoull(optarg, &end, 0);
+		if (errno || *end || end == optarg ||
+		    (o != 's' && (v > 1000000 || (o == 'j' && (v < 1 || v > 64))))) {
+			fprintf(stderr, "eval: --%s %s: expected a number%s\n",
+				o == 's'   ? "seed"
+				: o == 'n' ? "count"
+				: o == 'j' ? "jobs"
+					   : "case",
+				optarg, o == 'j' ? " in [1, 64]" : " up to 1000000");
+			return -EINVAL;
+		}
+		if (o == 's')
+			a->seed = v;
+		else if (o == 'n')
+			a->count = (unsigned int)v;
+		else if (o == 'j')
+			a->jobs = (unsigned int)v;
+		else if (o == 'f')
+			a->first = (unsigned int)v;
+		else
+			a->one = (long)v;
+	}
+	return optind == argc ? 0 : -EINVAL;
+}
+
+static int one_case(const struct args *a, const char *dir)
+{
+	static struct eval_result r;
+	static struct eval_case c;
+
+	eval_case_run(a->seed, (unsigned int)a->one, dir, &r);
+	eval_gen(a->seed, (unsigned int)a->one, &c);
+	eval_report_case(&r, &c, stdout);
+	return r.err ? 1 : 0;
+}
+
+/* Worker @k of @a->jobs: every case whose index is k modulo jobs. */
+static void work(const struct args *a, unsigned int k, const char *dir, struct eval_result *r)
+{
+	for (unsigned int c = k; c < a->count; c += a->jobs)
+		eval_case_run(a->seed, a->first + c, dir, &r[c]);
+}
+
+static int run_all(const struct args *a, const char *dir, struct eval_result *r)
+{
+	unsigned int started = 0;
+	int rc = 0;
+
+	for (unsigned int k = 0; k < a->jobs; k++) {
+		pid_t p = fork();
+
+		if (p < 0) {
+			perror("eval: fork");
+			rc = -1;
+			break;
+		}
+		if (p == 0) {
+			work(a, k, dir, r);
+			_exit(0);
+		}
+		started++;
+	}
+	while (started--) {
+		int st;
+
+		if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+			rc = -1;
+	}
+	return rc;
+}
+
+static FILE *open_out(const struct args *a, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	if (!a->out)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", a->out, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "eval: %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+int main(int argc, char **argv)
+{
+	char dir[] = "/tmp/iocad-eval.XXXXXX";
+	struct eval_result *r;
+	struct args a;
+	struct timespec t0, t1;
+	size_t sz;
+	int rc = 0;
+
+	if (parse(argc, argv, &a))
+		return usage();
+	if (!mkdtemp(dir)) {
+		perror("eval: mkdtemp");
+		return 1;
+	}
+	if (a.one >= 0) {
+		rc = one_case(&a, dir);
+		goto out_rmdir;
+	}
+	sz = (a.count ? a.count : 1) * sizeof(*r);
+	r = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED) {
+		perror("eval: mmap");
+		rc = 1;
+		goto out_rmdir;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (run_all(&a, dir, r)) {
+		fputs("eval: a worker failed\n", stderr);
+		rc = 1;
+	} else {
+		FILE *rep = open_out(&a, "report.txt"), *csv = open_out(&a, "ps_ipc.csv");
+		unsigned int broken;
+
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		eval_report(r, a.count, a.seed, stdout, csv);
+		if (rep)
+			eval_report(r, a.count, a.seed, rep, NULL);
+		broken = eval_property(r, a.count, a.seed, a.check ? stdout : rep ? rep : stderr);
+		printf("eval-property: %u passed, %u failed (no PS tenant below %.2f of static in "
+		       "any phase's second half; %u jobs, %.1f s)\n",
+		       a.count - broken, broken, EVAL_PS_FLOOR, a.jobs,
+		       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		if (a.check && broken)
+			rc = 1;
+		if (rep)
+			fclose(rep);
+		if (csv)
+			fclose(csv);
+	}
+	munmap(r, sz);
+out_rmdir:
+	if (rmdir(dir))
+		fprintf(stderr, "eval: %s: %s\n", dir, strerror(errno));
+	return rc;
+}

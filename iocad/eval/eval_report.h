@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * make eval's report over every case: per mode the distribution of PS and
+ * BE tenants' IPC against static and against the oracle (median, p10,
+ * worst), memory traffic and allocation changes; the worst cases with
+ * their seeds and a one-line diagnosis; the property "iocad never costs a
+ * PS tenant more than 5 % against static"; a CSV for the plot.
+ */
+#ifndef IOCAD_EVAL_REPORT_H
+#define IOCAD_EVAL_REPORT_H
+
+#include <stdio.h>
+
+#include "eval/eval_case.h"
+
+/* A PS tenant losing more than this against static breaks the property. */
+#define EVAL_PS_FLOOR 0.95
+
+/* Print the report of @n results to @out; the sorted ratios to @csv (may be NULL). */
+void eval_report(const struct eval_result *r, unsigned int n, uint64_t seed, FILE *out, FILE *csv);
+
+/*
+ * The property on @n results: print each violation (with the command that
+ * reproduces it) to @out; returns how many cases broke it.
+ */
+unsigned int eval_property(const struct eval_result *r, unsigned int n, uint64_t seed, FILE *out);
+
+/* One case in full: config, phases, each tenant's IPC per mode, layouts. */
+void eval_report_case(const struct eval_result *r, const struct eval_case *c, FILE *out);
+
+#endif /* IOCAD_EVAL_REPORT_H */
