@@ -83,11 +83,12 @@ f_closids() {
 # when it comes online again
 f_foreign() {
 	n_foreign=$((n_foreign + 1))
-	c=''
-	for x in 1 2; do online $x && c=$x && break; done
-	[ -n "$c" ] || return 0
-	o=''
-	for x in 3 2 1; do [ "$x" != "$c" ] && online $x && o=$x && break; done
+	# every CPU online first, so no socket loses its last online CPU
+	# below (a socket without one has no DDIO counts: another fault)
+	for x in 1 2 3; do online $x || echo 1 >/sys/devices/system/cpu/cpu$x/online; done
+	rand 2
+	c=$((r + 1))
+	o=$((c == 1 ? 3 : 1))
 	echo "$c" >$R/ops/cpus_list
 	ops_cpus=$c
 	m=$(log_mark)
