@@ -16,6 +16,7 @@
 #include "host_io_alloc.h"
 #include "host_ops.h"
 #include "host_topo.h"
+#include "rdt_watch.h"
 
 const struct platform_socket_plan *host_plan_socket(const struct platform_plan *p, unsigned int id)
 {
@@ -40,11 +41,12 @@ static int check_cpus(struct host *h, const struct host_topo *t,
 			char why[512];
 
 			r = rdt_check_shared(h->sock[sp->id].rdt, grp->rdt_class, why, sizeof(why));
-			if (r)
+			/* not there (yet): its tenant waits, said by the apply */
+			if (r && r != -ENOENT) {
 				snprintf(h->last_err, sizeof(h->last_err), "group %s: %s",
 					 grp->name, why);
-			if (r)
 				return r;
+			}
 			continue;
 		}
 		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++) {
@@ -79,7 +81,7 @@ int host_check(void *ctx, const struct platform_plan *p)
 {
 	struct host *h = ctx;
 	struct host_topo *t;
-	unsigned int ngroups = 0;
+	unsigned int ngroups = 0, peak = 0;
 	struct rdt *any = NULL;
 	char err[512] = "";
 	int r = 0;
@@ -89,6 +91,10 @@ int host_check(void *ctx, const struct platform_plan *p)
 	if (!t)
 		return -ENOMEM;
 	r = host_topo_read(h->cpu_root, t, h->last_err, sizeof(h->last_err));
+	/* the groups of sockets the plan drops are there until its commit */
+	for (unsigned int id = 0; !r && !p->sample_only && id < PLATFORM_MAX_SOCKETS; id++)
+		if (h->sock[id].rdt && !host_plan_socket(p, id))
+			peak += rdt_peak(h->sock[id].rdt, NULL, 0);
 	for (unsigned int k = 0; !r && k < p->nsockets; k++) {
 		const struct platform_socket_plan *sp = &p->socket[k];
 
@@ -104,16 +110,20 @@ int host_check(void *ctx, const struct platform_plan *p)
 		/* a runtime's class has its CLOSID already: it is among the others' groups */
 		for (unsigned int g = 0; g < sp->ngroups; g++)
 			ngroups += !sp->group[g].rdt_class[0];
-		if (!p->sample_only)
+		if (!p->sample_only) {
+			unsigned int n = host_cat_groups(sp, NULL, h->groups);
+
+			peak += rdt_peak(any, h->groups, n);
 			r = check_cpus(h, t, sp);
+		}
 	}
 	free(t);
 	if (!r && any && !p->sample_only) {
-		r = rdt_check_closids(any, ngroups, err, sizeof(err));
+		r = rdt_check_closids_peak(any, ngroups, peak, err, sizeof(err));
 		if (r)
 			snprintf(h->last_err, sizeof(h->last_err), "%s", err);
 		if (!r)
-			r = host_io_alloc_check_closids(h, any, ngroups);
+			r = host_io_alloc_check_closids(h, any, peak);
 	}
 	return r;
 }
@@ -288,10 +298,11 @@ int host_apply_resample(struct host *h)
 
 /*
  * CAT of every socket as @p says, each group with its online CPUs (@on,
- * also recorded as the set the groups were written for); on a refusal the
- * sockets done are put back.
+ * also recorded as the set the groups were written for), staged: the
+ * groups the plan drops stay until host_commit_cat(). On a refusal the sockets
+ * done are put back.
  */
-static int apply_cat(struct host *h, const struct platform_plan *p)
+int host_apply_cat(struct host *h, const struct platform_plan *p)
 {
 	struct platform_cpuset on;
 	char err[768] = "";
@@ -304,15 +315,12 @@ static int apply_cat(struct host *h, const struct platform_plan *p)
 	h->online = on;
 	for (id = 0; id < PLATFORM_MAX_SOCKETS; id++) {
 		const struct platform_socket_plan *sp = host_plan_socket(p, id);
-		const struct rdt_group *cur;
 		unsigned int n;
 
 		if (!h->sock[id].rdt)
 			continue;
-		h->nprev[id] = rdt_groups(h->sock[id].rdt, &cur);
-		memcpy(h->prev[id], cur, h->nprev[id] * sizeof(cur[0]));
 		n = sp ? host_cat_groups(sp, &on, h->groups) : 0;
-		r = rdt_apply(h->sock[id].rdt, h->groups, n, err, sizeof(err));
+		r = rdt_stage(h->sock[id].rdt, h->groups, n, err, sizeof(err));
 		if (r) {
 			snprintf(h->last_err, sizeof(h->last_err),
 				 "socket %u: %s; every mask left as it was", id, err);
@@ -321,20 +329,25 @@ static int apply_cat(struct host *h, const struct platform_plan *p)
 	}
 	if (r)
 		while (id-- > 0)
-			if (h->sock[id].rdt &&
-			    rdt_apply(h->sock[id].rdt, h->prev[id], h->nprev[id], err, sizeof(err)))
-				host_say(h, "socket %u: putting CAT back: %s", id, err);
+			if (h->sock[id].rdt)
+				rdt_unstage(h->sock[id].rdt);
 	return r;
 }
 
+/* Every socket's staged CAT back as it was: no group was removed yet. */
 static void undo_cat(struct host *h)
 {
-	char err[768];
-
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
-		if (h->sock[id].rdt &&
-		    rdt_apply(h->sock[id].rdt, h->prev[id], h->nprev[id], err, sizeof(err)))
-			host_say(h, "socket %u: putting CAT back: %s", id, err);
+		if (h->sock[id].rdt)
+			rdt_unstage(h->sock[id].rdt);
+}
+
+/* The whole plan holds: the groups it dropped go now. */
+void host_commit_cat(struct host *h)
+{
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
+		if (h->sock[id].rdt)
+			rdt_commit(h->sock[id].rdt);
 }
 
 /* The DDIO requests that make the platform hold @p (or, @back, what it held). */
@@ -361,7 +374,7 @@ static size_t ddio_reqs(struct host *h, const struct platform_plan *p, struct io
  * verified: resctrl's groups and every DDIO mask are read back, so the
  * next apply compares with what is there.
  */
-static int reread(struct host *h, int r)
+int host_reread(struct host *h, int r)
 {
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
 		if (h->sock[id].rdt && rdt_reread(h->sock[id].rdt))
@@ -393,9 +406,10 @@ int host_apply(void *ctx, const struct platform_plan *p)
 
 	h->last_err[0] = '\0';
 	if (!p->sample_only) {
-		r = apply_cat(h, p);
+		/* CAT waiting for resctrl (said): the watch applies the plan in force */
+		r = h->cat_said ? 0 : host_apply_cat(h, p);
 		if (r)
-			return reread(h, r);
+			return host_reread(h, r);
 		n = ddio_reqs(h, p, req);
 		for (size_t k = 0; k < n; k++)
 			back[k] = (struct ioca_ddio_req){.socket = req[k].socket,
@@ -403,7 +417,7 @@ int host_apply(void *ctx, const struct platform_plan *p)
 		r = set_ddio(h, req, n, true);
 		if (r) {
 			undo_cat(h);
-			return reread(h, r);
+			return host_reread(h, r);
 		}
 	}
 	if (sampling) {
@@ -423,39 +437,13 @@ int host_apply(void *ctx, const struct platform_plan *p)
 				undo_cat(h);
 			}
 			memcpy(h->last_err, why, sizeof(why));
-			return reread(h, r);
+			return host_reread(h, r);
 		}
 	}
+	if (!p->sample_only)
+		host_commit_cat(h);
 	h->plan = *p;
 	h->have_plan = true;
-	return 0;
-}
-
-int host_apply_hotplug(struct host *h)
-{
-	struct platform_cpuset on;
-	char why[768];
-	int r;
-
-	if (!h->have_plan || h->plan.sample_only)
-		return 0;
-	r = host_topo_online(h->cpu_root, &on, why, sizeof(why));
-	/* after a failed fix-up (said), try again even if nothing changed since */
-	if (r || (!h->hotplug_said && !memcmp(&on, &h->online, sizeof(on))))
-		return r;
-	r = apply_cat(h, &h->plan);
-	if (r) {
-		if (!h->hotplug_said)
-			host_say(h,
-				 "CPUs went offline or online: putting the groups' CPUs right "
-				 "failed (%s); retried every interval, said again when it worked",
-				 h->last_err);
-		h->hotplug_said = true;
-		return reread(h, r);
-	}
-	host_say(h, "CPUs went offline or online: every group holds its online CPUs again%s",
-		 h->hotplug_said ? " (after failures)" : "");
-	h->hotplug_said = false;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <libioca.h>
 
 #include "host_state.h"
+#include "host_watch.h"
 #include "platform.h"
 
 extern const struct platform_ops host_platform_ops;
@@ -27,12 +28,14 @@ int host_apply(void *ctx, const struct platform_plan *p);
 int host_restore(void *ctx);
 
 /*
- * CPUs went offline or online since the last apply (sysfs "online"):
- * write the plan in force's CAT again, so each group holds its online
- * CPUs (resctrl gives a CPU that comes back to the default group). DDIO
- * and the sampler are left alone. 0 if nothing changed or all went well.
+ * host_apply.c's CAT steps, for host_watch.c: stage @p's CAT on every
+ * socket (0, or -errno with last_err set and every socket put back);
+ * remove what the staged plan dropped; after a failure, read resctrl and
+ * the DDIO masks back and return @r.
  */
-int host_apply_hotplug(struct host *h);
+int host_apply_cat(struct host *h, const struct platform_plan *p);
+void host_commit_cat(struct host *h);
+int host_reread(struct host *h, int r);
 
 void host_destroy(void *ctx);
 

@@ -30,6 +30,9 @@ struct host_devices {
 	} d[PLATFORM_MAX_DEVICES];
 };
 
+/* Most intervals between two looks at a resctrl that is not there. */
+#define HOST_CAT_BACKOFF_MAX 64
+
 /* One socket the module knows. */
 struct host_sock {
 	bool present;
@@ -79,9 +82,10 @@ struct host {
 	struct ioca_sample *sample; /* receive buffer */
 	struct platform_plan plan;  /* the one in force */
 	struct rdt_group groups[RDT_MAX_GROUPS];
-	struct rdt_group prev[PLATFORM_MAX_SOCKETS][RDT_MAX_GROUPS]; /* to go back to */
-	unsigned int nprev[PLATFORM_MAX_SOCKETS];
-	struct host_devices dev; /* root ports iocad set (host_device.c) */
+	/* resctrl gone (unmounted) or its groups failed to come back: said, backoff */
+	bool cat_said;
+	unsigned int cat_backoff, cat_skip; /* intervals between tries, left to skip */
+	struct host_devices dev;	    /* root ports iocad set (host_device.c) */
 	/* the raw L2 events, while worth trying (a refusal ends the tries) */
 	bool l2_try;
 	struct ioca_event l2_ev[HOST_NR_L2_EVENTS];

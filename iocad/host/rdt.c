@@ -15,6 +15,7 @@
 
 #include "rdt.h"
 #include "rdt_apply.h"
+#include "rdt_class.h"
 
 static int default_write(void *arg, const char *path, const char *data)
 {
@@ -84,74 +85,30 @@ void rdt_gpath(const struct rdt *r, const struct rdt_group *g, const char *file,
 		rdt_pathf(buf, len, "%s/%s", r->root, g->name);
 }
 
-int rdt_note_orig(struct rdt *r, const struct rdt_group *g)
-{
-	char path[RDT_PATH_LEN], buf[4096];
-	struct rdt_group *o;
-	int e;
-
-	if (rdt_find(r->orig, r->norig, g->name))
-		return 0;
-	if (r->norig == RDT_MAX_GROUPS)
-		return -ENOSPC;
-	o = &r->orig[r->norig];
-	memset(o, 0, sizeof(*o));
-	memcpy(o->name, g->name, sizeof(o->name));
-	o->shared = true;
-	rdt_gpath(r, g, "schemata", path, sizeof(path));
-	e = rdt_info_read_file(path, buf, sizeof(buf));
-	if (!e)
-		e = rdt_info_schemata_l3(buf, r->cache_id, &o->mask);
-	if (!e)
-		r->norig++;
-	return e;
-}
-
-int rdt_put_orig(struct rdt *r, const struct rdt_group *g)
-{
-	const struct rdt_group *o = rdt_find(r->orig, r->norig, g->name);
-	char path[RDT_PATH_LEN], line[64];
-	unsigned int i;
-	int e;
-
-	if (!o)
-		return 0;
-	rdt_gpath(r, g, "schemata", path, sizeof(path));
-	snprintf(line, sizeof(line), "L3:%u=%x\n", r->cache_id, o->mask);
-	e = r->write(r->fs_arg, path, line);
-	i = (unsigned int)(o - r->orig);
-	memmove(&r->orig[i], &r->orig[i + 1], (r->norig - i - 1) * sizeof(r->orig[0]));
-	r->norig--;
-	return e;
-}
-
-int rdt_check_shared(struct rdt *r, const char *name, char *err, size_t errlen)
-{
-	char path[RDT_PATH_LEN];
-	struct stat st;
-
-	if (!strncmp(name, r->family, strlen(r->family))) {
-		snprintf(err, errlen, "rdt_class %s: a group of iocad's own, not a runtime's",
-			 name);
-		return -EINVAL;
-	}
-	rdt_pathf(path, sizeof(path), "%s/%s/schemata", r->root, name);
-	if (stat(path, &st)) {
-		int e = -errno;
-
-		snprintf(err, errlen,
-			 "rdt_class %s: %s: %s; iocad never creates a runtime's class: create it "
-			 "(mkdir %s/%s, or the runtime's RDT class config) or fix the name",
-			 name, path, strerror(-e), r->root, name);
-		return e;
-	}
-	return 0;
-}
-
 static int default_rmdir(void *arg, const char *path)
 {
 	(void)arg;
 	return rmdir(path) ? -errno : 0;
+}
+
+static int default_mkdir(void *arg, const char *path)
+{
+	(void)arg;
+	return mkdir(path, 0755) ? -errno : 0;
+}
+
+void rdt_mount_dev(struct rdt *r)
+{
+	struct stat st;
+
+	r->root_dev = stat(r->root, &st) ? 0 : (uint64_t)st.st_dev;
+}
+
+uint64_t rdt_dir_ino(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode) ? (uint64_t)st.st_ino : 0;
 }
 
 static void default_print(void *arg, const char *msg)
@@ -195,6 +152,9 @@ struct rdt *rdt_open(const struct rdt_opts *o, char *err, size_t errlen)
 	r->cache_id = o->cache_id;
 	r->write = o->write ? o->write : default_write;
 	r->rmdir = o->rmdir ? o->rmdir : default_rmdir;
+	r->mkdir = o->sz >= offsetof(struct rdt_opts, mkdir) + sizeof(o->mkdir) && o->mkdir
+			   ? o->mkdir
+			   : default_mkdir;
 	r->fs_arg = o->fs_arg;
 	r->print = o->print ? o->print : default_print;
 	r->print_arg = o->print_arg;
@@ -204,6 +164,7 @@ struct rdt *rdt_open(const struct rdt_opts *o, char *err, size_t errlen)
 		errno = -e;
 		return NULL;
 	}
+	rdt_mount_dev(r);
 	return r;
 }
 
@@ -215,6 +176,11 @@ void rdt_close(struct rdt *r)
 const struct rdt_l3_info *rdt_info(const struct rdt *r)
 {
 	return &r->info;
+}
+
+const char *rdt_root(const struct rdt *r)
+{
+	return r->root;
 }
 
 unsigned int rdt_groups(const struct rdt *r, const struct rdt_group **out)
@@ -304,8 +270,13 @@ int rdt_remove_stale(struct rdt *r, char *err, size_t errlen)
 	return first ? first : n;
 }
 
-int rdt_foreign_cpus(struct rdt *r, const struct platform_cpuset *cpus, char *group, size_t glen,
-		     unsigned int *cpu)
+/*
+ * Walk the groups iocad did not create (outside the family): the first
+ * holding a CPU of @want (name into @group, CPU into *@cpu: 1 returned),
+ * and the union of all their CPUs into @all (either may be NULL).
+ */
+static int walk_foreign(struct rdt *r, const struct platform_cpuset *want, char *group, size_t glen,
+			unsigned int *cpu, struct platform_cpuset *all)
 {
 	char path[RDT_PATH_LEN], buf[4096];
 	struct platform_cpuset held;
@@ -313,6 +284,8 @@ int rdt_foreign_cpus(struct rdt *r, const struct platform_cpuset *cpus, char *gr
 	int found = 0;
 	DIR *d;
 
+	if (all)
+		memset(all, 0, sizeof(*all));
 	d = opendir(r->root);
 	if (!d)
 		return -errno;
@@ -323,8 +296,10 @@ int rdt_foreign_cpus(struct rdt *r, const struct platform_cpuset *cpus, char *gr
 		rdt_pathf(path, sizeof(path), "%s/%s/cpus_list", r->root, de->d_name);
 		if (rdt_info_read_file(path, buf, sizeof(buf)) || rdt_parse_cpus(buf, &held))
 			continue;
-		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS && !found; c++)
-			if (platform_cpuset_has(cpus, c) && platform_cpuset_has(&held, c)) {
+		for (unsigned int w = 0; all && w < PLATFORM_MAX_CPUS / 64; w++)
+			all->w[w] |= held.w[w];
+		for (unsigned int c = 0; want && c < PLATFORM_MAX_CPUS && !found; c++)
+			if (platform_cpuset_has(want, c) && platform_cpuset_has(&held, c)) {
 				snprintf(group, glen, "%s", de->d_name);
 				*cpu = c;
 				found = 1;
@@ -334,7 +309,26 @@ int rdt_foreign_cpus(struct rdt *r, const struct platform_cpuset *cpus, char *gr
 	return found;
 }
 
+int rdt_foreign_set(struct rdt *r, struct platform_cpuset *out)
+{
+	int e = walk_foreign(r, NULL, NULL, 0, NULL, out);
+
+	return e < 0 ? e : 0;
+}
+
+int rdt_foreign_cpus(struct rdt *r, const struct platform_cpuset *cpus, char *group, size_t glen,
+		     unsigned int *cpu)
+{
+	return walk_foreign(r, cpus, group, glen, cpu, NULL);
+}
+
 int rdt_check_closids(struct rdt *r, unsigned int ngroups, char *err, size_t errlen)
+{
+	return rdt_check_closids_peak(r, ngroups, ngroups, err, errlen);
+}
+
+int rdt_check_closids_peak(struct rdt *r, unsigned int ngroups, unsigned int peak, char *err,
+			   size_t errlen)
 {
 	char names[1][PLATFORM_NAME_LEN + RDT_PREFIX_LEN];
 	unsigned int others, free_ids;
@@ -347,22 +341,36 @@ int rdt_check_closids(struct rdt *r, unsigned int ngroups, char *err, size_t err
 	}
 	/* our own groups (n of them) are reused or freed by the next apply */
 	free_ids = r->info.num_closids > 1 + others ? r->info.num_closids - 1 - others : 0;
-	if (ngroups > free_ids) {
+	if (peak < ngroups)
+		peak = ngroups;
+	if (peak > free_ids) {
+		char why[160] = "";
+
+		if (peak > ngroups)
+			snprintf(why, sizeof(why),
+				 " (%u of them at once: iocad removes the groups a plan drops only "
+				 "after the new ones hold their CPUs)",
+				 peak);
 		snprintf(err, errlen,
-			 "resctrl: %u tenant groups need %u CLOSIDs, but num_closids is %u: "
+			 "resctrl: %u tenant groups need %u CLOSIDs%s, but num_closids is %u: "
 			 "1 is the default group and %u group(s) iocad did not create exist, "
 			 "leaving %u",
-			 ngroups, ngroups, r->info.num_closids, others, free_ids);
+			 ngroups, peak, why, r->info.num_closids, others, free_ids);
 		return -ENOSPC;
 	}
 	return 0;
 }
+
 int rdt_remove_all(struct rdt *r)
 {
 	char path[RDT_PATH_LEN];
 	int e, first = 0;
 
+	if (r->staged)
+		rdt_commit(r);
 	for (unsigned int i = 0; i < r->ngroups; i++) {
+		if (r->group[i].shared && r->group[i].missing)
+			continue; /* not there: nothing to put back */
 		if (r->group[i].shared) {
 			e = rdt_put_orig(r, &r->group[i]);
 			if (e && !first) {

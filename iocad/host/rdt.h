@@ -29,6 +29,8 @@
  */
 typedef int (*rdt_write_fn)(void *arg, const char *path, const char *data);
 typedef int (*rdt_rmdir_fn)(void *arg, const char *path);
+/* A group's creation likewise (the default: mkdir(@path, 0755)); 0 or -errno. */
+typedef int (*rdt_mkdir_fn)(void *arg, const char *path);
 
 /* Warnings and notices (stale groups removed, a rollback that failed). */
 typedef void (*rdt_print_fn)(void *arg, const char *msg);
@@ -45,12 +47,10 @@ struct rdt_opts {
 	void *fs_arg;	       /* passed to write and rmdir */
 	rdt_print_fn print;    /* NULL: stderr */
 	void *print_arg;
+	rdt_mkdir_fn mkdir; /* NULL: mkdir(2) */
 	size_t : 0;
 };
-#define rdt_opts__last_field print_arg
-
-/* A CPU list ("0-3,8") into @out; 0 or -EINVAL. */
-int rdt_parse_cpus(const char *list, struct platform_cpuset *out);
+#define rdt_opts__last_field mkdir
 
 /* One group of a plan. */
 struct rdt_group {
@@ -65,6 +65,14 @@ struct rdt_group {
 	unsigned int cpus[PLATFORM_MAX_CPUS]; /* ascending */
 	unsigned int ncpus;
 	uint32_t mask;
+	/*
+	 * Set by rdt, ignored in a plan. @missing: a runtime's class that is
+	 * not there (vanished, or not yet made): its tenant waits, every other
+	 * group is applied. @ino: the directory's inode when iocad last saw it,
+	 * so a group removed and made again (a remount) is told from ours.
+	 */
+	bool missing;
+	uint64_t ino;
 };
 
 struct rdt;
@@ -77,6 +85,9 @@ struct rdt *rdt_open(const struct rdt_opts *opts, char *err, size_t errlen);
 void rdt_close(struct rdt *r);
 
 const struct rdt_l3_info *rdt_info(const struct rdt *r);
+
+/* The resctrl root this handle works in. */
+const char *rdt_root(const struct rdt *r);
 
 /*
  * Groups under the root that carry our prefix (left by a dead instance):
@@ -104,22 +115,52 @@ int rdt_remove_stale(struct rdt *r, char *err, size_t errlen);
 int rdt_check_closids(struct rdt *r, unsigned int ngroups, char *err, size_t errlen);
 
 /*
+ * As rdt_check_closids() for a plan of @ngroups groups whose apply holds
+ * @peak of iocad's groups at once (rdt_peak(): old groups are removed only
+ * once the whole plan holds, so a renamed group needs two CLOSIDs).
+ */
+int rdt_check_closids_peak(struct rdt *r, unsigned int ngroups, unsigned int peak, char *err,
+			   size_t errlen);
+
+/*
  * Make resctrl hold exactly @groups (created, CPUs assigned, masks
- * written; groups of ours not in the list removed). Masks are checked
- * against the kernel's rules first. On a failed write every mask and CPU
- * list is put back, groups created here are removed, and @err names the
- * group, the file and the kernel's info/last_cmd_status.
- * Returns 0 or -errno.
+ * written; groups of ours not in the list removed): rdt_stage() then
+ * rdt_commit(). Returns 0 or -errno.
  */
 int rdt_apply(struct rdt *r, const struct rdt_group *groups, unsigned int n, char *err,
 	      size_t errlen);
 
 /*
+ * The undoable part of an apply: create the missing groups, write masks,
+ * assign CPUs. Masks are checked against the kernel's rules first. A CPU
+ * held by a group iocad did not create is never written into ours (it is
+ * left where it is, said once). A runtime's class that is not there is
+ * skipped (its tenant waits, said once), the rest is applied. The groups
+ * the plan drops stay until rdt_commit(). On a failed write every mask and
+ * CPU list is put back, groups created here are removed, and @err names
+ * the group, the file and the kernel's info/last_cmd_status.
+ * Returns 0 or -errno.
+ */
+int rdt_stage(struct rdt *r, const struct rdt_group *groups, unsigned int n, char *err,
+	      size_t errlen);
+
+/* After rdt_stage(): remove the groups the plan dropped (nothing to undo). */
+void rdt_commit(struct rdt *r);
+
+/*
+ * After rdt_stage(): put back what it changed (masks, CPU lists, groups it
+ * created), as a failed stage does. Nothing was removed, so nothing is
+ * made again: the old groups keep their CLOSIDs, tasks and monitoring
+ * groups.
+ */
+void rdt_unstage(struct rdt *r);
+
+/*
  * Forget what was applied and read our groups back from resctrl (masks on
- * our domain, CPU lists): after a failed write or rollback, the next
- * rdt_apply() compares with what is there, not with what was meant.
- * 0, or the first -errno (a group that could not be read is left off the
- * record, so the next apply writes it whole).
+ * our domain, CPU lists; rdt_watch.c): after a failed write or rollback,
+ * the next rdt_apply() compares with what is there, not with what was
+ * meant. 0, or the first -errno (a group that could not be read is left
+ * off the record, so the next apply writes it whole).
  */
 int rdt_reread(struct rdt *r);
 

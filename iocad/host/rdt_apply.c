@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Applying a CAT plan to resctrl. The order of one apply is the one that
- * lets every step be undone: create missing groups (ENOSPC is the kernel's
- * "no CLOSID left"), write masks, assign CPUs, and only when all that
- * succeeded remove the groups the plan dropped. A failure in the first
- * three steps puts back the masks and CPU lists written so far and removes
- * the groups this apply created.
+ * Applying a CAT plan to resctrl, in two parts so a caller with more to
+ * apply (DDIO, the sampler) can still go back: rdt_stage() creates missing
+ * groups (ENOSPC is the kernel's "no CLOSID left"), writes masks and
+ * assigns CPUs; rdt_commit() then removes the groups the plan dropped, and
+ * rdt_unstage() instead puts back the masks and CPU lists written and
+ * removes the groups the stage created. Nothing is removed before the
+ * commit, so going back never makes a group again: a group keeps its
+ * CLOSID, its tasks and its monitoring groups.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "rdt_apply.h"
+#include "rdt_class.h"
 
 static void format_cpus(const unsigned int *cpus, unsigned int n, char *buf, size_t len)
 {
@@ -45,10 +48,26 @@ static int write_mask(struct rdt *r, const struct rdt_group *g, uint32_t mask)
 	return r->write(r->fs_arg, path, line);
 }
 
-static int write_cpus(struct rdt *r, const struct rdt_group *g)
+/*
+ * @g's CPU list without the CPUs groups of others hold (as the stage read
+ * them): writing one would take it out of theirs. @g is left as written.
+ */
+static int write_cpus(struct rdt *r, struct rdt_group *g)
 {
 	char path[RDT_PATH_LEN], list[PLATFORM_MAX_CPUS * 5];
+	unsigned int n = 0;
 
+	for (unsigned int i = 0; i < g->ncpus; i++)
+		if (!platform_cpuset_has(&r->foreign, g->cpus[i]))
+			g->cpus[n++] = g->cpus[i];
+		else if (!platform_cpuset_has(&r->foreign_said, g->cpus[i])) {
+			platform_cpuset_add(&r->foreign_said, g->cpus[i]);
+			rdt_say(r,
+				"resctrl: CPU %u of group %s%s is in a group iocad did not create: "
+				"left there (iocad never takes CPUs out of others' groups)",
+				g->cpus[i], r->prefix, g->name);
+		}
+	g->ncpus = n;
 	rdt_group_path(r, g->name, "cpus_list", path, sizeof(path));
 	format_cpus(g->cpus, g->ncpus, list, sizeof(list));
 	return r->write(r->fs_arg, path, list);
@@ -70,14 +89,9 @@ static int same_cpus(const struct rdt_group *a, const struct rdt_group *b)
 	return a->ncpus == b->ncpus && !memcmp(a->cpus, b->cpus, a->ncpus * sizeof(a->cpus[0]));
 }
 
-struct undo {
-	bool created[RDT_MAX_GROUPS];
-	bool mask_written[RDT_MAX_GROUPS];
-	bool cpus_written;
-};
-
-/* Put back what one failed apply changed; the old state is r->group. */
-static void rollback(struct rdt *r, const struct rdt_group *g, unsigned int n, const struct undo *u)
+/* Put back what a stage changed; r->group is the record before it. */
+static void rollback(struct rdt *r, const struct rdt_group *g, unsigned int n,
+		     const struct rdt_undo *u)
 {
 	char path[RDT_PATH_LEN];
 	int e;
@@ -90,7 +104,7 @@ static void rollback(struct rdt *r, const struct rdt_group *g, unsigned int n, c
 			e = r->rmdir(r->fs_arg, path);
 			if (e)
 				rdt_say(r, "resctrl: rollback: rmdir %s: %s", path, strerror(-e));
-		} else if (u->mask_written[i] && !old && g[i].shared) {
+		} else if (u->mask_written[i] && g[i].shared && (!old || old->missing)) {
 			e = rdt_put_orig(r, &g[i]);
 			if (e)
 				rdt_say(r, "resctrl: rollback: mask of %s: %s", g[i].name,
@@ -98,8 +112,8 @@ static void rollback(struct rdt *r, const struct rdt_group *g, unsigned int n, c
 		} else if (u->mask_written[i] && old) {
 			e = write_mask(r, old, old->mask);
 			if (e)
-				rdt_say(r, "resctrl: rollback: mask of %s%s: %s", r->prefix,
-					old->name, strerror(-e));
+				rdt_say(r, "resctrl: rollback: mask of %s%s: %s",
+					old->shared ? "" : r->prefix, old->name, strerror(-e));
 		}
 	}
 	/* CPUs taken by a new or changed group go back where they were */
@@ -148,143 +162,193 @@ static int check_plan(const struct rdt *r, const struct rdt_group *g, unsigned i
 	return 0;
 }
 
-int rdt_apply(struct rdt *r, const struct rdt_group *g, unsigned int n, char *err, size_t errlen)
+/*
+ * A runtime's class of the plan: there (0, its mask noted), not there
+ * (0 with @nx->missing: its tenant waits), or -errno with @err set.
+ */
+static int stage_class(struct rdt *r, const struct rdt_group *old, struct rdt_group *nx, char *err,
+		       size_t errlen)
 {
-	char path[RDT_PATH_LEN];
-	struct undo u = {0};
-	unsigned int i, kept;
+	char path[RDT_PATH_LEN], why[512];
 	int e;
 
+	rdt_gpath(r, nx, NULL, path, sizeof(path));
+	if (old && !old->missing) {
+		if (rdt_dir_ino(path) == old->ino)
+			return 0;
+		/* vanished since: what comes back is a new group with its own mask */
+		rdt_forget_orig(r, nx->name);
+	}
+	e = rdt_check_shared(r, nx->name, why, sizeof(why));
+	if (e == -ENOENT) {
+		if (!old || !old->missing)
+			rdt_say(r,
+				"resctrl: %s; its tenant waits for it (its mask is written when "
+				"it appears), the other tenants are managed",
+				why);
+		nx->missing = true;
+		return 0;
+	}
+	if (e) {
+		snprintf(err, errlen, "resctrl: %s", why);
+		return e;
+	}
+	if (old && old->missing)
+		rdt_say(r, "resctrl: rdt_class %s is there again: its tenant is managed again",
+			nx->name);
+	e = rdt_note_orig(r, nx);
+	if (e)
+		return fail(r, nx, "reading the L3 mask of", e, err, errlen);
+	nx->ino = rdt_dir_ino(path);
+	return 0;
+}
+
+/* Create the plan's new groups of ours, and take in its runtimes' classes. */
+static int stage_groups(struct rdt *r, unsigned int n, char *err, size_t errlen)
+{
+	char path[RDT_PATH_LEN];
+	int e;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct rdt_group *nx = &r->next[i];
+		const struct rdt_group *old = rdt_find(r->group, r->ngroups, nx->name);
+
+		nx->missing = false;
+		nx->ino = old ? old->ino : 0;
+		if (nx->shared) {
+			e = stage_class(r, old, nx, err, errlen);
+			if (e)
+				return e;
+			continue;
+		}
+		if (old)
+			continue;
+		rdt_group_path(r, nx->name, NULL, path, sizeof(path));
+		e = r->mkdir(r->fs_arg, path);
+		if (e == -ENOSPC) {
+			snprintf(err, errlen,
+				 "resctrl: creating %s: no free CLOSID (num_closids %u)", path,
+				 r->info.num_closids);
+			return e;
+		}
+		if (e)
+			return fail(r, nx, "creating", e, err, errlen);
+		r->undo.created[i] = true;
+		nx->ino = rdt_dir_ino(path);
+	}
+	return 0;
+}
+
+int rdt_stage(struct rdt *r, const struct rdt_group *g, unsigned int n, char *err, size_t errlen)
+{
+	unsigned int i;
+	int e;
+
+	if (r->staged)
+		rdt_commit(r);
 	e = check_plan(r, g, n, err, errlen);
 	if (e)
 		return e;
-	for (i = 0; i < n; i++) {
-		if (rdt_find(r->group, r->ngroups, g[i].name))
-			continue;
-		if (g[i].shared) {
-			/* a runtime's class: there already; its mask is noted to put back */
-			e = rdt_check_shared(r, g[i].name, err, errlen);
-			if (!e && (e = rdt_note_orig(r, &g[i])))
-				fail(r, &g[i], "reading the L3 mask of", e, err, errlen);
-			if (e)
-				goto undo;
-			continue;
-		}
-		rdt_group_path(r, g[i].name, NULL, path, sizeof(path));
-		if (mkdir(path, 0755)) {
-			e = -errno;
-			if (e == -ENOSPC)
-				snprintf(err, errlen,
-					 "resctrl: creating %s: no free CLOSID (num_closids %u)",
-					 path, r->info.num_closids);
-			else
-				fail(r, &g[i], "creating", e, err, errlen);
-			goto undo;
-		}
-		u.created[i] = true;
+	e = rdt_foreign_set(r, &r->foreign);
+	if (e) {
+		snprintf(err, errlen, "resctrl: reading the groups of others in %s: %s", r->root,
+			 strerror(-e));
+		return e;
 	}
+	/* a CPU others let go of and took again is said again */
+	for (unsigned int w = 0; w < PLATFORM_MAX_CPUS / 64; w++)
+		r->foreign_said.w[w] &= r->foreign.w[w];
+	memset(&r->undo, 0, sizeof(r->undo));
+	memcpy(r->next, g, n * sizeof(g[0]));
+	e = stage_groups(r, n, err, errlen);
+	if (e)
+		goto undo;
 	for (i = 0; i < n; i++) {
 		const struct rdt_group *old = rdt_find(r->group, r->ngroups, g[i].name);
 
-		if (old && old->mask == g[i].mask)
+		if (r->next[i].missing || (old && !old->missing && old->mask == g[i].mask))
 			continue;
 		e = write_mask(r, &g[i], g[i].mask);
 		if (e) {
 			fail(r, &g[i], "writing the L3 mask of", e, err, errlen);
 			goto undo;
 		}
-		u.mask_written[i] = true;
+		r->undo.mask_written[i] = true;
 	}
 	for (i = 0; i < n; i++) {
 		const struct rdt_group *old = rdt_find(r->group, r->ngroups, g[i].name);
 
 		if (g[i].shared || (old && same_cpus(old, &g[i])))
 			continue;
-		u.cpus_written = true;
-		e = write_cpus(r, &g[i]);
+		r->undo.cpus_written = true;
+		e = write_cpus(r, &r->next[i]);
 		if (e) {
 			fail(r, &g[i], "assigning CPUs to", e, err, errlen);
 			goto undo;
 		}
 	}
-	/* committed: drop the groups the plan no longer has */
-	memcpy(r->next, g, n * sizeof(g[0]));
-	kept = n;
-	for (i = 0; i < r->ngroups; i++) {
-		if (rdt_find(g, n, r->group[i].name))
+	r->nold = r->ngroups;
+	memcpy(r->old, r->group, r->ngroups * sizeof(r->group[0]));
+	memcpy(r->group, r->next, n * sizeof(g[0]));
+	r->ngroups = n;
+	r->staged = true;
+	return 0;
+undo:
+	rollback(r, r->next, n, &r->undo);
+	return e;
+}
+
+void rdt_commit(struct rdt *r)
+{
+	char path[RDT_PATH_LEN];
+	unsigned int n = r->ngroups;
+	int e;
+
+	if (!r->staged)
+		return;
+	r->staged = false;
+	for (unsigned int i = 0; i < r->nold; i++) {
+		const struct rdt_group *o = &r->old[i];
+
+		if (rdt_find(r->group, n, o->name))
 			continue;
-		if (r->group[i].shared) {
+		if (o->shared) {
 			/* let go of a runtime's class: the mask it had, never rmdir */
-			e = rdt_put_orig(r, &r->group[i]);
+			e = o->missing ? 0 : rdt_put_orig(r, o);
 			if (e)
-				rdt_say(r, "resctrl: putting back the mask of %s: %s",
-					r->group[i].name, strerror(-e));
+				rdt_say(r, "resctrl: putting back the mask of %s: %s", o->name,
+					strerror(-e));
 			continue;
 		}
-		rdt_group_path(r, r->group[i].name, NULL, path, sizeof(path));
+		rdt_group_path(r, o->name, NULL, path, sizeof(path));
 		e = r->rmdir(r->fs_arg, path);
 		if (e && e != -ENOENT) {
 			rdt_say(r, "resctrl: removing %s: %s (kept; retried on exit)", path,
 				strerror(-e));
-			if (kept < RDT_MAX_GROUPS)
-				r->next[kept++] = r->group[i];
+			if (r->ngroups < RDT_MAX_GROUPS)
+				r->group[r->ngroups++] = *o;
 		}
 	}
-	memcpy(r->group, r->next, kept * sizeof(r->group[0]));
-	r->ngroups = kept;
-	return 0;
-undo:
-	rollback(r, g, n, &u);
-	return e;
 }
 
-int rdt_reread(struct rdt *r)
+void rdt_unstage(struct rdt *r)
 {
-	char names[RDT_MAX_GROUPS][PLATFORM_NAME_LEN + RDT_PREFIX_LEN];
-	char path[RDT_PATH_LEN], buf[4096];
-	size_t plen = strlen(r->prefix);
-	int n, first = 0;
+	unsigned int n = r->ngroups;
 
-	n = rdt_find_stale(r, names, RDT_MAX_GROUPS);
-	if (n < 0)
-		return n;
-	r->ngroups = 0;
-	for (int i = 0; i < n && i < RDT_MAX_GROUPS; i++) {
-		struct rdt_group *g = &r->group[r->ngroups];
-		struct platform_cpuset cpus;
-		int e;
+	if (!r->staged)
+		return;
+	r->staged = false;
+	memcpy(r->next, r->group, n * sizeof(r->group[0]));
+	memcpy(r->group, r->old, r->nold * sizeof(r->group[0]));
+	r->ngroups = r->nold;
+	rollback(r, r->next, n, &r->undo);
+}
 
-		memset(g, 0, sizeof(*g));
-		snprintf(g->name, sizeof(g->name), "%s", names[i] + plen);
-		rdt_group_path(r, g->name, "schemata", path, sizeof(path));
-		e = rdt_info_read_file(path, buf, sizeof(buf));
-		if (!e)
-			e = rdt_info_schemata_l3(buf, r->cache_id, &g->mask);
-		if (!e) {
-			rdt_group_path(r, g->name, "cpus_list", path, sizeof(path));
-			e = rdt_info_read_file(path, buf, sizeof(buf));
-		}
-		if (!e)
-			e = rdt_parse_cpus(buf, &cpus);
-		if (e) {
-			/* unreadable: not on record, so the next apply writes it whole */
-			first = first ? first : e;
-			continue;
-		}
-		for (unsigned int c = 0; c < PLATFORM_MAX_CPUS; c++)
-			if (platform_cpuset_has(&cpus, c))
-				g->cpus[g->ncpus++] = c;
-		r->ngroups++;
-	}
-	/* the runtimes' classes iocad holds: their masks as they are now */
-	for (unsigned int i = 0; i < r->norig && r->ngroups < RDT_MAX_GROUPS; i++) {
-		struct rdt_group *g = &r->group[r->ngroups];
+int rdt_apply(struct rdt *r, const struct rdt_group *g, unsigned int n, char *err, size_t errlen)
+{
+	int e = rdt_stage(r, g, n, err, errlen);
 
-		*g = r->orig[i];
-		rdt_gpath(r, g, "schemata", path, sizeof(path));
-		if (!rdt_info_read_file(path, buf, sizeof(buf)) &&
-		    !rdt_info_schemata_l3(buf, r->cache_id, &g->mask))
-			r->ngroups++;
-	}
-	return first;
+	if (!e)
+		rdt_commit(r);
+	return e;
 }

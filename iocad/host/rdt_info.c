@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rdt.h"
 #include "rdt_info.h"
 #include "ways.h"
 

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "platform.h"
+
 #define RDT_ROOT_DEFAULT "/sys/fs/resctrl"
 
 struct rdt_l3_info {
@@ -41,6 +43,9 @@ int rdt_info_check_mask(const struct rdt_l3_info *info, uint32_t mask, char *why
  * absent, -EINVAL if the line does not parse.
  */
 int rdt_info_schemata_l3(const char *text, unsigned int id, uint32_t *mask);
+
+/* A CPU list ("0-3,8", resctrl's cpus_list) into @out; 0 or -EINVAL. */
+int rdt_parse_cpus(const char *list, struct platform_cpuset *out);
 
 /* Read a small file whole into @buf (NUL-terminated). 0 or -errno. */
 int rdt_info_read_file(const char *path, char *buf, size_t len);

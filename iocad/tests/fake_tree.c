@@ -162,6 +162,14 @@ void fake_tree_remove(const char *root)
 	assert_int_equal(system(cmd), 0);
 }
 
+void fake_tree_remove_sub(const char *root, const char *rel)
+{
+	char path[256];
+
+	tree_path(path, sizeof(path), root, rel);
+	fake_tree_remove(path);
+}
+
 int fake_tree_teardown(void **state)
 {
 	fake_tree_remove(*state);

@@ -46,6 +46,8 @@ bool fake_tree_ends(const char *path, const char *tail);
 void fake_tree_resctrl_info(const char *root);
 /* rmdir of a group as resctrl does it: its files go with it (an rdt_opts hook). */
 int fake_tree_rmdir_group(void *arg, const char *path);
+/* Removes @root/@rel and everything below it. */
+void fake_tree_remove_sub(const char *root, const char *rel);
 /* Removes @root and everything below it. */
 void fake_tree_remove(const char *root);
 /* A cmocka teardown: the fixture *@state starts with its tree's root (char root[]). */

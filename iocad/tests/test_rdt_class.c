@@ -115,20 +115,24 @@ static void test_rdt_class_let_go_gets_its_mask_back_never_removed(void **state)
 	rdt_close(r);
 }
 
-static void test_rdt_class_missing_is_refused_never_created(void **state)
+static void test_rdt_class_missing_waits_never_created(void **state)
 {
 	struct tree *t = *state;
 	struct rdt *r = open_tree(t);
 	struct rdt_group g[2] = {grp("web", false, 1, 0x3), grp("silver", true, 2, 0x1c)};
+	const struct rdt_group *cur;
 	char err[512] = "";
 
 	assert_int_equal(rdt_check_shared(r, "silver", err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "iocad never creates a runtime's class"));
 	assert_int_equal(rdt_check_shared(r, "gold", err, sizeof(err)), 0);
 	assert_int_equal(rdt_check_shared(r, "iocad-s1-x", err, sizeof(err)), -EINVAL);
-	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), -ENOENT);
+	/* a class not there (yet): its tenant waits, the others are applied */
+	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
 	assert_false(fake_tree_exists(t->root, "silver"));
-	assert_false(fake_tree_exists(t->root, "iocad-s0-web")); /* the whole apply undone */
+	fake_tree_assert(t->root, "iocad-s0-web/schemata", "L3:0=3\n");
+	assert_int_equal(rdt_groups(r, &cur), 2);
+	assert_true(cur[1].missing);
 	rdt_close(r);
 }
 
@@ -212,7 +216,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_rdt_class_only_its_mask_is_written),
 		T(test_rdt_class_let_go_gets_its_mask_back_never_removed),
-		T(test_rdt_class_missing_is_refused_never_created),
+		T(test_rdt_class_missing_waits_never_created),
 		T(test_rdt_class_counts_among_others_for_closids),
 		cmocka_unit_test(test_rdt_class_plan_group_maps_to_the_class),
 		cmocka_unit_test(test_config_rdt_class_rules),

@@ -12,7 +12,10 @@
 # fourth (guest_io_alloc.sh) runs iocad with io_control = io_alloc on the
 # emulation's io_alloc; a fifth (q35, guest_devices.sh) iocad's [device]
 # sections on a root port ioca.ko emulates and one it refuses, and no L2
-# counts without a PMU. A guest that dies or
+# counts without a PMU; a sixth (guest_resctrl.sh) resctrl's faults under a
+# running iocad: hotplug beside an operator's group holding a tenant's CPU,
+# a runtime's class vanishing and coming back, CLOSIDs at a rename's peak,
+# a refused schemata write, unmount and remount. A guest that dies or
 # runs fewer tests than it planned counts as a failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,13 +38,15 @@ boot() { # name cpu smp guest-script [sockets]
 consoles=()
 extra=() # more run.sh options for the next boot
 # IOCAD_VM_BOOTS="sockets": only the boots named (default: all of them)
-want() { case " ${IOCAD_VM_BOOTS:-emulated degraded sockets io_alloc devices} " in *" $1 "*) ;; *) return 1 ;; esac; }
+want() { case " ${IOCAD_VM_BOOTS:-emulated degraded sockets io_alloc devices resctrl} " in *" $1 "*) ;; *) return 1 ;; esac; }
 # emulate=1 (a model without DDIO way control): the FSM driven through debugfs
 want emulated && boot emulated Skylake-Client 4 guest.sh
 # msr backend, no uncore PMU: no DDIO counters, the degraded mode
 want degraded && boot degraded Skylake-Server 2 guest_degraded.sh
 # two sockets, one iocad: each decides alone; refused reload, others' groups
 want sockets && boot sockets Skylake-Client 4 guest_sockets.sh 2
+# resctrl faults: hotplug, a vanished class, CLOSIDs at the peak, remount
+want resctrl && boot resctrl Skylake-Client 4 guest_resctrl.sh
 # AMD's way: I/O's ways through resctrl's io_alloc, ioca.ko only samples
 want io_alloc && boot io_alloc Skylake-Client 4 guest_io_alloc.sh
 # q35: 0000:01:00.0 below QEMU's pcie-root-port (emulated by ioca.ko
