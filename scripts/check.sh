@@ -41,6 +41,8 @@ for d in libspec libioca iocad; do
 done
 run_group fuzz mk -C fuzz check
 run_group metrics mk -C iocad check-metrics
+# iocad against static on 200 generated cases (iocad/eval/README.md)
+run_group eval-property mk -C iocad eval-check
 # iocad's systemd unit, host side (its VM test is in vmtest)
 run_group iocad-unit selftests/systemd/verify.sh
 run_group kunit mk kunit
