@@ -24,13 +24,15 @@ static const char *const reason_names[] = {
 	[DECIDE_R_SHUFFLE] = "shuffle",
 	[DECIDE_R_RESHARE] = "reshare",
 	[DECIDE_R_FSM] = "fsm",
+	[DECIDE_R_HARM_UNDONE] = "harm_undone",
+	[DECIDE_R_HARM_HELD] = "harm_held",
 };
 
 const char *decide_reason_name(const struct decide_out *out)
 {
 	if (out->reason == DECIDE_R_FSM)
 		return fsm_reason_name(out->fsm_reason);
-	return (unsigned int)out->reason <= DECIDE_R_FSM ? reason_names[out->reason] : "?";
+	return (unsigned int)out->reason <= DECIDE_R_HARM_HELD ? reason_names[out->reason] : "?";
 }
 
 int decide_mode_parse(const char *s, enum iocad_mode *out)
@@ -62,6 +64,24 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
 	return decide_init_at(ctx, cfg, mode, 0, ddio_ways, last);
 }
 
+/*
+ * A first start takes static's layout when it keeps every PS tenant off
+ * DDIO's ways: the guard then measures it before iocad's first change and
+ * judges that change against static itself (guard.h).
+ */
+static bool start_static(const struct config *cfg, struct planner_alloc *a)
+{
+	struct planner_alloc b = *a;
+
+	if (planner_plan(cfg, PLANNER_IO_UNAWARE, NULL, 0, &b))
+		return false;
+	for (unsigned int i = 0; i < b.ntenants; i++)
+		if (cfg->tenant[i].prio == CONFIG_PRIO_PS && (b.mask[i] & b.ddio_mask))
+			return false;
+	*a = b;
+	return true;
+}
+
 int decide_init_at(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mode mode,
 		   uint32_t ddio_mask, unsigned int ddio_ways, const struct tenant_interval *last)
 {
@@ -82,6 +102,14 @@ int decide_init_at(struct decide_ctx *ctx, const struct config *cfg, enum iocad_
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		a->ways[i] = cfg->tenant[i].ways;
 		refs[i] = last ? last->tenant[i].llc_refs : 0;
+	}
+	/* the inclusive ways are judged by what they cost, so measured without them first */
+	a->incl_deferred = mode == IOCAD_MODE_IOCA && cfg->inclusive_mask;
+	/* the layout applied at start has been in force for a whole interval by the first judged */
+	ctx->guard.since = GUARD_SETTLE;
+	if (mode == IOCAD_MODE_IOCA && !last && start_static(cfg, a)) {
+		ctx->guard.static_start = true;
+		return 0;
 	}
 	return planner_plan(cfg, policy(mode), last ? refs : NULL, 0, a);
 }
@@ -250,6 +278,9 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenan
 		return true;
 	}
 	*a = b;
+	/* someone else moved DDIO: what the guard measured before says nothing now */
+	ctx->guard.watching = false;
+	ctx->guard.since = 0;
 	return false;
 }
 
@@ -270,8 +301,11 @@ static void reshare(struct decide_ctx *ctx, const double *refs, const struct pla
 {
 	struct planner_alloc b = ctx->alloc;
 
-	if (planner_plan(ctx->cfg, PLANNER_IO_AWARE, refs, ctx->cfg->threshold_stable, &b) ||
-	    !masks_differ(before, &b))
+	if (planner_plan(ctx->cfg, PLANNER_IO_AWARE, refs, ctx->cfg->threshold_stable, &b))
+		return;
+	/* the same layout may now be the inclusive rule's fallback: that is worth saying */
+	ctx->alloc.incl_fallback = b.incl_fallback;
+	if (!masks_differ(before, &b))
 		return;
 	ctx->alloc = b;
 	if (out->reason != DECIDE_R_FSM)
@@ -332,6 +366,43 @@ static bool check_and_except(struct decide_ctx *ctx, const struct tenant_delta *
 	}
 }
 
+/* The guard's verdict on the last changes; true if it undid them (out says so). */
+static bool guard_before(struct decide_ctx *ctx, const struct tenant_delta *d,
+			 struct decide_out *out)
+{
+	int victim;
+
+	if (guard_judge(&ctx->guard, ctx->cfg, d, &victim) != GUARD_UNDO)
+		return false;
+	guard_undo(&ctx->guard, &ctx->alloc, &ctx->state);
+	out->reason = DECIDE_R_HARM_UNDONE;
+	out->tenant = victim;
+	out->state = ctx->state;
+	out->changed = true;
+	out->ddio_changed = ctx->guard.banned.ddio_ways != ctx->alloc.ddio_ways;
+	ctx->win.n = 0;
+	return true;
+}
+
+/* Sets out->changed; in ioca mode a change the guard refuses is taken back, else watched. */
+static void guard_after(struct decide_ctx *ctx, const struct tenant_delta *d,
+			const struct planner_alloc *before, struct decide_out *out)
+{
+	out->changed = masks_differ(before, &ctx->alloc);
+	if (!out->changed || ctx->mode != IOCAD_MODE_IOCA)
+		return;
+	if (guard_refuses(&ctx->guard, &ctx->alloc)) {
+		ctx->alloc = *before;
+		ctx->state = out->prev_state;
+		out->changed = false;
+		out->ddio_changed = false;
+		out->blocked = true;
+		out->reason = DECIDE_R_HARM_HELD;
+		return;
+	}
+	guard_changed(&ctx->guard, ctx->cfg, before, out->prev_state, d);
+}
+
 void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
@@ -349,14 +420,19 @@ void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct de
 		refs[i] = d->cur.tenant[i].llc_refs;
 	if (ctx->mode == IOCAD_MODE_STATIC || !d->have_prev) {
 		out->reason = d->have_prev ? DECIDE_R_STATIC : DECIDE_R_FIRST;
-		if (ctx->mode == IOCAD_MODE_IOCA)
+		/* from static's layout the first change waits for a measurement of it */
+		if (ctx->mode == IOCAD_MODE_IOCA && !ctx->guard.static_start)
 			reshare(ctx, refs, &before, out);
+		guard_after(ctx, d, &before, out);
 		out->state = ctx->state;
-		out->changed = masks_differ(&before, &ctx->alloc);
 		if (out->changed)
 			ctx->win.n = 0;
 		return;
 	}
+	if (ctx->mode == IOCAD_MODE_IOCA && guard_before(ctx, d, out))
+		return;
+	if (ctx->mode == IOCAD_MODE_IOCA)
+		guard_offer_inclusive(&ctx->guard, &ctx->alloc);
 	step = check_and_except(ctx, d, refs, &before, out);
 	/* a trend no single interval shows wakes a keep state too (FSM.md) */
 	if (!step && out->reason != DECIDE_R_SHUFFLE && demand_own_window(ctx, d))
@@ -387,8 +463,8 @@ void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct de
 		ctx->alloc = before;
 		out->blocked = true;
 	}
+	guard_after(ctx, d, &before, out);
 	out->state = ctx->state;
-	out->changed = masks_differ(&before, &ctx->alloc);
 	/*
 	 * a trend is measured under one allocation: start the window afresh,
 	 * also after a refused grow (the demand was heard; ask again only

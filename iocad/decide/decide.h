@@ -11,6 +11,7 @@
 
 #include "decide/policy.h"
 #include "decide/fsm.h"
+#include "decide/guard.h"
 #include "decide/planner.h"
 #include "decide/stability.h"
 #include "decide/tenant.h"
@@ -33,6 +34,8 @@ enum decide_reason {
 	DECIDE_R_SHUFFLE,      /* exception 3: reshuffled sharers */
 	DECIDE_R_RESHARE,      /* quiet, but the sharers broke the rule: corrected */
 	DECIDE_R_FSM,	       /* the FSM ran; see fsm_reason */
+	DECIDE_R_HARM_UNDONE,  /* the last changes cost a PS tenant: undone (guard.h) */
+	DECIDE_R_HARM_HELD,    /* the decision's layout is one that hurt: refused for now */
 };
 
 /*
@@ -58,6 +61,7 @@ struct decide_ctx {
 	enum fsm_state_id state;
 	struct planner_alloc alloc;
 	struct decide_window win;
+	struct guard_state guard; /* ioca mode: every change judged by what it did */
 };
 
 struct decide_out {

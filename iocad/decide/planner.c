@@ -333,7 +333,8 @@ static void aware_place(const struct config *cfg, struct planner_alloc *a, const
 		if (share[cand[k]])
 			sh[ns++] = cand[k];
 	place_sharers(a, sh, ns, l1.nb, l1.na);
-	planner_inclusive_arrange(cfg, a, share);
+	if (!a->incl_deferred)
+		planner_inclusive_arrange(cfg, a, share);
 	for (unsigned int i = 0; i < a->ntenants; i++)
 		a->mask[i] = a->mask[planner_leader(a, i)];
 }

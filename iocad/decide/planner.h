@@ -62,6 +62,13 @@ struct planner_alloc {
 	 * off them: the fallback to DDIO's rule alone (FSM.md, "Planner").
 	 */
 	uint64_t incl_fallback;
+	/*
+	 * The inclusive-ways pass is held back: at start, until the layout
+	 * without it has been measured, and after the guard undid it
+	 * (guard.h), until its hold runs out. Its cost is then judged like
+	 * any other change.
+	 */
+	bool incl_deferred;
 };
 
 enum planner_policy {

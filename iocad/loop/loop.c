@@ -136,6 +136,8 @@ static bool decide_socket(struct loop *l, struct loop_sock *s, struct decide_ctx
 		adopt_ddio(l, s, ss->ddio_mask);
 	}
 	decide_step(&s->ctx, &s->delta, dec);
+	if (!dec->changed)
+		loop_plan_say_inclusive(l, s->cfg.socket, s);
 	if (loop_antagonist_step(l, s) && !l->o->dry_run)
 		dec->changed = true;
 	if (s->pending_apply && !l->o->dry_run)

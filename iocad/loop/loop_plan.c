@@ -72,7 +72,7 @@ static void build(struct loop *l, bool next, struct platform_plan *p)
  * fell back to DDIO's alone) is said once when it lands there, and once
  * when it is off them again.
  */
-static void say_inclusive(struct loop *l, unsigned int id, struct loop_sock *s)
+void loop_plan_say_inclusive(struct loop *l, unsigned int id, struct loop_sock *s)
 {
 	uint64_t now = s->ctx.alloc.incl_fallback, diff = now ^ s->incl_said;
 
@@ -105,7 +105,7 @@ static void applied(struct loop *l, const struct platform_plan *p)
 
 		s->known_ddio = p->socket[k].ddio_mask;
 		s->pending_apply = false;
-		say_inclusive(l, p->socket[k].id, s);
+		loop_plan_say_inclusive(l, p->socket[k].id, s);
 	}
 }
 

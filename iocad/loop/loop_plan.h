@@ -25,6 +25,13 @@ bool loop_plan_reload(struct loop *l);
 int loop_plan_apply(struct loop *l);
 
 /*
+ * Says once when a PS tenant lands on the inclusive ways because it fits
+ * nowhere else, and once when it is off them again; after every apply and
+ * every decision (a layout can become the fallback without changing).
+ */
+void loop_plan_say_inclusive(struct loop *l, unsigned int id, struct loop_sock *s);
+
+/*
  * After a refused apply: a socket the platform now says has no DDIO way
  * control (its register did not take the write) runs as with ddio =
  * observe from then on, said once. True if a socket changed so.

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "decide/guard.h"
+
+#include <math.h>
+#include <string.h>
+
+static double rpi(const struct tenant_rates *r)
+{
+	return r->instructions > 0 ? r->llc_refs / r->instructions : 0;
+}
+
+/* Within the stability threshold of each other: the same workload. */
+static bool same(double a, double b, double rel)
+{
+	double m = fmax(fabs(a), fabs(b));
+
+	return m == 0 || fabs(a - b) <= rel * m;
+}
+
+bool guard_same_layout(const struct planner_alloc *x, const struct planner_alloc *y)
+{
+	return x->ddio_mask == y->ddio_mask &&
+	       !memcmp(x->mask, y->mask, x->ntenants * sizeof(x->mask[0]));
+}
+
+static void measure(struct guard_state *g, const struct config *cfg, const struct tenant_delta *d)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		g->ipc[i] = d->cur.tenant[i].ipc;
+		g->rpi[i] = rpi(&d->cur.tenant[i]);
+	}
+	g->ddio_traffic = d->cur.ddio_hits + d->cur.ddio_misses;
+}
+
+enum guard_verdict guard_judge(struct guard_state *g, const struct config *cfg,
+			       const struct tenant_delta *d, int *victim)
+{
+	double rel = cfg->threshold_stable;
+
+	*victim = -1;
+	if (g->hold && !--g->hold)
+		g->banned_set = false;
+	g->since++;
+	if (!g->watching || g->since < GUARD_SETTLE)
+		return GUARD_OK;
+	g->watching = false;
+	/*
+	 * More I/O may explain a loss that is not the layout's. Less may not:
+	 * a poller that the layout slows drops packets, so the NIC writes less.
+	 */
+	if (!g->base_measured ||
+	    d->cur.ddio_hits + d->cur.ddio_misses > g->ddio_traffic * (1 + rel))
+		return GUARD_OK;
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		const struct tenant_rates *c = &d->cur.tenant[i];
+
+		/* its own workload moved: its IPC says nothing about the layout */
+		if (cfg->tenant[i].prio != CONFIG_PRIO_PS || !(g->ipc[i] > 0) ||
+		    !same(g->rpi[i], rpi(c), rel))
+			continue;
+		if (c->ipc < g->ipc[i] * (1.0 - GUARD_LOSS)) {
+			*victim = (int)i;
+			return GUARD_UNDO;
+		}
+	}
+	/* it held: what a later change must not undercut starts here */
+	g->backoff = 0;
+	return GUARD_OK;
+}
+
+void guard_undo(struct guard_state *g, struct planner_alloc *a, enum fsm_state_id *state)
+{
+	g->banned = *a;
+	g->banned_set = true;
+	g->backoff = g->backoff ? g->backoff * 2 : GUARD_HOLD_MIN;
+	if (g->backoff > GUARD_HOLD_MAX)
+		g->backoff = GUARD_HOLD_MAX;
+	g->hold = g->backoff;
+	*a = g->base;
+	*state = g->base_state;
+	g->watching = false;
+	g->since = 0;
+}
+
+bool guard_refuses(const struct guard_state *g, const struct planner_alloc *a)
+{
+	/*
+	 * Any change, not only the one that hurt: the FSM asks again with
+	 * another layout of the same kind (a DDIO way, the same shuffle), and
+	 * what static holds is by definition what no PS tenant loses against.
+	 */
+	(void)a;
+	return g->banned_set;
+}
+
+void guard_changed(struct guard_state *g, const struct config *cfg,
+		   const struct planner_alloc *before, enum fsm_state_id state,
+		   const struct tenant_delta *d)
+{
+	if (!g->watching) {
+		g->base = *before;
+		g->base_state = state;
+		/* a layout is measured only once the cache has refilled under it */
+		g->base_measured = g->since >= GUARD_SETTLE && d->have_prev;
+		if (g->base_measured)
+			measure(g, cfg, d);
+		g->watching = true;
+	}
+	g->since = 0;
+}
+
+void guard_offer_inclusive(const struct guard_state *g, struct planner_alloc *a)
+{
+	if (a->incl_deferred && !g->watching && !g->banned_set && g->since >= GUARD_SETTLE)
+		a->incl_deferred = false;
+}
