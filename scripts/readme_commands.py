@@ -33,7 +33,7 @@ import time
 # clean it: made sure to exist, never run.
 EXPENSIVE = {
     "bench", "check", "check-debug", "check-metrics", "clean", "deb", "demo",
-    "deps", "dkms-src", "eval", "fuzz", "image", "install", "kunit", "lint", "oci",
+    "deps", "dkms-src", "eval", "eval-check", "fuzz", "image", "install", "kunit", "lint", "oci",
     "run", "seeds", "soak", "sparse", "vmtest",
 }
 # Targets that run what their folder builds: on a fresh clone they must
