@@ -289,6 +289,37 @@ static void destroy(void *ctx)
 	free(h);
 }
 
+static void quiet(enum ioca_print_level l, void *c, const char *fmt, va_list ap)
+{
+	(void)l, (void)c, (void)fmt, (void)ap;
+}
+
+/*
+ * A host whose firmware describes Intel I/O RDT (the ACPI IRDT table) is
+ * told that ioca plans DDIO through IIO_LLC_WAYS or io_alloc, not through
+ * it (libioca/README.md, "Intel I/O RDT"); silent where there is none.
+ */
+static void say_io_rdt(struct host *h)
+{
+	IOCA_OPTS(ioca_irdt_opts, o, .print = quiet);
+	struct ioca_irdt *t = ioca_irdt__open(&o);
+	size_t ndev = 0, nlink = 0;
+
+	if (!t) {
+		if (errno != ENOENT)
+			host_say(h, "Intel I/O RDT: the ACPI IRDT table could not be read (%s)",
+				 strerror(errno));
+		return;
+	}
+	ioca_irdt__devices(t, &ndev);
+	ioca_irdt__links(t, &nlink);
+	host_say(h,
+		 "Intel I/O RDT: the ACPI IRDT table describes %zu device(s) on %zu link(s); "
+		 "ioca does not allocate through it (iocactl info lists them)",
+		 ndev, nlink);
+	ioca_irdt__free(t);
+}
+
 int host_platform_open(const struct host_platform_opts *o, struct platform *pf, char *err,
 		       size_t errlen)
 {
@@ -340,6 +371,7 @@ int host_platform_open(const struct host_platform_opts *o, struct platform *pf, 
 		r = host_io_alloc_open(h, o, err, errlen);
 	if (r)
 		goto fail;
+	say_io_rdt(h);
 	free(topo);
 	pf->ops = &host_platform_ops;
 	pf->ctx = h;
