@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds ioca's Debian binary packages into build/deb/ (make deb) and runs
-# lintian over them; a lintian error or warning fails the build.
+# Builds ioca's Debian binary packages into build/deb/ (make deb), checks
+# iocad's maintainer scripts (maintscripts.sh) and runs lintian over them; a
+# lintian error or warning fails the build.
 #
 # dpkg-buildpackage puts its products in the parent of the tree it builds
 # and cleans that tree first, so it runs in a copy of the checkout (tracked
@@ -67,6 +68,12 @@ DEB_BUILD_OPTIONS="parallel=$jobs ${DEB_BUILD_OPTIONS:-}" \
 
 changes=$out/ioca_${version}_$(dpkg --print-architecture).changes
 [ -f "$changes" ] || { echo "deb: no $changes after the build" >&2; exit 1; }
+# What the generated maintainer scripts do to iocad's units (never the
+# resctrl mount), checked without a VM.
+"$root/scripts/deb/maintscripts.sh" "$out/iocad_${version}_$(dpkg --print-architecture).deb" || {
+	echo "deb: debian/rules (override_dh_installsystemd) makes maintainer scripts that break upgrades" >&2
+	exit 1
+}
 if [ "${DEB_LINTIAN:-1}" != 0 ]; then
 	command -v lintian >/dev/null ||
 		{ echo "deb: lintian missing (scripts/deps.sh installs it)" >&2; exit 1; }

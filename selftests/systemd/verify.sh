@@ -11,7 +11,8 @@
 #      sampling (kmod/README.md, "Privileges");
 #   3. Type=notify with a watchdog, the exit codes a restart would only
 #      repeat (2, 3) in RestartPreventExitStatus=, and /run/iocad kept
-#      across restarts (iocad(8), EXIT STATUS).
+#      across stops and restarts (iocad(8), EXIT STATUS; the DaemonSet
+#      shares its lock).
 # Prints "iocad-unit: N passed, M failed".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -73,6 +74,6 @@ prevent=$(sed -n 's/^RestartPreventExitStatus=//p' "$unit")
 grep -qw 2 <<<"$prevent" && grep -qw 3 <<<"$prevent" && ! grep -qw 75 <<<"$prevent"
 verdict $? "RestartPreventExitStatus= holds 2 and 3, not 75 (a transient refusal is retried)" \
 	"RestartPreventExitStatus=$prevent"
-grep -qx 'RuntimeDirectoryPreserve=restart' "$unit"
-verdict $? "RuntimeDirectoryPreserve=restart (io_alloc's recovery record survives a restart)"
+grep -qx 'RuntimeDirectoryPreserve=yes' "$unit"
+verdict $? "RuntimeDirectoryPreserve=yes (io_alloc's recovery record and the lock the DaemonSet shares survive a stop)"
 finish

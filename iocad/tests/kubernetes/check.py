@@ -139,6 +139,19 @@ check("cgroup_root is where the host's cgroup tree is mounted",
       "cgroup_root = /host/sys/fs/cgroup" in cfg.get("iocad.ini", "") and
       "/host/sys/fs/cgroup" in mounts)
 
+# The lock in /run/iocad is shared with a systemd iocad on the same node
+# (README.md here): the unit must never remove that directory. Removed when
+# its start is refused (the pod holds the lock), it takes the pod's lock
+# file and hostPath mount along, and the next start runs a second iocad.
+UNIT = os.path.join(HERE, "..", "..", "dist", "iocad.service.in")
+with open(UNIT, encoding="utf-8") as f:
+    unit = [ln.strip() for ln in f if not ln.lstrip().startswith("#")]
+check("the systemd unit never removes /run/iocad, where the pod takes the lock "
+      "(RuntimeDirectory=iocad with RuntimeDirectoryPreserve=yes)",
+      "/run/iocad" in host and "RuntimeDirectory=iocad" in unit and
+      "RuntimeDirectoryPreserve=yes" in unit,
+      [ln for ln in unit if ln.startswith("RuntimeDirectory")])
+
 # The Kubernetes API schema (validate.mjs, kubernetes-models from npm), and
 # a document it must refuse, so a validator that passes everything fails.
 VALIDATE = os.path.join(HERE, "validate.mjs")
