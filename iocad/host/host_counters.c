@@ -199,6 +199,8 @@ uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *
 		struct host_ddio_acc *d = &hc->ddio[k];
 
 		o->ddio_missing = !ddio[k].have;
+		/* the caller sets what this sample says; an earlier poll's mask is not news */
+		o->ddio_mask = 0;
 		if (ddio[k].have) {
 			bool restart = hc->new_epoch;
 

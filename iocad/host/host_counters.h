@@ -111,8 +111,10 @@ uint32_t host_counters_seen_mask(const struct ioca_socket_sample *ss, uint32_t w
 /*
  * Fold sample @s into @out. @ddio: each socket's DDIO counts in @s
  * (PLATFORM_MAX_SOCKETS, by socket id); a socket without them is marked
- * ddio_missing and keeps its last counts. The DDIO masks are left to the
- * caller. Returns the number of samples lost before @s.
+ * ddio_missing and keeps its last counts. Every socket's DDIO mask is
+ * cleared (0: nothing read) for the caller to set from the newest sample,
+ * so a poll whose samples say nothing new leaves no older poll's mask
+ * behind. Returns the number of samples lost before @s.
  */
 uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *s,
 			    const struct host_ddio_counts *ddio, struct platform_sample *out);

@@ -77,7 +77,13 @@ int notify_send(struct notify *n, const char *msg)
 	if (n->fd < 0)
 		return 0;
 	memcpy(a.sun_path, n->path, n->path_len);
-	w = sendto(n->fd, msg, strlen(msg), MSG_NOSIGNAL, (struct sockaddr *)&a,
+	/*
+	 * Never wait: a listener that does not read (systemd busy, or a socket
+	 * another user bound at $NOTIFY_SOCKET's path) would otherwise block
+	 * the control loop once its queue is full. What is not sent is sent
+	 * again at a later turn (notify_status).
+	 */
+	w = sendto(n->fd, msg, strlen(msg), MSG_NOSIGNAL | MSG_DONTWAIT, (struct sockaddr *)&a,
 		   (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n->path_len));
 	return w < 0 ? -errno : 0;
 }
@@ -88,6 +94,7 @@ void notify_status(void *arg, const struct loop_status *st)
 	char status[NOTIFY_STATUS_LEN], msg[NOTIFY_STATUS_LEN + 64];
 	uint64_t now = mono_ns();
 	size_t off = 0;
+	bool ping, say;
 
 	if (n->fd < 0)
 		return;
@@ -95,20 +102,23 @@ void notify_status(void *arg, const struct loop_status *st)
 		snprintf(status, sizeof(status), "waiting for %s", st->waiting);
 	else
 		snprintf(status, sizeof(status), "running: samples come, allocation in force");
+	ping = n->watchdog_ns && (!n->ready || now - n->pinged_ns >= n->watchdog_ns / 4);
+	say = strcmp(status, n->status);
 	msg[0] = '\0';
 	if (!n->ready)
 		off += (size_t)snprintf(msg + off, sizeof(msg) - off, "READY=1\n");
-	if (n->watchdog_ns && (!n->ready || now - n->pinged_ns >= n->watchdog_ns / 4)) {
+	if (ping)
 		off += (size_t)snprintf(msg + off, sizeof(msg) - off, "WATCHDOG=1\n");
-		n->pinged_ns = now;
-	}
-	if (strcmp(status, n->status)) {
+	if (say)
 		snprintf(msg + off, sizeof(msg) - off, "STATUS=%s\n", status);
-		memcpy(n->status, status, sizeof(status));
-	}
+	/* a message not sent (a full queue) is what the next turn sends again */
+	if (!msg[0] || notify_send(n, msg))
+		return;
 	n->ready = true;
-	if (msg[0])
-		(void)notify_send(n, msg);
+	if (ping)
+		n->pinged_ns = now;
+	if (say)
+		memcpy(n->status, status, sizeof(status));
 }
 
 void notify_close(struct notify *n)

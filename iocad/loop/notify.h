@@ -37,13 +37,17 @@ struct notify {
 int notify_open(struct notify *n, const char *socket, const char *usec, const char *pid, char *err,
 		size_t len);
 
-/* Send @msg ("KEY=value\n..."). 0, or -errno. */
+/*
+ * Send @msg ("KEY=value\n..."), never waiting: 0, or -errno (-EAGAIN: the
+ * listener's queue is full; it does not read).
+ */
 int notify_send(struct notify *n, const char *msg);
 
 /*
  * A loop_opts.status_fn (@arg the struct notify): READY=1 the first time,
  * WATCHDOG=1 when a quarter of the watchdog's time went by since the last,
- * STATUS= when what the loop waits for changed.
+ * STATUS= when what the loop waits for changed. A message that could not
+ * be sent is sent again at the next call.
  */
 void notify_status(void *arg, const struct loop_status *st);
 

@@ -283,6 +283,31 @@ static void test_host_counters_stale_ddio_mask_is_not_an_outside_change(void **s
 	assert_int_equal(host_counters_seen_mask(&ss, 8), 0x300);
 }
 
+/*
+ * The same probe through a poll: the platform_sample the loop reads is
+ * the one of the poll before (the loop keeps it). The last poll before
+ * iocad's write read 0x700; the first after it folds only a sample
+ * collected before the write, whose mask says nothing new. The mask the
+ * loop sees must then be 0 ("nothing read"), not the 0x700 left from the
+ * poll before, which the loop would adopt as an outside change.
+ */
+static void test_host_counters_fold_leaves_no_earlier_poll_mask(void **state)
+{
+	struct fx *f = *state;
+	struct ioca_socket_sample ss = {.id = 0, .ddio_mask = 0x700, .ddio_epoch = 7};
+
+	f->s.nsockets = 1;
+	f->s.sockets[0] = ss;
+	cpu(&f->s, 0, 100, 0);
+	fold(f, true, 0, 0);
+	f->out.socket[0].ddio_mask = host_counters_seen_mask(&f->s.sockets[0], 7);
+	assert_int_equal(f->out.socket[0].ddio_mask, 0x700);
+	/* iocad writes 0x600 (epoch 8); the next sample was collected before */
+	fold(f, true, 0, 0);
+	assert_int_equal(host_counters_seen_mask(&f->s.sockets[0], 8), 0);
+	assert_int_equal(f->out.socket[0].ddio_mask, 0);
+}
+
 /* The L2 events: indexes 4 and 5 fold into l2_refs/l2_misses only when they are live. */
 static void test_host_counters_l2_folds_only_when_live(void **state)
 {
@@ -520,6 +545,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host_counters_old_run_sample_is_not_folded,
 						setup, teardown),
 		cmocka_unit_test(test_host_counters_stale_ddio_mask_is_not_an_outside_change),
+		cmocka_unit_test_setup_teardown(test_host_counters_fold_leaves_no_earlier_poll_mask,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_counters_l2_folds_only_when_live, setup,
 						teardown),
 		cmocka_unit_test(test_host_counters_l2_events_by_model),

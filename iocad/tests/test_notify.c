@@ -115,12 +115,49 @@ static void test_notify_without_socket_or_with_a_bad_one(void **state)
 	assert_int_equal(n.fd, -1);
 }
 
+/*
+ * A listener that never reads (systemd busy, or a socket another user
+ * bound at the path): once its queue is full a send must fail at once,
+ * not block the control loop; and what was not sent (READY=1 here) is
+ * sent at a later turn, once the queue drains.
+ */
+static void test_notify_never_blocks_on_a_full_listener(void **state)
+{
+	struct loop_status st = {.waiting = ""};
+	struct notify n;
+	char name[64], err[256], buf[512];
+	int fd, r = 0;
+
+	(void)state;
+	snprintf(name, sizeof(name), "@iocad-test-notify-full-%d", (int)getpid());
+	fd = listener(name);
+	assert_int_equal(notify_open(&n, name, "4000000", NULL, err, sizeof(err)), 0);
+	/* a send that blocks fails the test by SIGALRM instead of hanging it */
+	alarm(10);
+	for (unsigned int i = 0; i < 4096 && !r; i++)
+		r = notify_send(&n, "STATUS=filling\n");
+	assert_int_equal(r, -EAGAIN);
+	notify_status(&n, &st);
+	alarm(0);
+	assert_false(n.ready);
+	while (next_msg(fd, buf, sizeof(buf))[0])
+		;
+	notify_status(&n, &st);
+	assert_string_equal(next_msg(fd, buf, sizeof(buf)),
+			    "READY=1\nWATCHDOG=1\nSTATUS=running: samples come, allocation in "
+			    "force\n");
+	assert_true(n.ready);
+	notify_close(&n);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_notify_ready_watchdog_status_abstract),
 		cmocka_unit_test(test_notify_path_socket_and_foreign_watchdog),
 		cmocka_unit_test(test_notify_without_socket_or_with_a_bad_one),
+		cmocka_unit_test(test_notify_never_blocks_on_a_full_listener),
 	};
 
 	return cmocka_run_group_tests_name("notify", tests, NULL, NULL);
