@@ -237,7 +237,11 @@ void ev_reclaim(struct spec_events *evs)
 	struct ev_code **cp, *dead = NULL, *c;
 	uint64_t oldest;
 
-	reclaim_snapshots(evs, 1);
+	/*
+	 * Not the bindings' snapshots: that takes the bindings' lock, which a
+	 * merge must never hold while a bind may want it. Binds free them in
+	 * batches (ev_reclaim_bindings), the event system's free the rest.
+	 */
 	pthread_mutex_lock(&evs->code_lock);
 	if (!evs->retired_code) {
 		pthread_mutex_unlock(&evs->code_lock);
