@@ -280,6 +280,8 @@ void metrics_status(struct metrics *m, const struct loop_status *st)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	pthread_mutex_lock(&m->lock);
+	/* a loop that waits (for the sampler, a sample) still turns: not stuck */
+	m->progress_ns = metrics_now_ns();
 	m->snap.have_status = true;
 	m->snap.waiting = st->waiting && st->waiting[0];
 	m->snap.waiting_s = m->snap.waiting && st->waiting_since_ns

@@ -150,12 +150,13 @@ void metrics_record(struct metrics *m, unsigned int slot, const struct loop_reco
 /* The loop's turn @st: whether, and how long, the platform waits. */
 void metrics_status(struct metrics *m, const struct loop_status *st);
 
-/* The loop counts as stuck after @stall_ns without a record (0: never). */
+/* The loop counts as stuck after @stall_ns without a record or a status turn (0: never). */
 void metrics_set_stall(struct metrics *m, uint64_t stall_ns);
 
 /*
- * Whether the loop recorded an interval within the stall time before
- * @now_ns (CLOCK_MONOTONIC); *@idle_ns gets how long ago it did.
+ * Whether the loop recorded an interval or reported a turn (metrics_status)
+ * within the stall time before @now_ns (CLOCK_MONOTONIC); *@idle_ns gets
+ * how long ago it did.
  */
 bool metrics_healthy(struct metrics *m, uint64_t now_ns, uint64_t *idle_ns);
 

@@ -98,7 +98,7 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, cons
 	return ret;
 }
 
-/* 200 while the loop completes intervals, 503 once it has not for the stall time. */
+/* 200 while the loop turns (intervals, or polls while it waits), 503 once stuck. */
 static enum MHD_Result healthz(struct metrics_http *h, struct MHD_Connection *c)
 {
 	uint64_t idle;

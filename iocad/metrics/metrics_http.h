@@ -2,7 +2,7 @@
 /*
  * The metrics' HTTP endpoint, served by libmicrohttpd on its own thread:
  * GET /metrics answers the snapshot in the text format 0.0.4, GET /healthz
- * 200 while the loop completes intervals and 503 once it is stuck
+ * 200 while the loop turns and 503 once it is stuck
  * (metrics_healthy); anything else is 404 (405 for another method). With a
  * web config: HTTPS and/or basic auth on every path.
  */

@@ -131,6 +131,17 @@ static void test_metrics_serve_healthz_fails_when_the_loop_is_stuck(void **state
 	assert_int_equal(status(resp), 503);
 	assert_non_null(strstr(resp, "stuck: no interval completed for 11."));
 	free(resp);
+	/* a loop that waits for the sampler still turns: not stuck */
+	pthread_mutex_lock(&x->m.lock);
+	x->m.progress_ns = metrics_now_ns() - 11000000000ull;
+	pthread_mutex_unlock(&x->m.lock);
+	metrics_status(&x->m, &(struct loop_status){.turns = 1, .waiting = "the sampler"});
+	resp = metrics_fx_http(port_of(h), "GET", "/healthz");
+	assert_int_equal(status(resp), 200);
+	free(resp);
+	pthread_mutex_lock(&x->m.lock);
+	x->m.progress_ns = metrics_now_ns() - 11000000000ull;
+	pthread_mutex_unlock(&x->m.lock);
 	/* an interval completes: healthy again */
 	x->r.index = 0;
 	x->r.t_ns = 1;
