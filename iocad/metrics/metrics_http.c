@@ -107,7 +107,8 @@ static enum MHD_Result healthz(struct metrics_http *h, struct MHD_Connection *c)
 	int n;
 
 	n = ok ? asprintf(&body, "ok: last interval %.1f s ago\n", (double)idle / 1e9)
-	       : asprintf(&body, "stuck: no interval completed for %.1f s\n", (double)idle / 1e9);
+	       : asprintf(&body, "stuck: no interval or loop turn for %.1f s\n",
+			  (double)idle / 1e9);
 	if (n < 0)
 		return MHD_NO;
 	return reply(c, ok ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain", body,

@@ -65,8 +65,12 @@ static int status(const char *resp)
 	return code;
 }
 
-/* A scrape from @src (NULL: any) answers 200 within a second; @what says beside what. */
-static void scrape_promptly(const struct metrics_http *h, const char *src, const char *what)
+/*
+ * With the @n clients of @fd holding connections, a scrape from @src (NULL:
+ * any) answers 200 within a second; then the clients and @h go.
+ */
+static void scrape_past(struct metrics_http *h, int *fd, unsigned int n, const char *src,
+			const char *what)
 {
 	double t0 = seconds(), took;
 	char *resp = metrics_fx_http_raw(src, port_of(h),
@@ -77,6 +81,9 @@ static void scrape_promptly(const struct metrics_http *h, const char *src, const
 	assert_int_equal(status(resp), 200);
 	assert_true(took < 1.0);
 	free(resp);
+	while (n--)
+		close(fd[n]);
+	metrics_http_stop(h);
 }
 
 /* Seen with a 16-connection cap and a 10 s timeout: 16 idle sockets held scrapes for 10 s. */
@@ -92,10 +99,7 @@ static void test_metrics_serve_scrapes_promptly_past_32_stalled_clients(void **s
 		if (i % 2)
 			assert_int_equal(write(fd[i], "GET /metr", 9), 9);
 	}
-	scrape_promptly(h, NULL, "past 32 stalled clients");
-	for (unsigned int i = 0; i < 32; i++)
-		close(fd[i]);
-	metrics_http_stop(h);
+	scrape_past(h, fd, 32, NULL, "past 32 stalled clients");
 }
 
 /* One address opening more connections than there are slots gets 64; another still scrapes. */
@@ -107,10 +111,15 @@ static void test_metrics_serve_one_flooding_address_leaves_room_for_others(void 
 
 	for (unsigned int i = 0; i < 300; i++)
 		fd[i] = metrics_fx_connect("127.0.0.1", port_of(h));
-	scrape_promptly(h, "127.0.0.2", "beside 300 connections of another address");
-	for (unsigned int i = 0; i < 300; i++)
-		close(fd[i]);
-	metrics_http_stop(h);
+	scrape_past(h, fd, 300, "127.0.0.2", "beside 300 connections of another address");
+}
+
+/* The loop's latest interval or turn, 11 s back. */
+static void last_progress_11s_ago(struct metrics *m)
+{
+	pthread_mutex_lock(&m->lock);
+	m->progress_ns = metrics_now_ns() - 11000000000ull;
+	pthread_mutex_unlock(&m->lock);
 }
 
 static void test_metrics_serve_healthz_fails_when_the_loop_is_stuck(void **state)
@@ -124,24 +133,18 @@ static void test_metrics_serve_healthz_fails_when_the_loop_is_stuck(void **state
 	assert_int_equal(status(resp), 200);
 	free(resp);
 	/* the loop's latest interval 11 s ago: stuck */
-	pthread_mutex_lock(&x->m.lock);
-	x->m.progress_ns = metrics_now_ns() - 11000000000ull;
-	pthread_mutex_unlock(&x->m.lock);
+	last_progress_11s_ago(&x->m);
 	resp = metrics_fx_http(port_of(h), "GET", "/healthz");
 	assert_int_equal(status(resp), 503);
-	assert_non_null(strstr(resp, "stuck: no interval completed for 11."));
+	assert_non_null(strstr(resp, "stuck: no interval or loop turn for 11."));
 	free(resp);
 	/* a loop that waits for the sampler still turns: not stuck */
-	pthread_mutex_lock(&x->m.lock);
-	x->m.progress_ns = metrics_now_ns() - 11000000000ull;
-	pthread_mutex_unlock(&x->m.lock);
+	last_progress_11s_ago(&x->m);
 	metrics_status(&x->m, &(struct loop_status){.turns = 1, .waiting = "the sampler"});
 	resp = metrics_fx_http(port_of(h), "GET", "/healthz");
 	assert_int_equal(status(resp), 200);
 	free(resp);
-	pthread_mutex_lock(&x->m.lock);
-	x->m.progress_ns = metrics_now_ns() - 11000000000ull;
-	pthread_mutex_unlock(&x->m.lock);
+	last_progress_11s_ago(&x->m);
 	/* an interval completes: healthy again */
 	x->r.index = 0;
 	x->r.t_ns = 1;
