@@ -34,8 +34,9 @@ pkgs=(
 	# libFuzzer's runtime for clang (make fuzz)
 	libclang-rt-"$LLVM_VERSION"-dev
 	# iocad's metrics: the HTTP endpoint's library, and the Prometheus server
-	# and promtool its end-to-end test scrapes and lints with
-	libmicrohttpd-dev prometheus
+	# and promtool its end-to-end test scrapes and lints with; node_exporter
+	# (as user prometheus) reads the textfile in that test
+	libmicrohttpd-dev prometheus prometheus-node-exporter
 	# make deb and its test (scripts/deb/): packaging, DKMS, lintian
 	debhelper dh-dkms dkms lintian
 	# examples/dpdk: the L3 forwarder libspec specializes (net_ring ports)

@@ -11,6 +11,8 @@
 enum {
 	KM_LISTEN = 1u << 0,
 	KM_TEXTFILE = 1u << 1,
+	KM_WEB_CONFIG = 1u << 2,
+	KM_HEALTHZ_INTERVALS = 1u << 3,
 };
 
 int config_metrics_section(struct config_metrics *m, unsigned int line, char *err, size_t len)
@@ -117,8 +119,25 @@ int config_metrics_key(struct config_metrics *m, const char *key, const char *va
 		r = check_textfile(val, why, sizeof(why));
 		if (!r)
 			memcpy(m->textfile, val, strlen(val) + 1);
+	} else if (!strcmp(key, "web_config")) {
+		*bit = KM_WEB_CONFIG;
+		m->web_config_line = line;
+		/* its contents are read when the endpoint starts (metrics_web.c) */
+		r = strlen(val) >= sizeof(m->web_config) || val[0] != '/'
+			    ? snprintf(why, sizeof(why),
+				       "expected an absolute path shorter than %zu",
+				       sizeof(m->web_config))
+			    : 0;
+		if (!r)
+			memcpy(m->web_config, val, strlen(val) + 1);
+	} else if (!strcmp(key, "healthz_intervals")) {
+		*bit = KM_HEALTHZ_INTERVALS;
+		r = config_value_uint(val, 1, 1000, &m->healthz_intervals, why, sizeof(why));
 	} else {
-		snprintf(err, len, "[metrics] %s: unknown key (listen, textfile)", key);
+		snprintf(err, len,
+			 "[metrics] %s: unknown key (listen, textfile, web_config, "
+			 "healthz_intervals)",
+			 key);
 		return -EINVAL;
 	}
 	if (r) {

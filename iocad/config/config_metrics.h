@@ -13,6 +13,11 @@
 
 #include "decide/policy.h"
 
+/* /healthz fails after this many intervals without one completed. */
+#define CONFIG_METRICS_HEALTHZ_INTERVALS 5
+/* ... and never sooner than this: a start or a slow poll is not a stuck loop */
+#define CONFIG_METRICS_HEALTHZ_MIN_S 10
+
 /*
  * A [metrics] header at @line. Returns 0, or -EINVAL with "[metrics] given
  * twice (first at line N)" in @err.

@@ -30,6 +30,9 @@ struct config_metrics {
 	unsigned int line;			/* the [metrics] header, 0: none */
 	unsigned int listen_line;
 	unsigned int textfile_line;
+	char web_config[CONFIG_METRICS_PATH_LEN]; /* "" : plain HTTP, no auth */
+	unsigned int web_config_line;
+	unsigned int healthz_intervals; /* 0: the default (CONFIG_METRICS_HEALTHZ_INTERVALS) */
 };
 
 /* The rules' thresholds (storage_*, antagonist_*): config/config_threshold.h parses them */

@@ -43,10 +43,41 @@ static unsigned int reason_index(const struct decide_out *d)
 							  : DECIDE_R_FSM;
 }
 
+uint64_t metrics_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 int metrics_init(struct metrics *m)
 {
 	memset(m, 0, sizeof(*m));
+	/* the first interval gets the stall time from start, as any other */
+	m->progress_ns = metrics_now_ns();
 	return -pthread_mutex_init(&m->lock, NULL);
+}
+
+void metrics_set_stall(struct metrics *m, uint64_t stall_ns)
+{
+	pthread_mutex_lock(&m->lock);
+	m->stall_ns = stall_ns;
+	pthread_mutex_unlock(&m->lock);
+}
+
+bool metrics_healthy(struct metrics *m, uint64_t now_ns, uint64_t *idle_ns)
+{
+	uint64_t idle;
+	bool ok;
+
+	pthread_mutex_lock(&m->lock);
+	idle = now_ns > m->progress_ns ? now_ns - m->progress_ns : 0;
+	ok = !m->stall_ns || idle <= m->stall_ns;
+	pthread_mutex_unlock(&m->lock);
+	if (idle_ns)
+		*idle_ns = idle;
+	return ok;
 }
 
 void metrics_destroy(struct metrics *m)
@@ -209,6 +240,7 @@ void metrics_record(struct metrics *m, unsigned int slot, const struct loop_reco
 		return;
 	s = &m->snap.sock[slot];
 	pthread_mutex_lock(&m->lock);
+	m->progress_ns = metrics_now_ns();
 	s->intervals_total++;
 	s->last_index = r->index;
 	s->platform_time_s = (double)r->t_ns / 1e9;
@@ -248,6 +280,8 @@ void metrics_status(struct metrics *m, const struct loop_status *st)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	pthread_mutex_lock(&m->lock);
+	/* a loop that waits (for the sampler, a sample) still turns: not stuck */
+	m->progress_ns = metrics_now_ns();
 	m->snap.have_status = true;
 	m->snap.waiting = st->waiting && st->waiting[0];
 	m->snap.waiting_s = m->snap.waiting && st->waiting_since_ns

@@ -107,6 +107,9 @@ struct metrics_col {
 struct metrics {
 	pthread_mutex_t lock;
 	struct metrics_snapshot snap; /* under lock */
+	/* /healthz, under lock: CLOCK_MONOTONIC of the latest record (or of init) */
+	uint64_t progress_ns;
+	uint64_t stall_ns; /* stuck when no record for this long; 0: never */
 	/* the loop's side, per socket slot */
 	uint64_t prev_t_ns[METRICS_MAX_SOCKETS];
 	struct platform *pf[METRICS_MAX_SOCKETS]; /* for its trace columns, may be NULL */
@@ -146,6 +149,19 @@ void metrics_record(struct metrics *m, unsigned int slot, const struct loop_reco
 
 /* The loop's turn @st: whether, and how long, the platform waits. */
 void metrics_status(struct metrics *m, const struct loop_status *st);
+
+/* The loop counts as stuck after @stall_ns without a record or a status turn (0: never). */
+void metrics_set_stall(struct metrics *m, uint64_t stall_ns);
+
+/*
+ * Whether the loop recorded an interval or reported a turn (metrics_status)
+ * within the stall time before @now_ns (CLOCK_MONOTONIC); *@idle_ns gets
+ * how long ago it did.
+ */
+bool metrics_healthy(struct metrics *m, uint64_t now_ns, uint64_t *idle_ns);
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t metrics_now_ns(void);
 
 /* Copy the snapshot out (consistent: between two records). */
 void metrics_copy(struct metrics *m, struct metrics_snapshot *out);

@@ -9,6 +9,8 @@
 #include "metrics/metrics_exporter.h"
 #include "metrics/metrics_http.h"
 #include "metrics/metrics_textfile.h"
+#include "metrics/metrics_web.h"
+#include "config/config_metrics.h"
 
 struct metrics_exporter {
 	struct metrics m;
@@ -55,6 +57,18 @@ static int write_textfile(struct metrics_exporter *e, char *err, size_t len)
 	return metrics_textfile_write(&e->snap, e->textfile, err, len);
 }
 
+/* /healthz: stuck after healthz_intervals intervals, never sooner than the floor. */
+static void set_stall(struct metrics_exporter *e, const struct config *cfg)
+{
+	unsigned int n = cfg->metrics.healthz_intervals ? cfg->metrics.healthz_intervals
+							: CONFIG_METRICS_HEALTHZ_INTERVALS;
+	uint64_t stall = n * cfg->interval_ns;
+
+	if (stall < CONFIG_METRICS_HEALTHZ_MIN_S * 1000000000ull)
+		stall = CONFIG_METRICS_HEALTHZ_MIN_S * 1000000000ull;
+	metrics_set_stall(&e->m, stall);
+}
+
 struct metrics_exporter *metrics_exporter_start(const struct metrics_exporter_opts *o, char *err,
 						size_t len)
 {
@@ -94,8 +108,14 @@ struct metrics_exporter *metrics_exporter_start(const struct metrics_exporter_op
 	/* an unwritable textfile is found now, not an interval later */
 	r = e->textfile[0] ? write_textfile(e, err, len) : 0;
 	if (!r && mc->listen[0]) {
-		e->http = metrics_http_start(&e->m, mc->listen, err, len);
-		r = e->http ? 0 : -errno;
+		struct metrics_web web = {0};
+
+		set_stall(e, o->cfg);
+		r = mc->web_config[0] ? metrics_web_load(&web, mc->web_config, err, len) : 0;
+		if (!r) {
+			e->http = metrics_http_start(&e->m, mc->listen, &web, err, len);
+			r = e->http ? 0 : -errno;
+		}
 	}
 	if (r) {
 		metrics_destroy(&e->m);
@@ -104,8 +124,9 @@ struct metrics_exporter *metrics_exporter_start(const struct metrics_exporter_op
 		return NULL;
 	}
 	if (e->http)
-		say(e, LOOP_LOG_INFO, "metrics: serving http://%s/metrics",
-		    metrics_http_addr(e->http));
+		say(e, LOOP_LOG_INFO, "metrics: serving %s://%s/metrics%s",
+		    metrics_http_tls(e->http) ? "https" : "http", metrics_http_addr(e->http),
+		    metrics_http_auth(e->http) ? " (basic auth)" : "");
 	if (e->textfile[0])
 		say(e, LOOP_LOG_INFO, "metrics: writing %s every interval", e->textfile);
 	return e;

@@ -3,11 +3,16 @@
  * Names follow Prometheus' conventions: the ioca_ prefix, base units
  * (seconds, bytes), _total on counters, and labels drawn from bounded sets
  * only (sockets, tenants of the config, FSM states and reasons, LLC ways).
+ * A tenant's series carry socket and tenant only, the simulator's too:
+ * what may change under a running tenant (its priority) is a label of
+ * ioca_tenant_info alone, so a change starts no new counter series and
+ * rate() runs through it; queries join the info metric where they need it.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config/config_device.h"
 #include "metrics/metrics_render.h"
@@ -66,7 +71,7 @@ static void tenant_labels(FILE *f, const struct metrics_tenant *t)
 {
 	fputs(",tenant=\"", f);
 	label_value(f, t->name);
-	fprintf(f, "\",priority=\"%s\"", t->prio == CONFIG_PRIO_PS ? "PS" : "BE");
+	fputc('"', f);
 }
 
 /* A per-socket family: one sample per socket, read by @get. */
@@ -243,8 +248,27 @@ static void per_tenant(FILE *f, const struct metrics_snapshot *ss, const char *n
 		}
 }
 
+static void tenant_info(FILE *f, const struct metrics_snapshot *ss)
+{
+	family(f, "ioca_tenant_info", "gauge",
+	       "1 per tenant of the latest interval; its labels are the tenant's settings "
+	       "(join on socket, tenant).");
+	for (unsigned int i = 0; i < ss->nsockets; i++)
+		for (unsigned int k = 0; k < ss->sock[i].ntenants; k++) {
+			const struct metrics_tenant *t = &ss->sock[i].tenant[k];
+
+			if (!t->present)
+				continue;
+			open_sample(f, "ioca_tenant_info", &ss->sock[i]);
+			tenant_labels(f, t);
+			fprintf(f, ",priority=\"%s\"}", t->prio == CONFIG_PRIO_PS ? "PS" : "BE");
+			u64(f, 1);
+		}
+}
+
 static void tenants(FILE *f, const struct metrics_snapshot *ss)
 {
+	tenant_info(f, ss);
 	per_tenant(f, ss, "ioca_tenant_llc_ways", "gauge", "LLC ways in the tenant's CAT mask.",
 		   t_ways);
 	per_tenant(f, ss, "ioca_tenant_way_mask", "gauge",
@@ -292,10 +316,13 @@ static void sim(FILE *f, const struct metrics_snapshot *ss)
 		family(f, fig->name, "gauge", fig->help);
 		for (i = 0; i < ss->nsockets; i++)
 			for (unsigned int k = 0; k < ss->sock[i].nsim; k++) {
+				struct metrics_tenant t = {0};
+
+				/* the host's tenant labels, so one query joins both */
+				memcpy(t.name, ss->sock[i].sim_tenant[k].name, sizeof(t.name));
 				open_sample(f, fig->name, &ss->sock[i]);
-				fputs(",tenant=\"", f);
-				label_value(f, ss->sock[i].sim_tenant[k].name);
-				fputs("\"}", f);
+				tenant_labels(f, &t);
+				fputc('}', f);
 				value(f, ss->sock[i].sim_tenant[k].v[g]);
 			}
 	}
@@ -365,8 +392,16 @@ static void status(FILE *f, const struct metrics_snapshot *s)
 	u64(f, s->loop_turns_total);
 }
 
+#ifndef IOCA_VERSION
+#define IOCA_VERSION "unknown"
+#endif
+
 int metrics_render(const struct metrics_snapshot *s, FILE *f)
 {
+	family(f, "ioca_build_info", "gauge", "1, labelled with the version iocad was built from.");
+	fputs("ioca_build_info{version=\"", f);
+	label_value(f, IOCA_VERSION);
+	fputs("\"} 1\n", f);
 	per_socket(f, s, "ioca_intervals_total", "counter", "Intervals iocad has decided.",
 		   get_intervals_total);
 	/*

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,17 +13,27 @@ int metrics_textfile_write(const struct metrics_snapshot *s, const char *path, c
 			   size_t len)
 {
 	char tmp[CONFIG_METRICS_PATH_LEN + 32];
-	FILE *f;
-	int r;
+	FILE *f = NULL;
+	int fd, r;
 
 	/* node_exporter reads *.prom only, so the temporary name is never read */
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
 		snprintf(err, len, "metrics: textfile %s: name too long", path);
 		return -ENAMETOOLONG;
 	}
-	f = fopen(tmp, "w");
+	/*
+	 * node_exporter reads it as its own user, and iocad's unit runs with
+	 * UMask=0077: the mode is set, not left to the umask.
+	 */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, METRICS_TEXTFILE_MODE);
+	if (fd >= 0 && fchmod(fd, METRICS_TEXTFILE_MODE) == 0)
+		f = fdopen(fd, "w");
 	if (!f) {
 		r = -errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		snprintf(err, len, "metrics: textfile %s: %s", tmp, strerror(-r));
 		return r;
 	}

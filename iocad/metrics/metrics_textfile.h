@@ -11,9 +11,13 @@
 
 #include "metrics/metrics.h"
 
+/* Whatever the umask: readable by node_exporter's own user. */
+#define METRICS_TEXTFILE_MODE 0644
+
 /*
  * Write @s to @path ("PATH.tmp.PID" first, then rename). Returns 0, or
  * -errno with the file and the reason in @err; @path is then unchanged.
+ * The file is METRICS_TEXTFILE_MODE whatever the umask.
  */
 int metrics_textfile_write(const struct metrics_snapshot *s, const char *path, char *err,
 			   size_t len);

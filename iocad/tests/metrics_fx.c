@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "metrics_fx.h"
@@ -79,4 +84,56 @@ double metrics_fx_device(const char *text, const char *name, const char *labels,
 	else
 		snprintf(series, sizeof(series), "%s%s}", name, labels);
 	return metrics_fx_value(text, series);
+}
+
+int metrics_fx_connect(const char *src, unsigned int port)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	struct timeval tv = {.tv_sec = 5};
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	if (src) {
+		struct sockaddr_in b = {.sin_family = AF_INET};
+
+		assert_int_equal(inet_pton(AF_INET, src, &b.sin_addr), 1);
+		assert_int_equal(bind(fd, (struct sockaddr *)&b, sizeof(b)), 0);
+	}
+	/* a server that never answers fails the test, not hangs it */
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	return fd;
+}
+
+char *metrics_fx_http_raw(const char *src, unsigned int port, const char *req)
+{
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap + 1);
+	int fd = metrics_fx_connect(src, port);
+	ssize_t n;
+
+	assert_non_null(buf);
+	assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	while ((n = read(fd, buf + len, cap - len)) > 0) {
+		len += (size_t)n;
+		if (len == cap) {
+			char *more = realloc(buf, 2 * cap + 1);
+
+			assert_non_null(more);
+			buf = more;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+char *metrics_fx_http(unsigned int port, const char *method, const char *path)
+{
+	char req[256];
+
+	snprintf(req, sizeof(req), "%s %s HTTP/1.0\r\nHost: localhost\r\n\r\n", method, path);
+	return metrics_fx_http_raw(NULL, port, req);
 }

@@ -36,4 +36,13 @@ double metrics_fx_device(const char *text, const char *name, const char *labels,
 /* Whether a sample line starts with @series followed by a space. */
 bool metrics_fx_has(const char *text, const char *series);
 
+/* A TCP connection from @src (NULL: any) to 127.0.0.1:@port, reads time out after 5 s. */
+int metrics_fx_connect(const char *src, unsigned int port);
+
+/* Send @req from @src to 127.0.0.1:@port; the whole response, malloc'd. */
+char *metrics_fx_http_raw(const char *src, unsigned int port, const char *req);
+
+/* One HTTP/1.0 @method @path request to 127.0.0.1:@port; as metrics_fx_http_raw. */
+char *metrics_fx_http(unsigned int port, const char *method, const char *path);
+
 #endif /* IOCAD_TESTS_METRICS_FX_H */

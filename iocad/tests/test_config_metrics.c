@@ -60,6 +60,25 @@ static void test_config_metrics_parses_listen_and_textfile(void **u)
 	free(c);
 }
 
+static void test_config_metrics_parses_web_config_and_healthz_intervals(void **u)
+{
+	struct config *c = malloc(sizeof(*c));
+	char err[256] = "";
+
+	(void)u;
+	assert_int_equal(parse("[metrics]\nlisten = 9465\nweb_config = /etc/iocad/web.yml\n"
+			       "healthz_intervals = 3\n",
+			       c, err, sizeof(err)),
+			 0);
+	assert_string_equal(c->metrics.web_config, "/etc/iocad/web.yml");
+	assert_int_equal(c->metrics.web_config_line, 8);
+	assert_int_equal(c->metrics.healthz_intervals, 3);
+	assert_int_equal(parse("[metrics]\nlisten = 9465\n", c, err, sizeof(err)), 0);
+	assert_string_equal(c->metrics.web_config, "");
+	assert_int_equal(c->metrics.healthz_intervals, 0); /* the default */
+	free(c);
+}
+
 static void expect_error(const char *metrics, const char *want)
 {
 	struct config *c = malloc(sizeof(*c));
@@ -90,6 +109,11 @@ static void test_config_metrics_rejects_bad_values_with_file_and_line(void **u)
 		     "ending in .prom");
 	expect_error("[metrics]\ntextfile = /tmp/.prom\n", "ending in .prom");
 	expect_error("[metrics]\nport = 9465\n", "m.ini:7: [metrics] port: unknown key");
+	expect_error(
+		"[metrics]\nweb_config = web.yml\n",
+		"m.ini:7: [metrics] web_config: bad value 'web.yml': expected an absolute path");
+	expect_error("[metrics]\nhealthz_intervals = 0\n",
+		     "m.ini:7: [metrics] healthz_intervals: bad value '0'");
 	expect_error("[metrics]\nlisten = 1\nlisten = 2\n", "m.ini:8: listen: given twice");
 	expect_error("[metrics]\n[metrics]\n", "m.ini:7: [metrics] given twice (first at line 6)");
 	expect_error("[metricz]\n", "m.ini:6: unknown section [metricz] (expected [platform], "
@@ -122,6 +146,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_metrics_none_by_default),
 		cmocka_unit_test(test_config_metrics_parses_listen_and_textfile),
+		cmocka_unit_test(test_config_metrics_parses_web_config_and_healthz_intervals),
 		cmocka_unit_test(test_config_metrics_rejects_bad_values_with_file_and_line),
 		cmocka_unit_test(test_config_metrics_addr_forms),
 	};

@@ -107,32 +107,23 @@ static void test_metrics_counters_sum_intervals_and_gauges_take_the_latest(void 
 	assert_near(metrics_fx_value(t, "ioca_interval_duration_seconds{socket=\"1\"}"), 0.5,
 		    1e-12);
 	assert_near(metrics_fx_value(t, "ioca_interval_lag_seconds{socket=\"1\"}"), 0, 1e-12);
-	assert_near(
-		metrics_fx_value(t, "ioca_tenant_ipc{socket=\"1\",tenant=\"vf\",priority=\"PS\"}"),
-		2.5, 1e-12);
+	assert_near(metrics_fx_value(t, "ioca_tenant_ipc{socket=\"1\",tenant=\"vf\"}"), 2.5, 1e-12);
 	assert_int_equal(metrics_fx_value(t, "ioca_tenant_llc_references_total{socket=\"1\",tenant="
-					     "\"vf\",priority=\"PS\"}"),
+					     "\"vf\"}"),
 			 3000);
 	assert_int_equal(
-		metrics_fx_value(
-			t,
-			"ioca_tenant_llc_misses_total{socket=\"1\",tenant=\"be\",priority=\"BE\"}"),
+		metrics_fx_value(t, "ioca_tenant_llc_misses_total{socket=\"1\",tenant=\"be\"}"),
 		15);
-	assert_int_equal(
-		metrics_fx_value(
-			t, "ioca_tenant_way_mask{socket=\"1\",tenant=\"be\",priority=\"BE\"}"),
-		0x38);
-	assert_int_equal(
-		metrics_fx_value(
-			t, "ioca_tenant_llc_ways{socket=\"1\",tenant=\"be\",priority=\"BE\"}"),
-		3);
+	assert_int_equal(metrics_fx_value(t, "ioca_tenant_way_mask{socket=\"1\",tenant=\"be\"}"),
+			 0x38);
+	assert_int_equal(metrics_fx_value(t, "ioca_tenant_llc_ways{socket=\"1\",tenant=\"be\"}"),
+			 3);
 	/* the way map: one sample per way of each mask */
 	assert_true(metrics_fx_has(t, "ioca_ddio_llc_way{socket=\"1\",way=\"8\"}"));
 	assert_false(metrics_fx_has(t, "ioca_ddio_llc_way{socket=\"1\",way=\"7\"}"));
-	assert_true(metrics_fx_has(
-		t, "ioca_tenant_llc_way{socket=\"1\",tenant=\"be\",priority=\"BE\",way=\"5\"}"));
-	assert_false(metrics_fx_has(
-		t, "ioca_tenant_llc_way{socket=\"1\",tenant=\"be\",priority=\"BE\",way=\"6\"}"));
+	assert_true(metrics_fx_has(t, "ioca_tenant_llc_way{socket=\"1\",tenant=\"be\",way=\"5\"}"));
+	assert_false(
+		metrics_fx_has(t, "ioca_tenant_llc_way{socket=\"1\",tenant=\"be\",way=\"6\"}"));
 	free(t);
 }
 
@@ -194,8 +185,7 @@ static void test_metrics_fsm_state_and_transitions_by_reason(void **state)
 static void test_metrics_tenant_that_leaves_loses_its_series_and_keeps_its_counter(void **state)
 {
 	struct metrics_fx *x = *state;
-	const char *refs = "ioca_tenant_llc_references_total{socket=\"1\",tenant=\"be\","
-			   "priority=\"BE\"}";
+	const char *refs = "ioca_tenant_llc_references_total{socket=\"1\",tenant=\"be\"}";
 	char *t;
 
 	interval(x, 0, 1, 0x600, 0, 0);
@@ -205,8 +195,7 @@ static void test_metrics_tenant_that_leaves_loses_its_series_and_keeps_its_count
 	metrics_record(&x->m, 0, &x->r);
 	t = metrics_fx_render(&x->m);
 	assert_false(strstr(t, "tenant=\"be\""));
-	assert_true(
-		metrics_fx_has(t, "ioca_tenant_ipc{socket=\"1\",tenant=\"vf\",priority=\"PS\"}"));
+	assert_true(metrics_fx_has(t, "ioca_tenant_ipc{socket=\"1\",tenant=\"vf\"}"));
 	free(t);
 	t = record_one(x, 2, 3); /* and back */
 	assert_int_equal(metrics_fx_value(t, refs), 20);
@@ -278,12 +267,11 @@ static void test_metrics_tenant_slots_are_bounded(void **state)
 		metrics_record(&x->m, 0, &x->r);
 	}
 	t = metrics_fx_render(&x->m);
-	assert_true(metrics_fx_has(
-		t, "ioca_tenant_ipc{socket=\"1\",tenant=\"t2_63\",priority=\"BE\"}"));
+	assert_true(metrics_fx_has(t, "ioca_tenant_ipc{socket=\"1\",tenant=\"t2_63\"}"));
 	assert_false(strstr(t, "tenant=\"t1_"));
 	/* a reused slot started over */
 	assert_int_equal(metrics_fx_value(t, "ioca_tenant_llc_references_total{socket=\"1\","
-					     "tenant=\"t2_0\",priority=\"BE\"}"),
+					     "tenant=\"t2_0\"}"),
 			 1);
 	free(t);
 }
@@ -381,7 +369,9 @@ static void test_metrics_every_sample_has_help_and_type(void **state)
 		assert_true(type[0]);
 		assert_int_equal(sscanf(line, "%127[^{ ]", name), 1);
 		assert_string_equal(name, family);
-		assert_non_null(strstr(line, "{socket=\"1\""));
+		/* every series but the build's is the socket's */
+		if (strcmp(name, "ioca_build_info"))
+			assert_non_null(strstr(line, "{socket=\"1\""));
 		samples++;
 	}
 	assert_true(samples > 40);
@@ -433,11 +423,56 @@ static void test_metrics_waiting_gauge_follows_the_loop_status(void **state)
 	free(t);
 }
 
+/* A PS->BE change starts no new series but the info metric's (rate() runs through it). */
+static void test_metrics_priority_lives_in_the_tenant_info_metric_only(void **state)
+{
+	struct metrics_fx *x = *state;
+	const char *misses = "ioca_tenant_llc_misses_total{socket=\"1\",tenant=\"vf\"}";
+	char *t;
+
+	t = record_one(x, 0, 1);
+	assert_int_equal(metrics_fx_value(t, misses), 100);
+	assert_int_equal(
+		metrics_fx_value(t, "ioca_tenant_info{socket=\"1\",tenant=\"vf\",priority=\"PS\"}"),
+		1);
+	assert_int_equal(
+		metrics_fx_value(t, "ioca_tenant_info{socket=\"1\",tenant=\"be\",priority=\"BE\"}"),
+		1);
+	assert_null(strstr(strstr(t, "ioca_tenant_llc_ways"), "priority="));
+	free(t);
+	interval(x, 1, 2, 0x600, 0, 0);
+	x->r.tenant[0].prio = CONFIG_PRIO_BE; /* a reload made vf BE */
+	metrics_record(&x->m, 0, &x->r);
+	t = metrics_fx_render(&x->m);
+	assert_int_equal(metrics_fx_value(t, misses), 200);
+	assert_int_equal(
+		metrics_fx_value(t, "ioca_tenant_info{socket=\"1\",tenant=\"vf\",priority=\"BE\"}"),
+		1);
+	assert_false(strstr(t, "priority=\"PS\""));
+	free(t);
+}
+
+static void test_metrics_build_info_names_the_version(void **state)
+{
+	struct metrics_fx *x = *state;
+	char *t, want[64];
+
+	t = metrics_fx_render(&x->m);
+	snprintf(want, sizeof(want), "ioca_build_info{version=\"%s\"}", IOCA_VERSION);
+	assert_int_equal(metrics_fx_value(t, want), 1);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_metrics_waiting_gauge_follows_the_loop_status,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_metrics_priority_lives_in_the_tenant_info_metric_only, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(test_metrics_build_info_names_the_version, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_metrics_counters_sum_intervals_and_gauges_take_the_latest, setup,
 			teardown),

@@ -53,36 +53,9 @@ static void record(struct metrics_fx *x, uint64_t idx, uint64_t hits)
 	metrics_record(&x->m, 0, &x->r);
 }
 
-/* One HTTP/1.0 request to 127.0.0.1:@port; the whole response, malloc'd. */
 static char *http(unsigned int port, const char *method, const char *path)
 {
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-	size_t len = 0, cap = 1 << 16;
-	char *buf = malloc(cap + 1);
-	char req[256];
-	ssize_t n;
-	int fd;
-
-	assert_non_null(buf);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	assert_true(fd >= 0);
-	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	snprintf(req, sizeof(req), "%s %s HTTP/1.0\r\nHost: localhost\r\n\r\n", method, path);
-	assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
-	while ((n = read(fd, buf + len, cap - len)) > 0) {
-		len += (size_t)n;
-		if (len == cap) {
-			char *more = realloc(buf, 2 * cap + 1);
-
-			assert_non_null(more);
-			buf = more;
-			cap *= 2;
-		}
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
+	return metrics_fx_http(port, method, path);
 }
 
 static unsigned int port_of(const struct metrics_http *h)
@@ -99,7 +72,7 @@ static void test_metrics_http_serves_the_latest_snapshot(void **state)
 	struct metrics_http *h;
 	char err[256] = "", *resp, *body;
 
-	h = metrics_http_start(&x->m, "127.0.0.1:0", err, sizeof(err));
+	h = metrics_http_start(&x->m, "127.0.0.1:0", NULL, err, sizeof(err));
 	assert_non_null(h);
 	assert_int_equal(strncmp(metrics_http_addr(h), "127.0.0.1:", 10), 0);
 	assert_true(port_of(h) > 0);
@@ -127,7 +100,7 @@ static void test_metrics_http_other_paths_and_methods_are_refused(void **state)
 	struct metrics_http *h;
 	char err[256] = "", *resp;
 
-	h = metrics_http_start(&x->m, "0", err, sizeof(err)); /* a bare port: loopback */
+	h = metrics_http_start(&x->m, "0", NULL, err, sizeof(err)); /* a bare port: loopback */
 	assert_non_null(h);
 	assert_int_equal(strncmp(metrics_http_addr(h), "127.0.0.1:", 10), 0);
 	resp = http(port_of(h), "GET", "/");
@@ -145,15 +118,15 @@ static void test_metrics_http_refuses_a_taken_port_and_a_bad_address(void **stat
 	struct metrics_http *h, *h2;
 	char err[256] = "", addr[64];
 
-	h = metrics_http_start(&x->m, "127.0.0.1:0", err, sizeof(err));
+	h = metrics_http_start(&x->m, "127.0.0.1:0", NULL, err, sizeof(err));
 	assert_non_null(h);
 	snprintf(addr, sizeof(addr), "%s", metrics_http_addr(h));
-	h2 = metrics_http_start(&x->m, addr, err, sizeof(err));
+	h2 = metrics_http_start(&x->m, addr, NULL, err, sizeof(err));
 	assert_null(h2);
 	assert_non_null(strstr(err, "cannot listen on"));
 	assert_non_null(strstr(err, addr));
 	metrics_http_stop(h);
-	h = metrics_http_start(&x->m, "nowhere:1", err, sizeof(err));
+	h = metrics_http_start(&x->m, "nowhere:1", NULL, err, sizeof(err));
 	assert_null(h);
 	assert_int_equal(errno, EINVAL);
 	assert_non_null(strstr(err, "metrics: listen 'nowhere:1'"));
@@ -192,7 +165,7 @@ static void test_metrics_http_scrape_during_records_is_consistent(void **state)
 	char err[256] = "";
 	pthread_t t;
 
-	h = metrics_http_start(&x->m, "127.0.0.1:0", err, sizeof(err));
+	h = metrics_http_start(&x->m, "127.0.0.1:0", NULL, err, sizeof(err));
 	assert_non_null(h);
 	s.port = port_of(h);
 	assert_int_equal(pthread_create(&t, NULL, scrape_loop, &s), 0);
@@ -245,9 +218,35 @@ static void test_metrics_textfile_is_replaced_whole(void **state)
 	free(snap);
 }
 
+/* iocad's unit sets UMask=0077; node_exporter reads the file as user prometheus. */
+static void test_metrics_textfile_is_world_readable_whatever_the_umask(void **state)
+{
+	struct metrics_fx *x = *state;
+	char dir[] = "/tmp/ioca-umask-XXXXXX", path[64], err[256] = "";
+	mode_t old = umask(0077);
+	struct stat st;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ioca.prom", dir);
+	/* single-threaded here: the registry's own snapshot needs no copy */
+	for (int round = 0; round < 2; round++) {
+		record(x, (uint64_t)round, 5);
+		assert_int_equal(metrics_textfile_write(&x->m.snap, path, err, sizeof(err)), 0);
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(st.st_mode & 07777, 0644);
+		chmod(path, 0600); /* an older, private file is replaced the same */
+	}
+	umask(old);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+			test_metrics_textfile_is_world_readable_whatever_the_umask, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(test_metrics_http_serves_the_latest_snapshot, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(

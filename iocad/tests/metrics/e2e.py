@@ -28,7 +28,9 @@ import urllib.request
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import node_exporter  # noqa: E402
 import promql_names  # noqa: E402
+import tls_auth  # noqa: E402
 import trace_check  # noqa: E402
 
 INTERVAL_MS = 100
@@ -83,18 +85,20 @@ def promtool_lint(text):
 
 
 class Prom:
-    def __init__(self, tmp, target):
+    def __init__(self, tmp, target, job_extra="", name="prometheus"):
+        """@job_extra: more YAML of the scrape job (scheme, tls_config, basic_auth)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        cfg = os.path.join(tmp, "prometheus.yml")
+        self.logpath = os.path.join(tmp, f"{name}.log")
+        cfg = os.path.join(tmp, f"{name}.yml")
         with open(cfg, "w") as f:
             f.write(f"global:\n  scrape_interval: {SCRAPE}\n  scrape_timeout: 150ms\n"
-                    f"scrape_configs:\n  - job_name: iocad\n"
+                    f"scrape_configs:\n  - job_name: iocad\n{job_extra}"
                     f"    static_configs:\n      - targets: ['{target}']\n")
-        self.log = open(os.path.join(tmp, "prometheus.log"), "w")
+        self.log = open(self.logpath, "w")
         self.proc = subprocess.Popen(
             ["prometheus", f"--config.file={cfg}",
-             f"--storage.tsdb.path={os.path.join(tmp, 'tsdb')}",
+             f"--storage.tsdb.path={os.path.join(tmp, name + '-tsdb')}",
              f"--web.listen-address=127.0.0.1:{self.port}", "--log.level=warn"],
             stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -141,11 +145,11 @@ def start_iocad(iocad, root, tmp, port):
     return proc, err
 
 
-def served_at(tmp):
-    with open(os.path.join(tmp, "iocad.err")) as f:
+def served_at(tmp, err="iocad.err"):
+    with open(os.path.join(tmp, err)) as f:
         for line in f:
-            if "metrics: serving http://" in line:
-                return line.split("http://")[1].split("/")[0]
+            if "metrics: serving http" in line:
+                return line.split("://")[1].split("/")[0]
     return None
 
 
@@ -174,7 +178,7 @@ def dashboard_checks(t, root, tmp, prom, at):
         if q.startswith("label_values("):
             continue
         e = (q.replace("$__rate_interval", "2s").replace("$__interval", "1s")
-             .replace("$socket", ".*").replace("$tenant", ".*"))
+             .replace("$instance", ".*").replace("$socket", ".*").replace("$tenant", ".*"))
         r = prom.api("query", query=e, time=at)
         if r.get("status") != "success" or not r["data"]["result"]:
             failed.append(f"{title}: {e}: {r.get('error', 'no data')}")
@@ -228,6 +232,8 @@ def main():
     extractor_checks(t)
     tmp = tempfile.mkdtemp(prefix="ioca-metrics-e2e-")
     sigterm_check(t, iocad, root, tmp)
+    tls_auth.run(t, iocad, root, tmp, Prom, wait_for, served_at)
+    node_exporter.run(t, iocad, root, tmp, wait_for)
     # Prometheus first, scraping a port iocad takes next: its scrapes then
     # cover the whole run however long Prometheus takes to start here.
     port = free_port()
@@ -263,6 +269,14 @@ def main():
         scrapes = trace_check.by_scrape(r["data"]["result"])
         trace_check.run(t, scrapes, trace)
         dashboard_checks(t, root, tmp, prom, max(scrapes) if scrapes else time.time())
+        r = prom.api("query", query='ioca_tenant_info{job="iocad"}', time=max(scrapes))
+        t.check({(s["metric"]["tenant"], s["metric"]["priority"]) for s in r["data"]["result"]}
+                and all(s["value"][1] == "1" for s in r["data"]["result"]),
+                "ioca_tenant_info carries each tenant's priority (value 1)", r)
+        r = prom.api("query", query='count by (__name__) ({__name__=~"ioca_tenant_.+",'
+                     'priority!=""})', time=max(scrapes))
+        t.check([s["metric"]["__name__"] for s in r["data"]["result"]] == ["ioca_tenant_info"],
+                "priority is on ioca_tenant_info only", r)
     finally:
         if proc and proc.poll() is None:
             proc.kill()

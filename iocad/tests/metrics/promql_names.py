@@ -16,7 +16,9 @@ IDENT = re.compile(r"[A-Za-z_:][A-Za-z0-9_:]*")
 
 
 def metric_names(expr):
-    lv = re.fullmatch(r"\s*label_values\(\s*([^,]*?)\s*(,[^)]*)?\)\s*", expr)
+    # label_values(SELECTOR, LABEL): the selector's matchers may hold commas
+    lv = re.fullmatch(r"\s*label_values\(\s*(.*?)\s*(,\s*[A-Za-z_][A-Za-z0-9_]*\s*)?\)\s*",
+                      expr)
     if lv:
         return metric_names(lv.group(1)) if lv.group(2) else set()
     s = re.sub(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`', '""', expr)
