@@ -291,7 +291,7 @@ proc_fds() {
 	done
 	echo "$_n"
 }
-rss0='' fds0='' rss_said='' half=0 lost_0=0 lost_1=0 rss_ever=''
+rss0='' fds0='' rss_said='' half=0 lost_0=0 lost_1=0 rss_ever='' restarted=-100
 
 check_step() {
 	if ! running; then
@@ -463,6 +463,7 @@ restart() {
 	[ -z "$fds0" ] || fds0=$(proc_fds)
 	# a new process grows as its paths run for the first time: its baseline after a round
 	[ "$half" -eq 0 ] || half=$((step + NFAULTS))
+	restarted=$step
 	rss0=''
 }
 
@@ -537,6 +538,12 @@ echo "# after the warm-up ($step steps): RssAnon $(proc_rss) kB, $fds0 fds, $(gr
 # RssAnon grows for a while as paths run for the first time (a rare one
 # may come late), then stays: its baseline is halfway
 half=$((STEPS / 2 > step ? STEPS / 2 : step))
+# a restart during the warm-up: the new process needs its round too, but a
+# baseline is always taken (at the latest one step before the end)
+if [ $((restarted + NFAULTS)) -gt "$half" ]; then
+	half=$((restarted + NFAULTS))
+	[ "$half" -lt "$STEPS" ] || half=$((STEPS - 1))
+fi
 while [ "$step" -lt "$STEPS" ]; do
 	if [ "$step" -eq "$half" ]; then
 		rss0=$(proc_rss) rss_ever=1
