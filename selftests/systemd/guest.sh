@@ -18,7 +18,7 @@ exposure_max=$(cat exposure_max)
 TAP_NAME=iocad.service
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
-echo "1..33"
+echo "1..34"
 
 tap_diag() {
 	echo "# ddio $(ddio), $(systemctl show -p ActiveState -p SubState -p MainPID -p NRestarts iocad | tr '\n' ' ')"
