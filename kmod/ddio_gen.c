@@ -22,23 +22,23 @@
 #include "ddio_gen.h"
 
 static const char ioca_icx_note[] =
-	"writes are reported to read back without changing DDIO allocation (FastClick issue 392)";
+	"writes are reported to read back without changing DDIO allocation (public DDIO tuning)";
 static const char ioca_unknown_note[] =
 	"the DDIO field of 0xC8B is not public; the low LLC-way bits are assumed";
 static const char ioca_pre_skx_note[] =
 	"set by firmware and DDIOTune; effect unmeasured in public; low LLC-way bits assumed";
 
 static const struct ioca_ddio_gen ioca_ddio_gens[] = {
-	{ 0x3f, "Haswell-EP", 0, false, ioca_pre_skx_note },
-	{ 0x4f, "Broadwell-EP", 0, false, ioca_pre_skx_note },
-	{ 0x56, "Broadwell-DE", 0, false, ioca_pre_skx_note },
-	{ 0x55, "Skylake-SP/Cascade Lake", 0x7ff, true, NULL },
-	{ 0x6a, "Ice Lake-SP", 0, false, ioca_icx_note },
-	{ 0x6c, "Ice Lake-D", 0, false, ioca_icx_note },
-	{ 0x8f, "Sapphire Rapids", 0, false, ioca_unknown_note },
-	{ 0xcf, "Emerald Rapids", 0, false, ioca_unknown_note },
-	{ 0xad, "Granite Rapids-X", 0, false, ioca_unknown_note },
-	{ 0xae, "Granite Rapids-D", 0, false, ioca_unknown_note },
+	{0x3f, "Haswell-EP", 0, false, ioca_pre_skx_note},
+	{0x4f, "Broadwell-EP", 0, false, ioca_pre_skx_note},
+	{0x56, "Broadwell-DE", 0, false, ioca_pre_skx_note},
+	{0x55, "Skylake-SP/Cascade Lake", 0x7ff, true, NULL},
+	{0x6a, "Ice Lake-SP", 0, false, ioca_icx_note},
+	{0x6c, "Ice Lake-D", 0, false, ioca_icx_note},
+	{0x8f, "Sapphire Rapids", 0, false, ioca_unknown_note},
+	{0xcf, "Emerald Rapids", 0, false, ioca_unknown_note},
+	{0xad, "Granite Rapids-X", 0, false, ioca_unknown_note},
+	{0xae, "Granite Rapids-D", 0, false, ioca_unknown_note},
 };
 
 /**
@@ -48,8 +48,7 @@ static const struct ioca_ddio_gen ioca_ddio_gens[] = {
  *
  * Return: the entry, or NULL when the model has no known DDIO way control.
  */
-const struct ioca_ddio_gen *ioca_ddio_gen_find(unsigned int family,
-					       unsigned int model)
+const struct ioca_ddio_gen *ioca_ddio_gen_find(unsigned int family, unsigned int model)
 {
 	unsigned int i;
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pcap_gen.h"
 
@@ -24,14 +26,18 @@ int pcap_gen_write(const char *path, struct workload *w, size_t per_phase, unsig
 {
 	const struct pcap_file_hdr fh = {0xa1b2c3d4, 2, 4, 0, 0, 65535, 1 /* Ethernet */};
 	uint8_t rec[sizeof(struct pcap_rec_hdr) + WORKLOAD_PKT_LEN];
-	FILE *f = fopen(path, "wb");
+	/* never through a link planted where the capture goes */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
 	size_t i, n = 0;
 	unsigned int ph;
 	int err = 0;
 
 	if (!f) {
 		err = -errno;
-		fprintf(stderr, "pcap_gen: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fprintf(stderr, "pcap_gen: %s: %s\n", path, strerror(-err));
 		return err;
 	}
 	if (fwrite(&fh, sizeof(fh), 1, f) != 1)

@@ -12,6 +12,7 @@
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, mkdtemp */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,11 +152,16 @@ static FILE *open_out(const struct args *a, const char *name)
 {
 	char path[4096];
 	FILE *f;
+	int fd;
 
 	if (!a->out)
 		return NULL;
 	snprintf(path, sizeof(path), "%s/%s", a->out, name);
-	f = fopen(path, "w");
+	/* the report's directory may be shared: never write through a link */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f && fd >= 0)
+		close(fd);
 	if (!f)
 		fprintf(stderr, "eval: %s: %s\n", path, strerror(errno));
 	return f;

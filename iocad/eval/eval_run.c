@@ -2,6 +2,7 @@
 #include "eval/eval_run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -129,10 +130,14 @@ static void on_record(void *arg, const struct loop_record *rec)
 
 static int write_file(const char *path, const char *text, char *err, size_t len)
 {
-	FILE *f = fopen(path, "w");
+	/* never through a link planted where a case file goes */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 	bool bad;
 
 	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		snprintf(err, len, "%s: %s", path, strerror(errno));
 		return -EIO;
 	}
