@@ -110,6 +110,7 @@ int tnl_do(struct tnl *t, struct nl_msg *msg, struct tnl_reply *r)
 	r->nmsgs = 0;
 	r->parse_err = 0;
 	r->err = ioca_transport_request(&x, msg, on_data, r);
+	r->local_err = local ? r->err : 0;
 	if (local)
 		r->err = -EIO;
 	snprintf(r->msg, sizeof(r->msg), "%s", x.extack);

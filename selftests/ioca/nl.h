@@ -22,7 +22,8 @@ struct tnl {
 
 /* What the kernel answered to one request. */
 struct tnl_reply {
-	int err;       /* 0 or -errno from the ack / error message */
+	int err;       /* 0 or -errno from the ack / error message; -EIO: local */
+	int local_err; /* the local failure's -errno (a receive overrun: -ENOMEM) */
 	char msg[256]; /* extack NLMSGERR_ATTR_MSG, "" when absent */
 	int offs;      /* extack NLMSGERR_ATTR_OFFS, -1 when absent */
 	int nmsgs;     /* data messages handed to parse */

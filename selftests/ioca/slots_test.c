@@ -166,10 +166,15 @@ static void *churn(void *arg)
 		 * Only the limits may refuse: 4 per process, 15 for others. A
 		 * subscribed socket gets a sample every millisecond, which can
 		 * reach it before the ack and overrun the reply buffer (-ENOMEM,
-		 * -ENOBUFS): the subscription was made, the close must free it.
+		 * -ENOBUFS, seen locally: tnl_do says -EIO): the subscription
+		 * was made, the close must free it.
 		 */
-		if (err && err != -ENOSPC && err != -ENOMEM && err != -ENOBUFS)
+		if (err == -EIO)
+			err = r.local_err;
+		if (err && err != -ENOSPC && err != -ENOMEM && err != -ENOBUFS) {
+			fprintf(stderr, "churn: subscribe: %s (%s)\n", strerror(-err), r.msg);
 			(*bad)++;
+		}
 		tnl_close(&nl);
 	}
 	return NULL;
