@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 #include "host_device.h"
 #include "host_io_alloc.h"
 #include "host_ops.h"
+#include "host_topo.h"
 
 /* How often a wait looks at the stop and reload flags (SA_RESTART restarts recvmsg). */
 #define STOP_SLICE_MS 50
@@ -31,10 +33,36 @@ static unsigned int late_ms(const struct host *h)
 	return (unsigned int)(h->plan.interval_ns / 1000000u) * 2 + 2000;
 }
 
+/*
+ * A reload places tenants by their CPUs' sockets: as they are now, not as
+ * they were at start (a CPU gone offline since is refused, -EAGAIN; one
+ * come online is placed). The topology is read again only when the online
+ * CPUs changed; if that fails, what was known stays.
+ */
+static void refresh_cpus(struct host *h)
+{
+	struct platform_cpuset on;
+	struct host_topo *t;
+	char err[256];
+
+	if (host_topo_online(h->cpu_root, &on, err, sizeof(err)) ||
+	    !memcmp(&on, &h->pi_online, sizeof(on)))
+		return;
+	t = malloc(sizeof(*t));
+	if (!t)
+		return;
+	if (!host_topo_read(h->cpu_root, t, err, sizeof(err))) {
+		host_topo_info(t, &h->pi);
+		h->pi_online = on;
+	}
+	free(t);
+}
+
 static int info(void *ctx, struct platform_info *out)
 {
 	struct host *h = ctx;
 
+	refresh_cpus(h);
 	*out = h->pi;
 	return 0;
 }

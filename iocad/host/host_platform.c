@@ -359,6 +359,7 @@ int host_platform_open(const struct host_platform_opts *o, struct platform *pf, 
 	r = host_topo_read(h->cpu_root, topo, err, errlen);
 	if (!r) {
 		host_topo_info(topo, &h->pi);
+		(void)host_topo_online(h->cpu_root, &h->pi_online, err, errlen);
 		r = take_lock(h, o->lock_dir ? o->lock_dir : "/run/iocad", err, errlen);
 	}
 	if (!r)

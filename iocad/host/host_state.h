@@ -74,9 +74,10 @@ struct host {
 	struct ioca_cha_preset *preset;	    /* NULL: no DDIO counters */
 	struct io_alloc *ioa;		    /* DDIO masks by resctrl's io_alloc; NULL: ioca.ko */
 	char no_ddio_why[PLATFORM_WHY_LEN];
-	char last_err[768];	 /* why the last call failed, for the loop's log */
-	struct ioca_info *info;	 /* last info (read every interval) */
-	struct platform_info pi; /* what info() says */
+	char last_err[768];		  /* why the last call failed, for the loop's log */
+	struct ioca_info *info;		  /* last info (read every interval) */
+	struct platform_info pi;	  /* what info() says */
+	struct platform_cpuset pi_online; /* the online CPUs @pi's CPU sockets were read for */
 	struct host_sock sock[PLATFORM_MAX_SOCKETS];
 	struct host_counters hc;
 	struct ioca_sample *sample; /* receive buffer */

@@ -23,7 +23,7 @@ tap_diag() {
 . ./tap.sh
 # shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
 . ./iocad_guest.sh
-echo "1..16"
+echo "1..17"
 
 # every group, its mask and CPUs, and DDIO: what a refused change must leave
 snapshot() {
@@ -107,6 +107,20 @@ check "said once that CPU 2 stays in a group iocad did not create" \
 	'[ "$(grep -c "CPU 2 of group iocad-s0-batch is in a group iocad did not create" "$LOG")" -eq 1 ]'
 # ops lets go of CPU 2 (to the default group)
 echo >$R/ops/cpus_list
+
+# --- a reload naming a CPU that went offline after start ---------------------
+# placed by the CPUs as they are now, not as they were at start
+cpu 3 0
+m=$(mark)
+cp /tmp/web3.ini /tmp/live.ini
+kill -HUP "$pid"
+wait_for 20 'since $m | grep -q "reload: [0-9]* socket(s) changed\|reload rejected"'
+check "a reload naming a CPU gone offline since start is refused, naming it; web keeps 2 ways" \
+	'since $m | grep -q "reload rejected.*CPU 3 is offline" && [ "$(bits "$(gmask 0 web)")" -eq 2 ]'
+cp /tmp/r.ini /tmp/live.ini
+m=$(mark)
+cpu 3 1
+wait_for 20 'since $m | grep -q "every group holds its online CPUs again"'
 
 # --- a runtime's class vanishes: only its tenant waits -----------------------
 rmdir $R/gold

@@ -55,6 +55,9 @@ f_class() {
 # counts both groups at once and refuses; nothing changes
 f_closids() {
 	n_closids=$((n_closids + 1))
+	# every CPU online first: a rename naming an offline CPU is refused for
+	# that (placed by the CPUs as they are now) before the CLOSIDs are counted
+	for x in 1 2 3; do online $x || echo 1 >/sys/devices/system/cpu/cpu$x/online; done
 	k=0
 	while [ $(($(groups_now | wc -w) + 1)) -lt 8 ]; do
 		k=$((k + 1))
@@ -164,13 +167,17 @@ f_rmmod() {
 	restart
 }
 
-# SIGHUP answered within two intervals: at most two rows per socket
-# between the signal and the reload's line
+# SIGHUP answered within two intervals: at most three rows of socket 0
+# between the signal and the reload's line (one may be under way)
 sighup_answered() { # MARK CLASS
-	_r0=$(rows)
-	wait_for 30 'since $1 | grep -q "reload: \|reload rejected"' ||
-		viol "$2" "SIGHUP not answered: $(since "$1" | tail -n 2 | tr '\n' ' ')"
-	_r1=$(rows)
-	[ $((_r1 - _r0)) -le 6 ] ||
-		viol "$2" "SIGHUP answered only after $(((_r1 - _r0) / 2)) intervals"
+	# (wait_for evals its condition with its own positional parameters)
+	_m=$1
+	wait_for 30 'since $_m | grep -q "reload: \|reload rejected"' || {
+		viol "$2" "SIGHUP not answered: $(since "$_m" | tail -n 2 | tr '\n' ' ')"
+		return 0
+	}
+	# the intervals socket 0 ran between the signal and the answer, by
+	# iocad's own log: a shell that is slow to look (TCG under load) adds none
+	_n=$(since "$_m" | sed -n '/reload: \|reload rejected/q; /^#[0-9]* s0 /p' | wc -l)
+	[ "$_n" -le 3 ] || viol "$2" "SIGHUP answered only after $_n intervals"
 }
