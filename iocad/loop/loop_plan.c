@@ -203,11 +203,28 @@ static unsigned int start_ddio(struct loop *l, const struct config *cfg)
  * The per-socket configs of l->newcfg into each socket's next (and
  * whether it differs from the one in force). 0 or -EINVAL with @err.
  */
+/*
+ * CPUs go offline and online while iocad runs: a reload places its tenants
+ * by them as they are now (a CPU gone offline since start is refused, one
+ * come online is placed). The rest of what the loop knows stays its own.
+ */
+static void refresh_cpus(struct loop *l)
+{
+	struct platform_info *pi = malloc(sizeof(*pi));
+
+	if (pi && !l->pf->ops->info(l->pf->ctx, pi)) {
+		l->info.ncpus = pi->ncpus;
+		memcpy(l->info.cpu_socket, pi->cpu_socket, sizeof(l->info.cpu_socket));
+	}
+	free(pi);
+}
+
 static int split(struct loop *l, char *err, size_t len)
 {
 	unsigned int ids[PLATFORM_MAX_SOCKETS], n;
 	int r;
 
+	refresh_cpus(l);
 	r = config_place(&l->newcfg, &l->info, err, len);
 	if (r)
 		return r;
