@@ -219,12 +219,11 @@ static void refresh_cpus(struct loop *l)
 	free(pi);
 }
 
-static int split(struct loop *l, char *err, size_t len)
+static int split_by(struct loop *l, char *err, size_t len)
 {
 	unsigned int ids[PLATFORM_MAX_SOCKETS], n;
 	int r;
 
-	refresh_cpus(l);
 	r = config_place(&l->newcfg, &l->info, err, len);
 	if (r)
 		return r;
@@ -244,6 +243,50 @@ static int split(struct loop *l, char *err, size_t len)
 		s->next_changed = !s->used || config_same(&s->next, &s->cfg) != 1;
 	}
 	return 0;
+}
+
+static bool none_changed(const struct loop *l)
+{
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
+		if (l->s[id].next_used ? l->s[id].next_changed : l->s[id].used)
+			return false;
+	return true;
+}
+
+/*
+ * By the CPUs online now; a placement refused for an offline CPU (-EAGAIN)
+ * is tried again by the map the running config was placed with: when that
+ * changes no socket, the reload is the running config again, a CPU of which
+ * is offline for now (the hotplug fix-up's), and nothing is refused.
+ */
+static int split(struct loop *l, char *err, size_t len)
+{
+	int *was = malloc(sizeof(l->info.cpu_socket));
+	unsigned int was_ncpus = l->info.ncpus;
+	int r;
+
+	if (was)
+		memcpy(was, l->info.cpu_socket, sizeof(l->info.cpu_socket));
+	refresh_cpus(l);
+	r = split_by(l, err, len);
+	if (r == -EAGAIN && was) {
+		int *now = malloc(sizeof(l->info.cpu_socket));
+		unsigned int now_ncpus = l->info.ncpus;
+		char again[64];
+
+		if (now) {
+			memcpy(now, l->info.cpu_socket, sizeof(l->info.cpu_socket));
+			memcpy(l->info.cpu_socket, was, sizeof(l->info.cpu_socket));
+			l->info.ncpus = was_ncpus;
+			if (!split_by(l, again, sizeof(again)) && none_changed(l))
+				r = 0;
+			memcpy(l->info.cpu_socket, now, sizeof(l->info.cpu_socket));
+			l->info.ncpus = now_ncpus;
+			free(now);
+		}
+	}
+	free(was);
+	return r;
 }
 
 /* LLC Alloc of each changed socket into its next_ctx, keeping @start's DDIO ways. */

@@ -145,11 +145,62 @@ static void test_reload_places_by_the_cpus_online_now(void **state)
 	free(f);
 }
 
+static int same_cb(void *arg, struct config *out, char *err, size_t len)
+{
+	(void)arg;
+	return config_parse_string(cfg_text, "l.ini", out, err, len);
+}
+
+static void said_log(void *arg, enum loop_log_level lvl, const char *msg)
+{
+	(void)lvl;
+	if (strstr(msg, "reload"))
+		snprintf(arg, 256, "%s", msg);
+}
+
+static void cpu1_offline(struct fake_platform *fp, void *arg)
+{
+	struct fx *f = arg;
+
+	if (fp->polls == 3)
+		fp->info.cpu_socket[1] = PLATFORM_CPU_OFFLINE; /* be1's, running */
+	if (fp->polls == 4)
+		f->reload = 1;
+}
+
+/* The running config again while one of its CPUs is offline: unchanged, not refused. */
+static void test_reload_unchanged_with_a_cpu_offline(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char err[256], said[256] = "";
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(config_parse_string(cfg_text, "l.ini", &f->cfg, err, sizeof(err)), 0);
+	fake_platform_init(&f->fp, 11, 4, 0x600);
+	f->fp.on_poll = cpu1_offline;
+	f->fp.arg = f;
+	fake_platform_bind(&f->fp, &f->pf);
+	struct loop_opts o = {.sz = sizeof(o),
+			      .cfg = &f->cfg,
+			      .mode = IOCAD_MODE_IOCA,
+			      .max_intervals = 8,
+			      .reload = &f->reload,
+			      .reload_fn = same_cb,
+			      .log = said_log,
+			      .log_arg = said};
+
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 16, &f->n), 0);
+	assert_non_null(strstr(said, "unchanged"));
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reload_fresh_layout_puts_the_idle_be_on_ddio),
 		cmocka_unit_test(test_reload_places_by_the_cpus_online_now),
+		cmocka_unit_test(test_reload_unchanged_with_a_cpu_offline),
 	};
 
 	return cmocka_run_group_tests_name("loop_reload", tests, NULL, NULL);
