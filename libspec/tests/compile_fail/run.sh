@@ -4,7 +4,8 @@
 # ("expect:" for C, "expect-c++:" for C++); good_calls.c must compile in
 # both, and as ISO C11 and C++20 with -pedantic-errors under gcc, g++,
 # clang and clang++ (the macros use no GNU extension a user's -pedantic
-# would flag). Prints TAP for scripts/testgroup.sh.
+# would flag); raises_cxx11.cc's raises with -std=c++11 -pedantic-errors.
+# Prints TAP for scripts/testgroup.sh.
 # Usage: run.sh LIBSPEC_INCLUDE_DIR
 set -u
 inc=$1
@@ -42,6 +43,15 @@ for cc in "gcc -std=c11" "clang -std=c11" "g++ -std=c++20 -x c++" "clang++ -std=
 		tap ok "good_calls compiles with $cc -pedantic-errors"
 	else
 		tap not-ok "good_calls compiles with $cc -pedantic-errors"
+		sed 's/^/# /' "$tmp/out" | head -20
+	fi
+done
+for cc in g++ clang++; do
+	if $cc -std=c++11 -pedantic-errors -Wall -Wextra -Werror -I"$inc" -c \
+		"$dir/raises_cxx11.cc" -o "$tmp/o.o" >"$tmp/out" 2>&1; then
+		tap ok "raises_cxx11 compiles with $cc -std=c++11 -pedantic-errors"
+	else
+		tap not-ok "raises_cxx11 compiles with $cc -std=c++11 -pedantic-errors"
 		sed 's/^/# /' "$tmp/out" | head -20
 	fi
 done
