@@ -158,6 +158,39 @@ static int check_file(const uint8_t *buf, size_t size, const void *key, size_t k
 	return memcmp(d, h->payload_digest, sizeof(d)) ? -EBADMSG : 0;
 }
 
+/*
+ * Remove the corrupt file @name that @bad (its fstat, the file still open)
+ * describes, and only that file: another process may have renamed a fresh
+ * entry over it since it was read, and unlinking the name would delete
+ * that one. So the name is first renamed to a private one (atomic: what
+ * is moved is whatever the name held then), and the moved file is unlinked
+ * only if it is @bad's inode (which cannot be reused while open); a fresh
+ * one goes back by link, which never replaces an entry stored meanwhile
+ * (then the newer one stays and the moved copy is dropped). Between the
+ * two, a reader misses and compiles, as for any missing entry. Returns
+ * whether @bad was removed; false also when another reader removed it.
+ */
+static bool remove_corrupt(struct code_cache *cc, const char *name, const struct stat *bad)
+{
+	static _Atomic unsigned int seq;
+	char aside[64];
+	struct stat st;
+
+	snprintf(aside, sizeof(aside), ".tmp-bad-%d-%u", (int)getpid(), atomic_fetch_add(&seq, 1));
+	if (renameat(cc->dirfd, name, cc->dirfd, aside))
+		return false;
+	if (!fstatat(cc->dirfd, aside, &st, AT_SYMLINK_NOFOLLOW) && st.st_dev == bad->st_dev &&
+	    st.st_ino == bad->st_ino) {
+		unlinkat(cc->dirfd, aside, 0);
+		return true;
+	}
+	if (linkat(cc->dirfd, aside, cc->dirfd, name, 0) && errno != EEXIST)
+		pr_warn(cc->log, "code cache %s/%s: a fresh entry could not be put back: %s",
+			cc->dir, name, strerror(errno));
+	unlinkat(cc->dirfd, aside, 0);
+	return false;
+}
+
 int code_cache_load(struct code_cache *cc, const void *key, size_t key_len, void **payload,
 		    size_t *len)
 {
@@ -205,8 +238,9 @@ int code_cache_load(struct code_cache *cc, const void *key, size_t key_len, void
 	close(fd);
 	return 0;
 out_bad:
-	pr_warn(cc->log, "code cache %s/%s: truncated or corrupt, removed", cc->dir, name);
-	unlinkat(cc->dirfd, name, 0);
+	pr_warn(cc->log, "code cache %s/%s: truncated or corrupt, %s", cc->dir, name,
+		remove_corrupt(cc, name, &st) ? "removed"
+					      : "already removed or replaced by another process");
 out_fd:
 	close(fd);
 	return ret;

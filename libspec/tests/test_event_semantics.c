@@ -203,6 +203,37 @@ static void test_event_delayed_raises_run_by_deadline_and_cancel(void **state)
 	evfix_close(&f);
 }
 
+/* A delay past SPEC_EV_MAX_DELAY_NS would wrap now + delay into the past
+ * and run at once: the service's raise is refused with -ERANGE, a
+ * handler's dropped; the longest delay allowed waits.
+ */
+static void test_event_delayed_raise_of_a_huge_delay_is_refused_not_wrapped(void **state)
+{
+	struct fix f;
+	struct spec_event *a, *b;
+	int64_t t, one = 1;
+
+	(void)state;
+	evfix_open_bare(&f, NULL);
+	a = spec_events__declare(f.evs, "A");
+	b = spec_events__declare(f.evs, "B");
+	evfix_bind(b, "ev_rec", 0, 2, 0);
+	errno = 0;
+	assert_int_equal(spec_event__raise_delayed(b, UINT64_MAX, &one, 1), -ERANGE);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(spec_event__raise_delayed(b, SPEC_EV_MAX_DELAY_NS + 1, &one, 1), -ERANGE);
+	t = spec_event__raise_delayed(b, SPEC_EV_MAX_DELAY_NS, &one, 1);
+	assert_true(t > 0);
+	assert_int_equal(spec_events__poll(f.evs, 0), 0); /* waits, does not run now */
+	assert_int_equal(spec_events__cancel(f.evs, t), 0);
+	/* a handler's delay of -1 (bind argument 1) is UINT64_MAX ns */
+	evfix_bind(a, "ev_delayed_b", 0, 1, -1);
+	raise2(a, 3, 4);
+	assert_int_equal(spec_events__poll(f.evs, 0), 0);
+	assert_string_equal(tags(f.t), "1");
+	evfix_close(&f);
+}
+
 static void test_event_dispatch_thread_runs_async_and_delayed(void **state)
 {
 	LIBSPEC_OPTS(spec_events_opts, o, .dispatch_thread = true);
@@ -452,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_event_nested_sync_raise_completes_before_raiser_resumes),
 		cmocka_unit_test(test_event_async_raises_wait_for_poll_in_fifo_order),
 		cmocka_unit_test(test_event_delayed_raises_run_by_deadline_and_cancel),
+		cmocka_unit_test(test_event_delayed_raise_of_a_huge_delay_is_refused_not_wrapped),
 		cmocka_unit_test(test_event_dispatch_thread_runs_async_and_delayed),
 		cmocka_unit_test(test_event_rebinding_during_a_raise_applies_to_the_next),
 		cmocka_unit_test(test_event_raise_of_unknown_name_is_an_error),

@@ -14,8 +14,14 @@
 # DEB_VERSION builds that version instead of VERSION's (written into the
 # copy's VERSION, so the binaries report it too: scripts/deb/test.sh builds
 # the next version to upgrade to); DEB_ARCH_ONLY=1 builds the
-# architecture-dependent packages only (dpkg-buildpackage -B). Prints the
-# .deb paths, one a line, as its last lines.
+# architecture-dependent packages only (dpkg-buildpackage -B).
+# DEB_FROM=DIR builds incrementally in a copy of DIR, the src tree of an
+# earlier build.sh run (its objects kept, its packaging state dropped,
+# dpkg-buildpackage -nc): make rebuilds what the new VERSION touches (every
+# object or file that has the version in depends on ../VERSION in the part
+# Makefiles), so test.sh's next version costs a relink and the packaging,
+# not a second full build.
+# Prints the .deb paths, one a line, as its last lines.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${DEB_OUT:-$root/build/deb}
@@ -31,18 +37,33 @@ done
 
 rm -rf "$out"
 src=$out/src
-mkdir -p "$src"
+from=${DEB_FROM:-}
+if [ -n "$from" ]; then
+	[ -f "$from/debian/debhelper-build-stamp" ] ||
+		{ echo "deb: DEB_FROM=$from is not a tree build.sh has built" >&2; exit 1; }
+	mkdir -p "$out"
+	# mtimes kept: make sees the objects as up to date, VERSION below as new
+	cp -a "$from" "$src"
+	rm -rf "$src/debian/tmp" "$src/debian/.debhelper"
+	rm -f "$src/debian/files" "$src/debian/debhelper-build-stamp" "$src"/debian/*.substvars \
+		"$src"/debian/*.debhelper.log
+else
+	mkdir -p "$src"
+fi
 if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
-	(cd "$root" && git ls-files -z -co --exclude-standard) |
+	[ -n "$from" ] || (cd "$root" && git ls-files -z -co --exclude-standard) |
 		(cd "$root" && tar --null -T - -cf -) | tar -C "$src" -xf -
 	commit=$(git -C "$root" rev-parse --short HEAD)
 	# The commit's date, not now: the same commit builds the same packages.
 	date=$(git -C "$root" log -1 --format=%aD)
 else
-	tar -C "$root" --exclude=./build -cf - . | tar -C "$src" -xf -
+	[ -n "$from" ] || tar -C "$root" --exclude=./build -cf - . | tar -C "$src" -xf -
 	commit=unknown
 	date=$(date -R)
 fi
+# Newer than every object of a DEB_FROM copy (a coarse file system's
+# timestamps could make them equal, and make would rebuild nothing).
+[ -z "$from" ] || sleep 1
 echo "$version" >"$src/VERSION"
 
 # Maintainer and distribution are the control file's and a local build's.
@@ -56,11 +77,12 @@ ioca ($version) unstable; urgency=medium
 EOT
 
 cd "$src"
-what=-b
-[ "${DEB_ARCH_ONLY:-0}" = 1 ] && what=-B
-echo "deb: dpkg-buildpackage $what -j$jobs in $src"
+what=(-b)
+[ "${DEB_ARCH_ONLY:-0}" = 1 ] && what=(-B)
+[ -z "$from" ] || what+=(-nc)
+echo "deb: dpkg-buildpackage ${what[*]} -j$jobs in $src"
 DEB_BUILD_OPTIONS="parallel=$jobs ${DEB_BUILD_OPTIONS:-}" \
-	nice dpkg-buildpackage "$what" -uc -us -j"$jobs" >"$out/build.log" 2>&1 || {
+	nice dpkg-buildpackage "${what[@]}" -uc -us -j"$jobs" >"$out/build.log" 2>&1 || {
 	tail -n 40 "$out/build.log" >&2
 	echo "deb: dpkg-buildpackage failed (whole log: $out/build.log)" >&2
 	exit 1

@@ -10,7 +10,9 @@
 # /lib/modules or /var/lib/dkms.
 #
 # Upgrades and removal under a real systemd: the same script builds the
-# next version (VERSION+1, in the background while DKMS builds) and boots
+# next version (VERSION+1, in the background while DKMS builds;
+# incrementally, in a copy of the first build's tree, where only what has
+# the version in is rebuilt: build.sh's DEB_FROM) and boots
 # the kernel again with systemd as PID 1 over this machine's root
 # (scripts/vm/sysrun.sh, its writes kept in the guest), where
 # upgrade_guest.sh runs iocad's first-install postinst, sets the node up as
@@ -51,6 +53,7 @@ installed=0
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
 	[ -z "${next_pid:-}" ] || kill "$next_pid" 2>/dev/null
+	[ -z "${emu_pid:-}" ] || kill "$emu_pid" 2>/dev/null
 	if [ "$installed" = 1 ]; then
 		echo "deb: purging the ioca packages"
 		DEBIAN_FRONTEND=noninteractive "${apt[@]}" purge "${pkgs[@]}" >"$work/purge" 2>&1 ||
@@ -85,9 +88,11 @@ else
 fi
 version=$(cat "$root/VERSION")
 next=$version+1
-# The version to upgrade to, built while this one installs.
+# The version to upgrade to, built while this one installs, from the first
+# build's objects (lintian ran on the same sources above; maintscripts.sh
+# runs on this iocad package too).
 DEB_JOBS=2 DEB_LINTIAN=0 DEB_ARCH_ONLY=1 DEB_OUT=$work/next DEB_VERSION=$next \
-	"$root/scripts/deb/build.sh" >"$work/build-next" 2>&1 &
+	DEB_FROM=$root/build/deb/src "$root/scripts/deb/build.sh" >"$work/build-next" 2>&1 &
 next_pid=$!
 next_t0=$(date +%s)
 debs=()
@@ -251,6 +256,14 @@ else
 fi
 sed 's/^/    | /' "$work/spec"
 
+# resctrl_emu.ko for the kernel the VM boots (the kernel's resctrl needs
+# RDT, which QEMU's CPUs lack), for the systemd VM below: built while the
+# busybox VM, which uses one core, runs.
+mkdir -p "$work/emu"
+cp "$root"/selftests/resctrl_emu/Kbuild "$root"/selftests/resctrl_emu/*.[ch] "$work/emu/"
+nice make -s -C "$kdir" M="$work/emu" modules >"$work/emu.log" 2>&1 &
+emu_pid=$!
+
 # --- the VM: the DKMS-built module, the packaged binaries and libraries ------
 files=(--file "$here/guest.sh:/ioca/guest.sh" --file /usr/bin/iocactl:/usr/bin/iocactl)
 [ -x "$work/ioca_info" ] && files+=(--file "$work/ioca_info:/ioca/ioca_info")
@@ -289,11 +302,10 @@ else
 	sed 's/^/    | /' "$work/build-next" | tail -n 30
 	notok "version $next built for the upgrade (build.sh exited $rc)"
 fi
-# resctrl_emu.ko for the kernel the VM boots: the kernel's resctrl needs
-# RDT, which QEMU's CPUs lack.
-mkdir -p "$work/emu"
-cp "$root"/selftests/resctrl_emu/Kbuild "$root"/selftests/resctrl_emu/*.[ch] "$work/emu/"
-if ! make -s -C "$kdir" M="$work/emu" modules >"$work/emu.log" 2>&1; then
+wait "$emu_pid"
+rc=$?
+emu_pid=''
+if [ "$rc" -ne 0 ]; then
 	sed 's/^/    | /' "$work/emu.log" | tail -n 20
 	notok "resctrl_emu.ko builds against $kdir"
 fi

@@ -7,10 +7,13 @@ needs and nothing more, and the ConfigMaps' iocad.ini with its tenant
 files passes `iocad --check-config` (on this host's CPUs, with
 tenants_dir pointed at the ConfigMap's files as the pod mounts them).
 Nothing here talks to a cluster."""
+import copy
 import os
+import ssl
 import subprocess
 import sys
 import tempfile
+import time
 
 import yaml
 
@@ -139,6 +142,83 @@ check("cgroup_root is where the host's cgroup tree is mounted",
       "cgroup_root = /host/sys/fs/cgroup" in cfg.get("iocad.ini", "") and
       "/host/sys/fs/cgroup" in mounts)
 
+def metrics_keys(ini):
+    """[metrics]'s keys of an iocad.ini text (last value wins, as iocad reads)."""
+    keys, section = {}, None
+    for ln in ini.splitlines():
+        ln = ln.split(";", 1)[0].strip()
+        if ln.startswith("[") and ln.endswith("]"):
+            section = ln[1:-1].strip()
+        elif section == "metrics" and "=" in ln:
+            k, v = (x.strip() for x in ln.split("=", 1))
+            keys[k] = v
+    return keys
+
+
+def exposure_problems(ini, tmpl):
+    """What is unsafe or inconsistent in how the pod template @tmpl serves
+    iocad.ini's metrics endpoint: a listen beyond loopback without
+    web_config (hostNetwork: every node address, no TLS, no password), a
+    web_config not from a mandatory read-only Secret, probes or the scrape
+    annotation whose scheme does not match the endpoint's. [] when safe."""
+    spec, ann = tmpl.get("spec", {}), tmpl.get("metadata", {}).get("annotations", {})
+    c = next((c for c in spec.get("containers", []) if c.get("name") == "iocad"), {})
+    m = metrics_keys(ini)
+    listen, web = m.get("listen", ""), m.get("web_config", "")
+    host = listen.rsplit(":", 1)[0] if ":" in listen else "127.0.0.1"
+    loopback = host.startswith("127.") or host == "[::1]"
+    tls = bool(web)
+    bad = []
+    if listen and not loopback and not tls:
+        bad.append(f"listen = {listen} (every address of the node, hostNetwork) "
+                   "without web_config: no TLS, no authentication")
+    if tls:
+        vols = {v["name"]: v for v in spec.get("volumes", [])}
+        mnt = next((mt for mt in c.get("volumeMounts", [])
+                    if os.path.dirname(web) == mt.get("mountPath")), None)
+        sec = vols.get(mnt["name"], {}).get("secret") if mnt else None
+        if not sec or sec.get("optional") or not mnt.get("readOnly"):
+            bad.append(f"web_config = {web} is not in a read-only mount of a Secret "
+                       f"that is not optional (mount {mnt}, secret {sec})")
+        elif sec.get("defaultMode", 0o644) & 0o077:
+            bad.append(f"the Secret's files (key, bcrypt hashes) are readable by others: "
+                       f"defaultMode {oct(sec.get('defaultMode', 0o644))}")
+    want = "HTTPS" if tls else "HTTP"
+    for name in ("livenessProbe", "readinessProbe"):
+        got = c.get(name, {}).get("httpGet", {}).get("scheme", "HTTP")
+        if listen and got != want:
+            bad.append(f"{name} scheme {got}, the endpoint serves {want}")
+    if listen and ann.get("prometheus.io/scheme", "http") != want.lower():
+        bad.append(f"annotation prometheus.io/scheme {ann.get('prometheus.io/scheme')}, "
+                   f"the endpoint serves {want.lower()}")
+    return bad
+
+
+tmpl = ds["spec"]["template"] if ds else {}
+ini = cfg.get("iocad.ini", "")
+bad = exposure_problems(ini, tmpl)
+check("the metrics endpoint beyond loopback has TLS and basic auth (web_config from a "
+      "mandatory read-only Secret), probes and scrape annotation use https",
+      not bad and metrics_keys(ini).get("web_config"), bad)
+# ... and the check is not blind: the old default (0.0.0.0 in the clear),
+# probes left on HTTP, and an optional Secret are each refused
+old_ini = ini.replace("web_config =", "; web_config =")
+http_probes = copy.deepcopy(tmpl)
+for p in ("livenessProbe", "readinessProbe"):
+    for c in http_probes.get("spec", {}).get("containers", []):
+        c.get(p, {}).get("httpGet", {}).pop("scheme", None)
+optional = copy.deepcopy(tmpl)
+for v in optional.get("spec", {}).get("volumes", []):
+    if "secret" in v:
+        v["secret"]["optional"] = True
+check("... and refuses listen = 0.0.0.0 without web_config, HTTP probes on TLS, an "
+      "optional Secret",
+      any("without web_config" in b for b in exposure_problems(old_ini, tmpl)) and
+      any("livenessProbe scheme HTTP" in b for b in exposure_problems(ini, http_probes)) and
+      any("not optional" in b for b in exposure_problems(ini, optional)),
+      (exposure_problems(old_ini, tmpl), exposure_problems(ini, http_probes)))
+
+
 # The lock in /run/iocad is shared with a systemd iocad on the same node
 # (README.md here): the unit must never remove that directory. Removed when
 # its start is refused (the pod holds the lock), it takes the pod's lock
@@ -204,6 +284,66 @@ with tempfile.TemporaryDirectory() as tmp:
     check("... and refuses a tenant file that conflicts, naming file:line",
           r.returncode == 2 and "zz-bad.ini:2: [tenant bad] cpus: CPU 0 is also in tenant"
           in out, out)
+
+# The ConfigMap's [metrics] served as the pod serves it: its web_config in a
+# directory laid out as the kubelet mounts a Secret (the keys are links
+# through ..data into a timestamped directory), made with the commands
+# README.md here gives (openssl; the bcrypt hash from libcrypt as htpasswd
+# -B makes it: tests/metrics/tls_auth.py), and the probes' request: HTTPS
+# without verifying the certificate (as the kubelet does), no password.
+sys.path.insert(0, os.path.join(HERE, "..", "metrics"))
+import tls_auth  # noqa: E402 (its certificate and web.yml, not a copy)
+
+
+def https(url, user=None, password=None):
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return tls_auth.status(url, ctx, user, password)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    data = os.path.join(tmp, "web", "..2026_01_01_00_00_00.000000000")
+    os.makedirs(data)
+    tls_auth.make_files(data)
+    web = os.path.join(tmp, "web")
+    os.symlink(os.path.basename(data), os.path.join(web, "..data"))
+    for key in ("web.yml", "tls.crt", "tls.key"):
+        os.symlink(os.path.join("..data", key), os.path.join(web, key))
+    mk = metrics_keys(cfg.get("iocad.ini", ""))
+    with open(os.path.join(HERE, "..", "..", "..", "examples/iocad/fig7a-aggregation.ini"),
+              encoding="utf-8") as f:
+        ini = f.read().replace("interval_ms = 1000", "interval_ms = 100")
+    path = os.path.join(tmp, "iocad.ini")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(ini + "\n[metrics]\nlisten = 127.0.0.1:0\nweb_config = " +
+                mk.get("web_config", "").replace("/etc/ioca/web", web) + "\n")
+    errpath = os.path.join(tmp, "iocad.err")
+    with open(errpath, "w", encoding="utf-8") as err:
+        proc = subprocess.Popen(
+            [IOCAD, "--sim", os.path.join(HERE, "..", "..", "..",
+                                          "examples/iocad/fig7a-aggregation.scn"),
+             path, "--pace", "--quiet", "--intervals", "100"],
+            stdout=subprocess.DEVNULL, stderr=err)
+    addr = None
+    try:
+        for _ in range(100):
+            with open(errpath, encoding="utf-8") as f:
+                addr = next((ln.split("://")[1].split("/")[0] for ln in f
+                             if "metrics: serving https://" in ln), None)
+            if addr or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        got = [https(f"https://{addr}/healthz")[0], https(f"https://{addr}/metrics")[0],
+               tls_auth.status(f"http://{addr}/healthz", None)[0]] if addr else []
+    finally:
+        proc.kill()
+        proc.wait()
+    with open(errpath, encoding="utf-8") as f:
+        log = f.read()
+    check("the ConfigMap's web_config from a Secret-like mount: the probes' HTTPS GET "
+          "/healthz is 200 without a password, /metrics 401 without one, plain HTTP "
+          "refused", got[:2] == [200, 401] and got[2] != 200, (got, log))
 
 print(f"1..{n}")
 sys.exit(1 if failed else 0)

@@ -77,15 +77,21 @@ LIBSPEC_API void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *ev
  * would be truncated and a struct or pointer is no event argument, so both
  * are refused with a message saying what to do instead. The arguments are
  * only looked at (sizeof, _Generic), never evaluated twice.
+ *
+ * ISO C11 (-std=c11 -pedantic-errors): no ", ##__VA_ARGS__" and no empty
+ * "..." (spec_raise(ctx, "A") passes its event as the variadic part), no
+ * empty initializer (the arguments are padded with zeros to four).
  */
 #ifndef __cplusplus
-#define __SPEC_EV_PICK(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, \
-		       n, ...)                                                                    \
+#define __SPEC_EV_PICK(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, \
+		       n, ...)                                                                     \
 	n
-/* Number of arguments after @first (0..16); @first is not counted. */
-#define __SPEC_EV_COUNT(first, ...)                                                              \
-	__SPEC_EV_PICK(first, ##__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, \
-		       1, 0)
+/* Number of arguments after the first (0..16); at least the first is given. */
+#define __SPEC_EV_COUNT(...) \
+	__SPEC_EV_PICK(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0)
+/* The first argument; the four after it, missing ones 0. */
+#define __SPEC_EV_FIRST(first, ...) first
+#define __SPEC_EV_NEXT4(first, a1, a2, a3, a4, ...) (a1), (a2), (a3), (a4)
 /*
  * gcc gives a bit-field a type of its own ("unsigned int:3") that no
  * association names: the default asks the type's class, which is integer
@@ -116,28 +122,37 @@ LIBSPEC_API void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *ev
 	_Static_assert(__SPEC_EV_IS_INT(a2), __SPEC_EV_INT_MSG(what, 2)); \
 	_Static_assert(__SPEC_EV_IS_INT(a3), __SPEC_EV_INT_MSG(what, 3)); \
 	_Static_assert(__SPEC_EV_IS_INT(a4), __SPEC_EV_INT_MSG(what, 4))
-/* A void expression that fails to compile on a wrong argument list. */
-#define __SPEC_EV_CHECK(what, first, ...)                                                        \
+/* A void expression that fails to compile on a wrong argument list: the
+ * arguments after the first (an event or a delay, not checked here).
+ */
+#define __SPEC_EV_CHECK(what, ...)                                                               \
 	((void)sizeof(struct {                                                                   \
-		_Static_assert(__SPEC_EV_COUNT(first, ##__VA_ARGS__) <= SPEC_EV_MAX_ARGS,        \
+		_Static_assert(__SPEC_EV_COUNT(__VA_ARGS__) <= SPEC_EV_MAX_ARGS,                 \
 			       what ": more than SPEC_EV_MAX_ARGS (4) arguments: pass at most "  \
 				    "four (put the rest in a table the handler reads, or raise " \
 				    "twice)");                                                   \
-		__SPEC_EV_CHECK_TYPES(what, 0, ##__VA_ARGS__, 0, 0, 0, 0, 0);                    \
+		__SPEC_EV_CHECK_TYPES(what, __VA_ARGS__, 0, 0, 0, 0, 0);                         \
 		char __spec_ev_check;                                                            \
 	}))
+#define __SPEC_EV_ARGS(...) \
+	((const int64_t[SPEC_EV_MAX_ARGS]){__SPEC_EV_NEXT4(__VA_ARGS__, 0, 0, 0, 0, 0)})
 
-/* Raise @event (a string literal) with up to SPEC_EV_MAX_ARGS arguments. */
-#define spec_raise(ctx, event, ...)                           \
-	(__SPEC_EV_CHECK("spec_raise", event, ##__VA_ARGS__), \
-	 __spec_ev_raise((ctx), (event), (const int64_t[SPEC_EV_MAX_ARGS]){__VA_ARGS__}))
-#define spec_raise_async(ctx, event, ...)                           \
-	(__SPEC_EV_CHECK("spec_raise_async", event, ##__VA_ARGS__), \
-	 __spec_ev_raise_async((ctx), (event), (const int64_t[SPEC_EV_MAX_ARGS]){__VA_ARGS__}))
-#define spec_raise_delayed(ctx, event, delay_ns, ...)                 \
-	(__SPEC_EV_CHECK("spec_raise_delayed", event, ##__VA_ARGS__), \
-	 __spec_ev_raise_delayed((ctx), (event), (delay_ns),          \
-				 (const int64_t[SPEC_EV_MAX_ARGS]){__VA_ARGS__}))
+/* Raise @event (a string literal) with up to SPEC_EV_MAX_ARGS arguments:
+ *   spec_raise(ctx, event, ...)
+ */
+#define spec_raise(ctx, ...)                         \
+	(__SPEC_EV_CHECK("spec_raise", __VA_ARGS__), \
+	 __spec_ev_raise((ctx), (__SPEC_EV_FIRST(__VA_ARGS__, 0)), __SPEC_EV_ARGS(__VA_ARGS__)))
+/* spec_raise_async(ctx, event, ...) */
+#define spec_raise_async(ctx, ...)                                       \
+	(__SPEC_EV_CHECK("spec_raise_async", __VA_ARGS__),               \
+	 __spec_ev_raise_async((ctx), (__SPEC_EV_FIRST(__VA_ARGS__, 0)), \
+			       __SPEC_EV_ARGS(__VA_ARGS__)))
+/* spec_raise_delayed(ctx, event, delay_ns, ...) */
+#define spec_raise_delayed(ctx, event, ...)                                         \
+	(__SPEC_EV_CHECK("spec_raise_delayed", __VA_ARGS__),                        \
+	 __spec_ev_raise_delayed((ctx), (event), (__SPEC_EV_FIRST(__VA_ARGS__, 0)), \
+				 __SPEC_EV_ARGS(__VA_ARGS__)))
 #endif /* !__cplusplus */
 
 /* ---- service side ------------------------------------------------------- */
@@ -283,9 +298,16 @@ LIBSPEC_API int spec_event__raise4(struct spec_event *ev, int64_t a0, int64_t a1
 /** @brief Queue @p ev for the dispatcher. @return 0, -EINVAL, -ENOMEM */
 LIBSPEC_API int spec_event__raise_async(struct spec_event *ev, const int64_t *args, size_t nr_args);
 
+/* The longest delay of a delayed raise (292 years): a longer one, e.g. a
+ * negative int64_t converted, is refused rather than wrapped into "now".
+ */
+#define SPEC_EV_MAX_DELAY_NS ((uint64_t)INT64_MAX)
+
 /**
  * @brief Queue @p ev for the dispatcher after @p delay_ns.
- * @return timer id (> 0) for spec_events__cancel(), or -EINVAL, -ENOMEM
+ * @return timer id (> 0) for spec_events__cancel(), or -EINVAL, -ENOMEM,
+ *         -ERANGE (@p delay_ns > SPEC_EV_MAX_DELAY_NS; a handler's
+ *         spec_raise_delayed() drops such a raise with a warning)
  */
 LIBSPEC_API int64_t spec_event__raise_delayed(struct spec_event *ev, uint64_t delay_ns,
 					      const int64_t *args, size_t nr_args);

@@ -47,8 +47,15 @@ extern "C" {
  * from struct TYPE, usable wherever a struct TYPE (pointer) is.
  */
 #ifndef __cplusplus
-#define LIBSPEC_OPTS(TYPE, NAME, ...)                                  \
-	struct TYPE NAME = ({                                          \
+/*
+ * The memset zeroes the padding too (the library checks the bytes past the
+ * fields it knows): a statement expression, marked __extension__ so that
+ * -std=c11 -pedantic-errors accepts it. NAME is in the variadic part, so
+ * a call without fields passes ISO C's "at least one argument" rule.
+ */
+#define LIBSPEC_OPTS(TYPE, ...) __LIBSPEC_OPTS(TYPE, __VA_ARGS__, )
+#define __LIBSPEC_OPTS(TYPE, NAME, ...)                                \
+	struct TYPE NAME = __extension__({                             \
 		memset(&NAME, 0, sizeof(struct TYPE));                 \
 		(struct TYPE){.sz = sizeof(struct TYPE), __VA_ARGS__}; \
 	})

@@ -100,9 +100,13 @@ int64_t ev_queue_push(struct spec_event *ev, const int64_t *args, uint32_t from,
 		      uint64_t delay_ns)
 {
 	struct ev_queue *q = ev->evs->queue;
-	struct ev_item *it = calloc(1, sizeof(*it));
+	struct ev_item *it;
 	int64_t ret = 0;
 
+	/* Beyond it, now + delay would wrap and the raise run at once. */
+	if (delay_ns > SPEC_EV_MAX_DELAY_NS)
+		return -ERANGE;
+	it = calloc(1, sizeof(*it));
 	if (!it)
 		return -ENOMEM;
 	it->ev = ev;
@@ -126,7 +130,10 @@ int64_t ev_queue_push(struct spec_event *ev, const int64_t *args, uint32_t from,
 			q->heap = h;
 			q->cap_heap = cap;
 		}
-		it->deadline = clock_mono_ns() + delay_ns;
+		it->deadline = clock_mono_ns();
+		/* saturate: a monotonic clock past 2^63 ns (292 years up) */
+		it->deadline =
+			it->deadline > UINT64_MAX - delay_ns ? UINT64_MAX : it->deadline + delay_ns;
 		ret = it->timer = ++q->next_timer;
 		q->heap[q->nr_heap++] = it;
 		heap_up(q, q->nr_heap - 1);
@@ -366,7 +373,14 @@ void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *event, uint64_
 			     const int64_t *args)
 {
 	struct spec_event *ev = ev_by_name(ctx, event);
+	int64_t r =
+		ev ? ev_queue_push(ev, args, ctx->event, ctx->handler, delay_ns ? delay_ns : 1) : 0;
 
-	if (ev && ev_queue_push(ev, args, ctx->event, ctx->handler, delay_ns ? delay_ns : 1) < 0)
+	if (r == -ERANGE)
+		pr_warn(&ev->evs->log,
+			"delayed raise of '%s' dropped: delay %llu ns is beyond "
+			"SPEC_EV_MAX_DELAY_NS (INT64_MAX, 292 years; a negative int64_t?)",
+			event, (unsigned long long)delay_ns);
+	else if (r < 0)
 		pr_warn(&ev->evs->log, "delayed raise of '%s' dropped: out of memory", event);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Right calls of every checked raise (any integer type, an enum, a
- * bit-field of any width, none to four arguments) compile as C and C++
- * without a warning.
+ * bit-field of any width, none to four arguments) and LIBSPEC_OPTS (with
+ * and without fields) compile as C and C++ without a warning, also as ISO
+ * C11 and C++20 with -pedantic-errors (run.sh).
  */
 #include <libspec/events.h>
 
@@ -27,9 +28,13 @@ void right(struct spec_ev_ctx *ctx, struct spec_event *ev, const int64_t *args,
 	enum colour col = GREEN;
 	bool b = true;
 	LIBSPEC_OPTS(spec_bind_opts, o, .order = 1, .args = {1, 2});
+	LIBSPEC_OPTS(spec_merge_opts, none);
 
 	(void)o;
+	(void)none;
 	spec_raise(ctx, "A");
+	spec_raise_async(ctx, "A");
+	spec_raise_delayed(ctx, "A", 100);
 	spec_raise(ctx, "A", args[0]);
 	spec_raise(ctx, "A", c, us, col, b);
 	spec_raise_async(ctx, "A", 1, 2u);

@@ -2,7 +2,10 @@
 # Compile-time refusals of wrong raises: each case here must fail to
 # compile as C (gcc) and as C++ (g++) with the message its header names
 # ("expect:" for C, "expect-c++:" for C++); good_calls.c must compile in
-# both. Prints TAP for scripts/testgroup.sh.
+# both, and as ISO C11 and C++20 with -pedantic-errors under gcc, g++,
+# clang and clang++ (the macros use no GNU extension a user's -pedantic
+# would flag); raises_cxx11.cc's raises with -std=c++11 -pedantic-errors.
+# Prints TAP for scripts/testgroup.sh.
 # Usage: run.sh LIBSPEC_INCLUDE_DIR
 set -u
 inc=$1
@@ -29,6 +32,27 @@ for lang in c c++; do
 	else
 		tap not-ok "good_calls compiles as $lang"
 		sed 's/^/# /' "$tmp/out"
+	fi
+done
+for cc in "gcc -std=c11" "clang -std=c11" "g++ -std=c++20 -x c++" "clang++ -std=c++20 -x c++"; do
+	set -- $cc
+	if ! command -v "$1" >/dev/null; then
+		tap not-ok "good_calls with $cc -pedantic-errors: $1 missing (scripts/deps.sh)"
+	elif $cc -pedantic-errors -Wall -Wextra -Werror -I"$inc" -c "$dir/good_calls.c" \
+		-o "$tmp/o.o" >"$tmp/out" 2>&1; then
+		tap ok "good_calls compiles with $cc -pedantic-errors"
+	else
+		tap not-ok "good_calls compiles with $cc -pedantic-errors"
+		sed 's/^/# /' "$tmp/out" | head -20
+	fi
+done
+for cc in g++ clang++; do
+	if $cc -std=c++11 -pedantic-errors -Wall -Wextra -Werror -I"$inc" -c \
+		"$dir/raises_cxx11.cc" -o "$tmp/o.o" >"$tmp/out" 2>&1; then
+		tap ok "raises_cxx11 compiles with $cc -std=c++11 -pedantic-errors"
+	else
+		tap not-ok "raises_cxx11 compiles with $cc -std=c++11 -pedantic-errors"
+		sed 's/^/# /' "$tmp/out" | head -20
 	fi
 done
 for f in "$dir"/*.c; do
