@@ -23,7 +23,7 @@ tap_diag() { # DDIO, the sampler, every iocad group's schemata and CPUs, iocad's
 . ./tap.sh
 # shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
 . ./iocad_guest.sh
-echo "1..38"
+echo "1..39"
 
 ngroups() { ls -d "$R"/iocad-s0-* 2>/dev/null | wc -l; }
 snapshot() {
@@ -208,6 +208,19 @@ check "SIGTERM: exit 0, DDIO back to the mask found at start, every group remove
 	'[ "$rc" -eq 0 ] && [ "$(ddio 0)" = 0x600 ] && [ "$(ngroups)" -eq 0 ]'
 check "groups iocad did not create are untouched" \
 	'[ -d $R/operator ] && grep -q "L3:0=00f" $R/operator/schemata'
+
+# --- SIGTERM while the sampler is down ----------------------------------------
+cp /tmp/three.ini /tmp/down.ini
+start /tmp/down.ini
+wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ "$(sampler)" = running ]'
+echo 1000 >/sys/kernel/debug/ioca/sampler_fail_starts
+sed -i 's/^interval_ms = 500/interval_ms = 400/' /tmp/down.ini
+kill -HUP "$pid"
+wait_for 20 'logs "waiting for the sampler to start"'
+stop TERM
+echo 0 >/sys/kernel/debug/ioca/sampler_fail_starts
+check "SIGTERM while the sampler is down: restored (exit 0), the log says there was no sampler to stop, not EINVAL" \
+	'[ "$rc" -eq 0 ] && [ "$(ddio 0)" = 0x600 ] && [ "$(ngroups)" -eq 0 ] && logs "the sampler was down (iocad was waiting for it to start again): nothing to stop" && ! logs "Invalid argument"'
 
 # --- a DDIO register DDIO does not follow (ioca.ko's debugfs knob) ---------
 echo ignoring >$DBG/ddio_register
