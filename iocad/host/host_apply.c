@@ -266,6 +266,9 @@ static int sampler_start(struct host *h, const struct platform_plan *p)
 		return r;
 	h->sampler_running = true;
 	h->sampler_down = false;
+	/* a later outage backs off from 1 s again, not from this one's last wait */
+	h->retry_ms = 0;
+	h->sampler_tries = 0;
 	/* a full table at open: the owner's kept slot is iocad's now */
 	r = host_subscribe(h);
 	if (r)
@@ -409,6 +412,15 @@ int host_apply(void *ctx, const struct platform_plan *p)
 	int r;
 
 	h->last_err[0] = '\0';
+	/*
+	 * A plan while the sampler is down comes from a reload (no sample,
+	 * no interval, no FSM change): maybe the fix. Its sampler is tried
+	 * now (sampling changed) or at the next poll, the backoff from 1 s.
+	 */
+	if (h->sampler_down) {
+		h->retry_ms = 0;
+		h->retry_at_ms = 0;
+	}
 	if (!p->sample_only) {
 		/* CAT waiting for resctrl (said): the watch applies the plan in force */
 		r = h->cat_said ? 0 : host_apply_cat(h, p);

@@ -77,12 +77,13 @@ static void sampler_retry(struct host *h)
 {
 	char what[sizeof(h->waiting)];
 	uint64_t now = now_ms();
+	unsigned int tries;
 
 	if (now < h->retry_at_ms)
 		return;
-	h->sampler_tries++;
+	tries = ++h->sampler_tries;
 	if (!host_apply_sampler(h)) {
-		host_say(h, "ioca.ko's sampler started again (try %u)", h->sampler_tries);
+		host_say(h, "ioca.ko's sampler started again (try %u)", tries);
 		h->sampler_tries = 0;
 		h->retry_ms = 0;
 		h->waited_ms = 0;
