@@ -18,7 +18,7 @@ exposure_max=$(cat exposure_max)
 TAP_NAME=iocad.service
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
-echo "1..37"
+echo "1..39"
 
 tap_diag() {
 	echo "# ddio $(ddio), $(systemctl show -p ActiveState -p SubState -p MainPID -p NRestarts iocad | tr '\n' ' ')"
@@ -221,10 +221,15 @@ wait_for 90 'journal "its tenant waits for it" && [ "$(ngroups)" -eq 2 ]'
 main_pid=$(prop MainPID)
 check "an rdt_class not yet there: iocad runs, its tenant waits, the others are managed" \
 	'[ "$(prop ActiveState)" = active ] && [ "$(ngroups)" -eq 2 ] && [ "$main_pid" -gt 0 ]'
+wait_for 20 'prop StatusText | grep -q "^running, CAT waiting.*rdt_class late to be made"'
+check "... systemctl status says CAT waits for that rdt_class (samples come, DDIO managed)" \
+	'prop StatusText | grep -q "^running, CAT waiting (DDIO and sampling go on): rdt_class late to be made"'
 mkdir $R/late
 wait_for 90 'grep -q "L3:0=" $R/late/schemata && [ "$(prop ActiveState)" = active ]'
 check "... once it is made, its mask is written by the same iocad (no restart)" \
 	'[ "$(prop ActiveState)" = active ] && [ "$(prop MainPID)" = "$main_pid" ] && [ "$(ngroups)" -eq 2 ] && grep -q "L3:0=" $R/late/schemata'
+wait_for 20 'prop StatusText | grep -q "^running: samples come"'
+check "... and the status says running, CAT no longer waiting" 'prop StatusText | grep -q "^running: samples come"'
 systemctl stop iocad
 rmdir $R/late
 
