@@ -77,6 +77,8 @@ struct args {
 	struct dropin_watch *watch;
 	struct cgroup_watch *cgw; /* cgroup tenants' CPUs, re-read every interval */
 	struct platform *pf;	  /* opened: drop-ins are placed on its sockets */
+	struct platform platform; /* the one a start opened (run_once) */
+	struct pace paced;	  /* --pace's wrapper of it */
 };
 
 static void usage(FILE *f)
@@ -573,14 +575,14 @@ static void status_cb(void *arg, const struct loop_status *st)
  */
 static int run_once(struct args *a, struct config *cfg, bool *started, bool *fatal)
 {
-	struct platform pf = {0};
+	/* in @a, not on this stack: the watches and the wrappers keep pointers to it */
+	struct platform *pf = &a->platform;
 	struct metrics_exporter *mx = NULL;
 	char err[512] = "";
 	FILE *trace = NULL;
-	struct pace pace;
 	int r;
 
-	r = start_platform(a, cfg, &pf);
+	r = start_platform(a, cfg, pf);
 	if (r)
 		return r;
 	if (a->trace) {
@@ -593,16 +595,16 @@ static int run_once(struct args *a, struct config *cfg, bool *started, bool *fat
 		}
 	}
 	if (a->pace && a->sim)
-		pace_wrap(&pace, &pf);
+		pace_wrap(&a->paced, pf);
 	a->cgw = malloc(sizeof(*a->cgw));
 	if (a->cgw) {
-		cgroup_watch_wrap(a->cgw, &pf, &reload_flag, say_cb, a);
+		cgroup_watch_wrap(a->cgw, pf, &reload_flag, say_cb, a);
 		cgroup_watch_set(a->cgw, cfg);
 	}
-	a->pf = &pf;
+	a->pf = pf;
 	watch(a, cfg);
 	struct metrics_exporter_opts mo = {
-		.sz = sizeof(mo), .cfg = cfg, .pf = &pf, .log = log_cb, .log_arg = a};
+		.sz = sizeof(mo), .cfg = cfg, .pf = pf, .log = log_cb, .log_arg = a};
 
 	mx = metrics_exporter_start(&mo, err, sizeof(err));
 	if (!mx && errno) {
@@ -633,11 +635,11 @@ static int run_once(struct args *a, struct config *cfg, bool *started, bool *fat
 		.status_arg = a,
 		.reloaded_fn = reloaded_cb,
 	};
-	r = loop_run(&lo, &pf, NULL, 0, NULL);
+	r = loop_run(&lo, pf, NULL, 0, NULL);
 out:
 	metrics_exporter_stop(mx);
 	a->mx = NULL;
-	pf.ops->destroy(pf.ctx);
+	pf->ops->destroy(pf->ctx);
 	a->pf = NULL;
 	dropin_watch_close(a->watch);
 	a->watch = NULL;
