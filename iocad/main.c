@@ -553,7 +553,7 @@ static int tempfail(int r)
 {
 	fprintf(stderr,
 		"iocad: exit %d: the start was refused for a reason that may clear (%s); a "
-		"restart (systemd's Restart=) tries again\n",
+		"restart (systemd's Restart=) tries again, or --retry-start waits for it\n",
 		EXIT_TEMPFAIL, strerror(-r));
 	return EXIT_TEMPFAIL;
 }
