@@ -177,7 +177,9 @@ f_rmmod() {
 # between the signal and the reload's line
 sighup_answered() { # MARK CLASS
 	_r0=$(rows)
-	wait_for 30 'since $1 | grep -q "reload: \|reload rejected"' ||
+	# the mark by name: inside wait_for's eval, $1 is wait_for's own (30)
+	_mark=$1
+	wait_for 30 'since $_mark | grep -q "reload: \|reload rejected"' ||
 		viol "$2" "SIGHUP not answered: $(since "$1" | tail -n 2 | tr '\n' ' ')"
 	_r1=$(rows)
 	[ $((_r1 - _r0)) -le 6 ] ||
