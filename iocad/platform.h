@@ -121,12 +121,6 @@ struct platform_socket_sample {
 struct platform_sample {
 	uint64_t seq;  /* consecutive; a gap means a lost sample */
 	uint64_t t_ns; /* platform time at the end of the interval */
-	/*
-	 * The counters restarted at or before this sample (a new sampler
-	 * run): what they say since the previous sample is not a measure of
-	 * that span. This sample starts the next interval and ends none.
-	 */
-	bool rebase;
 	unsigned int ncpus;
 	struct platform_cpu_counters cpu[PLATFORM_MAX_CPUS];
 	struct platform_socket_sample socket[PLATFORM_MAX_SOCKETS];

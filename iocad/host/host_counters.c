@@ -4,11 +4,7 @@
  * a new sampler epoch all mean the module's count restarted: the last
  * value goes into the base, so the cumulative count continues from where
  * it was and only the counts between the last sample and the restart are
- * missing (an undercount for one interval, never a negative delta). A new
- * sampler run also marks the poll a rebase: what its counters say since
- * the last sample (from 0 on real counters, from whenever on emulated
- * ones) is no measure of that span, so the loop starts the next interval
- * there instead of ending one. A
+ * missing (an undercount for one interval, never a negative delta). A
  * sample of an earlier run (queued before the restart) is dropped: its
  * counts are of the old configuration, and folding it would make the new
  * run's first interval as long as the whole old run.
@@ -198,9 +194,6 @@ uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *
 		if (c + 1 > out->ncpus)
 			out->ncpus = c + 1;
 	}
-	/* several samples folded into one poll: one new run among them is enough */
-	if (hc->new_epoch)
-		out->rebase = true;
 	for (unsigned int k = 0; k < PLATFORM_MAX_SOCKETS; k++) {
 		struct platform_socket_sample *o = &out->socket[k];
 		struct host_ddio_acc *d = &hc->ddio[k];

@@ -114,9 +114,7 @@ uint32_t host_counters_seen_mask(const struct ioca_socket_sample *ss, uint32_t w
  * ddio_missing and keeps its last counts. Every socket's DDIO mask is
  * cleared (0: nothing read) for the caller to set from the newest sample,
  * so a poll whose samples say nothing new leaves no older poll's mask
- * behind. The first sample of a new sampler run sets @out->rebase (never
- * clears it: the caller does, once per poll). Returns the number of
- * samples lost before @s.
+ * behind. Returns the number of samples lost before @s.
  */
 uint64_t host_counters_fold(struct host_counters *hc, const struct ioca_sample *s,
 			    const struct host_ddio_counts *ddio, struct platform_sample *out);

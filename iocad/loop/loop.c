@@ -111,12 +111,8 @@ static bool decide_socket(struct loop *l, struct loop_sock *s, struct decide_ctx
 	struct tenant_interval iv;
 
 	memset(rec, 0, sizeof(*rec));
-	if (!s->have_base || l->cur.rebase) {
-		/*
-		 * The first poll is the baseline of the first interval; so is the
-		 * first of a new sampler run (a reload's new sampling, a restart):
-		 * its counts since the last sample are no rate of that span.
-		 */
+	if (!s->have_base) {
+		/* the first poll is the baseline of the first interval */
 		s->base = l->cur;
 		s->have_base = true;
 		return false;
@@ -270,7 +266,6 @@ static int interval(struct loop *l, struct pending *pend, uint64_t idx)
 	int r, any = 0;
 
 	l->apply_failed_now = false;
-	l->cur.rebase = false;
 	r = l->pf->ops->poll(l->pf->ctx, &l->cur);
 	if (r == PLATFORM_END)
 		return 1;

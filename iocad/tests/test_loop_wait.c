@@ -187,36 +187,6 @@ static void test_loop_publishes_what_cat_waits_for(void **state)
 	free(f);
 }
 
-/*
- * A new sampler run at poll 4 (a reload's new sampling): its counts since
- * the last sample are no rate of that span (emulated counters count from
- * whenever), so that poll starts the next interval and ends none.
- */
-static void rebase_poll(struct fake_platform *fp, void *arg)
-{
-	(void)arg;
-	fp->s.rebase = fp->polls == 4;
-	fp->sock[0].hits_inc = fp->polls == 4 ? 1000000000000ull : 1000;
-}
-
-static void test_loop_new_run_starts_an_interval(void **state)
-{
-	struct fx *f = setup_fx(cfg_text);
-	struct loop_opts o = opts(f, 5);
-	struct loop_record rec[8];
-	size_t n = 0;
-
-	(void)state;
-	f->fp.on_poll = rebase_poll;
-	assert_int_equal(loop_run(&o, &f->pf, rec, 8, &n), 0);
-	assert_int_equal(n, 5);
-	/* polls 1 and 4 were baselines: 5 intervals took 7 polls */
-	assert_int_equal(f->fp.polls, 7);
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(rec[i].ddio_hits, 1000);
-	free(f);
-}
-
 /* A refused reload says so to the caller (which drops what it prepared). */
 static void test_loop_refused_reload_is_reported(void **state)
 {
@@ -238,7 +208,6 @@ int main(void)
 		cmocka_unit_test(test_loop_reload_answered_while_no_sample_comes),
 		cmocka_unit_test(test_loop_refused_reload_is_reported),
 		cmocka_unit_test(test_loop_publishes_what_cat_waits_for),
-		cmocka_unit_test(test_loop_new_run_starts_an_interval),
 	};
 
 	return cmocka_run_group_tests_name("loop_wait", tests, NULL, NULL);
