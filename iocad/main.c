@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "watch/cgroup_watch.h"
 #include "config/config.h"
@@ -30,6 +31,12 @@
 #define EXIT_CONFIG 2	   /* the config is wrong, or does not fit this host */
 #define EXIT_MODULE_GONE 3 /* ioca.ko went away under iocad: an operator's rmmod */
 #define EXIT_TEMPFAIL 75   /* a refusal that may clear (sysexits' EX_TEMPFAIL) */
+
+/* --retry-start: the first wait after a refusal that may clear, doubling to the last */
+#define START_RETRY_FIRST_MS 1000u
+#define START_RETRY_MAX_MS 60000u
+/* how often a start wait looks at its signals and feeds the watchdog */
+#define START_SLICE_MS 100u
 
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t reload_flag;
@@ -58,6 +65,8 @@ struct args {
 	uint64_t intervals;
 	bool check_config; /* --check-config: validate CONFIG, touch nothing */
 	bool pace;	   /* --pace: the simulator keeps wall-clock time */
+	bool retry_start;  /* --retry-start: a start refusal that may clear is waited out */
+	char refused[512]; /* why the last start was refused, for the wait's status */
 	/* tenants_dir: the drop-ins last composed, their inotify watch */
 	struct dropin dropin;
 	/* a reload's: composed into a copy, taken only if the loop takes the config */
@@ -68,13 +77,16 @@ struct args {
 	struct dropin_watch *watch;
 	struct cgroup_watch *cgw; /* cgroup tenants' CPUs, re-read every interval */
 	struct platform *pf;	  /* opened: drop-ins are placed on its sockets */
+	struct platform platform; /* the one a start opened (run_once) */
+	struct pace paced;	  /* --pace's wrapper of it */
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: iocad [--sim SCENARIO] [--mode ioca|core-only|static] [--dry-run]\n"
-	      "             [--trace FILE] [--seed N] [--intervals N] [--quiet] [--pace] CONFIG\n"
-	      "       iocad --check-config CONFIG\n"
+	      "             [--trace FILE] [--seed N] [--intervals N] [--quiet] [--pace]\n"
+	      "             [--retry-start] CONFIG\n"
+	      "       iocad --check-config [--retry-start] CONFIG\n"
 	      "       iocad --version\n"
 	      "\n"
 	      "I/O-aware LLC management (the IOCA FSM) for every socket with tenants.\n"
@@ -91,6 +103,10 @@ static void usage(FILE *f)
 	      "  --intervals N   stop after N intervals (default: until the end)\n"
 	      "  --quiet         no per-interval log lines\n"
 	      "  --pace          with --sim: one interval per interval_ms of wall-clock time\n"
+	      "  --retry-start   a start refused for a reason that may clear (ioca.ko not\n"
+	      "                  loaded, resctrl not mounted, a tenant CPU offline) is tried\n"
+	      "                  again after 1, 2, 4 .. 60 s instead of exiting 75; with\n"
+	      "                  --check-config such a refusal is said and exits 0\n"
 	      "  --version       print iocad's version (the ioca release) and exit\n"
 	      "CONFIG is the tenant config (iocad/CONFIG.md). SIGHUP re-reads it;\n"
 	      "SIGTERM/SIGINT restore the platform's original state and exit.\n",
@@ -125,6 +141,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"check-config", no_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
 		{"pace", no_argument, NULL, 'p'},
+		{"retry-start", no_argument, NULL, 'r'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -170,6 +187,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'p':
 			a->pace = true;
 			break;
+		case 'r':
+			a->retry_start = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -193,13 +213,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 static void log_cb(void *arg, enum loop_log_level lvl, const char *msg)
 {
-	const struct args *a = arg;
+	struct args *a = arg;
 
 	if (lvl == LOOP_LOG_INTERVAL) {
 		if (!a->quiet)
 			printf("%s\n", msg);
 		return;
 	}
+	if (lvl == LOOP_LOG_ERROR)
+		snprintf(a->refused, sizeof(a->refused), "%s", msg);
 	fprintf(stderr, "iocad: %s%s\n", lvl == LOOP_LOG_ERROR ? "error: " : "", msg);
 }
 
@@ -207,6 +229,13 @@ static void say_cb(void *arg, const char *msg)
 {
 	(void)arg;
 	fprintf(stderr, "iocad: %s\n", msg);
+}
+
+/* Why a start is refused: said, and kept for what a --retry-start wait says it waits for. */
+static void refuse(struct args *a, const char *why)
+{
+	fprintf(stderr, "iocad: %s\n", why);
+	snprintf(a->refused, sizeof(a->refused), "%s", why);
 }
 
 /*
@@ -261,7 +290,7 @@ static int place_dropins(struct args *a, struct platform *pf, struct config *cfg
 	if (!r)
 		r = compose(a, cfg, err, sizeof(err), NULL);
 	if (r)
-		fprintf(stderr, "iocad: %s\n", err);
+		refuse(a, err);
 	return r;
 }
 
@@ -359,7 +388,7 @@ static int open_platform(struct args *a, const struct config *cfg, struct platfo
 
 		r = host_platform_open(&o, pf, err, sizeof(err));
 		if (r)
-			fprintf(stderr, "iocad: %s\n", err);
+			refuse(a, err);
 		return r;
 	}
 	{
@@ -387,7 +416,7 @@ static int open_platform(struct args *a, const struct config *cfg, struct platfo
 			};
 		r = sim_platform_open(a->sim, &o, pf, err, sizeof(err));
 		if (r)
-			fprintf(stderr, "iocad: %s\n", err);
+			refuse(a, err);
 	}
 	return r;
 }
@@ -460,7 +489,7 @@ static int check_config_only(const struct args *a, struct config *cfg)
 
 /* Config errors that need the platform (CPU placement, llc_ways = detect) exit 2 like the others.
  */
-static int resolve_config(struct platform *pf, struct config *cfg)
+static int resolve_config(struct args *a, struct platform *pf, struct config *cfg)
 {
 	struct platform_info *info = malloc(sizeof(*info));
 	unsigned int ids[PLATFORM_MAX_SOCKETS], n;
@@ -477,7 +506,7 @@ static int resolve_config(struct platform *pf, struct config *cfg)
 			r = config_for_socket(cfg, info, ids[k], one, err, sizeof(err));
 	}
 	if (r)
-		fprintf(stderr, "iocad: %s\n", err[0] ? err : strerror(-r));
+		refuse(a, err[0] ? err : strerror(-r));
 	free(info);
 	free(one);
 	return r;
@@ -509,7 +538,7 @@ static int start_platform(struct args *a, struct config *cfg, struct platform *p
 	if (!r)
 		r = place_dropins(a, pf, cfg);
 	if (!r)
-		r = resolve_config(pf, cfg);
+		r = resolve_config(a, pf, cfg);
 	if (!r && check_ddio_counters(a, pf, cfg))
 		r = -EINVAL; /* a choice of the config, not of the moment */
 	if (r && pf->ops) {
@@ -524,7 +553,7 @@ static int tempfail(int r)
 {
 	fprintf(stderr,
 		"iocad: exit %d: the start was refused for a reason that may clear (%s); a "
-		"restart (systemd's Restart=) tries again\n",
+		"restart (systemd's Restart=) tries again, or --retry-start waits for it\n",
 		EXIT_TEMPFAIL, strerror(-r));
 	return EXIT_TEMPFAIL;
 }
@@ -538,16 +567,160 @@ static void status_cb(void *arg, const struct loop_status *st)
 		metrics_exporter_status(a->mx, st);
 }
 
+/*
+ * One start of iocad on @cfg: the platform, the watches, [metrics], the
+ * loop, then everything closed again. The loop's status, 0 or -errno;
+ * *@started once the loop applied a first plan; *@fatal when what failed
+ * is iocad's own setup (--trace, [metrics]), never worth a retry.
+ */
+static int run_once(struct args *a, struct config *cfg, bool *started, bool *fatal)
+{
+	/* in @a, not on this stack: the watches and the wrappers keep pointers to it */
+	struct platform *pf = &a->platform;
+	struct metrics_exporter *mx = NULL;
+	char err[512] = "";
+	FILE *trace = NULL;
+	int r;
+
+	r = start_platform(a, cfg, pf);
+	if (r)
+		return r;
+	if (a->trace) {
+		trace = fopen(a->trace, "w");
+		if (!trace) {
+			fprintf(stderr, "iocad: --trace %s: %s\n", a->trace, strerror(errno));
+			*fatal = true;
+			r = -errno;
+			goto out;
+		}
+	}
+	if (a->pace && a->sim)
+		pace_wrap(&a->paced, pf);
+	a->cgw = malloc(sizeof(*a->cgw));
+	if (a->cgw) {
+		cgroup_watch_wrap(a->cgw, pf, &reload_flag, say_cb, a);
+		cgroup_watch_set(a->cgw, cfg);
+	}
+	a->pf = pf;
+	watch(a, cfg);
+	struct metrics_exporter_opts mo = {
+		.sz = sizeof(mo), .cfg = cfg, .pf = pf, .log = log_cb, .log_arg = a};
+
+	mx = metrics_exporter_start(&mo, err, sizeof(err));
+	if (!mx && errno) {
+		fprintf(stderr, "iocad: %s\n", err);
+		*fatal = true;
+		r = -EINVAL;
+		goto out;
+	}
+	a->mx = mx;
+	struct loop_opts lo = {
+		.sz = sizeof(lo),
+		.cfg = cfg,
+		.mode = a->mode,
+		.dry_run = a->dry_run,
+		.max_intervals = a->intervals,
+		.trace = trace,
+		.log = log_cb,
+		.log_arg = a,
+		.stop = &stop_flag,
+		.reload = &reload_flag,
+		.reload_fn = reload_cb,
+		.reload_arg = a,
+		.quiet = a->quiet,
+		.record_fn = mx ? metrics_exporter_record : NULL,
+		.record_arg = mx,
+		.started = started,
+		.status_fn = status_cb,
+		.status_arg = a,
+		.reloaded_fn = reloaded_cb,
+	};
+	r = loop_run(&lo, pf, NULL, 0, NULL);
+out:
+	metrics_exporter_stop(mx);
+	a->mx = NULL;
+	pf->ops->destroy(pf->ctx);
+	a->pf = NULL;
+	dropin_watch_close(a->watch);
+	a->watch = NULL;
+	free(a->cgw);
+	a->cgw = NULL;
+	if (a->next)
+		dropin_clear(a->next);
+	if (trace && fclose(trace)) {
+		fprintf(stderr, "iocad: --trace %s: %s\n", a->trace, strerror(errno));
+		r = r ? r : -EIO;
+	}
+	return r;
+}
+
+/*
+ * --retry-start: the start was refused with @r, a reason that may clear.
+ * Wait 1, 2, 4 .. 60 s (*@delay_ms, doubled here), saying what for in the
+ * log and to systemd (READY=1 so its start timeout does not end the wait,
+ * STATUS=, WATCHDOG=1 while waiting). 0: try again (at once after a
+ * SIGHUP, which re-reads the config); 1: a stop; -errno: the re-read
+ * config is wrong (said).
+ */
+static int start_wait(struct args *a, struct config *cfg, int r, unsigned int *delay_ms,
+		      uint64_t *since_ns)
+{
+	char what[NOTIFY_STATUS_LEN - 16];
+	struct loop_status st = {.waiting = what};
+	struct timespec slice = {.tv_nsec = START_SLICE_MS * 1000000l};
+	char err[512] = "";
+
+	*delay_ms = *delay_ms ? *delay_ms * 2 : START_RETRY_FIRST_MS;
+	if (*delay_ms > START_RETRY_MAX_MS)
+		*delay_ms = START_RETRY_MAX_MS;
+	if (!*since_ns) {
+		clock_gettime(CLOCK_MONOTONIC, &slice);
+		*since_ns = (uint64_t)slice.tv_sec * 1000000000ull + (uint64_t)slice.tv_nsec;
+		slice = (struct timespec){.tv_nsec = START_SLICE_MS * 1000000l};
+	}
+	st.waiting_since_ns = *since_ns;
+	fprintf(stderr,
+		"iocad: the start was refused for a reason that may clear (%s): trying again "
+		"in %u s (--retry-start: 1, 2, 4 .. %u s apart; SIGTERM stops, SIGHUP re-reads "
+		"the config)\n",
+		strerror(-r), *delay_ms / 1000, START_RETRY_MAX_MS / 1000);
+	snprintf(what, sizeof(what), "the start to be possible (next try in %u s): %.*s",
+		 *delay_ms / 1000, (int)(sizeof(what) - 48), a->refused);
+	for (unsigned int waited = 0; waited < *delay_ms; waited += START_SLICE_MS) {
+		notify_status(&a->notify, &st);
+		if (stop_flag) {
+			fprintf(stderr, "iocad: stop requested while waiting to start; nothing "
+					"was changed\n");
+			return 1;
+		}
+		if (reload_flag) {
+			reload_flag = 0;
+			fprintf(stderr,
+				"iocad: SIGHUP while waiting to start: re-reading %s and "
+				"trying again now\n",
+				a->config);
+			*delay_ms = 0;
+			if (config_parse_file(a->config, cfg, err, sizeof(err)) ||
+			    compose(a, cfg, err, sizeof(err), NULL)) {
+				fprintf(stderr, "iocad: %s\n", err);
+				return -EINVAL;
+			}
+			return 0;
+		}
+		nanosleep(&slice, NULL);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = {.mode = IOCAD_MODE_IOCA};
 	struct sigaction sa = {0};
-	struct platform pf = {0};
-	struct metrics_exporter *mx;
-	struct pace pace;
+	unsigned int delay_ms = 0;
+	uint64_t since_ns = 0;
+	bool started = false;
 	char err[512] = "";
 	struct config *cfg;
-	FILE *trace = NULL;
 	int r;
 
 	/* interval lines (stdout) and messages (stderr) interleave in order */
@@ -586,89 +759,40 @@ int main(int argc, char **argv)
 		r = check_config_only(&a, cfg);
 		dropin_clear(&a.dropin);
 		free(cfg);
+		if (r == -EAGAIN && a.retry_start) {
+			fprintf(stderr,
+				"iocad: %s: not refused: iocad --retry-start waits for it to "
+				"clear\n",
+				a.config);
+			r = 0;
+		}
 		return r == -EAGAIN ? EXIT_TEMPFAIL : r || bad ? EXIT_CONFIG : 0;
 	}
 	if (notify_open(&a.notify, getenv("NOTIFY_SOCKET"), getenv("WATCHDOG_USEC"),
 			getenv("WATCHDOG_PID"), err, sizeof(err)))
 		fprintf(stderr, "iocad: %s\n", err);
-	r = start_platform(&a, cfg, &pf);
-	if (r) {
-		dropin_clear(&a.dropin);
-		free(cfg);
-		notify_close(&a.notify);
-		return transient(r) ? tempfail(r) : EXIT_CONFIG;
-	}
-	if (a.trace) {
-		trace = fopen(a.trace, "w");
-		if (!trace) {
-			fprintf(stderr, "iocad: --trace %s: %s\n", a.trace, strerror(errno));
-			pf.ops->destroy(pf.ctx);
-			free(cfg);
-			return 2;
+	for (;;) {
+		bool fatal = false;
+
+		a.refused[0] = '\0';
+		r = run_once(&a, cfg, &started, &fatal);
+		if (fatal) {
+			r = -EINVAL;
+			break;
 		}
+		if (started || !transient(r) || !a.retry_start)
+			break;
+		r = start_wait(&a, cfg, r, &delay_ms, &since_ns);
+		if (r)
+			break;
 	}
-
-	if (a.pace && a.sim)
-		pace_wrap(&pace, &pf);
-	a.cgw = malloc(sizeof(*a.cgw));
-	if (a.cgw) {
-		cgroup_watch_wrap(a.cgw, &pf, &reload_flag, say_cb, &a);
-		cgroup_watch_set(a.cgw, cfg);
-	}
-	a.pf = &pf;
-	watch(&a, cfg);
-	struct metrics_exporter_opts mo = {
-		.sz = sizeof(mo), .cfg = cfg, .pf = &pf, .log = log_cb, .log_arg = &a};
-
-	mx = metrics_exporter_start(&mo, err, sizeof(err));
-	if (!mx && errno) {
-		fprintf(stderr, "iocad: %s\n", err);
-		pf.ops->destroy(pf.ctx);
-		if (trace)
-			fclose(trace);
-		free(cfg);
-		return 2;
-	}
-	a.mx = mx;
-	bool started = false;
-	struct loop_opts lo = {
-		.sz = sizeof(lo),
-		.cfg = cfg,
-		.mode = a.mode,
-		.dry_run = a.dry_run,
-		.max_intervals = a.intervals,
-		.trace = trace,
-		.log = log_cb,
-		.log_arg = &a,
-		.stop = &stop_flag,
-		.reload = &reload_flag,
-		.reload_fn = reload_cb,
-		.reload_arg = &a,
-		.quiet = a.quiet,
-		.record_fn = mx ? metrics_exporter_record : NULL,
-		.record_arg = mx,
-		.started = &started,
-		.status_fn = status_cb,
-		.status_arg = &a,
-		.reloaded_fn = reloaded_cb,
-	};
-	r = loop_run(&lo, &pf, NULL, 0, NULL);
 	(void)notify_send(&a.notify, "STOPPING=1\nSTATUS=stopped, the platform restored\n");
-	metrics_exporter_stop(mx);
-	pf.ops->destroy(pf.ctx);
-	dropin_watch_close(a.watch);
 	dropin_clear(&a.dropin);
-	if (a.next)
-		dropin_clear(a.next);
 	free(a.next);
-	free(a.cgw);
 	notify_close(&a.notify);
-	if (trace && fclose(trace)) {
-		fprintf(stderr, "iocad: --trace %s: %s\n", a.trace, strerror(errno));
-		r = r ? r : -EIO;
-	}
 	free(cfg);
-	if (!r)
+	/* a stop while waiting to start */
+	if (r == 1 || !r)
 		return 0;
 	/* ioca.ko went away: an operator's rmmod; restored, iocad stays down */
 	if (r == -ENODEV && started) {

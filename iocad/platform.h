@@ -235,7 +235,19 @@ struct platform_ops {
 	 * again), e.g. "the sampler to start ..."; "" while samples come.
 	 */
 	const char *(*waiting)(void *ctx);
+	/*
+	 * Optional (may be NULL): what CAT waits for while samples come and
+	 * DDIO is managed, as of the last poll(): a mask of
+	 * PLATFORM_CAT_WAIT_*, 0 when CAT holds the plan in force, with
+	 * @buf (of @len) saying what, e.g. "resctrl to be mounted again ...".
+	 */
+	unsigned int (*cat_waiting)(void *ctx, char *buf, size_t len);
 };
+
+/* platform_ops.cat_waiting: resctrl unmounted, or iocad's groups not made again yet */
+#define PLATFORM_CAT_WAIT_RESCTRL 1u
+/* a runtime's rdt_class group a tenant is placed in is not there (vanished or not yet made) */
+#define PLATFORM_CAT_WAIT_CLASS 2u
 
 struct platform {
 	const struct platform_ops *ops;

@@ -57,8 +57,13 @@ static int ioca_ddio_write_verified(struct ioca_ddio *d, unsigned int s,
 	return IOCA_DDIO_NOT_STUCK;
 }
 
-/* 0, IOCA_DDIO_NOT_STUCK or -errno; caller holds both locks. */
-static int ioca_ddio_write_mask(struct ioca_ddio *d, unsigned int s, u32 mask)
+/*
+ * Write @mask and take it on record, without a new epoch: a set publishes
+ * its sockets only once all of them hold. 0, IOCA_DDIO_NOT_STUCK or
+ * -errno; caller holds both locks.
+ */
+static int ioca_ddio_write_unpublished(struct ioca_ddio *d, unsigned int s,
+				       u32 mask)
 {
 	struct ioca_ddio_socket *sk = &d->sock[s];
 	u64 raw;
@@ -68,29 +73,46 @@ static int ioca_ddio_write_mask(struct ioca_ddio *d, unsigned int s, u32 mask)
 	if (err)
 		return err;
 	err = ioca_ddio_write_verified(d, s, ioca_ddio_merge(sk, raw, mask));
-	if (!err) {
+	if (!err)
 		sk->mask = mask;
-		ioca_ddio_publish(sk);
-	}
+	return err;
+}
+
+/* Write @mask, with a new epoch. Returns as above. */
+static int ioca_ddio_write_mask(struct ioca_ddio *d, unsigned int s, u32 mask)
+{
+	int err = ioca_ddio_write_unpublished(d, s, mask);
+
+	if (!err)
+		ioca_ddio_publish(&d->sock[s]);
 	return err;
 }
 
 /*
  * A write failed: every socket of the request goes back to its old mask.
  * The one whose write did not stick still holds what it read back and is
- * not written again.
+ * not written again. Nothing of the request was published, so a socket
+ * put back keeps the epoch and mask its samples showed before: a writer
+ * never takes its own rolled-back write for someone else's change. One
+ * that cannot be put back holds the request's mask: published as it is.
  */
 static void ioca_ddio_rollback(struct ioca_ddio *d,
 			       const struct ioca_ddio_req *reqs,
 			       const u32 *before, unsigned int upto, int err)
 {
-	unsigned int i;
+	unsigned int i, s;
 
-	for (i = 0; i <= upto; i++)
-		if ((i < upto || err != IOCA_DDIO_NOT_STUCK) &&
-		    ioca_ddio_write_mask(d, reqs[i].socket, before[i]))
-			pr_err("socket %u: DDIO mask 0x%x could not be put back\n",
-			       reqs[i].socket, before[i]);
+	for (i = 0; i <= upto; i++) {
+		if (i == upto && err == IOCA_DDIO_NOT_STUCK)
+			continue;
+		s = reqs[i].socket;
+		if (!ioca_ddio_write_unpublished(d, s, before[i]))
+			continue;
+		pr_err("socket %u: DDIO mask 0x%x could not be put back\n",
+		       s, before[i]);
+		if (d->sock[s].mask != before[i])
+			ioca_ddio_publish(&d->sock[s]);
+	}
 }
 
 /* Ownership after a successful set: the owner's, or nobody's. */
@@ -120,7 +142,8 @@ static void ioca_ddio_set_owner(struct ioca_ddio_socket *sk, u32 before,
  * A socket whose CPUs are all offline is refused before anything is
  * written. On a backend error, or a write that does not read back as
  * written, every socket of the request goes back to the mask it had before
- * the request.
+ * the request, with the epoch it had: the request's masks and epochs are
+ * published only once every socket holds its mask.
  *
  * Return: 0, -ENODEV (socket offline), -EIO (a write did not stick; @why
  * names the socket, the value written and the value read back) or the
@@ -153,7 +176,8 @@ int ioca_ddio_apply(struct ioca_ddio *d, struct ioca_ddio_req *reqs,
 	}
 	for (i = 0; i < n; i++) {
 		d->sock[reqs[i].socket].dirty = true;
-		err = ioca_ddio_write_mask(d, reqs[i].socket, reqs[i].mask);
+		err = ioca_ddio_write_unpublished(d, reqs[i].socket,
+						  reqs[i].mask);
 		if (err) {
 			*why = err == IOCA_DDIO_NOT_STUCK ?
 			       d->sock[reqs[i].socket].readback_msg :
@@ -165,8 +189,11 @@ int ioca_ddio_apply(struct ioca_ddio *d, struct ioca_ddio_req *reqs,
 		}
 	}
 	for (i = 0; i < n; i++) {
-		ioca_ddio_set_owner(&d->sock[reqs[i].socket], before[i], o);
-		reqs[i].epoch = d->sock[reqs[i].socket].epoch;
+		struct ioca_ddio_socket *sk = &d->sock[reqs[i].socket];
+
+		ioca_ddio_publish(sk);
+		ioca_ddio_set_owner(sk, before[i], o);
+		reqs[i].epoch = sk->epoch;
 	}
 out_unlock:
 	mutex_unlock(&d->lock);

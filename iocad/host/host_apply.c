@@ -231,10 +231,14 @@ static int sampler_start(struct host *h, const struct platform_plan *p)
 	sc.nevents = l2 ? HOST_MAX_CPU_EVENTS : HOST_NR_CPU_EVENTS;
 	sc.uncore = uncore;
 	sc.nuncore = nuncore;
-	/* the module reconfigures only a stopped sampler */
+	/*
+	 * The module reconfigures only a stopped sampler. EINVAL: it had
+	 * stopped already (a sampler failure the polls have not seen yet),
+	 * which is what is wanted here, not a reason to refuse the plan.
+	 */
 	if (h->sampler_running) {
 		r = ioca_client__sampler_stop(h->client);
-		if (r) {
+		if (r && r != -EINVAL) {
 			snprintf(h->last_err, sizeof(h->last_err),
 				 "ioca.ko: stopping the sampler: %s", strerror(-r));
 			return r;
@@ -262,6 +266,9 @@ static int sampler_start(struct host *h, const struct platform_plan *p)
 		return r;
 	h->sampler_running = true;
 	h->sampler_down = false;
+	/* a later outage backs off from 1 s again, not from this one's last wait */
+	h->retry_ms = 0;
+	h->sampler_tries = 0;
 	/* a full table at open: the owner's kept slot is iocad's now */
 	r = host_subscribe(h);
 	if (r)
@@ -405,6 +412,15 @@ int host_apply(void *ctx, const struct platform_plan *p)
 	int r;
 
 	h->last_err[0] = '\0';
+	/*
+	 * A plan while the sampler is down comes from a reload (no sample,
+	 * no interval, no FSM change): maybe the fix. Its sampler is tried
+	 * now (sampling changed) or at the next poll, the backoff from 1 s.
+	 */
+	if (h->sampler_down) {
+		h->retry_ms = 0;
+		h->retry_at_ms = 0;
+	}
 	if (!p->sample_only) {
 		/* CAT waiting for resctrl (said): the watch applies the plan in force */
 		r = h->cat_said ? 0 : host_apply_cat(h, p);
@@ -454,9 +470,22 @@ int host_restore(void *ctx)
 	size_t n = 0;
 	int r, e, first = 0;
 
-	e = ioca_client__sampler_stop(h->client);
-	if (e && e != -EBUSY)
-		host_say(h, "stopping the sampler: %s", strerror(-e));
+	/*
+	 * A sampler that is not running has nothing to stop, and the module
+	 * would answer EINVAL ("not running"): said as what happened, not as
+	 * a failure to stop.
+	 */
+	if (h->sampler_down) {
+		host_say(h, "the sampler was down (iocad was waiting for it to start again): "
+			    "nothing to stop");
+	} else if (h->sampler_running) {
+		e = ioca_client__sampler_stop(h->client);
+		if (e == -EINVAL)
+			host_say(h, "the sampler had stopped already (a sampler failure, or "
+				    "someone's stop): nothing to stop");
+		else if (e && e != -EBUSY)
+			host_say(h, "stopping the sampler: %s", strerror(-e));
+	}
 	h->sampler_running = false;
 	h->sampler_down = false;
 	h->have_plan = false;

@@ -21,6 +21,7 @@
 #include "host_io_alloc.h"
 #include "host_ops.h"
 #include "host_topo.h"
+#include "rdt_watch.h"
 
 /* How often a wait looks at the stop and reload flags (SA_RESTART restarts recvmsg). */
 #define STOP_SLICE_MS 50
@@ -105,12 +106,13 @@ static void sampler_retry(struct host *h)
 {
 	char what[sizeof(h->waiting)];
 	uint64_t now = now_ms();
+	unsigned int tries;
 
 	if (now < h->retry_at_ms)
 		return;
-	h->sampler_tries++;
+	tries = ++h->sampler_tries;
 	if (!host_apply_sampler(h)) {
-		host_say(h, "ioca.ko's sampler started again (try %u)", h->sampler_tries);
+		host_say(h, "ioca.ko's sampler started again (try %u)", tries);
 		h->sampler_tries = 0;
 		h->retry_ms = 0;
 		h->waited_ms = 0;
@@ -322,6 +324,32 @@ static const char *waiting(void *ctx)
 	return h->waiting;
 }
 
+/* What CAT waits for while samples come: resctrl back (said), runtimes' classes to appear. */
+static unsigned int cat_waiting(void *ctx, char *buf, size_t len)
+{
+	const struct host *h = ctx;
+	char names[PLATFORM_WHY_LEN] = "";
+	unsigned int w = 0, n = 0;
+	size_t off;
+
+	buf[0] = '\0';
+	if (h->cat_said) {
+		snprintf(buf, len, "%s", h->cat_why);
+		w |= PLATFORM_CAT_WAIT_RESCTRL;
+	}
+	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS && !h->cat_said; id++)
+		if (h->sock[id].rdt)
+			n += rdt_missing_classes(h->sock[id].rdt, names, sizeof(names));
+	if (n) {
+		off = strlen(buf);
+		snprintf(buf + off, len - off,
+			 "rdt_class %s to be made (%s tenant's mask is written when it appears)",
+			 names, n > 1 ? "each" : "its");
+		w |= PLATFORM_CAT_WAIT_CLASS;
+	}
+	return w;
+}
+
 static const char *last_error(void *ctx)
 {
 	const struct host *h = ctx;
@@ -340,6 +368,7 @@ const struct platform_ops host_platform_ops = {
 	.destroy = host_destroy,
 	.last_error = last_error,
 	.waiting = waiting,
+	.cat_waiting = cat_waiting,
 	.device_ddio = host_device_ddio,
 	/* the block layer's bytes read: ioca.ko samples no IIO stack counter (FSM.md) */
 	.device_writes = host_device_writes,

@@ -85,6 +85,7 @@ struct host {
 	struct rdt_group groups[RDT_MAX_GROUPS];
 	/* resctrl gone (unmounted) or its groups failed to come back: said, backoff */
 	bool cat_said;
+	char cat_why[256];		    /* what CAT waits for while @cat_said */
 	unsigned int cat_backoff, cat_skip; /* intervals between tries, left to skip */
 	struct host_devices dev;	    /* root ports iocad set (host_device.c) */
 	/* the raw L2 events, while worth trying (a refusal ends the tries) */

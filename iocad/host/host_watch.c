@@ -25,6 +25,7 @@ static void cat_wait(struct host *h, const char *why)
 	if (h->cat_said)
 		return;
 	h->cat_said = true;
+	snprintf(h->cat_why, sizeof(h->cat_why), "%s", why);
 	host_say(h,
 		 "%s; CAT waits for resctrl (the tenants run without iocad's masks, DDIO is "
 		 "still managed): looked at again after 1, 2, 4 .. %d intervals, said again "

@@ -168,3 +168,20 @@ unsigned int rdt_peak(struct rdt *r, const struct rdt_group *g, unsigned int n)
 	}
 	return peak;
 }
+
+unsigned int rdt_missing_classes(const struct rdt *r, char *buf, size_t len)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < r->ngroups; i++) {
+		const struct rdt_group *g = &r->group[i];
+		size_t used = strlen(buf);
+
+		if (!g->shared || !g->missing)
+			continue;
+		n++;
+		if (used < len)
+			snprintf(buf + used, len - used, "%s%s", used ? ", " : "", g->name);
+	}
+	return n;
+}

@@ -37,4 +37,11 @@ int rdt_reset(struct rdt *r, char *err, size_t errlen);
  */
 unsigned int rdt_peak(struct rdt *r, const struct rdt_group *g, unsigned int n);
 
+/*
+ * The runtimes' classes of the record that are not there (their tenants
+ * wait): their names, comma-separated, appended to @buf (of @len, a
+ * string), and their number.
+ */
+unsigned int rdt_missing_classes(const struct rdt *r, char *buf, size_t len);
+
 #endif /* IOCAD_RDT_WATCH_H */

@@ -339,6 +339,12 @@ static void publish(struct loop *l, uint64_t idx)
 	else if (!st->waiting_since_ns)
 		st->waiting_since_ns = mono_ns();
 	st->waiting = w ? w : "";
+	l->cat_waiting[0] = '\0';
+	st->cat_waits = l->pf->ops->cat_waiting
+				? l->pf->ops->cat_waiting(l->pf->ctx, l->cat_waiting,
+							  sizeof(l->cat_waiting))
+				: 0;
+	st->cat_waiting = l->cat_waiting;
 	if (l->o->sz >= offsetofend(struct loop_opts, status_arg) && l->o->status_fn)
 		l->o->status_fn(l->o->status_arg, st);
 }

@@ -89,6 +89,7 @@ struct loop {
 	struct loop_devices dev;   /* [device ADDR] settings (loop_device.c) */
 	bool l2_said;		   /* "no L2 counts" said (loop_antagonist.c) */
 	struct loop_status status; /* published each turn (loop.c) */
+	char cat_waiting[256];	   /* status.cat_waiting's text */
 };
 
 void loop_say(struct loop *l, enum loop_log_level lvl, const char *fmt, ...)

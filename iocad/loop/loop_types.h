@@ -74,6 +74,13 @@ struct loop_status {
 	/* what the platform waits for ("" while samples come: platform_ops.waiting) */
 	const char *waiting;
 	uint64_t waiting_since_ns; /* CLOCK_MONOTONIC it began; 0: not waiting */
+	/*
+	 * What CAT waits for while samples come and DDIO is managed
+	 * (platform_ops.cat_waiting): PLATFORM_CAT_WAIT_* bits, 0 when CAT
+	 * holds the plan, and the words for it ("" then).
+	 */
+	unsigned int cat_waits;
+	const char *cat_waiting;
 };
 
 enum loop_log_level {

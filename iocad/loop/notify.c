@@ -100,6 +100,10 @@ void notify_status(void *arg, const struct loop_status *st)
 		return;
 	if (st->waiting && st->waiting[0])
 		snprintf(status, sizeof(status), "waiting for %s", st->waiting);
+	else if (st->cat_waits && st->cat_waiting)
+		snprintf(status, sizeof(status),
+			 "running, CAT waiting (DDIO and sampling go on): %.*s",
+			 (int)(sizeof(status) - 64), st->cat_waiting);
 	else
 		snprintf(status, sizeof(status), "running: samples come, allocation in force");
 	ping = n->watchdog_ns && (!n->ready || now - n->pinged_ns >= n->watchdog_ns / 4);

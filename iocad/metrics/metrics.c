@@ -287,6 +287,7 @@ void metrics_status(struct metrics *m, const struct loop_status *st)
 	m->snap.waiting_s = m->snap.waiting && st->waiting_since_ns
 				    ? now - (double)st->waiting_since_ns / 1e9
 				    : 0;
+	m->snap.cat_waits = st->cat_waits;
 	m->snap.loop_turns_total = st->turns;
 	pthread_mutex_unlock(&m->lock);
 }

@@ -93,8 +93,9 @@ struct metrics_snapshot {
 	struct metrics_socket sock[METRICS_MAX_SOCKETS];
 	/* the loop's last turn (metrics_status); rendered once one came */
 	bool have_status;
-	bool waiting;	  /* the platform waits (the sampler, a sample): no interval */
-	double waiting_s; /* for how long, at the last turn; 0 when not */
+	bool waiting;		/* the platform waits (the sampler, a sample): no interval */
+	double waiting_s;	/* for how long, at the last turn; 0 when not */
+	unsigned int cat_waits; /* PLATFORM_CAT_WAIT_*: what CAT waits for while samples come */
 	uint64_t loop_turns_total;
 };
 

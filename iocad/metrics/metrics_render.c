@@ -385,6 +385,15 @@ static void status(FILE *f, const struct metrics_snapshot *s)
 	family(f, "ioca_waiting_seconds", "gauge", "How long iocad has been waiting (0: not).");
 	fputs("ioca_waiting_seconds", f);
 	value(f, s->waiting_s);
+	family(f, "ioca_cat_waiting", "gauge",
+	       "1 while CAT waits, samples coming and DDIO managed: what=\"resctrl\" for resctrl "
+	       "to be mounted again (iocad's groups are made again then), what=\"rdt_class\" for "
+	       "a runtime's rdt_class group to be made (its tenant's mask is written then); the "
+	       "log and systemctl status say which.");
+	fprintf(f, "ioca_cat_waiting{what=\"resctrl\"}");
+	u64(f, !!(s->cat_waits & PLATFORM_CAT_WAIT_RESCTRL));
+	fprintf(f, "ioca_cat_waiting{what=\"rdt_class\"}");
+	u64(f, !!(s->cat_waits & PLATFORM_CAT_WAIT_CLASS));
 	family(f, "ioca_loop_turns_total", "counter",
 	       "Turns of iocad's loop: an interval, or a poll without a sample (at least one a "
 	       "second while it waits).");

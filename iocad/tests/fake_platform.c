@@ -126,6 +126,14 @@ static const char *f_waiting(void *ctx)
 	return f->waiting;
 }
 
+static unsigned int f_cat_waiting(void *ctx, char *buf, size_t len)
+{
+	const struct fake_platform *f = ctx;
+
+	snprintf(buf, len, "%s", f->cat_waiting ? f->cat_waiting : "");
+	return f->cat_waits;
+}
+
 static const struct platform_ops fake_ops = {
 	.name = "fake",
 	.info = f_info,
@@ -136,6 +144,7 @@ static const struct platform_ops fake_ops = {
 	.restore = f_restore,
 	.destroy = f_destroy,
 	.waiting = f_waiting,
+	.cat_waiting = f_cat_waiting,
 };
 
 void fake_platform_init(struct fake_platform *f, unsigned int llc_ways, unsigned int ncpus,

@@ -35,6 +35,8 @@ struct fake_platform {
 	int check_error;	   /* check() returns this if non-zero */
 	int poll_error;		   /* poll() returns this (no sample) if non-zero */
 	const char *waiting;	   /* what waiting() says ("" or NULL: nothing) */
+	unsigned int cat_waits;	   /* what cat_waiting() returns (PLATFORM_CAT_WAIT_*) */
+	const char *cat_waiting;   /* and says (NULL: "") */
 	struct platform_plan plan; /* last applied (sampling-only ones too) */
 	void (*on_poll)(struct fake_platform *f, void *arg);
 	void *arg;

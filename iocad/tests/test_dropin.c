@@ -23,6 +23,7 @@
 #include "config/config.h"
 #include "config/dropin.h"
 #include "watch/dropin_watch.h"
+#include "fake_platform.h"
 
 struct fx {
 	char dir[64];	 /* the test's root */
@@ -397,6 +398,35 @@ static void test_cgroup_watch_wait_raises_reload_on_dropin_events(void **state)
 	dropin_watch_close(w.dropins);
 }
 
+/*
+ * The wrapper hands each optional op its inner platform's context: what
+ * the platform and CAT wait for reach the loop through it as the platform
+ * says them (a copied op would be called with the wrapper's context).
+ */
+static void test_cgroup_watch_forwards_what_the_platform_waits_for(void **state)
+{
+	static struct fake_platform fp;
+	static struct cgroup_watch w;
+	struct platform pf;
+	volatile sig_atomic_t reload = 0;
+	char buf[128] = "x";
+
+	(void)state;
+	memset(&fp, 0, sizeof(fp));
+	fake_platform_quiet(&fp);
+	fake_platform_bind(&fp, &pf);
+	fp.waiting = "the sampler to start";
+	fp.cat_waits = PLATFORM_CAT_WAIT_CLASS;
+	fp.cat_waiting = "rdt_class gold to be made";
+	cgroup_watch_wrap(&w, &pf, &reload, NULL, NULL);
+	assert_ptr_equal(pf.ctx, &w);
+	assert_string_equal(pf.ops->waiting(pf.ctx), "the sampler to start");
+	assert_int_equal(pf.ops->cat_waiting(pf.ctx, buf, sizeof(buf)), PLATFORM_CAT_WAIT_CLASS);
+	assert_string_equal(buf, "rdt_class gold to be made");
+	/* an op the platform lacks stays NULL (optional) */
+	assert_null(pf.ops->device_ddio);
+}
+
 static void test_cgroup_watch_raises_reload_only_on_change(void **state)
 {
 	struct fx *f = *state;
@@ -489,6 +519,7 @@ int main(void)
 		T(test_cgroup_tenant_errors_name_line_and_file),
 		T(test_cgroup_cpus_bad_contents_are_named),
 		T(test_cgroup_watch_raises_reload_only_on_change),
+		T(test_cgroup_watch_forwards_what_the_platform_waits_for),
 		T(test_cgroup_watch_wait_raises_reload_on_dropin_events),
 		T(test_dropin_watch_sees_files_and_a_late_directory),
 	};

@@ -41,8 +41,9 @@ struct fx {
 	unsigned int reload_polls[4], nreloads;
 	bool taken[4];
 	unsigned int ntaken;
-	unsigned int turns, waiting_turns;
-	char waiting[128];
+	unsigned int turns, waiting_turns, cat_turns;
+	char waiting[128], cat_waiting[128];
+	unsigned int cat_waits;
 	unsigned int down_from, down_to; /* polls without a sample */
 	unsigned int hup_at;		 /* the poll a SIGHUP comes at */
 };
@@ -69,6 +70,10 @@ static void status_cb(void *arg, const struct loop_status *st)
 	struct fx *f = arg;
 
 	f->turns++;
+	f->cat_waits = st->cat_waits;
+	snprintf(f->cat_waiting, sizeof(f->cat_waiting), "%s", st->cat_waiting);
+	if (st->cat_waits)
+		f->cat_turns++;
 	if (st->waiting[0]) {
 		f->waiting_turns++;
 		snprintf(f->waiting, sizeof(f->waiting), "%s", st->waiting);
@@ -146,6 +151,42 @@ static void test_loop_reload_answered_while_no_sample_comes(void **state)
 	free(f);
 }
 
+/*
+ * CAT waiting (resctrl unmounted, an rdt_class not there) while samples
+ * come: intervals go on, and every turn publishes what CAT waits for,
+ * until it holds again.
+ */
+static void cat_wait_poll(struct fake_platform *fp, void *arg)
+{
+	(void)arg;
+	fp->cat_waits = fp->polls >= 2 && fp->polls < 5 ? PLATFORM_CAT_WAIT_RESCTRL : 0;
+	fp->cat_waiting = fp->cat_waits ? "resctrl is not mounted at /sys/fs/resctrl" : "";
+}
+
+static void test_loop_publishes_what_cat_waits_for(void **state)
+{
+	struct fx *f = setup_fx(cfg_text);
+	struct loop_opts o = opts(f, 6);
+
+	(void)state;
+	f->fp.on_poll = cat_wait_poll;
+	assert_int_equal(loop_run(&o, &f->pf, NULL, 0, NULL), 0);
+	/* the turns after polls 2, 3 and 4 said it; not a wait for samples */
+	assert_int_equal(f->cat_turns, 3);
+	assert_int_equal(f->waiting_turns, 0);
+	/* and the last turn, CAT holding again, says nothing */
+	assert_int_equal(f->cat_waits, 0);
+	assert_string_equal(f->cat_waiting, "");
+	f->fp.on_poll = NULL;
+	f->fp.cat_waits = PLATFORM_CAT_WAIT_CLASS;
+	f->fp.cat_waiting = "rdt_class gold to be made";
+	o = opts(f, 2);
+	assert_int_equal(loop_run(&o, &f->pf, NULL, 0, NULL), 0);
+	assert_int_equal(f->cat_waits, PLATFORM_CAT_WAIT_CLASS);
+	assert_string_equal(f->cat_waiting, "rdt_class gold to be made");
+	free(f);
+}
+
 /* A refused reload says so to the caller (which drops what it prepared). */
 static void test_loop_refused_reload_is_reported(void **state)
 {
@@ -166,6 +207,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_loop_reload_answered_while_no_sample_comes),
 		cmocka_unit_test(test_loop_refused_reload_is_reported),
+		cmocka_unit_test(test_loop_publishes_what_cat_waits_for),
 	};
 
 	return cmocka_run_group_tests_name("loop_wait", tests, NULL, NULL);

@@ -4,8 +4,10 @@
  * does): exit statuses and what signals do to its output.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -198,6 +200,188 @@ static void test_sd_notify_ready_status_stopping(void **state)
 	assert_true(strstr(all, "READY=1") < strstr(all, "STOPPING=1"));
 }
 
+/* Run iocad with @argv, its stderr on *@err_fd (a non-blocking pipe), stdout to /dev/null. */
+static pid_t spawn_err(char *const argv[], int *err_fd)
+{
+	int p[2];
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execv(IOCAD, argv);
+		_exit(127);
+	}
+	close(p[1]);
+	assert_int_equal(fcntl(p[0], F_SETFL, O_NONBLOCK), 0);
+	*err_fd = p[0];
+	return pid;
+}
+
+/* Append what @fd has now to @buf (of @len). */
+static void drain(int fd, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+	ssize_t r;
+
+	while (n < len - 1 && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+}
+
+static unsigned int count(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* An abstract datagram socket for $NOTIFY_SOCKET (set), bound: its fd. */
+static int notify_listen(void)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	char name[64];
+	int fd;
+
+	snprintf(name, sizeof(name), "@iocad-test-retry-%d", (int)getpid());
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+	assert_true(fd >= 0);
+	memcpy(a.sun_path + 1, name + 1, strlen(name) - 1);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a,
+			      (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(name))),
+			 0);
+	setenv("NOTIFY_SOCKET", name, 1);
+	return fd;
+}
+
+static void notify_read(int fd, char *all, size_t len)
+{
+	char buf[1024];
+
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf) - 1, 0);
+
+		if (n <= 0)
+			break;
+		buf[n] = '\0';
+		strncat(all, buf, len - strlen(all) - 1);
+	}
+}
+
+/*
+ * The host platform without ioca.ko (this test machine): a refusal that
+ * may clear. Without --retry-start: exit 75. Returns false (the test
+ * skipped) where the module is loaded.
+ */
+static bool module_absent(struct fx *f)
+{
+	char *argv[] = {IOCAD, f->ini, NULL};
+	char err[4096] = "";
+	int fd, rc;
+	pid_t pid;
+
+	write_file(f->ini, "[platform]\nllc_ways = 11\n[tenant a]\ncpus = 0\nways = 2\n");
+	pid = spawn_err(argv, &fd);
+	rc = exit_status(pid);
+	drain(fd, err, sizeof(err));
+	close(fd);
+	if (!strstr(err, "ioca.ko is not loaded"))
+		return false;
+	assert_int_equal(rc, 75);
+	return true;
+}
+
+/*
+ * --retry-start: a start refused for a reason that may clear is tried
+ * again after 1, 2 .. s, said in the log and to systemd (READY=1, STATUS=
+ * what it waits for, the watchdog fed while waiting); SIGHUP re-reads the
+ * config and tries at once (the backoff starts over); SIGTERM ends the
+ * wait with 0.
+ */
+static void test_retry_start_waits_and_stops(void **state)
+{
+	struct fx *f = *state;
+	char *argv[] = {IOCAD, "--retry-start", "--quiet", f->ini, NULL};
+	char err[16384] = "", all[16384] = "";
+	int efd, nfd;
+	pid_t pid;
+
+	if (!module_absent(f)) {
+		skip();
+		return;
+	}
+	nfd = notify_listen();
+	setenv("WATCHDOG_USEC", "400000", 1);
+	pid = spawn_err(argv, &efd);
+	unsetenv("NOTIFY_SOCKET");
+	unsetenv("WATCHDOG_USEC");
+	sleep_ms(1600);
+	drain(efd, err, sizeof(err));
+	notify_read(nfd, all, sizeof(all));
+	/* tried at 0 and after 1 s; the next in 2 s */
+	assert_int_equal(count(err, "ioca.ko is not loaded"), 2);
+	assert_non_null(strstr(err, "trying again in 1 s"));
+	assert_non_null(strstr(err, "trying again in 2 s"));
+	assert_non_null(strstr(all, "READY=1\n"));
+	assert_non_null(strstr(all,
+			       "STATUS=waiting for the start to be possible (next try in 1 s): "
+			       "ioca.ko is not loaded"));
+	assert_non_null(
+		strstr(all, "STATUS=waiting for the start to be possible (next try in 2 s)"));
+	/* a 0.4 s watchdog is fed every 0.1 s or so while iocad waits */
+	assert_true(count(all, "WATCHDOG=1") >= 5);
+	assert_int_equal(waitpid(pid, NULL, WNOHANG), 0);
+
+	/* SIGHUP: the config again, a try now, the backoff from 1 s */
+	assert_int_equal(kill(pid, SIGHUP), 0);
+	sleep_ms(400);
+	drain(efd, err, sizeof(err));
+	assert_non_null(strstr(err, "SIGHUP while waiting to start: re-reading"));
+	assert_int_equal(count(err, "ioca.ko is not loaded"), 3);
+	assert_int_equal(count(err, "trying again in 1 s"), 2);
+
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	assert_int_equal(exit_status(pid), 0);
+	drain(efd, err, sizeof(err));
+	assert_non_null(strstr(err, "stop requested while waiting to start"));
+	notify_read(nfd, all, sizeof(all));
+	assert_non_null(strstr(all, "STOPPING=1"));
+	close(efd);
+	close(nfd);
+}
+
+/* A SIGHUP during a start wait that reads a broken config: exit 2 at once, no more tries. */
+static void test_retry_start_config_error_exits_2(void **state)
+{
+	struct fx *f = *state;
+	char *argv[] = {IOCAD, "--retry-start", "--quiet", f->ini, NULL};
+	char err[16384] = "";
+	int efd;
+	pid_t pid;
+
+	if (!module_absent(f)) {
+		skip();
+		return;
+	}
+	pid = spawn_err(argv, &efd);
+	sleep_ms(300);
+	write_file(f->ini, "[platform]\nllc_ways = 11\n[tenant a]\ncpus = 0\nways = 99\n");
+	assert_int_equal(kill(pid, SIGHUP), 0);
+	assert_int_equal(exit_status(pid), 2);
+	drain(efd, err, sizeof(err));
+	close(efd);
+	assert_non_null(strstr(err, "c.ini:"));
+	assert_int_equal(count(err, "ioca.ko is not loaded"), 1);
+}
+
 int main(void)
 {
 #define T(x) cmocka_unit_test_setup_teardown(x, setup, teardown)
@@ -205,6 +389,8 @@ int main(void)
 		T(test_detect_config_error_exits_2),
 		T(test_sighup_during_output_loses_no_line),
 		T(test_sd_notify_ready_status_stopping),
+		T(test_retry_start_waits_and_stops),
+		T(test_retry_start_config_error_exits_2),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

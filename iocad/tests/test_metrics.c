@@ -423,6 +423,36 @@ static void test_metrics_waiting_gauge_follows_the_loop_status(void **state)
 	free(t);
 }
 
+/* CAT's wait while samples come: one series per what, 1 while it waits for that. */
+static void test_metrics_cat_waiting_says_for_what(void **state)
+{
+	struct metrics_fx *x = *state;
+	struct loop_status st = {.turns = 3, .waiting = ""};
+	const char *res = "ioca_cat_waiting{what=\"resctrl\"}";
+	const char *cls = "ioca_cat_waiting{what=\"rdt_class\"}";
+	char *t;
+
+	metrics_status(&x->m, &st);
+	t = metrics_fx_render(&x->m);
+	assert_int_equal(metrics_fx_value(t, res), 0);
+	assert_int_equal(metrics_fx_value(t, cls), 0);
+	free(t);
+	st.cat_waits = PLATFORM_CAT_WAIT_RESCTRL;
+	st.cat_waiting = "resctrl is not mounted";
+	metrics_status(&x->m, &st);
+	t = metrics_fx_render(&x->m);
+	assert_int_equal(metrics_fx_value(t, res), 1);
+	assert_int_equal(metrics_fx_value(t, cls), 0);
+	assert_int_equal(metrics_fx_value(t, "ioca_waiting"), 0);
+	free(t);
+	st.cat_waits = PLATFORM_CAT_WAIT_CLASS;
+	metrics_status(&x->m, &st);
+	t = metrics_fx_render(&x->m);
+	assert_int_equal(metrics_fx_value(t, res), 0);
+	assert_int_equal(metrics_fx_value(t, cls), 1);
+	free(t);
+}
+
 /* A PS->BE change starts no new series but the info metric's (rate() runs through it). */
 static void test_metrics_priority_lives_in_the_tenant_info_metric_only(void **state)
 {
@@ -468,6 +498,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_metrics_waiting_gauge_follows_the_loop_status,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metrics_cat_waiting_says_for_what, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_metrics_priority_lives_in_the_tenant_info_metric_only, setup,
 			teardown),

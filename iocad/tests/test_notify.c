@@ -65,6 +65,14 @@ static void test_notify_ready_watchdog_status_abstract(void **state)
 	/* the next turn at once: nothing due, nothing changed */
 	notify_status(&n, &st);
 	assert_string_equal(next_msg(fd, buf, sizeof(buf)), "");
+	/* CAT waiting while samples come: running, and what CAT waits for */
+	st.cat_waits = PLATFORM_CAT_WAIT_RESCTRL;
+	st.cat_waiting = "resctrl is not mounted at /sys/fs/resctrl";
+	notify_status(&n, &st);
+	assert_string_equal(next_msg(fd, buf, sizeof(buf)),
+			    "STATUS=running, CAT waiting (DDIO and sampling go on): resctrl is not "
+			    "mounted at /sys/fs/resctrl\n");
+	/* no sample either: that wait is the one said */
 	st.waiting = "the sampler to start";
 	notify_status(&n, &st);
 	assert_string_equal(next_msg(fd, buf, sizeof(buf)),

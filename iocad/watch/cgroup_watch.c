@@ -121,6 +121,11 @@ static const char *cw_waiting(void *ctx)
 	return in(ctx)->ops->waiting(in(ctx)->ctx);
 }
 
+static unsigned int cw_cat_waiting(void *ctx, char *buf, size_t len)
+{
+	return in(ctx)->ops->cat_waiting(in(ctx)->ctx, buf, len);
+}
+
 static const char *cw_last_error(void *ctx)
 {
 	return in(ctx)->ops->last_error ? in(ctx)->ops->last_error(in(ctx)->ctx) : NULL;
@@ -145,7 +150,11 @@ void cgroup_watch_wrap(struct cgroup_watch *w, struct platform *pf, volatile sig
 		       cgroup_watch_log_fn log, void *log_arg)
 {
 	w->inner = *pf;
-	w->ops = *pf->ops;
+	/*
+	 * Every op forwarded by name: a copy of the inner table would hand an
+	 * op added later the wrapper's context in place of its platform's.
+	 */
+	w->ops = (struct platform_ops){.name = pf->ops->name};
 	w->ops.wait = cw_wait;
 	w->ops.info = cw_info;
 	w->ops.poll = cw_poll;
@@ -158,6 +167,8 @@ void cgroup_watch_wrap(struct cgroup_watch *w, struct platform *pf, volatile sig
 		w->ops.last_error = cw_last_error;
 	if (pf->ops->waiting)
 		w->ops.waiting = cw_waiting;
+	if (pf->ops->cat_waiting)
+		w->ops.cat_waiting = cw_cat_waiting;
 	if (pf->ops->trace_columns)
 		w->ops.trace_columns = cw_trace_columns;
 	if (pf->ops->device_ddio)

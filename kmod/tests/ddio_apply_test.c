@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: changing DDIO masks. A set that fails part-way puts every socket
- * back to its mask before the request; writes touch only the DDIO bits of
+ * back to its mask before the request, with the epoch it had; writes touch only the DDIO bits of
  * the 64-bit register; unload writes back the value found at load, never a
  * default; an owner's masks go back when it closes; every write is read
  * back, and one that does not stick fails with -EIO and says so.
@@ -106,6 +106,45 @@ static void ddio_apply_test_failed_write_puts_back_previous(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, flaky_reg[0], HIGH_BITS | 0x780);
 	KUNIT_EXPECT_EQ(test, d->sock[1].mask, 0x600u);
 	flaky_fail = false;
+	ioca_ddio_exit(d);
+}
+
+/*
+ * A set that fails part-way publishes nothing: the socket written and put
+ * back keeps the epoch and mask its samples showed, so the writer, which
+ * gets no epochs on failure, never reads its rolled-back write as someone
+ * else's change.
+ */
+static void ddio_apply_test_failed_set_keeps_the_epochs(struct kunit *test)
+{
+	struct ioca_ddio *d = flaky_ddio(test);
+	struct ioca_ddio_req first = { .socket = 0, .mask = 0x780 };
+	struct ioca_ddio_req reqs[] = {
+		{ .socket = 0, .mask = 0x7c0 },
+		{ .socket = 1, .mask = 0x700 },
+	};
+	const char *why = NULL;
+	u32 e0, e1, m0 = 0, m1 = 0;
+
+	KUNIT_ASSERT_EQ(test, ioca_ddio_apply(d, &first, 1, NULL, &why), 0);
+	e0 = ioca_ddio_snapshot(&d->sock[0], &m0);
+	e1 = ioca_ddio_snapshot(&d->sock[1], &m1);
+	KUNIT_ASSERT_EQ(test, e0, first.epoch);
+	flaky_fail = true;
+	/* Act: socket 0 written, socket 1 refused, socket 0 put back */
+	KUNIT_EXPECT_EQ(test, ioca_ddio_apply(d, reqs, 2, NULL, &why), -EIO);
+	/* Assert: both sockets' published epoch and mask as before the set */
+	KUNIT_EXPECT_EQ(test, ioca_ddio_snapshot(&d->sock[0], &m0), e0);
+	KUNIT_EXPECT_EQ(test, m0, 0x780u);
+	KUNIT_EXPECT_EQ(test, ioca_ddio_snapshot(&d->sock[1], &m1), e1);
+	KUNIT_EXPECT_EQ(test, m1, 0x600u);
+	KUNIT_EXPECT_EQ(test, d->sock[0].epoch, e0);
+	/* and the next set that holds gets the next epoch */
+	flaky_fail = false;
+	KUNIT_EXPECT_EQ(test, ioca_ddio_apply(d, reqs, 2, NULL, &why), 0);
+	KUNIT_EXPECT_EQ(test, reqs[0].epoch, ioca_epoch_next(e0));
+	KUNIT_EXPECT_EQ(test, ioca_ddio_snapshot(&d->sock[0], &m0), reqs[0].epoch);
+	KUNIT_EXPECT_EQ(test, m0, 0x7c0u);
 	ioca_ddio_exit(d);
 }
 
@@ -451,6 +490,7 @@ static void ddio_apply_test_restore_to_locked_register_reported(struct kunit *te
 
 static struct kunit_case ddio_apply_test_cases[] = {
 	KUNIT_CASE(ddio_apply_test_failed_write_puts_back_previous),
+	KUNIT_CASE(ddio_apply_test_failed_set_keeps_the_epochs),
 	KUNIT_CASE(ddio_apply_test_writes_only_ddio_bits),
 	KUNIT_CASE(ddio_apply_test_unload_writes_boot_value_not_default),
 	KUNIT_CASE(ddio_apply_test_owner_close_puts_back),

@@ -5,7 +5,7 @@
  *   periodic samples carry the run's;
  * - every DDIO write bumps the socket's DDIO epoch; the set returns the
  *   epoch its write produced and samples carry the epoch of the mask they
- *   report;
+ *   report; a set rolled back part-way moves no epoch;
  * - debugfs ioca/sampler_fail_starts (emulate=1) fails the next N starts
  *   with EBUSY and its extack, leaves the sampler configured and the epoch
  *   where it was; the start after them succeeds.
@@ -25,6 +25,7 @@
 #include "libioca.h"
 
 #define FAIL_KNOB "/sys/kernel/debug/ioca/sampler_fail_starts"
+#define LOCK_KNOB1 "/sys/kernel/debug/ioca/socket1/ddio_register"
 
 static void quiet(enum ioca_print_level level, void *ctx, const char *fmt, va_list ap)
 {
@@ -179,6 +180,55 @@ TEST_F(epoch, a_refused_ddio_set_leaves_the_epoch)
 	EXPECT_EQ(77, got[0]) TH_LOG("epochs written on failure");
 	ASSERT_EQ(0, ioca_client__info(self->c, self->info));
 	EXPECT_EQ(before, self->info->ddio_epoch[0]);
+}
+
+/*
+ * A set over two sockets whose second write does not stick (debugfs
+ * ioca/socket1/ddio_register "locked"): socket 0 is written and put back.
+ * Neither socket's epoch moves and the samples show the masks of before,
+ * so a writer never reads its own rolled-back write as an outside change.
+ * Needs two sockets (the "sockets" boot).
+ */
+TEST_F(epoch, a_set_rolled_back_part_way_leaves_every_epoch)
+{
+	uint32_t e0, e1, m0, m1, got[2] = {77, 77};
+	struct ioca_ddio_req req[2] = {{.socket = 0}, {.socket = 1}};
+	IOCA_OPTS(ioca_ddio_opts, o, .epochs = got);
+	int r;
+
+	ASSERT_EQ(0, ioca_client__info(self->c, self->info));
+	if (self->info->nsockets < 2)
+		SKIP(return, "one socket: nothing to roll back part-way");
+	ASSERT_EQ(0, ioca_client__sampler_start(self->c));
+	e0 = self->info->ddio_epoch[0];
+	e1 = self->info->ddio_epoch[1];
+	m0 = self->info->sockets[0].ddio_mask;
+	m1 = self->info->sockets[1].ddio_mask;
+	req[0].mask = libioca_top_ways(self->info->sockets[0].llc_ways, 3);
+	if (req[0].mask == m0)
+		req[0].mask = libioca_top_ways(self->info->sockets[0].llc_ways, 4);
+	req[1].mask = libioca_top_ways(self->info->sockets[1].llc_ways, 3);
+	if (req[1].mask == m1)
+		req[1].mask = libioca_top_ways(self->info->sockets[1].llc_ways, 4);
+	ASSERT_EQ(0, write_knob(LOCK_KNOB1, "locked"));
+
+	r = ioca_client__ddio_set(self->c, req, 2, &o);
+	write_knob(LOCK_KNOB1, "normal");
+	EXPECT_EQ(-EIO, r) TH_LOG("%s", ioca_client__last_extack(self->c));
+	EXPECT_EQ(77, got[0]) TH_LOG("epochs written on failure");
+	ASSERT_EQ(0, ioca_client__info(self->c, self->info));
+	EXPECT_EQ(m0, self->info->sockets[0].ddio_mask);
+	EXPECT_EQ(e0, self->info->ddio_epoch[0])
+	TH_LOG("socket 0's epoch moved for a write put back");
+	EXPECT_EQ(e1, self->info->ddio_epoch[1]);
+	ASSERT_EQ(0, ioca_client__sample(self->c, self->s));
+	ASSERT_LE(2, self->s->nsockets);
+	for (uint32_t i = 0; i < self->s->nsockets; i++) {
+		const struct ioca_socket_sample *ss = &self->s->sockets[i];
+
+		EXPECT_EQ(ss->id ? m1 : m0, ss->ddio_mask);
+		EXPECT_EQ(ss->id ? e1 : e0, ss->ddio_epoch);
+	}
 }
 
 TEST_F(epoch, fail_knob_fails_the_next_starts_then_lets_one_through)

@@ -67,6 +67,8 @@ sockets)
 	run uncore_hotplug_test
 	run socket_hotplug_test
 	run subscribe_test
+	# two sockets: a set rolled back part-way
+	run epoch_test
 	run kmsg_test
 	;;
 packages3)

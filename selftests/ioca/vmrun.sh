@@ -12,7 +12,8 @@
 #   boot 4: -smp 2 over two packages (run.sh --sockets 2), emulate=1:
 #           socket_hotplug_test, DDIO and the sampler's sockets while
 #           socket 1's only CPU goes offline and comes back; subscribe_test
-#           (one stream with both sockets' CPUs, counters and DDIO masks)
+#           (one stream with both sockets' CPUs, counters and DDIO masks);
+#           epoch_test (a DDIO set rolled back part-way moves no epoch)
 #   boot 5: -cpu Skylake-Server, -smp 3 over three packages: the middle
 #           package's CPU offline before a plain insmod (msr backend)
 #   boot 6: -M q35 with a device below QEMU's pcie-root-port: DDIO per
@@ -23,6 +24,8 @@
 # "ioca: N passed, M failed" (skipped tests are listed apart and do not
 # count as passed). A boot that times out or dies counts as a failure.
 # IOCA_KO=/path/ioca.ko skips the module build and tests that file.
+# IOCA_VM_BOOTS="sockets devices": only the boots named (default: all of
+# them: unsupported skylake-sp isolated sockets packages3 devices).
 # Exits non-zero if anything failed or nothing ran.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -90,7 +93,9 @@ for t in $tests; do
 	files+=(--file "$here/$t")
 done
 
+want() { case " ${IOCA_VM_BOOTS:-unsupported skylake-sp isolated sockets packages3 devices} " in *" $1 "*) ;; *) return 1 ;; esac; }
 boot() { # name cpu smp[:sockets] timeout mode [kernel args]
+	want "$1" || return 0
 	local name=$1 cpu=$2 smp=${3%%:*} sockets=1 timeout=$4 mode=$5 args="loglevel=2 ${6:-}" rc p f s start
 	[ "$smp" = "$3" ] || sockets=${3#*:}
 	echo "=== ioca boot $name: -cpu $cpu -smp $smp, $sockets socket(s) ($mode) $args"

@@ -23,7 +23,7 @@ tap_diag() { # DDIO, the sampler, every iocad group's schemata and CPUs, iocad's
 . ./tap.sh
 # shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
 . ./iocad_guest.sh
-echo "1..38"
+echo "1..41"
 
 ngroups() { ls -d "$R"/iocad-s0-* 2>/dev/null | wc -l; }
 snapshot() {
@@ -195,6 +195,27 @@ kill -HUP "$pid"
 wait_for 5 '[ "$(grep -c "reload: /tmp/three.ini unchanged" "$LOG")" -gt "$n0" ]'
 check "... a SIGHUP while no sample comes is answered (within 5 s, not when samples return)" \
 	'[ "$(grep -c "reload: /tmp/three.ini unchanged" "$LOG")" -gt "$n0" ]'
+# the retries back off: 6 failed starts (the reload's two, then 1, 2, 4 s apart) make it 8 s or more
+FAILS=/sys/kernel/debug/ioca/sampler_fail_starts
+wait_for 60 '[ "$(cat $FAILS)" -le 994 ]'
+echo 0 >$FAILS
+# a reload whose sampler starts (500 -> 400 ms) is the fix: taken at once
+sed 's/^interval_ms = 500/interval_ms = 400/' /tmp/swap.ini >/tmp/three.ini
+n1=$(grep -c "samples come again" "$LOG")
+kill -HUP "$pid"
+wait_for 20 '[ "$(sampler)" = running ] && [ "$(grep -c "samples come again" "$LOG")" -gt "$n1" ]'
+check "... a reload whose sampler starts ends the wait at once (no backoff): sampler running, samples come" \
+	'[ "$(sampler)" = running ] && [ "$(grep -c "samples come again" "$LOG")" -gt "$n1" ] && running'
+# the next outage: the reload's two starts and the first retries fail, the
+# last one comes 1 + 2 s later (the backoff began again), not 16 s or more
+echo 4 >$FAILS
+cp /tmp/swap.ini /tmp/three.ini
+n0=$(grep -c "sampler started again" "$LOG")
+kill -HUP "$pid"
+wait_for 20 '[ "$(cat $FAILS)" -eq 0 ]'
+wait_for 10 '[ "$(grep -c "sampler started again" "$LOG")" -gt "$n0" ]'
+check "... the next outage backs off from 1 s again, not from the last outage's wait (started within 10 s)" \
+	'[ "$(grep -c "sampler started again" "$LOG")" -gt "$n0" ] && [ "$(sampler)" = running ]'
 echo 0 >/sys/kernel/debug/ioca/sampler_fail_starts
 wait_for 70 'logs "sampler started again" && [ "$(sampler)" = running ]'
 check "... retried with backoff: the sampler runs again once it can, samples come again" \
@@ -208,6 +229,19 @@ check "SIGTERM: exit 0, DDIO back to the mask found at start, every group remove
 	'[ "$rc" -eq 0 ] && [ "$(ddio 0)" = 0x600 ] && [ "$(ngroups)" -eq 0 ]'
 check "groups iocad did not create are untouched" \
 	'[ -d $R/operator ] && grep -q "L3:0=00f" $R/operator/schemata'
+
+# --- SIGTERM while the sampler is down ----------------------------------------
+cp /tmp/three.ini /tmp/down.ini
+start /tmp/down.ini
+wait_for 30 '[ "$(ngroups)" -eq 3 ] && [ "$(sampler)" = running ]'
+echo 1000 >/sys/kernel/debug/ioca/sampler_fail_starts
+sed -i 's/^interval_ms = 500/interval_ms = 400/' /tmp/down.ini
+kill -HUP "$pid"
+wait_for 20 'logs "waiting for the sampler to start"'
+stop TERM
+echo 0 >/sys/kernel/debug/ioca/sampler_fail_starts
+check "SIGTERM while the sampler is down: restored (exit 0), the log says there was no sampler to stop, not EINVAL" \
+	'[ "$rc" -eq 0 ] && [ "$(ddio 0)" = 0x600 ] && [ "$(ngroups)" -eq 0 ] && logs "the sampler was down (iocad was waiting for it to start again): nothing to stop" && ! logs "Invalid argument"'
 
 # --- a DDIO register DDIO does not follow (ioca.ko's debugfs knob) ---------
 echo ignoring >$DBG/ddio_register

@@ -23,7 +23,7 @@ tap_diag() {
 . ./tap.sh
 # shellcheck source=/dev/null # selftests/iocad/iocad_guest.sh: start, stop, running, logs, ddio, gmask
 . ./iocad_guest.sh
-echo "1..17"
+echo "1..19"
 
 # every group, its mask and CPUs, and DDIO: what a refused change must leave
 snapshot() {
@@ -67,6 +67,9 @@ ways = 3
 cpus = 3
 ways = 2
 rdt_class = gold
+
+[metrics]
+textfile = /tmp/ioca.prom
 INI
 # batch renamed bulk: for a moment both are there
 sed 's/^\[tenant batch\]/[tenant bulk]/' /tmp/r.ini >/tmp/rename.ini
@@ -185,12 +188,18 @@ umount $R
 wait_for 20 'since $m | grep -q "resctrl is not mounted at /sys/fs/resctrl"'
 check "unmounted under iocad: said what CAT waits for, iocad runs on" \
 	'since $m | grep -q "CAT waits for resctrl" && running'
+wait_for 10 'grep -q "^ioca_cat_waiting{what=\"resctrl\"} 1" /tmp/ioca.prom'
+check "... and in metrics: ioca_cat_waiting{what=\"resctrl\"} 1 while samples come (ioca_waiting 0)" \
+	'grep -q "^ioca_cat_waiting{what=\"resctrl\"} 1" /tmp/ioca.prom && grep -q "^ioca_waiting 0" /tmp/ioca.prom'
 mount -t resctrl resctrl $R
 mkdir $R/gold
 wait_for 60 '[ -d $R/iocad-s0-web ] && [ -d $R/iocad-s0-batch ] && [ "$(cmask gold)" != 7ff ]'
 check "mounted again: iocad's groups made again with their CPUs, gold's mask written" \
 	'[ "$(gcpus 0 web)" = 0 ] && [ "$(gcpus 0 batch)" = 1-2 ] && [ -n "$(gmask 0 web)" ] &&
 	 logs "iocad.s groups are back"'
+wait_for 10 'grep -q "^ioca_cat_waiting{what=\"resctrl\"} 0" /tmp/ioca.prom'
+check "... ioca_cat_waiting{what=\"resctrl\"} back to 0" \
+	'grep -q "^ioca_cat_waiting{what=\"resctrl\"} 0" /tmp/ioca.prom'
 # umount and mount within one interval: found by the mount's identity
 m=$(mark)
 umount $R && mount -t resctrl resctrl $R && mkdir $R/gold

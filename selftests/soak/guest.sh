@@ -461,8 +461,11 @@ restart() {
 	traced=1 state_trace='' lost_0=0 lost_1=0 rates_0=${rates_0%/*}/0 rates_1=${rates_1%/*}/0
 	wait_for 60 '[ "$(rows)" -ge 5 ]' || viol run "iocad did not start again: $(tail -n 3 "$LOG")"
 	[ -z "$fds0" ] || fds0=$(proc_fds)
-	# a new process grows as its paths run for the first time: its baseline after a round
+	# a new process grows as its paths run for the first time: its baseline
+	# after a round, or at the latest one step before the end (as after the
+	# warm-up): a restart late in a short soak must not leave none at all
 	[ "$half" -eq 0 ] || half=$((step + NFAULTS))
+	[ "$half" -lt "$STEPS" ] || half=$((STEPS - 1))
 	restarted=$step
 	rss0=''
 }

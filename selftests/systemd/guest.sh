@@ -18,7 +18,7 @@ exposure_max=$(cat exposure_max)
 TAP_NAME=iocad.service
 # shellcheck source=/dev/null # scripts/vm/tap.sh: n, failed, check, wait_for
 . ./tap.sh
-echo "1..34"
+echo "1..39"
 
 tap_diag() {
 	echo "# ddio $(ddio), $(systemctl show -p ActiveState -p SubState -p MainPID -p NRestarts iocad | tr '\n' ' ')"
@@ -221,12 +221,47 @@ wait_for 90 'journal "its tenant waits for it" && [ "$(ngroups)" -eq 2 ]'
 main_pid=$(prop MainPID)
 check "an rdt_class not yet there: iocad runs, its tenant waits, the others are managed" \
 	'[ "$(prop ActiveState)" = active ] && [ "$(ngroups)" -eq 2 ] && [ "$main_pid" -gt 0 ]'
+wait_for 20 'prop StatusText | grep -q "^running, CAT waiting.*rdt_class late to be made"'
+check "... systemctl status says CAT waits for that rdt_class (samples come, DDIO managed)" \
+	'prop StatusText | grep -q "^running, CAT waiting (DDIO and sampling go on): rdt_class late to be made"'
 mkdir $R/late
 wait_for 90 'grep -q "L3:0=" $R/late/schemata && [ "$(prop ActiveState)" = active ]'
 check "... once it is made, its mask is written by the same iocad (no restart)" \
 	'[ "$(prop ActiveState)" = active ] && [ "$(prop MainPID)" = "$main_pid" ] && [ "$(ngroups)" -eq 2 ] && grep -q "L3:0=" $R/late/schemata'
+wait_for 20 'prop StatusText | grep -q "^running: samples come"'
+check "... and the status says running, CAT no longer waiting" 'prop StatusText | grep -q "^running: samples come"'
 systemctl stop iocad
 rmdir $R/late
+
+# --- a transient refusal at boot, longer than the start limit -----------------
+# A tenant's CPU offline at start for 40 s: Restart= alone (RestartSec=10s,
+# three starts a minute) would have given up by then ("Start request
+# repeated too quickly"); iocad --retry-start waits it out, the unit active
+# and saying what it waits for, its watchdog (10 s here) fed meanwhile.
+cp iocad-vm.ini $INI
+printf '\n[tenant cache]\ncpus = 3\nways = 1\n' >>$INI
+systemctl reset-failed iocad 2>/dev/null
+nr=$(prop NRestarts)
+if echo 0 >/sys/devices/system/cpu/cpu3/online; then
+	systemctl start --no-block iocad
+	wait_for 60 'journal "CPU 3 is offline" && prop StatusText | grep -q "^waiting for the start to be possible"'
+	wait_pid=$(prop MainPID)
+	sleep 40
+	check "a tenant CPU offline at start for 40 s: the same iocad waits, active, saying so (no restart, no group)" \
+		'[ "$(prop ActiveState)" = active ] && [ "$(prop MainPID)" = "$wait_pid" ] && [ "$wait_pid" -gt 0 ] && [ "$(prop NRestarts)" = "$nr" ] && prop StatusText | grep -q "^waiting for the start to be possible (next try in [0-9]* s): .*CPU 3 is offline" && [ "$(ngroups)" -eq 0 ] && journal "trying again in 16 s"'
+	echo 1 >/sys/devices/system/cpu/cpu3/online
+	# the next try comes within 32 s (the backoff at 40 s)
+	wait_for 90 '[ "$(ngroups)" -eq 4 ] && prop StatusText | grep -q "^running"'
+	check "... the CPU back online: that iocad starts (4 groups, cache on CPU 3), no restart" \
+		'[ "$(ngroups)" -eq 4 ] && [ "$(gcpus cache)" = 3 ] && [ "$(prop MainPID)" = "$wait_pid" ] && [ "$(prop NRestarts)" = "$nr" ] && prop StatusText | grep -q "^running"'
+	systemctl stop iocad
+	check "... a stop after the wait is a clean exit that restores" \
+		'[ "$(prop Result)" = success ] && [ "$(ngroups)" -eq 0 ] && [ "$(ddio)" = 0x600 ]'
+else
+	notok "a tenant CPU offline at start: cannot take CPU 3 offline in this VM"
+	notok "... the CPU back online"
+	notok "... a stop after the wait"
+fi
 
 echo "# iocad-systemd: $((n - failed)) passed, $failed failed"
 exit "$failed"
