@@ -74,7 +74,9 @@ static void ioca_collect_uncore(struct ioca_sampler *s)
 			u32 kind = s->cfg->uncore[k].kind;
 
 			if (ioca_emul_kind(kind) && s->emul) {
-				c->value = ioca_emul_read(s->emul, so, kind, now);
+				/* this run's counts (ioca_sampler_emul_start) */
+				c->value = ioca_emul_read(s->emul, so, kind, now) -
+					   s->uncore_base[so * u + k].value;
 				c->enabled = now - s->start_ns;
 				c->running = c->enabled;
 			} else if (s->uncore[so * u + k]) {

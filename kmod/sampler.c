@@ -150,6 +150,27 @@ static enum hrtimer_restart ioca_sampler_tick(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
+/*
+ * An emulated count starts at 0 with its run, as the uncore event a run
+ * creates on a PMU does: a new run's first sample holds that run's counts
+ * only, never the module's since load (a reader rebasing at the new epoch
+ * would take those as one interval's).
+ */
+static void ioca_sampler_emul_start(struct ioca_sampler *s)
+{
+	unsigned int so, k, u = s->cfg->nr_uncore;
+
+	if (!s->emul)
+		return;
+	for (so = 0; so < s->nr_sockets; so++)
+		for (k = 0; k < u; k++)
+			if (ioca_emul_kind(s->cfg->uncore[k].kind))
+				s->uncore_base[so * u + k].value =
+					ioca_emul_read(s->emul, so,
+						       s->cfg->uncore[k].kind,
+						       s->start_ns);
+}
+
 /**
  * ioca_sampler_start() - create the counters and start the timer
  * @s: sampler
@@ -197,6 +218,7 @@ int ioca_sampler_start(struct ioca_sampler *s, struct netlink_ext_ack *extack)
 			s->sum_collect_ns = 0;
 			s->nr_collect = 0;
 			s->start_ns = ktime_get_ns();
+			ioca_sampler_emul_start(s);
 			hrtimer_start(&s->timer,
 				      ns_to_ktime((u64)s->cfg->interval_us *
 						  NSEC_PER_USEC),

@@ -53,7 +53,8 @@ struct ioca_sampler_slot {
  * @uncore: uncore events, [socket * nr_uncore + event]
  * @counts: storage for the uncore readings
  * @uncore_base: per uncore event, the counts of its earlier instances,
- *	closed when their socket's last CPU went offline
+ *	closed when their socket's last CPU went offline; for an emulated
+ *	event, its count at the run's start
  * @timer: paces the intervals
  * @collect_work: one interval's collection, on @wq
  * @wq: collector workqueue

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ioca_fixture.h"
@@ -69,6 +70,42 @@ TEST_F_TIMEOUT(ioca_nl, emulated_ddio_rates_show_as_counter_deltas, 60)
 	EXPECT_GT(hit * dt * 1.01, dh) TH_LOG("hits %.0f over %.3f s", dh, dt);
 	EXPECT_LT(miss * dt * 0.99, dm) TH_LOG("misses %.0f over %.3f s", dm, dt);
 	EXPECT_GT(miss * dt * 1.01, dm) TH_LOG("misses %.0f over %.3f s", dm, dt);
+	free(a);
+}
+
+/* A new run's counts start at 0, as a PMU event created by the run does. */
+TEST_F_TIMEOUT(ioca_nl, emulated_counts_start_with_the_run, 60)
+{
+	struct iocx_sample *a = calloc(1, sizeof(*a));
+	const unsigned long long hit = 1000000;
+	struct ioca_sampler_cfg cfg;
+	struct timespec t0, t1;
+	double since_start;
+
+	if (!emulated())
+		SKIP(return, "msr backend: no emulated counters");
+	ASSERT_NE(NULL, a);
+	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
+	emul_cfg(&cfg);
+	ASSERT_EQ(0, ioca_sampler_set(&self->nl, &cfg, &self->r)) TH_LOG("%s", self->r.msg);
+	ASSERT_EQ(0, knob_socket_rate(0, "ddio_hit_rate", hit));
+	/* an earlier run counts a second of hits */
+	ASSERT_EQ(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
+	sleep(1);
+	ASSERT_EQ(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_START, &self->r));
+	ASSERT_EQ(0, iocx_sample_get(&self->nl, a, &self->r)) TH_LOG("%s", self->r.msg);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	knob_socket_rate(0, "ddio_hit_rate", 0);
+	ioca_simple_cmd(&self->nl, IOCA_CMD_SAMPLER_STOP, &self->r);
+
+	since_start = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ASSERT_LE(1, a->s.nsockets);
+	/* at most what the new run saw (2 % for the rounding), not the earlier second too */
+	EXPECT_GE(hit * since_start * 1.02 + 1, (double)iocx_counter(&a->s.sockets[0], 0))
+	TH_LOG("hits %llu within %.3f s of the start",
+	       (unsigned long long)iocx_counter(&a->s.sockets[0], 0), since_start);
 	free(a);
 }
 
