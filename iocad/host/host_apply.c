@@ -316,7 +316,7 @@ int host_apply_cat(struct host *h, const struct platform_plan *p)
 	unsigned int id;
 	int r;
 
-	r = host_topo_online(h->cpu_root, &on, h->last_err, sizeof(h->last_err));
+	r = host_topo_online_fd(&h->online_fd, h->cpu_root, &on, h->last_err, sizeof(h->last_err));
 	if (r)
 		return r;
 	h->online = on;

@@ -25,6 +25,14 @@
 
 /* How often a wait looks at the stop and reload flags (SA_RESTART restarts recvmsg). */
 #define STOP_SLICE_MS 50
+/*
+ * wait()'s slice. poll(2) is never restarted after a signal handler, so a
+ * stop or a reload ends it at once; the slice only bounds one that came
+ * between the look at the flags and the poll. Not shorter than the
+ * 100 ms interval, whose sample ends the wait first: a shorter one woke
+ * iocad once more per interval for nothing (docs/bench.md).
+ */
+#define WAIT_SLICE_MS 100
 /* The longest a poll or a wait keeps the loop from its watchdog. */
 #define POLL_MAX_MS 1000
 
@@ -303,12 +311,12 @@ static int wait_op(void *ctx, uint64_t interval_ns)
 
 	(void)interval_ns; /* the module's sampler keeps the time */
 	/* at most POLL_MAX_MS: a poll then waits on, returning to the loop as often */
-	for (unsigned int waited = 0; waited < POLL_MAX_MS; waited += STOP_SLICE_MS) {
+	for (unsigned int waited = 0; waited < POLL_MAX_MS; waited += WAIT_SLICE_MS) {
 		int r = asked(h);
 
 		if (r)
 			return r == -EAGAIN ? 0 : r;
-		r = poll(&pfd, 1, STOP_SLICE_MS);
+		r = poll(&pfd, 1, WAIT_SLICE_MS);
 		if (r < 0 && errno != EINTR)
 			return -errno;
 		if (r > 0)

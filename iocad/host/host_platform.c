@@ -284,6 +284,8 @@ static void destroy(void *ctx)
 			rdt_close(h->sock[id].rdt);
 	if (h->lock_fd >= 0)
 		close(h->lock_fd);
+	if (h->online_fd >= 0)
+		close(h->online_fd);
 	free(h->sample);
 	free(h->info);
 	free(h);
@@ -334,6 +336,9 @@ int host_platform_open(const struct host_platform_opts *o, struct platform *pf, 
 	h = calloc(1, sizeof(*h));
 	topo = malloc(sizeof(*topo));
 	if (h) {
+		/* before any failure: destroy() closes what is >= 0 */
+		h->lock_fd = -1;
+		h->online_fd = -1;
 		h->info = calloc(1, sizeof(*h->info));
 		h->sample = calloc(1, sizeof(*h->sample));
 	}
@@ -342,7 +347,6 @@ int host_platform_open(const struct host_platform_opts *o, struct platform *pf, 
 		r = -ENOMEM;
 		goto fail;
 	}
-	h->lock_fd = -1;
 	h->stop = o->stop;
 	if (o->sz >= offsetof(struct host_platform_opts, reload) + sizeof(o->reload))
 		h->reload = o->reload;

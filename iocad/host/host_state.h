@@ -53,6 +53,7 @@ struct host {
 	host_print_fn print;
 	void *print_arg;
 	int lock_fd;
+	int online_fd;	      /* cpu_root's online, kept open for the per-interval look */
 	bool sampler_running; /* started by this iocad */
 	bool lib_quiet;	      /* libioca's own "not loaded" is said better by us */
 	bool have_plan;	      /* @plan was applied */

@@ -5,10 +5,12 @@
  * the operator has to fix first.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "host_topo.h"
 #include "rdt.h"
@@ -49,6 +51,39 @@ int host_topo_online(const char *root, struct platform_cpuset *on, char *err, si
 	buf[strcspn(buf, "\n")] = '\0';
 	if (rdt_parse_cpus(buf, on)) {
 		snprintf(err, errlen, "%s: cannot parse '%s'", path, buf);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * sysfs shows an attribute afresh at every read from offset 0, so a kept
+ * descriptor costs one pread(2) a look instead of open, read, read and
+ * close. A buffer the content fills, or any failure, falls back to the
+ * whole read (and the next look opens again).
+ */
+int host_topo_online_fd(int *fd, const char *root, struct platform_cpuset *on, char *err,
+			size_t errlen)
+{
+	char path[512], buf[4096];
+	ssize_t n = -1;
+
+	if (*fd < 0) {
+		snprintf(path, sizeof(path), "%s/online", root);
+		*fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	if (*fd >= 0)
+		n = pread(*fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0 || (size_t)n >= sizeof(buf) - 1) {
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		return host_topo_online(root, on, err, errlen);
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (rdt_parse_cpus(buf, on)) {
+		snprintf(err, errlen, "%s/online: cannot parse '%s'", root, buf);
 		return -EINVAL;
 	}
 	return 0;

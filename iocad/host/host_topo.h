@@ -34,6 +34,13 @@ int host_topo_read(const char *root, struct host_topo *t, char *err, size_t errl
 /* The CPUs @root/online lists into @on; 0 or -errno with @err set. */
 int host_topo_online(const char *root, struct platform_cpuset *on, char *err, size_t errlen);
 
+/*
+ * The same through *@fd, kept open on @root/online for the next call (-1:
+ * open it; the caller closes it): the per-interval look.
+ */
+int host_topo_online_fd(int *fd, const char *root, struct platform_cpuset *on, char *err,
+			size_t errlen);
+
 /* L3 id of @socket (from its first online CPU), or -1. */
 int host_topo_l3_id(const struct host_topo *t, unsigned int socket);
 

@@ -92,7 +92,7 @@ int host_apply_hotplug(struct host *h)
 	r = watch_cat(h, &again);
 	if (r)
 		return r;
-	r = host_topo_online(h->cpu_root, &on, why, sizeof(why));
+	r = host_topo_online_fd(&h->online_fd, h->cpu_root, &on, why, sizeof(why));
 	if (r)
 		return r;
 	/* after a failed fix-up (said), try again even if nothing changed since */

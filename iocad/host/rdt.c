@@ -3,6 +3,7 @@
  * The resctrl handle: opening (info/L3), the groups of others and of dead
  * instances, CLOSID accounting, removal. Plans are applied in rdt_apply.c.
  */
+#define _DEFAULT_SOURCE /* readdir's d_type */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -165,11 +166,14 @@ struct rdt *rdt_open(const struct rdt_opts *o, char *err, size_t errlen)
 		return NULL;
 	}
 	rdt_mount_dev(r);
+	r->watch_fd = r->watch_wd = -1;
 	return r;
 }
 
 void rdt_close(struct rdt *r)
 {
+	if (r && r->watch_fd >= 0)
+		close(r->watch_fd);
 	free(r);
 }
 
@@ -198,6 +202,9 @@ static int is_group_dir(const char *root, const struct dirent *de)
 	if (de->d_name[0] == '.' || !strcmp(de->d_name, "info") ||
 	    !strcmp(de->d_name, "mon_groups") || !strcmp(de->d_name, "mon_data"))
 		return 0;
+	/* resctrl's readdir says the type: no stat of every file at the root */
+	if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
+		return de->d_type == DT_DIR;
 	rdt_pathf(path, sizeof(path), "%s/%s", root, de->d_name);
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }

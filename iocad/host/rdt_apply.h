@@ -47,6 +47,15 @@ struct rdt {
 	struct platform_cpuset foreign, foreign_said;
 	/* The mount's device when the record was made (rdt_watch.c) */
 	uint64_t root_dev;
+	/*
+	 * rdt_verify's shortcut (rdt_watch.c): an inotify watch on the root
+	 * (-1: none), and whether the last full look found the record held,
+	 * for the record whose fingerprint is @watch_sum.
+	 */
+	int watch_fd, watch_wd;
+	bool watch_held;
+	uint64_t watch_sum;
+	unsigned long looks; /* full looks (a stat per group) so far */
 };
 
 /* vsnprintf: a path cut short fails at open(), gcc need not prove it fits */

@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "rdt_apply.h"
 #include "rdt_class.h"
@@ -30,18 +32,101 @@ static int class_gone(struct rdt *r, struct rdt_group *g, uint64_t ino)
 	return 0;
 }
 
+/* What rdt_verify's answer depends on besides the disk: FNV-1a over the record. */
+static uint64_t record_sum(const struct rdt *r)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (unsigned int i = 0; i < r->ngroups; i++) {
+		const struct rdt_group *g = &r->group[i];
+		uint64_t v[2] = {g->ino, (uint64_t)g->shared | (uint64_t)g->missing << 1};
+		const unsigned char *p = (const unsigned char *)v;
+
+		for (size_t k = 0; k < sizeof(v); k++)
+			h = (h ^ p[k]) * 0x100000001b3ull;
+		for (const char *c = g->name; *c; c++)
+			h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+	}
+	return h ^ r->ngroups;
+}
+
+/*
+ * Did anything come, go or move in the root since the last look? true
+ * only when the watch was there all along and its queue is empty; it is
+ * (re)made here before the full look that follows, so nothing that
+ * happens during that look is missed. No watch (inotify unavailable, the
+ * limit reached): false, every look is the full one.
+ */
+static bool root_quiet(struct rdt *r)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool quiet = r->watch_wd >= 0;
+	ssize_t n;
+
+	if (r->watch_fd < 0)
+		r->watch_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (r->watch_fd < 0)
+		return false;
+	while ((n = read(r->watch_fd, buf, sizeof(buf))) > 0) {
+		quiet = false;
+		for (ssize_t off = 0; off < n;) {
+			const struct inotify_event *ev = (const void *)(buf + off);
+
+			/* the watch went (an unmount, the root removed): made again below */
+			if (ev->mask & IN_IGNORED && ev->wd == r->watch_wd)
+				r->watch_wd = -1;
+			off += (ssize_t)(sizeof(*ev) + ev->len);
+		}
+	}
+	if (n < 0 && errno != EAGAIN && errno != EINTR)
+		quiet = false;
+	if (r->watch_wd < 0)
+		r->watch_wd =
+			inotify_add_watch(r->watch_fd, r->root,
+					  IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
+						  IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
+	return quiet && r->watch_wd >= 0;
+}
+
+static int verify_groups(struct rdt *r);
+
 int rdt_verify(struct rdt *r)
 {
 	char path[RDT_PATH_LEN];
 	struct stat st;
-	int ret = 0;
+	bool quiet;
+	int ret;
 
-	if (stat(r->root, &st))
+	if (stat(r->root, &st)) {
+		r->watch_held = false;
 		return -ENOENT;
+	}
 	if ((uint64_t)st.st_dev != r->root_dev) {
+		r->watch_held = false;
 		rdt_pathf(path, sizeof(path), "%s/info/L3", r->root);
 		return rdt_dir_ino(path) ? RDT_LOST : -ENOENT;
 	}
+	quiet = root_quiet(r);
+	if (quiet && r->watch_held && r->watch_sum == record_sum(r))
+		return 0;
+	ret = verify_groups(r);
+	r->looks++;
+	r->watch_held = !ret;
+	r->watch_sum = record_sum(r);
+	return ret;
+}
+
+unsigned long rdt_verify_looks(const struct rdt *r)
+{
+	return r->looks;
+}
+
+/* Each group of the record against its directory. */
+static int verify_groups(struct rdt *r)
+{
+	char path[RDT_PATH_LEN];
+	int ret = 0;
+
 	for (unsigned int i = 0; i < r->ngroups; i++) {
 		struct rdt_group *g = &r->group[i];
 		uint64_t ino;

@@ -3,8 +3,10 @@
  * Whether resctrl still holds what iocad's record says: the mount (a
  * remount takes every group with it), each group's directory (removed or
  * made again by someone else), the runtimes' classes (vanished, back).
- * Cheap enough for every interval: a stat(2) of the root and one per
- * group. Also what a plan needs at its peak, for the CLOSID check.
+ * Cheap enough for every interval: a stat(2) of the root, then a read(2)
+ * of an inotify watch on it, and a stat(2) per group only when something
+ * came or went there (or the last look found a change). Also what a plan needs at its peak, for the
+ * CLOSID check.
  */
 #ifndef IOCAD_RDT_WATCH_H
 #define IOCAD_RDT_WATCH_H
@@ -22,6 +24,9 @@
  * class that vanished is marked missing (its tenant waits) and said once.
  */
 int rdt_verify(struct rdt *r);
+
+/* How many of rdt_verify's looks were full ones (a stat per group): for tests. */
+unsigned long rdt_verify_looks(const struct rdt *r);
 
 /*
  * After RDT_LOST: read info/L3 again and take the record from what is

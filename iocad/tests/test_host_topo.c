@@ -5,6 +5,7 @@
  * with file:line; the socket's L3 id is the one resctrl names.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -98,6 +99,43 @@ static void test_host_topo_reads_sockets_online_and_l3(void **state)
 	free(t);
 }
 
+/*
+ * The per-interval look keeps "online" open: a rewrite is seen through the
+ * same descriptor, and one that cannot be read falls back to a fresh open.
+ */
+static void test_host_topo_online_fd_sees_changes(void **state)
+{
+	struct platform_cpuset on;
+	char err[256] = "";
+	int fd = -1, kept, dir;
+
+	(void)state;
+	assert_int_equal(host_topo_online_fd(&fd, root, &on, err, sizeof(err)), 0);
+	assert_true(fd >= 0);
+	assert_int_equal(platform_cpuset_count(&on), 3);
+	assert_false(platform_cpuset_has(&on, 3));
+	kept = fd;
+	put("online", "0-3\n");
+	assert_int_equal(host_topo_online_fd(&fd, root, &on, err, sizeof(err)), 0);
+	assert_int_equal(fd, kept);
+	assert_true(platform_cpuset_has(&on, 3));
+	close(fd);
+	/* a descriptor pread cannot read (a directory): the whole read, then a reopen */
+	dir = open(root, O_RDONLY | O_DIRECTORY);
+	assert_true(dir >= 0);
+	fd = dir;
+	put("online", "1\n");
+	assert_int_equal(host_topo_online_fd(&fd, root, &on, err, sizeof(err)), 0);
+	assert_int_equal(fd, -1);
+	assert_int_equal(platform_cpuset_count(&on), 1);
+	assert_true(platform_cpuset_has(&on, 1));
+	put("online", "x\n");
+	assert_int_equal(host_topo_online_fd(&fd, root, &on, err, sizeof(err)), -EINVAL);
+	assert_true(fd >= 0);
+	close(fd);
+	put("online", "0-2\n");
+}
+
 static void check(const char *cfgtext, int want, const char *msg)
 {
 	struct platform_info *pi = calloc(1, sizeof(*pi));
@@ -181,6 +219,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_topo_reads_sockets_online_and_l3),
+		cmocka_unit_test(test_host_topo_online_fd_sees_changes),
 		cmocka_unit_test(test_host_topo_check_accepts_cpus_of_the_socket),
 		cmocka_unit_test(test_host_topo_check_refuses_other_socket),
 		cmocka_unit_test(test_host_topo_tenant_spanning_sockets),

@@ -208,6 +208,40 @@ static void test_rdt_remount_found_and_groups_made_again(void **state)
 	rdt_close(r);
 }
 
+/*
+ * The per-interval look: while nothing comes or goes in the root, no stat
+ * per group (the full looks stay counted as they were); a group removed,
+ * or a change found last time, makes the look a full one again.
+ */
+static void test_rdt_verify_quiet_root_stats_no_group(void **state)
+{
+	struct tree *t = *state;
+	struct rdt *r = open_tree(t);
+	struct rdt_group g[2] = {grp("web", "0-1", 0x3), grp("batch", "2", 0x1c)};
+	char err[512] = "", path[128];
+	unsigned long looks;
+
+	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
+	assert_int_equal(rdt_verify(r), 0);
+	looks = rdt_verify_looks(r);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(rdt_verify(r), 0);
+	/* a mask written in a group is no change of the root */
+	assert_int_equal(rdt_apply(r, (struct rdt_group[]){grp("web", "0-1", 0x7), g[1]}, 2, err,
+				   sizeof(err)),
+			 0);
+	assert_int_equal(rdt_verify(r), 0);
+	assert_int_equal(rdt_verify_looks(r), looks);
+	snprintf(path, sizeof(path), "%s/iocad-s0-batch", t->root);
+	assert_int_equal(fake_tree_rmdir_group(NULL, path), 0);
+	assert_int_equal(rdt_verify(r), RDT_LOST);
+	assert_int_equal(rdt_verify_looks(r), looks + 1);
+	/* nothing new in the root, but the record is not held: a full look again */
+	assert_int_equal(rdt_verify(r), RDT_LOST);
+	assert_int_equal(rdt_verify_looks(r), looks + 2);
+	rdt_close(r);
+}
+
 /* A vanished class: only its tenant waits; back, it is managed again. */
 static void test_rdt_class_vanished_only_its_tenant_waits(void **state)
 {
@@ -370,6 +404,7 @@ int main(void)
 #define T(x) cmocka_unit_test_setup_teardown(x, setup, fake_tree_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_rdt_remount_found_and_groups_made_again),
+		T(test_rdt_verify_quiet_root_stats_no_group),
 		T(test_rdt_class_vanished_only_its_tenant_waits),
 		T(test_rdt_closids_counted_at_the_peak),
 		T(test_rdt_cpu_of_others_never_taken),

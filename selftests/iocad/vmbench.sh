@@ -83,6 +83,9 @@ for n in $sizes; do
 		"$(val "$f" info_us)"
 done
 echo "wait = the wake-up from poll(); recv = receiving and decoding the sample; info = the"
-echo "DDIO read-back request. What iocad spends beyond them is aggregation, decision and apply."
+echo "DDIO read-back request, which iocad makes only when a sample carries no DDIO mask (this"
+echo "module's always do: iocad makes none). What iocad spends beyond wait and recv is its"
+echo "resctrl and hotplug looks (a stat, an inotify read, a pread), aggregation, decision and"
+echo "apply (docs/bench.md)."
 echo "(the paper reports up to 800 us per interval for its userspace daemon on real hardware)"
 exit $rc
