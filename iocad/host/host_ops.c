@@ -54,7 +54,7 @@ static void refresh_cpus(struct host *h)
 	struct host_topo *t;
 	char err[256];
 
-	if (host_topo_online(h->cpu_root, &on, err, sizeof(err)) ||
+	if (host_topo_online_fd(&h->online_fd, h->cpu_root, &on, err, sizeof(err)) ||
 	    !memcmp(&on, &h->pi_online, sizeof(on)))
 		return;
 	t = malloc(sizeof(*t));
