@@ -181,7 +181,15 @@ check "SIGHUP: the new tenant gets a group with its CPU, the removed one's group
 	'[ "$(gcpus 0 cache)" = 3 ] && [ ! -d $R/iocad-s0-db ] && running'
 
 # --- a sampler that will not start (ioca.ko's sampler_fail_starts) ----------
+# the FSM's first decisions on the swapped tenants first: masks unchanged
+# over two seconds (four intervals), so a move of theirs is not read as the
+# failed reload's
 before=$(snapshot)
+for _i in 1 2 3 4 5 6 7 8 9 10; do
+	sleep 2
+	[ "$(snapshot)" = "$before" ] && break
+	before=$(snapshot)
+done
 echo 1000 >/sys/kernel/debug/ioca/sampler_fail_starts
 # a reload that changes sampling (500 -> 400 ms): neither its sampler nor the running one starts
 sed 's/^interval_ms = 500/interval_ms = 400/' /tmp/swap.ini >/tmp/three.ini
