@@ -32,12 +32,13 @@ struct args {
 	double allow_pct; /* --check passes with at most this share of cases broken */
 	const char *out;
 	bool check;
+	bool property_only; /* static and ioca only, the property without the report */
 };
 
 static int usage(void)
 {
 	fputs("usage: iocad-eval [--seed S] [--count N] [--first I] [--jobs J] [--out DIR]\n"
-	      "                  [--check [--allow-pct P]]\n"
+	      "                  [--check [--allow-pct P]] [--property-only]\n"
 	      "       iocad-eval [--seed S] --case I\n",
 	      stderr);
 	return 2;
@@ -45,10 +46,11 @@ static int usage(void)
 
 static int parse(int argc, char **argv, struct args *a)
 {
-	static const struct option lo[] = {
-		{"seed", 1, 0, 's'},  {"count", 1, 0, 'n'},	{"jobs", 1, 0, 'j'},
-		{"out", 1, 0, 'o'},   {"check", 0, 0, 'c'},	{"case", 1, 0, 'i'},
-		{"first", 1, 0, 'f'}, {"allow-pct", 1, 0, 'a'}, {0, 0, 0, 0}};
+	static const struct option lo[] = {{"seed", 1, 0, 's'},		 {"count", 1, 0, 'n'},
+					   {"jobs", 1, 0, 'j'},		 {"out", 1, 0, 'o'},
+					   {"check", 0, 0, 'c'},	 {"case", 1, 0, 'i'},
+					   {"first", 1, 0, 'f'},	 {"allow-pct", 1, 0, 'a'},
+					   {"property-only", 0, 0, 'p'}, {0, 0, 0, 0}};
 	int o;
 
 	*a = (struct args){.seed = 1, .count = 1000, .jobs = 2, .one = -1};
@@ -56,8 +58,8 @@ static int parse(int argc, char **argv, struct args *a)
 		unsigned long long v;
 		char *end;
 
-		if (o == 'c') {
-			a->check = true;
+		if (o == 'c' || o == 'p') {
+			*(o == 'c' ? &a->check : &a->property_only) = true;
 			continue;
 		}
 		if (o == 'o') {
@@ -107,7 +109,7 @@ static int one_case(const struct args *a, const char *dir)
 	static struct eval_result r;
 	static struct eval_case c;
 
-	eval_case_run(a->seed, (unsigned int)a->one, dir, &r);
+	eval_case_run(a->seed, (unsigned int)a->one, dir, false, &r);
 	eval_gen(a->seed, (unsigned int)a->one, &c);
 	eval_report_case(&r, &c, stdout);
 	return r.err ? 1 : 0;
@@ -117,7 +119,7 @@ static int one_case(const struct args *a, const char *dir)
 static void work(const struct args *a, unsigned int k, const char *dir, struct eval_result *r)
 {
 	for (unsigned int c = k; c < a->count; c += a->jobs)
-		eval_case_run(a->seed, a->first + c, dir, &r[c]);
+		eval_case_run(a->seed, a->first + c, dir, a->property_only, &r[c]);
 }
 
 static int run_all(const struct args *a, const char *dir, struct eval_result *r)
@@ -202,8 +204,10 @@ int main(int argc, char **argv)
 		unsigned int broken;
 
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		eval_report(r, a.count, a.seed, stdout, csv);
-		if (rep)
+		/* without the other modes and the oracle only the property has figures */
+		if (!a.property_only)
+			eval_report(r, a.count, a.seed, stdout, csv);
+		if (rep && !a.property_only)
 			eval_report(r, a.count, a.seed, rep, NULL);
 		broken = eval_property(r, a.count, a.seed, a.check ? stdout : rep ? rep : stderr);
 		double secs =
