@@ -26,13 +26,16 @@ static const char *const reason_names[] = {
 	[DECIDE_R_FSM] = "fsm",
 	[DECIDE_R_HARM_UNDONE] = "harm_undone",
 	[DECIDE_R_HARM_HELD] = "harm_held",
+	[DECIDE_R_PROBE] = "probe",
+	[DECIDE_R_PROBE_KEPT] = "probe_kept",
+	[DECIDE_R_PROBE_STATIC] = "probe_static",
 };
 
 const char *decide_reason_name(const struct decide_out *out)
 {
 	if (out->reason == DECIDE_R_FSM)
 		return fsm_reason_name(out->fsm_reason);
-	return (unsigned int)out->reason <= DECIDE_R_HARM_HELD ? reason_names[out->reason] : "?";
+	return (unsigned int)out->reason <= DECIDE_R_PROBE_STATIC ? reason_names[out->reason] : "?";
 }
 
 int decide_mode_parse(const char *s, enum iocad_mode *out)
@@ -69,7 +72,7 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
  * DDIO's ways: the guard then measures it before iocad's first change and
  * judges that change against static itself (guard.h).
  */
-static bool start_static(const struct config *cfg, struct planner_alloc *a)
+static bool start_static(const struct config *cfg, struct planner_alloc *a, struct guard_state *g)
 {
 	struct planner_alloc b = *a;
 
@@ -78,6 +81,12 @@ static bool start_static(const struct config *cfg, struct planner_alloc *a)
 	for (unsigned int i = 0; i < b.ntenants; i++)
 		if (cfg->tenant[i].prio == CONFIG_PRIO_PS && (b.mask[i] & b.ddio_mask))
 			return false;
+	/*
+	 * what a PS tenant is judged against (the static probe's layout); never
+	 * one that puts a PS tenant on DDIO's ways, the Latent Contender
+	 */
+	g->ref = b;
+	g->ref_valid = true;
 	*a = b;
 	return true;
 }
@@ -107,7 +116,7 @@ int decide_init_at(struct decide_ctx *ctx, const struct config *cfg, enum iocad_
 	a->incl_deferred = mode == IOCAD_MODE_IOCA && cfg->inclusive_mask;
 	/* the layout applied at start has been in force for a whole interval by the first judged */
 	ctx->guard.since = GUARD_SETTLE;
-	if (mode == IOCAD_MODE_IOCA && !last && start_static(cfg, a)) {
+	if (mode == IOCAD_MODE_IOCA && !last && start_static(cfg, a, &ctx->guard)) {
 		ctx->guard.static_start = true;
 		return 0;
 	}
@@ -280,6 +289,7 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenan
 	*a = b;
 	/* someone else moved DDIO: what the guard measured before says nothing now */
 	ctx->guard.watching = false;
+	ctx->guard.ref_valid = ctx->guard.probing = false;
 	ctx->guard.since = 0;
 	return false;
 }
@@ -403,6 +413,34 @@ static void guard_after(struct decide_ctx *ctx, const struct tenant_delta *d,
 	guard_changed(&ctx->guard, ctx->cfg, before, out->prev_state, d);
 }
 
+/*
+ * The static probe (guard.h); true if it is this interval's decision. A
+ * probe in progress keeps the FSM still: it would judge counters measured
+ * under a layout that is not its own.
+ */
+static bool probe(struct decide_ctx *ctx, const struct tenant_delta *d, struct decide_out *out)
+{
+	static const enum decide_reason reason[] = {
+		[GUARD_PROBE_START] = DECIDE_R_PROBE,
+		[GUARD_PROBE_WAIT] = DECIDE_R_PROBE,
+		[GUARD_PROBE_KEPT] = DECIDE_R_PROBE_KEPT,
+		[GUARD_PROBE_STATIC] = DECIDE_R_PROBE_STATIC,
+	};
+	struct planner_alloc before = ctx->alloc;
+	enum guard_probe_verdict v;
+
+	v = guard_probe(&ctx->guard, ctx->cfg, d, out->stab.verdict != STAB_STABLE, &ctx->alloc,
+			&ctx->state);
+	if (v == GUARD_PROBE_NONE)
+		return false;
+	out->reason = reason[v];
+	out->state = ctx->state;
+	out->changed = masks_differ(&before, &ctx->alloc);
+	out->ddio_changed = before.ddio_ways != ctx->alloc.ddio_ways;
+	ctx->win.n = 0;
+	return true;
+}
+
 void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct decide_out *out)
 {
 	const struct config *cfg = ctx->cfg;
@@ -429,7 +467,7 @@ void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct de
 			ctx->win.n = 0;
 		return;
 	}
-	if (ctx->mode == IOCAD_MODE_IOCA && guard_before(ctx, d, out))
+	if (ctx->mode == IOCAD_MODE_IOCA && (guard_before(ctx, d, out) || probe(ctx, d, out)))
 		return;
 	if (ctx->mode == IOCAD_MODE_IOCA)
 		guard_offer_inclusive(&ctx->guard, &ctx->alloc);

@@ -36,6 +36,9 @@ enum decide_reason {
 	DECIDE_R_FSM,	       /* the FSM ran; see fsm_reason */
 	DECIDE_R_HARM_UNDONE,  /* the last changes cost a PS tenant: undone (guard.h) */
 	DECIDE_R_HARM_HELD,    /* the decision's layout is one that hurt: refused for now */
+	DECIDE_R_PROBE,	       /* static's layout in force, measured beside iocad's (guard.h) */
+	DECIDE_R_PROBE_KEPT,   /* the probe found iocad's as good for every PS tenant */
+	DECIDE_R_PROBE_STATIC, /* a PS tenant did better under static's: it stays, held */
 };
 
 /*
