@@ -451,6 +451,8 @@ void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct de
 	memset(out, 0, sizeof(*out));
 	out->prev_state = ctx->state;
 	out->tenant = -1;
+	if (ctx->alloc.ddio_cap)
+		ctx->alloc.ddio_cap_age++;
 	stability_check(cfg, &ctx->alloc, d, &out->stab);
 	if (ctx->mode != IOCAD_MODE_STATIC)
 		demand_window_push(ctx, d);

@@ -108,6 +108,21 @@ void guard_undo(struct guard_state *g, struct planner_alloc *a, enum fsm_state_i
 	g->since = 0;
 }
 
+/*
+ * A PS tenant's IPC moved by more than the probe's margin: what static's
+ * layout would give it may have moved too. A workload change that moves no
+ * PS tenant's IPC is not worth a probe (it costs the BE tenants iocad's gains
+ * for two intervals).
+ */
+static bool ps_ipc_moved(const struct config *cfg, const struct tenant_delta *d)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		if (cfg->tenant[i].prio == CONFIG_PRIO_PS &&
+		    !same(d->prev.tenant[i].ipc, d->cur.tenant[i].ipc, GUARD_PROBE_LOSS))
+			return true;
+	return false;
+}
+
 enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config *cfg,
 				     const struct tenant_delta *d, bool moved,
 				     struct planner_alloc *a, enum fsm_state_id *state)
@@ -147,7 +162,7 @@ enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config 
 	if (g->watching)
 		return GUARD_PROBE_NONE;
 	if (moved) {
-		if (g->since > GUARD_SETTLE)
+		if (g->since > GUARD_SETTLE && ps_ipc_moved(cfg, d))
 			g->probe_pending = true;
 		return GUARD_PROBE_NONE;
 	}

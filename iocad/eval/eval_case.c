@@ -75,20 +75,32 @@ void eval_case_run(uint64_t seed, unsigned int index, const char *dir, bool prop
 		   struct eval_result *r)
 {
 	static struct eval_case c;
-	static struct eval_run run[3];
-	static const enum iocad_mode modes[] = {IOCAD_MODE_STATIC, IOCAD_MODE_IOCA,
-						IOCAD_MODE_CORE_ONLY};
 
 	memset(r, 0, sizeof(*r));
 	r->index = index;
 	r->err = eval_gen(seed, index, &c);
-	r->seed = c.seed;
-	r->kind = c.kind;
-	snprintf(r->desc, sizeof(r->desc), "%s", c.desc);
 	if (r->err) {
+		r->seed = c.seed;
 		snprintf(r->msg, sizeof(r->msg), "generator: %s", strerror(-r->err));
 		return;
 	}
+	eval_case_run_given(&c, dir, property_only, r);
+}
+
+void eval_case_run_given(const struct eval_case *cp, const char *dir, bool property_only,
+			 struct eval_result *r)
+{
+	static struct eval_case c;
+	static struct eval_run run[3];
+	static const enum iocad_mode modes[] = {IOCAD_MODE_STATIC, IOCAD_MODE_IOCA,
+						IOCAD_MODE_CORE_ONLY};
+
+	c = *cp;
+	memset(r, 0, sizeof(*r));
+	r->index = c.index;
+	r->seed = c.seed;
+	r->kind = c.kind;
+	snprintf(r->desc, sizeof(r->desc), "%s", c.desc);
 	r->nphases = c.nphases;
 	for (unsigned int m = 0; m < (property_only ? 2u : 3u); m++) {
 		r->err = eval_run_case(&c, dir, modes[m], m == 0, &run[m]);

@@ -50,4 +50,8 @@ const char *eval_mode_name(enum eval_mode m);
 void eval_case_run(uint64_t seed, unsigned int index, const char *dir, bool property_only,
 		   struct eval_result *r);
 
+/* As eval_case_run on a case given whole (a story's own config and scenario). */
+void eval_case_run_given(const struct eval_case *c, const char *dir, bool property_only,
+			 struct eval_result *r);
+
 #endif /* IOCAD_EVAL_CASE_H */

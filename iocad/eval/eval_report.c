@@ -292,3 +292,21 @@ void eval_report_case(const struct eval_result *r, const struct eval_case *c, FI
 		}
 	}
 }
+
+void eval_report_story(const struct eval_result *r, const struct eval_case *c, FILE *out)
+{
+	if (r->err) {
+		fprintf(out, "error: %s\n", r->msg);
+		return;
+	}
+	for (unsigned int p = 0; p < r->nphases; p++) {
+		for (unsigned int i = 0; i <= r->ntenants; i++) {
+			fprintf(out, "phase %u %g %g %s", p, c->start[p], c->start[p + 1],
+				i < r->ntenants ? r->name[i] : "mem");
+			for (int m = 0; m < EVAL_NMODES; m++)
+				fprintf(out, " %s %.6g", eval_mode_name((enum eval_mode)m),
+					i < r->ntenants ? r->tp[p][i].ipc[m] : r->mem[p][m]);
+			fputc('\n', out);
+		}
+	}
+}

@@ -279,6 +279,25 @@ static void test_guard_no_probe_without_a_move_or_on_statics_layout(void **state
 	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, false, &now, &st), GUARD_PROBE_NONE);
 }
 
+static void test_guard_no_probe_when_no_ps_tenant_ipc_moved(void **state)
+{
+	struct fx *f = *state;
+	struct planner_alloc now = f->b;
+	enum fsm_state_id st = FSM_HIGH_KEEP;
+
+	/* the BE tenant's counters moved, the PS tenant's IPC held: nothing to fear */
+	on_b_beside_static(f);
+	rates(f, 1.0, 0.01, 1e7);
+	f->d.prev = f->d.cur;
+	f->d.cur.tenant[1].llc_refs *= 3;
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, true, &now, &st), GUARD_PROBE_NONE);
+	assert_false(f->g.probe_pending);
+	/* its IPC moved by more than the probe's margin: static's may have moved too */
+	f->d.cur.tenant[0].ipc *= 1.04;
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, true, &now, &st), GUARD_PROBE_NONE);
+	assert_true(f->g.probe_pending);
+}
+
 static void test_guard_more_io_excuses_no_loss_against_statics_layout(void **state)
 {
 	struct fx *f = *state;
@@ -344,6 +363,8 @@ int main(void)
 			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_guard_no_probe_without_a_move_or_on_statics_layout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_guard_no_probe_when_no_ps_tenant_ipc_moved,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_guard_more_io_excuses_no_loss_against_statics_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_guard_more_io_asks_for_a_probe, setup,
