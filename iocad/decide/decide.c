@@ -398,10 +398,14 @@ static bool guard_before(struct decide_ctx *ctx, const struct tenant_delta *d,
 static void guard_after(struct decide_ctx *ctx, const struct tenant_delta *d,
 			const struct planner_alloc *before, struct decide_out *out)
 {
+	bool reclaim;
+
 	out->changed = masks_differ(before, &ctx->alloc);
 	if (!out->changed || ctx->mode != IOCAD_MODE_IOCA)
 		return;
-	if (guard_refuses(&ctx->guard, &ctx->alloc)) {
+	reclaim = out->reason == DECIDE_R_FSM && out->action == FSM_ACT_RECLAIM;
+	if (guard_refuses(&ctx->guard, &ctx->alloc) ||
+	    (!reclaim && guard_series_full(&ctx->guard))) {
 		ctx->alloc = *before;
 		ctx->state = out->prev_state;
 		out->changed = false;
@@ -410,7 +414,7 @@ static void guard_after(struct decide_ctx *ctx, const struct tenant_delta *d,
 		out->reason = DECIDE_R_HARM_HELD;
 		return;
 	}
-	guard_changed(&ctx->guard, ctx->cfg, before, out->prev_state, d);
+	guard_changed(&ctx->guard, ctx->cfg, before, out->prev_state, d, !reclaim);
 }
 
 /*

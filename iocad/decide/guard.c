@@ -190,9 +190,14 @@ bool guard_refuses(const struct guard_state *g, const struct planner_alloc *a)
 	return g->banned_set;
 }
 
+bool guard_series_full(const struct guard_state *g)
+{
+	return g->watching && g->series >= GUARD_SERIES_MAX;
+}
+
 void guard_changed(struct guard_state *g, const struct config *cfg,
 		   const struct planner_alloc *before, enum fsm_state_id state,
-		   const struct tenant_delta *d)
+		   const struct tenant_delta *d, bool count)
 {
 	if (!g->watching) {
 		g->base = *before;
@@ -202,7 +207,9 @@ void guard_changed(struct guard_state *g, const struct config *cfg,
 		if (g->base_measured)
 			measure(g, cfg, d);
 		g->watching = true;
+		g->series = 0;
 	}
+	g->series += count;
 	g->since = 0;
 }
 

@@ -31,11 +31,14 @@
  * follows another within GUARD_PROBE_GAP intervals.
  */
 #define GUARD_PROBE_LOSS 0.03
+/* changes in a row before the guard must judge them (the next waits for its verdict) */
+#define GUARD_SERIES_MAX 3
 #define GUARD_PROBE_GAP 8
 
 struct guard_state {
 	bool static_start;	   /* iocad started from static's layout */
 	bool watching;		   /* a change is waiting to be judged */
+	unsigned int series;	   /* changes in the series being watched */
 	unsigned int since;	   /* intervals since the last change */
 	struct planner_alloc base; /* the settled layout before the changes */
 	enum fsm_state_id base_state;
@@ -88,11 +91,19 @@ bool guard_refuses(const struct guard_state *g, const struct planner_alloc *a);
 
 /*
  * The interval's decision changed the layout from @before (in force, with
- * @state, while @d was measured): watch it.
+ * @state, while @d was measured): watch it. @count: it counts toward
+ * GUARD_SERIES_MAX (a reclaim, which only gives ways back, does not).
  */
 void guard_changed(struct guard_state *g, const struct config *cfg,
 		   const struct planner_alloc *before, enum fsm_state_id state,
-		   const struct tenant_delta *d);
+		   const struct tenant_delta *d, bool count);
+
+/*
+ * GUARD_SERIES_MAX changes in a row wait to be judged: a series that never
+ * settles is never judged, so the next change (a reclaim excepted) waits
+ * until the guard has seen them settle.
+ */
+bool guard_series_full(const struct guard_state *g);
 
 /*
  * The inclusive-ways pass, held back in @a, is let in once the layout

@@ -72,7 +72,7 @@ static enum guard_verdict change_then(struct fx *f, double ipc_after, double rpi
 
 	rates(f, 1.0, 0.01, 1e7);
 	assert_int_equal(guard_judge(&f->g, &f->cfg, &f->d, victim), GUARD_OK);
-	guard_changed(&f->g, &f->cfg, &f->a, FSM_LOW_KEEP, &f->d);
+	guard_changed(&f->g, &f->cfg, &f->a, FSM_LOW_KEEP, &f->d, true);
 	for (int k = 0; k < GUARD_SETTLE && v == GUARD_OK; k++) {
 		rates(f, ipc_after, rpi_after, ddio_after);
 		v = guard_judge(&f->g, &f->cfg, &f->d, victim);
@@ -279,6 +279,28 @@ static void test_guard_no_probe_without_a_move_or_on_statics_layout(void **state
 	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, false, &now, &st), GUARD_PROBE_NONE);
 }
 
+static void test_guard_series_waits_to_be_judged_after_a_few_changes(void **state)
+{
+	struct fx *f = *state;
+	int victim;
+
+	/* changes every interval would never settle long enough to be judged */
+	rates(f, 1.0, 0.01, 1e7);
+	for (int k = 0; k < GUARD_SERIES_MAX; k++) {
+		assert_false(guard_series_full(&f->g));
+		guard_judge(&f->g, &f->cfg, &f->d, &victim);
+		guard_changed(&f->g, &f->cfg, &f->a, FSM_IO_DEMAND, &f->d, true);
+	}
+	assert_true(guard_series_full(&f->g));
+	/* a reclaim gives ways back: it does not count */
+	guard_changed(&f->g, &f->cfg, &f->a, FSM_RECLAIM, &f->d, false);
+	assert_int_equal(f->g.series, GUARD_SERIES_MAX);
+	/* judged once settled: the next series may start */
+	for (int k = 0; k < GUARD_SETTLE; k++)
+		assert_int_equal(guard_judge(&f->g, &f->cfg, &f->d, &victim), GUARD_OK);
+	assert_false(guard_series_full(&f->g));
+}
+
 static void test_guard_no_probe_when_no_ps_tenant_ipc_moved(void **state)
 {
 	struct fx *f = *state;
@@ -363,6 +385,8 @@ int main(void)
 			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_guard_no_probe_without_a_move_or_on_statics_layout, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_guard_series_waits_to_be_judged_after_a_few_changes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_guard_no_probe_when_no_ps_tenant_ipc_moved,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
