@@ -79,8 +79,12 @@ static bool start_static(const struct config *cfg, struct planner_alloc *a, stru
 	if (planner_plan(cfg, PLANNER_IO_UNAWARE, NULL, 0, &b))
 		return false;
 	for (unsigned int i = 0; i < b.ntenants; i++)
-		if (cfg->tenant[i].prio == CONFIG_PRIO_PS && (b.mask[i] & b.ddio_mask))
+		if (cfg->tenant[i].prio == CONFIG_PRIO_PS && (b.mask[i] & b.ddio_mask)) {
+			/* the I/O-aware start moves as few tenants from static's places as it can
+			 */
+			memcpy(a->mask, b.mask, sizeof(a->mask));
 			return false;
+		}
 	/*
 	 * what a PS tenant is judged against (the static probe's layout); never
 	 * one that puts a PS tenant on DDIO's ways, the Latent Contender
