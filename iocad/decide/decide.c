@@ -168,7 +168,7 @@ static void core_side(struct decide_ctx *ctx, const struct tenant_delta *d, int 
 		a->grant_refs[i] = c->llc_refs;
 		a->core_probe = i;
 		out->reason = DECIDE_R_CORE_ALLOC;
-	} else if (select_tenant_grown(cfg, a, i) &&
+	} else if (select_tenant_grown(cfg, a, i) && !ctx->adopted &&
 		   c->llc_refs < a->grant_refs[i] * (1.0 - cfg->threshold_stable)) {
 		planner_group_add(a, (unsigned int)i, -1);
 		out->reason = DECIDE_R_CORE_RELEASE;
@@ -201,6 +201,13 @@ static void run_fsm(struct decide_ctx *ctx, const struct tenant_delta *d, struct
 		demand_own(cfg, d) || demand_own_window(ctx, d) || demand_last_grow_paid(ctx, d);
 	a->grow_probe = -1;
 	select_reclaim(cfg, a, d, &rc);
+	/*
+	 * in the interval that refills the cache after an outside DDIO change
+	 * moved the tenants, a moved tenant's references fall with its IPC:
+	 * that is the move, not idleness (Fig. 11: xmem4 lost its granted way)
+	 */
+	if (ctx->adopted)
+		rc.kind = SELECT_RECLAIM_NONE;
 	s.idle = rc.kind != SELECT_RECLAIM_NONE;
 	fsm_step(&s, d, &o);
 	out->reason = DECIDE_R_FSM;
@@ -291,6 +298,7 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenan
 		return true;
 	}
 	*a = b;
+	ctx->adopted = true;
 	/* someone else moved DDIO: what the guard measured before says nothing now */
 	ctx->guard.watching = false;
 	ctx->guard.ref_valid = ctx->guard.probing = false;
@@ -522,4 +530,5 @@ void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct de
 		ctx->win.n = 0;
 	if (out->reason != DECIDE_R_CORE_ALLOC)
 		ctx->alloc.core_probe = -1;
+	ctx->adopted = false;
 }

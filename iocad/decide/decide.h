@@ -65,6 +65,7 @@ struct decide_ctx {
 	struct planner_alloc alloc;
 	struct decide_window win;
 	struct guard_state guard; /* ioca mode: every change judged by what it did */
+	bool adopted;		  /* an outside DDIO change was adopted since the last step */
 };
 
 struct decide_out {

@@ -245,6 +245,13 @@ unsigned int eval_property(const struct eval_result *r, unsigned int n, uint64_t
 	for (unsigned int c = 0; c < n; c++) {
 		bool hit = false;
 
+		/* counted as broken: say why, also where no report lists it (--property-only) */
+		if (r[c].err)
+			fprintf(out,
+				"property: case %u could not run: %s (iocad/build/iocad-eval "
+				"--seed %llu "
+				"--case %u)\n",
+				r[c].index, r[c].msg, (unsigned long long)seed, r[c].index);
 		for (unsigned int p = 0; !r[c].err && p < r[c].nphases; p++)
 			for (unsigned int i = 0; i < r[c].ntenants; i++) {
 				double v = ratio(r[c].tp[p][i].ipc[EVAL_IOCA],

@@ -145,6 +145,30 @@ static void test_ddio_cap_holds_through_the_refill_after_a_way_goes_back(void **
 	free(f);
 }
 
+/*
+ * An outside DDIO change moves the tenants; in the interval after it a
+ * moved tenant's references fall with its IPC while its cache refills. That
+ * is no idleness: its granted way stays (Fig. 11: xmem4 lost one so).
+ */
+static void test_no_reclaim_in_the_refill_after_an_outside_ddio_change(void **u)
+{
+	struct decide_fx *f = load(slicing, "");
+	struct planner_alloc a;
+
+	(void)u;
+	decide_fx_step(f);
+	decide_fx_step(f);
+	planner_group_add(&f->ctx.alloc, 1, 1); /* be1 was granted a way at 1e6 refs/s */
+	f->ctx.alloc.grant_refs[1] = 1e6;
+	assert_false(decide_adopt_ddio(&f->ctx, 0x700, &f->d));
+	a = f->ctx.alloc;
+	/* the refill: be1's references halve, DDIO's misses settled */
+	f->iv.tenant[1].llc_refs = 5e5;
+	decide_fx_step(f);
+	assert_int_equal(f->ctx.alloc.ways[1], a.ways[1]);
+	free(f);
+}
+
 /* ddio_growth = paper: grow to DDIO_WAYS_MAX while misses stay high. */
 static void test_ddio_growth_paper_rule_grows_to_max(void **u)
 {
@@ -405,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_ddio_grow_never_covers_a_ps_tenant_whole),
 		cmocka_unit_test(test_ddio_growth_stops_when_a_way_does_not_pay),
 		cmocka_unit_test(test_ddio_cap_holds_through_the_refill_after_a_way_goes_back),
+		cmocka_unit_test(test_no_reclaim_in_the_refill_after_an_outside_ddio_change),
 		cmocka_unit_test(test_ddio_growth_paper_rule_grows_to_max),
 		cmocka_unit_test(test_fresh_layout_uses_latest_counters),
 		cmocka_unit_test(test_stable_system_corrects_who_shares),
