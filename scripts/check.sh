@@ -44,7 +44,7 @@ run_group metrics mk -C iocad check-metrics
 # Every `make ...` command the Markdown shows: its folder and targets exist,
 # the cheap ones run (scripts/readme_commands.py; 1-2 min with the builds).
 run_group readme-commands scripts/readme_commands.py --self-test
-# iocad against static on 200 generated cases (iocad/eval/README.md)
+# iocad against static on 1000 generated cases (iocad/eval/README.md)
 run_group eval-property mk -C iocad eval-check
 # iocad's systemd unit, host side (its VM test is in vmtest)
 run_group iocad-unit selftests/systemd/verify.sh

@@ -165,7 +165,29 @@ compare() { # name mode...
 	done
 }
 rows=()
-row() { rows+=("$(printf '| %s | %s | %s | %s |' "$1" "$2" "$3" "$4")"); }
+row() { rows+=("$(printf '| %s | %s | %s | %s | %s |' "$1" "$2" "$3" "$4" "${5:--}")"); }
+
+# The same story between static and the oracle (iocad-eval --story; iocad/eval/README.md):
+# run noise-free as a case cut into phases at $2 (seconds), the oracle's layout the
+# model's best per phase. For tenant $3 (or "mem", GB/s) in phases $4 (labelled $5):
+# "label static/ioca/oracle, ...".
+evalbin=iocad/build/iocad-eval
+between() { # name bounds tenant "phase..." "label..."
+	[ -x "$evalbin" ] || {
+		echo "n/a ($evalbin not built)"
+		return
+	}
+	"$evalbin" --story "examples/iocad/$1.ini" --scenario "examples/iocad/$1.scn" --phases "$2" |
+		awk -v t="$3" -v ps="$4" -v ls="$5" '
+		BEGIN { n = split(ps, p, " "); split(ls, l, ",") }
+		$1 == "phase" && $5 == t { s[$2] = $7; i[$2] = $9; o[$2] = $13 }
+		END {
+			f = t == "mem" ? 1e9 : 1
+			for (k = 1; k <= n; k++)
+				printf "%s%s %.3g/%.3g/%.3g", (k > 1 ? ", " : ""), l[k],
+					s[p[k]] / f, i[p[k]] / f, o[p[k]] / f
+		}'
+}
 
 name=fig8-leaky-dma
 if [ -f "examples/iocad/$name.ini" ]; then
@@ -175,7 +197,8 @@ if [ -f "examples/iocad/$name.ini" ]; then
 	d() { pct "$(phase_mean "$io" "$1" 44 55)" "$(phase_mean "$sc" "$1" 44 55)"; }
 	row "Leaky DMA, packet-size ramp" "Fig. 8" \
 		"DDIO hits up, misses down; memory traffic up to -15.6 %; vswitch IPC about +5 %, fewer cycles/packet" \
-		"1500 B vs static: DDIO hits $(d ddio_hits), misses $(d ddio_misses); memory $(d sim_mem_bytes_s); vswitch IPC $(d vswitch_ipc), cycles/packet $(d sim_vswitch_cycles_per_pkt)"
+				"1500 B vs static: DDIO hits $(d ddio_hits), misses $(d ddio_misses); memory $(d sim_mem_bytes_s); vswitch IPC $(d vswitch_ipc), cycles/packet $(d sim_vswitch_cycles_per_pkt)" \
+		"vswitch IPC $(between "$name" 0,10,20,30,40,55 vswitch "0 2 4" "64B,512B,1500B"); memory GB/s $(between "$name" 0,10,20,30,40,55 mem "0 2 4" "64B,512B,1500B")"
 fi
 
 name=fig9-flows
@@ -192,7 +215,8 @@ if [ -f "examples/iocad/$name.ini" ]; then
 		'BEGIN { printf "%.1fx", a / b }')
 	row "Flow ramp, aggregation" "Fig. 9" \
 		"vswitch IPC falls with flows; IOCA gives it ways, IPC up to +11.4 % over static" \
-		"static IPC falls $fall from 1K to 100K flows; ioca vs static by flows:${best%,}"
+				"static IPC falls $fall from 1K to 100K flows; ioca vs static by flows:${best%,}" \
+		"vswitch IPC $(between "$name" 0,10,20,30,40,55 vswitch "0 1 2 3 4" "1K,10K,30K,60K,100K")"
 fi
 
 name=fig10-latent-sweep
@@ -209,7 +233,8 @@ if [ -f "examples/iocad/$name.ini" ]; then
 	lat="$(phase_mean "$io" sim_xmem4_lat_ns 37 45) / $(phase_mean "$co" sim_xmem4_lat_ns 37 45) / $(phase_mean "$sc" sim_xmem4_lat_ns 37 45) ns"
 	row "Latent contender, packet-size sweep" "Fig. 10" \
 		"PS X-Mem throughput ioca > core-only > static, gap growing with packet size: +53.6-111.5 % vs static, +1.4-56 % vs core-only; lower latency" \
-		"xmem4 throughput ioca vs static:${vs_s%,}; vs core-only:${vs_c%,}; latency at 1500 B ioca/core-only/static $lat"
+				"xmem4 throughput ioca vs static:${vs_s%,}; vs core-only:${vs_c%,}; latency at 1500 B ioca/core-only/static $lat" \
+		"xmem4 IPC $(between "$name" 5,15,25,35,45 xmem4 "0 1 2 3" "64B,512B,1024B,1500B")"
 	after=$(pct "$(phase_mean "$io" sim_xmem4_refs_s 47 60)" "$(phase_mean "$sc" sim_xmem4_refs_s 47 60)")
 	# DDIO and xmem4's masks in ioca's last interval
 	read -r dm xm < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -258,7 +283,8 @@ if [ -f "examples/iocad/$name.ini" ]; then
 	a=$out/$name.csv b=$out/$name-none.csv
 	row "I/O tenant on the inclusive ways" "A4 Fig. 7" \
 		"lower memory bandwidth and latency with the I/O-heavy tenant on the inclusive ways" \
-		"pmd on them vs db on them: DRAM traffic $(pct "$(phase_mean "$a" sim_mem_bytes_s 2 45)" "$(phase_mean "$b" sim_mem_bytes_s 2 45)"), db's latency $(pct "$(phase_mean "$a" sim_db_lat_ns 2 45)" "$(phase_mean "$b" sim_db_lat_ns 2 45)"), db's IPC $(pct "$(phase_mean "$a" db_ipc 2 45)" "$(phase_mean "$b" db_ipc 2 45)")"
+				"pmd on them vs db on them: DRAM traffic $(pct "$(phase_mean "$a" sim_mem_bytes_s 2 45)" "$(phase_mean "$b" sim_mem_bytes_s 2 45)"), db's latency $(pct "$(phase_mean "$a" sim_db_lat_ns 2 45)" "$(phase_mean "$b" sim_db_lat_ns 2 45)"), db's IPC $(pct "$(phase_mean "$a" db_ipc 2 45)" "$(phase_mean "$b" db_ipc 2 45)")" \
+		"$(between "$name" 2,45 db 0 "db IPC"); $(between "$name" 2,45 pmd 0 "pmd IPC"); $(between "$name" 2,45 mem 0 "memory GB/s")"
 fi
 
 name=join-leave
@@ -291,7 +317,8 @@ if [ -f "examples/iocad/$name.ini" ] && [ -f "examples/iocad/$name-on.ini" ]; th
 	at() { sed -n "s/.*DDIO $1 at t=\([0-9]*\)s (auto.*/\1 s/p" "$out/$name.log" | head -n 1; }
 	row "Storage DDIO off under network + storage load" "A4 Fig. 8a" \
 		"DDIO off for storage DMA that only pollutes the LLC lifts the high-priority workloads (part of A4's +51 % over DDIO-oblivious management)" \
-		"auto vs on, 1.5 GiB/s of SSD writes beside 1 Mpps of 1500 B: DDIO hits $(d ddio_hits), misses $(d ddio_misses), memory $(d sim_mem_bytes_s), net IPC $(d net_ipc), web IPC $(d web_ipc), batch (on DDIO's ways) IPC $(d batch_ipc); SSD DDIO off at $(at off), on at $(at on) (load stops at 40 s)"
+		"auto vs on, 1.5 GiB/s of SSD writes beside 1 Mpps of 1500 B: DDIO hits $(d ddio_hits), misses $(d ddio_misses), memory $(d sim_mem_bytes_s), net IPC $(d net_ipc), web IPC $(d web_ipc), batch (on DDIO's ways) IPC $(d batch_ipc); SSD DDIO off at $(at off), on at $(at on) (load stops at 40 s)" \
+		"$(between "$name" 2,20,38 web 1 "web IPC"); $(between "$name" 2,20,38 net 1 "net IPC"); $(between "$name" 2,20,38 mem 1 "memory GB/s")"
 fi
 
 name=antagonist
@@ -303,7 +330,8 @@ if [ -f "examples/iocad/$name.ini" ] && [ -f "examples/iocad/$name-observe.ini" 
 	d() { pct "$(phase_mean "$io" "$1" 20 38)" "$(phase_mean "$ob" "$1" 20 38)"; }
 	row "Antagonist confined to a small zone" "A4 (antagonists)" \
 		"a tenant with very high L2 and LLC miss ratios confined to a small zone; the others gain" \
-		"confine vs observe while a BE tenant sharing a DDIO way scans 1 GiB (20-38 s): DDIO misses $(phase_mean "$io" ddio_misses 20 38)/s vs $(phase_mean "$ob" ddio_misses 20 38)/s, memory $(d sim_mem_bytes_s), net IPC $(d net_ipc), web IPC $(d web_ipc), the antagonist's IPC $(d stream_ipc); $(grep -c 'is an antagonist' "$out/$name.log") confinement, $(grep -c 'no antagonist any more' "$out/$name.log") release"
+		"confine vs observe while a BE tenant sharing a DDIO way scans 1 GiB (20-38 s): DDIO misses $(phase_mean "$io" ddio_misses 20 38)/s vs $(phase_mean "$ob" ddio_misses 20 38)/s, memory $(d sim_mem_bytes_s), net IPC $(d net_ipc), web IPC $(d web_ipc), the antagonist's IPC $(d stream_ipc); $(grep -c 'is an antagonist' "$out/$name.log") confinement, $(grep -c 'no antagonist any more' "$out/$name.log") release" \
+		"$(between "$name" 2,20,38 web 1 "web IPC"); $(between "$name" 2,20,38 net 1 "net IPC")"
 fi
 
 # Story $1's scenario with its config changed by sed expression $3, traced
@@ -331,13 +359,14 @@ if [ -f "examples/iocad/$name.ini" ] && [ -f "examples/iocad/$name-ioca.ini" ]; 
 	part() { echo "PS mean $(hp "$1") (web $(d "$1" web_ipc), net $(d "$1" net_ipc)), BE db $(d "$1" db_ipc), batch $(d "$1" batch_ipc), DDIO misses $(phase_mean "$io" ddio_misses 20 60)/s vs $(m "$1" ddio_misses)/s, memory $(d "$1" sim_mem_bytes_s)"; }
 	row "The whole design vs IOCA's rules alone" "A4 (overall)" \
 		"+51 % for high-priority workloads over DDIO-oblivious management" \
-		"whole vs IOCA alone (20-60 s): the PS tenants' mean IPC $(hp ioca) (web $(d ioca web_ipc), its latency $(d ioca sim_web_lat_ns); net $(d ioca net_ipc), its 3.29 Mpps $(d ioca sim_net_pkts_s)); BE db $(d ioca db_ipc), batch $(d ioca batch_ipc), stream $(d ioca stream_ipc); DDIO misses $(phase_mean "$io" ddio_misses 20 60)/s vs $(m ioca ddio_misses)/s, memory $(d ioca sim_mem_bytes_s). Whole vs without the inclusive ways: $(part no-inclusive); vs the SSD's DDIO on: $(part ddio-on); vs antagonists off: $(part no-antagonists)"
+		"whole vs IOCA alone (20-60 s): the PS tenants' mean IPC $(hp ioca) (web $(d ioca web_ipc), its latency $(d ioca sim_web_lat_ns); net $(d ioca net_ipc), its 3.29 Mpps $(d ioca sim_net_pkts_s)); BE db $(d ioca db_ipc), batch $(d ioca batch_ipc), stream $(d ioca stream_ipc); DDIO misses $(phase_mean "$io" ddio_misses 20 60)/s vs $(m ioca ddio_misses)/s, memory $(d ioca sim_mem_bytes_s). Whole vs without the inclusive ways: $(part no-inclusive); vs the SSD's DDIO on: $(part ddio-on); vs antagonists off: $(part no-antagonists)" \
+		"$(between "$name" 2,20,60 web 1 "web IPC"); $(between "$name" 2,20,60 net 1 "net IPC"); $(between "$name" 2,20,60 mem 1 "memory GB/s")"
 fi
 
 if [ ${#rows[@]} -gt 0 ]; then
 	echo
-	echo "| story | paper | paper's result | ours (simulator) |"
-	echo "|---|---|---|---|"
+		echo "| story | paper | paper's result | ours (simulator) | static / ioca / oracle (noise-free, second half of each phase) |"
+	echo "|---|---|---|---|---|"
 	printf '%s\n' "${rows[@]}"
 fi
 # Sensitivity: each story's headline figure with one uncertain platform

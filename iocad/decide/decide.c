@@ -26,13 +26,16 @@ static const char *const reason_names[] = {
 	[DECIDE_R_FSM] = "fsm",
 	[DECIDE_R_HARM_UNDONE] = "harm_undone",
 	[DECIDE_R_HARM_HELD] = "harm_held",
+	[DECIDE_R_PROBE] = "probe",
+	[DECIDE_R_PROBE_KEPT] = "probe_kept",
+	[DECIDE_R_PROBE_STATIC] = "probe_static",
 };
 
 const char *decide_reason_name(const struct decide_out *out)
 {
 	if (out->reason == DECIDE_R_FSM)
 		return fsm_reason_name(out->fsm_reason);
-	return (unsigned int)out->reason <= DECIDE_R_HARM_HELD ? reason_names[out->reason] : "?";
+	return (unsigned int)out->reason <= DECIDE_R_PROBE_STATIC ? reason_names[out->reason] : "?";
 }
 
 int decide_mode_parse(const char *s, enum iocad_mode *out)
@@ -69,15 +72,25 @@ int decide_init(struct decide_ctx *ctx, const struct config *cfg, enum iocad_mod
  * DDIO's ways: the guard then measures it before iocad's first change and
  * judges that change against static itself (guard.h).
  */
-static bool start_static(const struct config *cfg, struct planner_alloc *a)
+static bool start_static(const struct config *cfg, struct planner_alloc *a, struct guard_state *g)
 {
 	struct planner_alloc b = *a;
 
 	if (planner_plan(cfg, PLANNER_IO_UNAWARE, NULL, 0, &b))
 		return false;
 	for (unsigned int i = 0; i < b.ntenants; i++)
-		if (cfg->tenant[i].prio == CONFIG_PRIO_PS && (b.mask[i] & b.ddio_mask))
+		if (cfg->tenant[i].prio == CONFIG_PRIO_PS && (b.mask[i] & b.ddio_mask)) {
+			/* the I/O-aware start moves as few tenants from static's places as it can
+			 */
+			memcpy(a->mask, b.mask, sizeof(a->mask));
 			return false;
+		}
+	/*
+	 * what a PS tenant is judged against (the static probe's layout); never
+	 * one that puts a PS tenant on DDIO's ways, the Latent Contender
+	 */
+	g->ref = b;
+	g->ref_valid = true;
 	*a = b;
 	return true;
 }
@@ -107,7 +120,7 @@ int decide_init_at(struct decide_ctx *ctx, const struct config *cfg, enum iocad_
 	a->incl_deferred = mode == IOCAD_MODE_IOCA && cfg->inclusive_mask;
 	/* the layout applied at start has been in force for a whole interval by the first judged */
 	ctx->guard.since = GUARD_SETTLE;
-	if (mode == IOCAD_MODE_IOCA && !last && start_static(cfg, a)) {
+	if (mode == IOCAD_MODE_IOCA && !last && start_static(cfg, a, &ctx->guard)) {
 		ctx->guard.static_start = true;
 		return 0;
 	}
@@ -155,7 +168,7 @@ static void core_side(struct decide_ctx *ctx, const struct tenant_delta *d, int 
 		a->grant_refs[i] = c->llc_refs;
 		a->core_probe = i;
 		out->reason = DECIDE_R_CORE_ALLOC;
-	} else if (select_tenant_grown(cfg, a, i) &&
+	} else if (select_tenant_grown(cfg, a, i) && !ctx->adopted &&
 		   c->llc_refs < a->grant_refs[i] * (1.0 - cfg->threshold_stable)) {
 		planner_group_add(a, (unsigned int)i, -1);
 		out->reason = DECIDE_R_CORE_RELEASE;
@@ -188,6 +201,13 @@ static void run_fsm(struct decide_ctx *ctx, const struct tenant_delta *d, struct
 		demand_own(cfg, d) || demand_own_window(ctx, d) || demand_last_grow_paid(ctx, d);
 	a->grow_probe = -1;
 	select_reclaim(cfg, a, d, &rc);
+	/*
+	 * in the interval that refills the cache after an outside DDIO change
+	 * moved the tenants, a moved tenant's references fall with its IPC:
+	 * that is the move, not idleness (Fig. 11: xmem4 lost its granted way)
+	 */
+	if (ctx->adopted)
+		rc.kind = SELECT_RECLAIM_NONE;
 	s.idle = rc.kind != SELECT_RECLAIM_NONE;
 	fsm_step(&s, d, &o);
 	out->reason = DECIDE_R_FSM;
@@ -278,8 +298,10 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenan
 		return true;
 	}
 	*a = b;
+	ctx->adopted = true;
 	/* someone else moved DDIO: what the guard measured before says nothing now */
 	ctx->guard.watching = false;
+	ctx->guard.ref_valid = ctx->guard.probing = false;
 	ctx->guard.since = 0;
 	return false;
 }
@@ -388,10 +410,14 @@ static bool guard_before(struct decide_ctx *ctx, const struct tenant_delta *d,
 static void guard_after(struct decide_ctx *ctx, const struct tenant_delta *d,
 			const struct planner_alloc *before, struct decide_out *out)
 {
+	bool reclaim;
+
 	out->changed = masks_differ(before, &ctx->alloc);
 	if (!out->changed || ctx->mode != IOCAD_MODE_IOCA)
 		return;
-	if (guard_refuses(&ctx->guard, &ctx->alloc)) {
+	reclaim = out->reason == DECIDE_R_FSM && out->action == FSM_ACT_RECLAIM;
+	if (guard_refuses(&ctx->guard, &ctx->alloc) ||
+	    (!reclaim && guard_series_full(&ctx->guard))) {
 		ctx->alloc = *before;
 		ctx->state = out->prev_state;
 		out->changed = false;
@@ -400,7 +426,35 @@ static void guard_after(struct decide_ctx *ctx, const struct tenant_delta *d,
 		out->reason = DECIDE_R_HARM_HELD;
 		return;
 	}
-	guard_changed(&ctx->guard, ctx->cfg, before, out->prev_state, d);
+	guard_changed(&ctx->guard, ctx->cfg, before, out->prev_state, d, !reclaim);
+}
+
+/*
+ * The static probe (guard.h); true if it is this interval's decision. A
+ * probe in progress keeps the FSM still: it would judge counters measured
+ * under a layout that is not its own.
+ */
+static bool probe(struct decide_ctx *ctx, const struct tenant_delta *d, struct decide_out *out)
+{
+	static const enum decide_reason reason[] = {
+		[GUARD_PROBE_START] = DECIDE_R_PROBE,
+		[GUARD_PROBE_WAIT] = DECIDE_R_PROBE,
+		[GUARD_PROBE_KEPT] = DECIDE_R_PROBE_KEPT,
+		[GUARD_PROBE_STATIC] = DECIDE_R_PROBE_STATIC,
+	};
+	struct planner_alloc before = ctx->alloc;
+	enum guard_probe_verdict v;
+
+	v = guard_probe(&ctx->guard, ctx->cfg, d, out->stab.verdict != STAB_STABLE, &ctx->alloc,
+			&ctx->state);
+	if (v == GUARD_PROBE_NONE)
+		return false;
+	out->reason = reason[v];
+	out->state = ctx->state;
+	out->changed = masks_differ(&before, &ctx->alloc);
+	out->ddio_changed = before.ddio_ways != ctx->alloc.ddio_ways;
+	ctx->win.n = 0;
+	return true;
 }
 
 void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct decide_out *out)
@@ -413,6 +467,8 @@ void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct de
 	memset(out, 0, sizeof(*out));
 	out->prev_state = ctx->state;
 	out->tenant = -1;
+	if (ctx->alloc.ddio_cap)
+		ctx->alloc.ddio_cap_age++;
 	stability_check(cfg, &ctx->alloc, d, &out->stab);
 	if (ctx->mode != IOCAD_MODE_STATIC)
 		demand_window_push(ctx, d);
@@ -429,7 +485,7 @@ void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct de
 			ctx->win.n = 0;
 		return;
 	}
-	if (ctx->mode == IOCAD_MODE_IOCA && guard_before(ctx, d, out))
+	if (ctx->mode == IOCAD_MODE_IOCA && (guard_before(ctx, d, out) || probe(ctx, d, out)))
 		return;
 	if (ctx->mode == IOCAD_MODE_IOCA)
 		guard_offer_inclusive(&ctx->guard, &ctx->alloc);
@@ -474,4 +530,5 @@ void decide_step(struct decide_ctx *ctx, const struct tenant_delta *d, struct de
 		ctx->win.n = 0;
 	if (out->reason != DECIDE_R_CORE_ALLOC)
 		ctx->alloc.core_probe = -1;
+	ctx->adopted = false;
 }

@@ -36,6 +36,9 @@ enum decide_reason {
 	DECIDE_R_FSM,	       /* the FSM ran; see fsm_reason */
 	DECIDE_R_HARM_UNDONE,  /* the last changes cost a PS tenant: undone (guard.h) */
 	DECIDE_R_HARM_HELD,    /* the decision's layout is one that hurt: refused for now */
+	DECIDE_R_PROBE,	       /* static's layout in force, measured beside iocad's (guard.h) */
+	DECIDE_R_PROBE_KEPT,   /* the probe found iocad's as good for every PS tenant */
+	DECIDE_R_PROBE_STATIC, /* a PS tenant did better under static's: it stays, held */
 };
 
 /*
@@ -62,6 +65,7 @@ struct decide_ctx {
 	struct planner_alloc alloc;
 	struct decide_window win;
 	struct guard_state guard; /* ioca mode: every change judged by what it did */
+	bool adopted;		  /* an outside DDIO change was adopted since the last step */
 };
 
 struct decide_out {

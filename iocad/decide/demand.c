@@ -28,9 +28,12 @@ bool demand_ddio_way_paid(struct decide_ctx *ctx, const struct tenant_delta *d,
 
 	/*
 	 * more traffic, or a larger share of it missing (the buffers' footprint
-	 * grew at the same rate): another way may pay again
+	 * grew at the same rate): another way may pay again. Not in the
+	 * interval that refills the cache after the way went back: what moved
+	 * there is the move's own, and reading it as more I/O flapped DDIO
+	 * and the tenants around it every other interval
 	 */
-	if (a->ddio_cap &&
+	if (a->ddio_cap && a->ddio_cap_age > 1 &&
 	    (traffic > a->ddio_cap_traffic * (1.0 + cfg->threshold_stable) ||
 	     demand_miss_ratio(&d->cur) > a->ddio_cap_ratio * (1.0 + cfg->threshold_stable)))
 		a->ddio_cap = 0;
@@ -42,6 +45,7 @@ bool demand_ddio_way_paid(struct decide_ctx *ctx, const struct tenant_delta *d,
 		return false;
 	a->ddio_ways--;
 	a->ddio_cap = a->ddio_ways;
+	a->ddio_cap_age = 0;
 	a->ddio_cap_traffic = traffic;
 	/* the ratio at the capped count, measured the interval that asked for the way */
 	a->ddio_cap_ratio = a->ddio_probe_ratio;

@@ -38,7 +38,12 @@ enum guard_verdict guard_judge(struct guard_state *g, const struct config *cfg,
 	double rel = cfg->threshold_stable;
 
 	*victim = -1;
-	if (g->hold && !--g->hold)
+	if (g->hold)
+		g->hold--;
+	if (g->hold_max)
+		g->hold_max--;
+	/* a hold ends once the workload moved (past its minimum), or at its longest */
+	if (g->banned_set && ((!g->hold && g->hold_moved) || !g->hold_max))
 		g->banned_set = false;
 	g->since++;
 	if (!g->watching || g->since < GUARD_SETTLE)
@@ -48,9 +53,18 @@ enum guard_verdict guard_judge(struct guard_state *g, const struct config *cfg,
 	 * More I/O may explain a loss that is not the layout's. Less may not:
 	 * a poller that the layout slows drops packets, so the NIC writes less.
 	 */
-	if (!g->base_measured ||
-	    d->cur.ddio_hits + d->cur.ddio_misses > g->ddio_traffic * (1 + rel))
+	if (!g->base_measured)
 		return GUARD_OK;
+	/* against static's own layout more I/O excuses nothing: static would have had it too */
+	if (!(g->ref_valid && guard_same_layout(&g->base, &g->ref)) &&
+	    d->cur.ddio_hits + d->cur.ddio_misses > g->ddio_traffic * (1 + rel)) {
+		/*
+		 * the layout may have caused it too (a poller it sped up takes
+		 * more packets): measure it beside static's under this load
+		 */
+		g->probe_pending = true;
+		return GUARD_OK;
+	}
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		const struct tenant_rates *c = &d->cur.tenant[i];
 
@@ -68,18 +82,101 @@ enum guard_verdict guard_judge(struct guard_state *g, const struct config *cfg,
 	return GUARD_OK;
 }
 
-void guard_undo(struct guard_state *g, struct planner_alloc *a, enum fsm_state_id *state)
+static void hold_off(struct guard_state *g, const struct planner_alloc *harmful)
 {
-	g->banned = *a;
+	g->banned = *harmful;
 	g->banned_set = true;
+	/*
+	 * The first hold lasts until the workload moves: under the same one
+	 * the FSM would ask for the same layout. Undos in a row, with no
+	 * change holding between them, also wait a minimum that doubles.
+	 */
+	g->hold = g->backoff;
 	g->backoff = g->backoff ? g->backoff * 2 : GUARD_HOLD_MIN;
 	if (g->backoff > GUARD_HOLD_MAX)
 		g->backoff = GUARD_HOLD_MAX;
-	g->hold = g->backoff;
+	g->hold_moved = false;
+	g->hold_max = GUARD_HOLD_MAX;
+}
+
+void guard_undo(struct guard_state *g, struct planner_alloc *a, enum fsm_state_id *state)
+{
+	hold_off(g, a);
 	*a = g->base;
 	*state = g->base_state;
 	g->watching = false;
 	g->since = 0;
+}
+
+/*
+ * A PS tenant's IPC moved by more than the probe's margin: what static's
+ * layout would give it may have moved too. A workload change that moves no
+ * PS tenant's IPC is not worth a probe (it costs the BE tenants iocad's gains
+ * for two intervals).
+ */
+static bool ps_ipc_moved(const struct config *cfg, const struct tenant_delta *d)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		if (cfg->tenant[i].prio == CONFIG_PRIO_PS &&
+		    !same(d->prev.tenant[i].ipc, d->cur.tenant[i].ipc, GUARD_PROBE_LOSS))
+			return true;
+	return false;
+}
+
+enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config *cfg,
+				     const struct tenant_delta *d, bool moved,
+				     struct planner_alloc *a, enum fsm_state_id *state)
+{
+	if (g->probing) {
+		bool worse = false;
+
+		if (g->since < GUARD_SETTLE)
+			return GUARD_PROBE_WAIT;
+		g->probing = false;
+		g->probe_gap = GUARD_PROBE_GAP;
+		for (unsigned int i = 0; i < cfg->ntenants; i++)
+			if (cfg->tenant[i].prio == CONFIG_PRIO_PS &&
+			    g->probe_ipc[i] < d->cur.tenant[i].ipc * (1.0 - GUARD_PROBE_LOSS))
+				worse = true;
+		if (worse) {
+			/* static's layout stays, as after an undo; it has been in force a while */
+			hold_off(g, &g->probe_saved);
+			*state = FSM_LOW_KEEP;
+			return GUARD_PROBE_STATIC;
+		}
+		*a = g->probe_saved;
+		*state = g->probe_state;
+		g->since = 0;
+		return GUARD_PROBE_KEPT;
+	}
+	if (g->probe_gap)
+		g->probe_gap--;
+	/* both intervals compared were under the settled layout: the workload moved */
+	if (moved && g->since > GUARD_SETTLE)
+		g->hold_moved = true;
+	if (!g->ref_valid || guard_same_layout(a, &g->ref)) {
+		g->probe_pending = false;
+		return GUARD_PROBE_NONE;
+	}
+	/* a change is being judged: the probe waits for its verdict */
+	if (g->watching)
+		return GUARD_PROBE_NONE;
+	if (moved) {
+		if (g->since > GUARD_SETTLE && ps_ipc_moved(cfg, d))
+			g->probe_pending = true;
+		return GUARD_PROBE_NONE;
+	}
+	if (!g->probe_pending || g->probe_gap || g->since < GUARD_SETTLE || !d->have_prev)
+		return GUARD_PROBE_NONE;
+	g->probe_pending = false;
+	g->probing = true;
+	g->probe_saved = *a;
+	g->probe_state = *state;
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		g->probe_ipc[i] = d->cur.tenant[i].ipc;
+	*a = g->ref;
+	g->since = 0;
+	return GUARD_PROBE_START;
 }
 
 bool guard_refuses(const struct guard_state *g, const struct planner_alloc *a)
@@ -93,9 +190,14 @@ bool guard_refuses(const struct guard_state *g, const struct planner_alloc *a)
 	return g->banned_set;
 }
 
+bool guard_series_full(const struct guard_state *g)
+{
+	return g->watching && g->series >= GUARD_SERIES_MAX;
+}
+
 void guard_changed(struct guard_state *g, const struct config *cfg,
 		   const struct planner_alloc *before, enum fsm_state_id state,
-		   const struct tenant_delta *d)
+		   const struct tenant_delta *d, bool count)
 {
 	if (!g->watching) {
 		g->base = *before;
@@ -105,7 +207,9 @@ void guard_changed(struct guard_state *g, const struct config *cfg,
 		if (g->base_measured)
 			measure(g, cfg, d);
 		g->watching = true;
+		g->series = 0;
 	}
+	g->series += count;
 	g->since = 0;
 }
 

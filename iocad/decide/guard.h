@@ -21,12 +21,24 @@
 
 #define GUARD_LOSS 0.05	   /* a PS tenant's IPC may fall by this much, no more */
 #define GUARD_SETTLE 2	   /* intervals after a change before it is judged */
-#define GUARD_HOLD_MIN 20  /* intervals a harmful layout is refused, first time */
-#define GUARD_HOLD_MAX 160 /* and at most, doubling in between */
+#define GUARD_HOLD_MIN 20  /* minimum hold after a second undo in a row */
+#define GUARD_HOLD_MAX 160 /* the longest hold, and the cap of the doubling minimum */
+/*
+ * The static probe: after a workload change iocad's settled layout is
+ * measured against static's, GUARD_SETTLE intervals each; static's is kept
+ * when a PS tenant has GUARD_PROBE_LOSS more IPC under it (less than
+ * GUARD_LOSS, so a tenant near the bound is not left there), and no probe
+ * follows another within GUARD_PROBE_GAP intervals.
+ */
+#define GUARD_PROBE_LOSS 0.03
+/* changes in a row before the guard must judge them (the next waits for its verdict) */
+#define GUARD_SERIES_MAX 3
+#define GUARD_PROBE_GAP 8
 
 struct guard_state {
 	bool static_start;	   /* iocad started from static's layout */
 	bool watching;		   /* a change is waiting to be judged */
+	unsigned int series;	   /* changes in the series being watched */
 	unsigned int since;	   /* intervals since the last change */
 	struct planner_alloc base; /* the settled layout before the changes */
 	enum fsm_state_id base_state;
@@ -37,7 +49,26 @@ struct guard_state {
 	/* the layout that hurt, refused while hold > 0 */
 	bool banned_set;
 	struct planner_alloc banned;
-	unsigned int hold, backoff;
+	unsigned int hold, backoff; /* the hold's minimum left; the next one's */
+	unsigned int hold_max;	    /* intervals until it ends whatever happens */
+	bool hold_moved;	    /* the workload moved since it began */
+	/* static's layout, what a PS tenant must not lose against (ref_valid: known) */
+	bool ref_valid;
+	struct planner_alloc ref;
+	bool probe_pending; /* a workload changed since iocad's layout was last set beside ref */
+	bool probing;	    /* ref is in force for a measurement; iocad's layout is kept below */
+	unsigned int probe_gap;
+	struct planner_alloc probe_saved;
+	enum fsm_state_id probe_state;
+	double probe_ipc[PLATFORM_MAX_TENANTS];
+};
+
+enum guard_probe_verdict {
+	GUARD_PROBE_NONE,   /* no probe this interval: decide as usual */
+	GUARD_PROBE_START,  /* static's layout put in force to be measured */
+	GUARD_PROBE_WAIT,   /* measuring it */
+	GUARD_PROBE_KEPT,   /* iocad's layout is as good for every PS tenant: back to it */
+	GUARD_PROBE_STATIC, /* a PS tenant does better under static's: kept, iocad's held */
 };
 
 enum guard_verdict {
@@ -60,17 +91,39 @@ bool guard_refuses(const struct guard_state *g, const struct planner_alloc *a);
 
 /*
  * The interval's decision changed the layout from @before (in force, with
- * @state, while @d was measured): watch it.
+ * @state, while @d was measured): watch it. @count: it counts toward
+ * GUARD_SERIES_MAX (a reclaim, which only gives ways back, does not).
  */
 void guard_changed(struct guard_state *g, const struct config *cfg,
 		   const struct planner_alloc *before, enum fsm_state_id state,
-		   const struct tenant_delta *d);
+		   const struct tenant_delta *d, bool count);
+
+/*
+ * GUARD_SERIES_MAX changes in a row wait to be judged: a series that never
+ * settles is never judged, so the next change (a reclaim excepted) waits
+ * until the guard has seen them settle.
+ */
+bool guard_series_full(const struct guard_state *g);
 
 /*
  * The inclusive-ways pass, held back in @a, is let in once the layout
  * without it is settled and measured and no harmful layout is on hold.
  */
 void guard_offer_inclusive(const struct guard_state *g, struct planner_alloc *a);
+
+/*
+ * The static probe (FSM.md, "Never worse for a PS tenant"), at the start
+ * of an interval after guard_judge: @moved says a counter moved this
+ * interval (the stability check's verdict). A move under a settled layout
+ * other than static's makes a probe pending; it starts on the next
+ * interval where nothing moved, putting g->ref in @a, and after
+ * GUARD_SETTLE intervals ends with @a, *@state back to iocad's layout or
+ * on static's for a hold. Anything but GUARD_PROBE_NONE is this
+ * interval's whole decision (@a changed unless WAIT or STATIC).
+ */
+enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config *cfg,
+				     const struct tenant_delta *d, bool moved,
+				     struct planner_alloc *a, enum fsm_state_id *state);
 
 /* The masks of @x and @y are the same (DDIO's included). */
 bool guard_same_layout(const struct planner_alloc *x, const struct planner_alloc *y);

@@ -112,8 +112,27 @@ static bool protected_tenant(const struct config *cfg, const struct planner_allo
 	return false;
 }
 
-/* True if tenant @u is a better sharing candidate than @v. */
-static bool shares_before(const bool *prot, const double *key, unsigned int u, unsigned int v)
+/* Ways between tenant @i's mask and DDIO's (0: adjacent or on them; unplaced: far). */
+static unsigned int ddio_gap(const struct planner_alloc *a, unsigned int i)
+{
+	unsigned int lo = (unsigned int)__builtin_ctz(a->ddio_mask);
+	unsigned int hi = lo + (unsigned int)__builtin_popcount(a->ddio_mask);
+	unsigned int mlo, mhi;
+
+	if (!a->mask[i])
+		return 64;
+	mlo = (unsigned int)__builtin_ctz(a->mask[i]);
+	mhi = 32 - (unsigned int)__builtin_clz(a->mask[i]);
+	return mhi <= lo ? lo - mhi : mlo >= hi ? mlo - hi : 0;
+}
+
+/*
+ * True if tenant @u is a better sharing candidate than @v. On equal
+ * references (none known yet, at a first start) the one nearer DDIO's
+ * ways shares: the fewest others move to make room.
+ */
+static bool shares_before(const struct planner_alloc *a, const bool *prot, const double *key,
+			  unsigned int u, unsigned int v)
 {
 	bool pu = prot[u], pv = prot[v];
 
@@ -121,6 +140,8 @@ static bool shares_before(const bool *prot, const double *key, unsigned int u, u
 		return !pu;
 	if (key[u] != key[v])
 		return key[u] < key[v];
+	if (ddio_gap(a, u) != ddio_gap(a, v))
+		return ddio_gap(a, u) < ddio_gap(a, v);
 	return u < v;
 }
 
@@ -148,7 +169,7 @@ static void sort_sharers(const struct config *cfg, const struct planner_alloc *a
 	for (unsigned int k = 1; k < n; k++) {
 		unsigned int v = idx[k], j = k;
 
-		while (j > 0 && !shares_before(prot, key, idx[j - 1], v)) {
+		while (j > 0 && !shares_before(a, prot, key, idx[j - 1], v)) {
 			idx[j] = idx[j - 1];
 			j--;
 		}

@@ -50,7 +50,8 @@ struct planner_alloc {
 	double ddio_probe_ratio;
 	unsigned int ddio_cap; /* 0: none */
 	double ddio_cap_traffic;
-	double ddio_cap_ratio; /* DDIO's miss ratio at the cap: the I/O footprint then */
+	double ddio_cap_ratio;	   /* DDIO's miss ratio at the cap: the I/O footprint then */
+	unsigned int ddio_cap_age; /* intervals since the cap was set */
 	/* The tenant Core Demand last grew (-1: none) and its LLC misses/s then. */
 	int grow_probe;
 	double grow_probe_misses;

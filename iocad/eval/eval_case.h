@@ -42,7 +42,16 @@ struct eval_result {
 
 const char *eval_mode_name(enum eval_mode m);
 
-/* Generate case @index of @seed and evaluate it in every mode (files under @dir). */
-void eval_case_run(uint64_t seed, unsigned int index, const char *dir, struct eval_result *r);
+/*
+ * Generate case @index of @seed and evaluate it in every mode (files under @dir);
+ * @property_only: static and ioca only, what the property compares (no core-only,
+ * no oracle: a fraction of the time).
+ */
+void eval_case_run(uint64_t seed, unsigned int index, const char *dir, bool property_only,
+		   struct eval_result *r);
+
+/* As eval_case_run on a case given whole (a story's own config and scenario). */
+void eval_case_run_given(const struct eval_case *c, const char *dir, bool property_only,
+			 struct eval_result *r);
 
 #endif /* IOCAD_EVAL_CASE_H */

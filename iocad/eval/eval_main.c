@@ -32,13 +32,17 @@ struct args {
 	double allow_pct; /* --check passes with at most this share of cases broken */
 	const char *out;
 	bool check;
+	bool property_only; /* static and ioca only, the property without the report */
+	/* --story: a story's own config and scenario, its phases' bounds in seconds */
+	const char *story_ini, *story_scn, *phases;
 };
 
 static int usage(void)
 {
 	fputs("usage: iocad-eval [--seed S] [--count N] [--first I] [--jobs J] [--out DIR]\n"
-	      "                  [--check [--allow-pct P]]\n"
-	      "       iocad-eval [--seed S] --case I\n",
+	      "                  [--check [--allow-pct P]] [--property-only]\n"
+	      "       iocad-eval [--seed S] --case I\n"
+	      "       iocad-eval --story CONFIG --scenario SCENARIO --phases T0,T1,...\n",
 	      stderr);
 	return 2;
 }
@@ -48,7 +52,9 @@ static int parse(int argc, char **argv, struct args *a)
 	static const struct option lo[] = {
 		{"seed", 1, 0, 's'},  {"count", 1, 0, 'n'},	{"jobs", 1, 0, 'j'},
 		{"out", 1, 0, 'o'},   {"check", 0, 0, 'c'},	{"case", 1, 0, 'i'},
-		{"first", 1, 0, 'f'}, {"allow-pct", 1, 0, 'a'}, {0, 0, 0, 0}};
+		{"first", 1, 0, 'f'}, {"allow-pct", 1, 0, 'a'}, {"property-only", 0, 0, 'p'},
+		{"story", 1, 0, 'S'}, {"scenario", 1, 0, 'N'},	{"phases", 1, 0, 'P'},
+		{0, 0, 0, 0}};
 	int o;
 
 	*a = (struct args){.seed = 1, .count = 1000, .jobs = 2, .one = -1};
@@ -56,12 +62,15 @@ static int parse(int argc, char **argv, struct args *a)
 		unsigned long long v;
 		char *end;
 
-		if (o == 'c') {
-			a->check = true;
+		if (o == 'c' || o == 'p') {
+			*(o == 'c' ? &a->check : &a->property_only) = true;
 			continue;
 		}
-		if (o == 'o') {
-			a->out = optarg;
+		if (o == 'o' || o == 'S' || o == 'N' || o == 'P') {
+			*(o == 'o'   ? &a->out
+			  : o == 'S' ? &a->story_ini
+			  : o == 'N' ? &a->story_scn
+				     : &a->phases) = optarg;
 			continue;
 		}
 		if (o == 'a') {
@@ -107,9 +116,68 @@ static int one_case(const struct args *a, const char *dir)
 	static struct eval_result r;
 	static struct eval_case c;
 
-	eval_case_run(a->seed, (unsigned int)a->one, dir, &r);
+	eval_case_run(a->seed, (unsigned int)a->one, dir, false, &r);
 	eval_gen(a->seed, (unsigned int)a->one, &c);
 	eval_report_case(&r, &c, stdout);
+	return r.err ? 1 : 0;
+}
+
+/* A file's text into @buf of @len, or an error naming it. */
+static int slurp(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	ssize_t k = 1;
+
+	if (fd < 0) {
+		fprintf(stderr, "eval: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (n + 1 < len && (k = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)k;
+	close(fd);
+	buf[n] = 0;
+	if (k < 0 || n + 1 >= len) {
+		fprintf(stderr, "eval: %s: %s\n", path,
+			k < 0 ? strerror(errno) : "too long for a case");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A story (make demo) placed between static and the oracle: its config and
+ * scenario run as a case whose phases are given, every mode's IPC per tenant.
+ */
+static int story(const struct args *a, const char *dir)
+{
+	static struct eval_result r;
+	static struct eval_case c;
+	const char *p = a->phases;
+
+	memset(&c, 0, sizeof(c));
+	snprintf(c.desc, sizeof(c.desc), "story %s", a->story_ini);
+	if (slurp(a->story_ini, c.ini, sizeof(c.ini)) || slurp(a->story_scn, c.scn, sizeof(c.scn)))
+		return 1;
+	for (unsigned int k = 0; p && *p && k <= EVAL_MAX_PHASES; k++) {
+		char *end;
+
+		c.start[k] = strtod(p, &end);
+		if (end == p || (*end && *end != ',') || (k && !(c.start[k] > c.start[k - 1]))) {
+			fprintf(stderr, "eval: --phases %s: expected rising seconds T0,T1,...\n",
+				a->phases);
+			return 2;
+		}
+		c.nphases = k;
+		p = *end ? end + 1 : end;
+	}
+	if (!c.nphases || *p || !a->story_scn) {
+		fprintf(stderr, "eval: --story needs --scenario and --phases of 2 to %d bounds\n",
+			EVAL_MAX_PHASES + 1);
+		return 2;
+	}
+	eval_case_run_given(&c, dir, false, &r);
+	eval_report_story(&r, &c, stdout);
 	return r.err ? 1 : 0;
 }
 
@@ -117,7 +185,7 @@ static int one_case(const struct args *a, const char *dir)
 static void work(const struct args *a, unsigned int k, const char *dir, struct eval_result *r)
 {
 	for (unsigned int c = k; c < a->count; c += a->jobs)
-		eval_case_run(a->seed, a->first + c, dir, &r[c]);
+		eval_case_run(a->seed, a->first + c, dir, a->property_only, &r[c]);
 }
 
 static int run_all(const struct args *a, const char *dir, struct eval_result *r)
@@ -182,8 +250,8 @@ int main(int argc, char **argv)
 		perror("eval: mkdtemp");
 		return 1;
 	}
-	if (a.one >= 0) {
-		rc = one_case(&a, dir);
+	if (a.one >= 0 || a.story_ini) {
+		rc = a.story_ini ? story(&a, dir) : one_case(&a, dir);
 		goto out_rmdir;
 	}
 	sz = (a.count ? a.count : 1) * sizeof(*r);
@@ -202,8 +270,10 @@ int main(int argc, char **argv)
 		unsigned int broken;
 
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		eval_report(r, a.count, a.seed, stdout, csv);
-		if (rep)
+		/* without the other modes and the oracle only the property has figures */
+		if (!a.property_only)
+			eval_report(r, a.count, a.seed, stdout, csv);
+		if (rep && !a.property_only)
 			eval_report(r, a.count, a.seed, rep, NULL);
 		broken = eval_property(r, a.count, a.seed, a.check ? stdout : rep ? rep : stderr);
 		double secs =

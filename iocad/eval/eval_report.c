@@ -245,6 +245,13 @@ unsigned int eval_property(const struct eval_result *r, unsigned int n, uint64_t
 	for (unsigned int c = 0; c < n; c++) {
 		bool hit = false;
 
+		/* counted as broken: say why, also where no report lists it (--property-only) */
+		if (r[c].err)
+			fprintf(out,
+				"property: case %u could not run: %s (iocad/build/iocad-eval "
+				"--seed %llu "
+				"--case %u)\n",
+				r[c].index, r[c].msg, (unsigned long long)seed, r[c].index);
 		for (unsigned int p = 0; !r[c].err && p < r[c].nphases; p++)
 			for (unsigned int i = 0; i < r[c].ntenants; i++) {
 				double v = ratio(r[c].tp[p][i].ipc[EVAL_IOCA],
@@ -288,6 +295,24 @@ void eval_report_case(const struct eval_result *r, const struct eval_case *c, FI
 				fprintf(out, "  %s %.3f (0x%03x)",
 					eval_mode_name((enum eval_mode)m), r->tp[p][i].ipc[m],
 					r->tp[p][i].mask[m]);
+			fputc('\n', out);
+		}
+	}
+}
+
+void eval_report_story(const struct eval_result *r, const struct eval_case *c, FILE *out)
+{
+	if (r->err) {
+		fprintf(out, "error: %s\n", r->msg);
+		return;
+	}
+	for (unsigned int p = 0; p < r->nphases; p++) {
+		for (unsigned int i = 0; i <= r->ntenants; i++) {
+			fprintf(out, "phase %u %g %g %s", p, c->start[p], c->start[p + 1],
+				i < r->ntenants ? r->name[i] : "mem");
+			for (int m = 0; m < EVAL_NMODES; m++)
+				fprintf(out, " %s %.6g", eval_mode_name((enum eval_mode)m),
+					i < r->ntenants ? r->tp[p][i].ipc[m] : r->mem[p][m]);
 			fputc('\n', out);
 		}
 	}

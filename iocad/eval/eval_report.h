@@ -28,4 +28,10 @@ unsigned int eval_property(const struct eval_result *r, unsigned int n, uint64_t
 /* One case in full: config, phases, each tenant's IPC per mode, layouts. */
 void eval_report_case(const struct eval_result *r, const struct eval_case *c, FILE *out);
 
+/*
+ * A story's figures, one line per phase and tenant (and "mem" for the DRAM
+ * traffic): "phase P T0 T1 NAME static X ioca Y core-only Z oracle W".
+ */
+void eval_report_story(const struct eval_result *r, const struct eval_case *c, FILE *out);
+
 #endif /* IOCAD_EVAL_REPORT_H */

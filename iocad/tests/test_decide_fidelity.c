@@ -115,6 +115,60 @@ static void test_ddio_growth_stops_when_a_way_does_not_pay(void **u)
 	free(f);
 }
 
+/*
+ * The interval after a way that did not pay went back refills the cache:
+ * its traffic and miss ratio are the move's, not more I/O, and must not
+ * reopen DDIO (make eval: DDIO and a PS tenant moved every other interval,
+ * no_gain / still_missing, for a whole run).
+ */
+static void test_ddio_cap_holds_through_the_refill_after_a_way_goes_back(void **u)
+{
+	struct decide_fx *f = load(slicing, "");
+
+	(void)u;
+	decide_fx_step(f);
+	decide_fx_step(f);
+	ddio(f, 1e6, 5e4);
+	assert_string_equal(decide_fx_step(f), "io_demand");
+	ddio(f, 1e6, 4.9e4); /* the 3rd way did not pay: back to 2 */
+	assert_string_equal(decide_fx_step(f), "high_keep");
+	assert_string_equal(decide_reason_name(&f->out), "no_gain");
+	/* the refill: a burst of misses and traffic from the move itself */
+	ddio(f, 1.2e6, 8e4);
+	decide_fx_step(f);
+	assert_int_equal(f->ctx.alloc.ddio_ways, 2);
+	assert_int_equal(f->ctx.alloc.ddio_cap, 2);
+	/* a rise measured under the settled layout is more I/O: DDIO may grow again */
+	ddio(f, 1.5e6, 1.2e5);
+	decide_fx_step(f);
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	free(f);
+}
+
+/*
+ * An outside DDIO change moves the tenants; in the interval after it a
+ * moved tenant's references fall with its IPC while its cache refills. That
+ * is no idleness: its granted way stays (Fig. 11: xmem4 lost one so).
+ */
+static void test_no_reclaim_in_the_refill_after_an_outside_ddio_change(void **u)
+{
+	struct decide_fx *f = load(slicing, "");
+	struct planner_alloc a;
+
+	(void)u;
+	decide_fx_step(f);
+	decide_fx_step(f);
+	planner_group_add(&f->ctx.alloc, 1, 1); /* be1 was granted a way at 1e6 refs/s */
+	f->ctx.alloc.grant_refs[1] = 1e6;
+	assert_false(decide_adopt_ddio(&f->ctx, 0x700, &f->d));
+	a = f->ctx.alloc;
+	/* the refill: be1's references halve, DDIO's misses settled */
+	f->iv.tenant[1].llc_refs = 5e5;
+	decide_fx_step(f);
+	assert_int_equal(f->ctx.alloc.ways[1], a.ways[1]);
+	free(f);
+}
+
 /* ddio_growth = paper: grow to DDIO_WAYS_MAX while misses stay high. */
 static void test_ddio_growth_paper_rule_grows_to_max(void **u)
 {
@@ -374,6 +428,8 @@ int main(void)
 		cmocka_unit_test(test_sharer_demand_without_ddio_change_is_shuffled_not_granted),
 		cmocka_unit_test(test_ddio_grow_never_covers_a_ps_tenant_whole),
 		cmocka_unit_test(test_ddio_growth_stops_when_a_way_does_not_pay),
+		cmocka_unit_test(test_ddio_cap_holds_through_the_refill_after_a_way_goes_back),
+		cmocka_unit_test(test_no_reclaim_in_the_refill_after_an_outside_ddio_change),
 		cmocka_unit_test(test_ddio_growth_paper_rule_grows_to_max),
 		cmocka_unit_test(test_fresh_layout_uses_latest_counters),
 		cmocka_unit_test(test_stable_system_corrects_who_shares),

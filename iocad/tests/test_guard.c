@@ -72,12 +72,24 @@ static enum guard_verdict change_then(struct fx *f, double ipc_after, double rpi
 
 	rates(f, 1.0, 0.01, 1e7);
 	assert_int_equal(guard_judge(&f->g, &f->cfg, &f->d, victim), GUARD_OK);
-	guard_changed(&f->g, &f->cfg, &f->a, FSM_LOW_KEEP, &f->d);
+	guard_changed(&f->g, &f->cfg, &f->a, FSM_LOW_KEEP, &f->d, true);
 	for (int k = 0; k < GUARD_SETTLE && v == GUARD_OK; k++) {
 		rates(f, ipc_after, rpi_after, ddio_after);
 		v = guard_judge(&f->g, &f->cfg, &f->d, victim);
 	}
 	return v;
+}
+
+/* One unchanged interval: judged, then the probe told whether a counter @moved. */
+static void interval(struct fx *f, bool moved)
+{
+	struct planner_alloc now = f->a;
+	enum fsm_state_id st = FSM_LOW_KEEP;
+	int victim;
+
+	rates(f, 1.0, 0.01, 1e7);
+	guard_judge(&f->g, &f->cfg, &f->d, &victim);
+	guard_probe(&f->g, &f->cfg, &f->d, moved, &now, &st);
 }
 
 static void test_guard_undoes_a_change_that_costs_a_ps_tenant(void **state)
@@ -92,14 +104,35 @@ static void test_guard_undoes_a_change_that_costs_a_ps_tenant(void **state)
 	guard_undo(&f->g, &now, &st);
 	assert_true(guard_same_layout(&now, &f->a));
 	assert_int_equal(st, FSM_LOW_KEEP);
-	/* every change is refused for the hold, then allowed again */
-	for (int k = 0; k < GUARD_HOLD_MIN - 1; k++) {
+	/* every change is refused while the workload holds still, however long */
+	for (int k = 0; k < GUARD_HOLD_MAX - 1; k++) {
 		assert_true(guard_refuses(&f->g, &f->b));
-		rates(f, 1.0, 0.01, 1e7);
-		guard_judge(&f->g, &f->cfg, &f->d, &victim);
+		interval(f, false);
 	}
-	rates(f, 1.0, 0.01, 1e7);
-	guard_judge(&f->g, &f->cfg, &f->d, &victim);
+	assert_true(guard_refuses(&f->g, &f->b));
+	/* ... and at its longest it ends anyway */
+	interval(f, false);
+	assert_false(guard_refuses(&f->g, &f->b));
+}
+
+static void test_guard_hold_ends_once_the_workload_moves(void **state)
+{
+	struct fx *f = *state;
+	struct planner_alloc now = f->b;
+	enum fsm_state_id st;
+	int victim;
+
+	assert_int_equal(change_then(f, 0.90, 0.01, 1e7, &victim), GUARD_UNDO);
+	guard_undo(&f->g, &now, &st);
+	/* a move in the intervals that refill the cache after the undo is the undo's own */
+	interval(f, true);
+	assert_true(guard_refuses(&f->g, &f->b));
+	for (int k = 0; k < GUARD_SETTLE; k++)
+		interval(f, false);
+	assert_true(guard_refuses(&f->g, &f->b));
+	/* under a new workload another layout may be right: asked again at once */
+	interval(f, true);
+	interval(f, false);
 	assert_false(guard_refuses(&f->g, &f->b));
 }
 
@@ -138,28 +171,175 @@ static void test_guard_judges_a_loss_when_io_fell(void **state)
 	assert_int_equal(change_then(f, 0.5, 0.01, 5e6, &victim), GUARD_UNDO);
 }
 
-static void test_guard_hold_doubles_and_starts_over_once_a_change_holds(void **state)
+static void test_guard_hold_minimum_doubles_and_starts_over_once_a_change_holds(void **state)
 {
 	struct fx *f = *state;
 	struct planner_alloc now;
 	enum fsm_state_id st;
 	int victim;
 
-	for (unsigned int want = GUARD_HOLD_MIN; want <= 4 * GUARD_HOLD_MIN; want *= 2) {
+	/* the first hold has no minimum; undos in a row wait 20, 40, ... at least */
+	for (unsigned int want = 0; want <= 2 * GUARD_HOLD_MIN;
+	     want = want ? want * 2 : GUARD_HOLD_MIN) {
 		now = f->b;
 		assert_int_equal(change_then(f, 0.5, 0.01, 1e7, &victim), GUARD_UNDO);
 		guard_undo(&f->g, &now, &st);
 		assert_int_equal(f->g.hold, want);
-		while (f->g.hold) {
-			rates(f, 1.0, 0.01, 1e7);
-			guard_judge(&f->g, &f->cfg, &f->d, &victim);
-		}
+		for (int k = 0; k <= GUARD_SETTLE; k++)
+			interval(f, false);
+		interval(f, true);
+		while (guard_refuses(&f->g, &f->b))
+			interval(f, false);
+		assert_int_equal(f->g.hold, 0);
 	}
 	assert_int_equal(change_then(f, 1.0, 0.01, 1e7, &victim), GUARD_OK);
 	now = f->b;
 	assert_int_equal(change_then(f, 0.5, 0.01, 1e7, &victim), GUARD_UNDO);
 	guard_undo(&f->g, &now, &st);
-	assert_int_equal(f->g.hold, GUARD_HOLD_MIN);
+	assert_int_equal(f->g.hold, 0);
+}
+
+/* Static's layout (f->a) is the reference; iocad's (f->b) has been in force a while. */
+static void on_b_beside_static(struct fx *f)
+{
+	f->g.ref = f->a;
+	f->g.ref_valid = true;
+	f->g.since = GUARD_SETTLE + 1;
+}
+
+/* A move, then the probe: iocad's layout measured at @ipc_b, static's at @ipc_ref. */
+static enum guard_probe_verdict probe_after_move(struct fx *f, struct planner_alloc *now,
+						 enum fsm_state_id *st, double ipc_b,
+						 double ipc_ref)
+{
+	enum guard_probe_verdict v = GUARD_PROBE_NONE;
+	int victim;
+
+	*now = f->b;
+	*st = FSM_HIGH_KEEP;
+	rates(f, ipc_b, 0.01, 1e7);
+	guard_judge(&f->g, &f->cfg, &f->d, &victim);
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, true, now, st), GUARD_PROBE_NONE);
+	guard_judge(&f->g, &f->cfg, &f->d, &victim);
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, false, now, st), GUARD_PROBE_START);
+	assert_true(guard_same_layout(now, &f->a));
+	for (int k = 0; k < GUARD_SETTLE; k++) {
+		rates(f, ipc_ref, 0.01, 1e7);
+		guard_judge(&f->g, &f->cfg, &f->d, &victim);
+		v = guard_probe(&f->g, &f->cfg, &f->d, false, now, st);
+	}
+	return v;
+}
+
+static void test_guard_probe_keeps_static_when_a_ps_tenant_does_better_there(void **state)
+{
+	struct fx *f = *state;
+	struct planner_alloc now;
+	enum fsm_state_id st;
+
+	on_b_beside_static(f);
+	assert_int_equal(probe_after_move(f, &now, &st, 0.90, 1.0), GUARD_PROBE_STATIC);
+	assert_true(guard_same_layout(&now, &f->a));
+	assert_int_equal(st, FSM_LOW_KEEP);
+	assert_true(guard_refuses(&f->g, &f->b));
+}
+
+static void test_guard_probe_goes_back_when_iocads_layout_costs_nothing(void **state)
+{
+	struct fx *f = *state;
+	struct planner_alloc now;
+	enum fsm_state_id st;
+
+	on_b_beside_static(f);
+	assert_int_equal(probe_after_move(f, &now, &st, 0.98, 1.0), GUARD_PROBE_KEPT);
+	assert_true(guard_same_layout(&now, &f->b));
+	assert_int_equal(st, FSM_HIGH_KEEP);
+	assert_false(guard_refuses(&f->g, &f->b));
+	/* and no other probe right after it */
+	for (int k = 0; k <= GUARD_SETTLE; k++)
+		interval(f, false);
+	now = f->b;
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, true, &now, &st), GUARD_PROBE_NONE);
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, false, &now, &st), GUARD_PROBE_NONE);
+}
+
+static void test_guard_no_probe_without_a_move_or_on_statics_layout(void **state)
+{
+	struct fx *f = *state;
+	struct planner_alloc now = f->b;
+	enum fsm_state_id st = FSM_HIGH_KEEP;
+
+	on_b_beside_static(f);
+	rates(f, 1.0, 0.01, 1e7);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, false, &now, &st),
+				 GUARD_PROBE_NONE);
+	now = f->a;
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, true, &now, &st), GUARD_PROBE_NONE);
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, false, &now, &st), GUARD_PROBE_NONE);
+}
+
+static void test_guard_series_waits_to_be_judged_after_a_few_changes(void **state)
+{
+	struct fx *f = *state;
+	int victim;
+
+	/* changes every interval would never settle long enough to be judged */
+	rates(f, 1.0, 0.01, 1e7);
+	for (int k = 0; k < GUARD_SERIES_MAX; k++) {
+		assert_false(guard_series_full(&f->g));
+		guard_judge(&f->g, &f->cfg, &f->d, &victim);
+		guard_changed(&f->g, &f->cfg, &f->a, FSM_IO_DEMAND, &f->d, true);
+	}
+	assert_true(guard_series_full(&f->g));
+	/* a reclaim gives ways back: it does not count */
+	guard_changed(&f->g, &f->cfg, &f->a, FSM_RECLAIM, &f->d, false);
+	assert_int_equal(f->g.series, GUARD_SERIES_MAX);
+	/* judged once settled: the next series may start */
+	for (int k = 0; k < GUARD_SETTLE; k++)
+		assert_int_equal(guard_judge(&f->g, &f->cfg, &f->d, &victim), GUARD_OK);
+	assert_false(guard_series_full(&f->g));
+}
+
+static void test_guard_no_probe_when_no_ps_tenant_ipc_moved(void **state)
+{
+	struct fx *f = *state;
+	struct planner_alloc now = f->b;
+	enum fsm_state_id st = FSM_HIGH_KEEP;
+
+	/* the BE tenant's counters moved, the PS tenant's IPC held: nothing to fear */
+	on_b_beside_static(f);
+	rates(f, 1.0, 0.01, 1e7);
+	f->d.prev = f->d.cur;
+	f->d.cur.tenant[1].llc_refs *= 3;
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, true, &now, &st), GUARD_PROBE_NONE);
+	assert_false(f->g.probe_pending);
+	/* its IPC moved by more than the probe's margin: static's may have moved too */
+	f->d.cur.tenant[0].ipc *= 1.04;
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, true, &now, &st), GUARD_PROBE_NONE);
+	assert_true(f->g.probe_pending);
+}
+
+static void test_guard_more_io_excuses_no_loss_against_statics_layout(void **state)
+{
+	struct fx *f = *state;
+	int victim;
+
+	/* the layout before the change is static's: static would have had the I/O too */
+	on_b_beside_static(f);
+	assert_int_equal(change_then(f, 0.5, 0.01, 2e7, &victim), GUARD_UNDO);
+}
+
+static void test_guard_more_io_asks_for_a_probe(void **state)
+{
+	struct fx *f = *state;
+	int victim;
+
+	f->g.ref = f->b;
+	f->g.ref.mask[1] = 0x1f0; /* static's layout is neither a nor b */
+	f->g.ref_valid = true;
+	assert_int_equal(change_then(f, 0.5, 0.01, 2e7, &victim), GUARD_OK);
+	assert_true(f->g.probe_pending);
 }
 
 static void test_guard_lets_the_inclusive_pass_in_once_settled(void **state)
@@ -192,9 +372,27 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_guard_judges_a_loss_when_io_fell, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_guard_hold_ends_once_the_workload_moves, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(
-			test_guard_hold_doubles_and_starts_over_once_a_change_holds, setup,
+			test_guard_hold_minimum_doubles_and_starts_over_once_a_change_holds, setup,
 			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_guard_probe_keeps_static_when_a_ps_tenant_does_better_there, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_guard_probe_goes_back_when_iocads_layout_costs_nothing, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_guard_no_probe_without_a_move_or_on_statics_layout, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_guard_series_waits_to_be_judged_after_a_few_changes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_guard_no_probe_when_no_ps_tenant_ipc_moved,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_guard_more_io_excuses_no_loss_against_statics_layout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_guard_more_io_asks_for_a_probe, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_guard_lets_the_inclusive_pass_in_once_settled,
 						setup, teardown),
 	};

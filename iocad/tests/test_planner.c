@@ -222,6 +222,33 @@ static void test_planner_shuffles_lighter_be_onto_ddio(void **u)
 	assert_int_equal(planner_ddio_overlap(&a, 2), 2);
 }
 
+/*
+ * With no references to go by (a first start from static's places, where a
+ * PS tenant was on DDIO's ways) the BE tenant nearest DDIO shares: the
+ * others keep static's places (make eval: the farthest one shared, every
+ * tenant moved down a way and a PS tenant onto the inclusive ways).
+ */
+static void test_planner_equal_refs_share_nearest_ddio(void **u)
+{
+	struct config *c = *u; /* config_setup's */
+	struct planner_alloc a = {.llc_ways = 11,
+				  .ddio_ways = 2,
+				  .ddio_mask = 0x600,
+				  .ntenants = 4,
+				  .ways = {1, 4, 1, 4},
+				  .mask = {0x1, 0x1e, 0x20, 0x3c0}};
+
+	config_defaults(c);
+	c->ntenants = 4;
+	c->tenant[1].prio = CONFIG_PRIO_PS;
+	c->tenant[3].prio = CONFIG_PRIO_PS;
+	assert_int_equal(planner_plan(c, PLANNER_IO_AWARE, NULL, 0, &a), 0);
+	assert_int_equal(planner_ddio_overlap(&a, 2), 1);
+	assert_int_equal(planner_ddio_overlap(&a, 3), 0);
+	assert_int_equal(a.mask[0], 0x1);
+	assert_int_equal(a.mask[1], 0x1e);
+}
+
 static void test_planner_ps_shares_only_when_unavoidable(void **u)
 {
 	struct config *c = *u; /* config_setup's */
@@ -650,6 +677,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_planner_unaware_packs_in_config_order,
 						config_setup, config_teardown),
 		cmocka_unit_test_setup_teardown(test_planner_shuffles_lighter_be_onto_ddio,
+						config_setup, config_teardown),
+		cmocka_unit_test_setup_teardown(test_planner_equal_refs_share_nearest_ddio,
 						config_setup, config_teardown),
 		cmocka_unit_test_setup_teardown(test_planner_ps_shares_only_when_unavoidable,
 						config_setup, config_teardown),
