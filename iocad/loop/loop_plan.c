@@ -255,38 +255,48 @@ static bool none_changed(const struct loop *l)
 
 /*
  * By the CPUs online now; a placement refused for an offline CPU (-EAGAIN)
- * is tried again by the map the running config was placed with: when that
- * changes no socket, the reload is the running config again, a CPU of which
- * is offline for now (the hotplug fix-up's), and nothing is refused.
+ * is tried again by the map the running config was placed with (not the
+ * one the last reload saw: a second SIGHUP while the CPU is still offline
+ * would be refused): when that changes no socket, the reload is the
+ * running config again, a CPU of which is offline for now (the hotplug
+ * fix-up's), and nothing is refused.
  */
 static int split(struct loop *l, char *err, size_t len)
 {
-	int *was = malloc(sizeof(l->info.cpu_socket));
-	unsigned int was_ncpus = l->info.ncpus;
+	char again[64];
 	int r;
 
-	if (was)
-		memcpy(was, l->info.cpu_socket, sizeof(l->info.cpu_socket));
+	l->split_by_placed = false;
 	refresh_cpus(l);
 	r = split_by(l, err, len);
-	if (r == -EAGAIN && was) {
+	if (r == -EAGAIN && l->placed_ncpus) {
 		int *now = malloc(sizeof(l->info.cpu_socket));
 		unsigned int now_ncpus = l->info.ncpus;
-		char again[64];
 
 		if (now) {
 			memcpy(now, l->info.cpu_socket, sizeof(l->info.cpu_socket));
-			memcpy(l->info.cpu_socket, was, sizeof(l->info.cpu_socket));
-			l->info.ncpus = was_ncpus;
-			if (!split_by(l, again, sizeof(again)) && none_changed(l))
+			memcpy(l->info.cpu_socket, l->placed_cpu_socket,
+			       sizeof(l->info.cpu_socket));
+			l->info.ncpus = l->placed_ncpus;
+			if (!split_by(l, again, sizeof(again)) && none_changed(l)) {
 				r = 0;
+				l->split_by_placed = true;
+			}
 			memcpy(l->info.cpu_socket, now, sizeof(l->info.cpu_socket));
 			l->info.ncpus = now_ncpus;
 			free(now);
 		}
 	}
-	free(was);
 	return r;
+}
+
+/* The config split() placed is in force now: its map is the placed one. */
+static void placed(struct loop *l)
+{
+	if (l->split_by_placed)
+		return;
+	memcpy(l->placed_cpu_socket, l->info.cpu_socket, sizeof(l->placed_cpu_socket));
+	l->placed_ncpus = l->info.ncpus;
 }
 
 /* LLC Alloc of each changed socket into its next_ctx, keeping @start's DDIO ways. */
@@ -393,6 +403,8 @@ int loop_plan_start(struct loop *l)
 	r = alloc_next(l, true);
 	if (!r)
 		r = take_next(l);
+	if (!r)
+		placed(l);
 	return r;
 }
 
@@ -429,6 +441,7 @@ bool loop_plan_reload(struct loop *l)
 				 "reload: %s: thresholds changed, tenants unchanged", l->cfg.path);
 		else
 			loop_say(l, LOOP_LOG_INFO, "reload: %s unchanged", l->cfg.path);
+		placed(l);
 		return true;
 	}
 	if (alloc_next(l, false) || take_next(l)) {
@@ -437,6 +450,7 @@ bool loop_plan_reload(struct loop *l)
 			 "config and allocation stay");
 		return false;
 	}
+	placed(l);
 	for (unsigned int id = 0; id < PLATFORM_MAX_SOCKETS; id++)
 		if (l->s[id].used && l->s[id].next_changed)
 			loop_say(l, LOOP_LOG_INFO,

@@ -63,6 +63,14 @@ struct loop {
 	const struct loop_opts *o;
 	struct platform *pf;
 	struct platform_info info;
+	/*
+	 * The CPU map the config in force was placed with (loop_plan.c): what
+	 * a reload of it falls back to while one of its CPUs is offline. Not
+	 * info's, which every reload refreshes, refused ones too.
+	 */
+	int placed_cpu_socket[PLATFORM_MAX_CPUS];
+	unsigned int placed_ncpus;
+	bool split_by_placed; /* the last split() took the placed map */
 	struct config cfg;    /* the whole config in force, placed */
 	struct config newcfg; /* reload scratch */
 	struct config traced; /* tenants of the trace columns */

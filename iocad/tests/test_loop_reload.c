@@ -195,12 +195,64 @@ static void test_reload_unchanged_with_a_cpu_offline(void **state)
 	free(f);
 }
 
+static void twice_log(void *arg, enum loop_log_level lvl, const char *msg)
+{
+	char *said = arg;
+
+	(void)lvl;
+	if (strstr(msg, "reload"))
+		snprintf(said + strlen(said), 1024 - strlen(said), "%s\n", msg);
+}
+
+static void cpu1_offline_two_reloads(struct fake_platform *fp, void *arg)
+{
+	struct fx *f = arg;
+
+	if (fp->polls == 3)
+		fp->info.cpu_socket[1] = PLATFORM_CPU_OFFLINE;
+	if (fp->polls == 4 || fp->polls == 6)
+		f->reload = 1;
+}
+
+/*
+ * Two SIGHUPs of the unchanged config while be1's CPU is offline: both
+ * unchanged. The second once fell back to the map the first reload saw
+ * (CPU 1 offline already), not the one the running config was placed with.
+ */
+static void test_two_reloads_unchanged_with_a_cpu_offline(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char err[256], said[1024] = "";
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(config_parse_string(cfg_text, "l.ini", &f->cfg, err, sizeof(err)), 0);
+	fake_platform_init(&f->fp, 11, 4, 0x600);
+	f->fp.on_poll = cpu1_offline_two_reloads;
+	f->fp.arg = f;
+	fake_platform_bind(&f->fp, &f->pf);
+	struct loop_opts o = {.sz = sizeof(o),
+			      .cfg = &f->cfg,
+			      .mode = IOCAD_MODE_IOCA,
+			      .max_intervals = 10,
+			      .reload = &f->reload,
+			      .reload_fn = same_cb,
+			      .log = twice_log,
+			      .log_arg = said};
+
+	assert_int_equal(loop_run(&o, &f->pf, f->rec, 16, &f->n), 0);
+	assert_null(strstr(said, "rejected"));
+	assert_non_null(strstr(strstr(said, "unchanged") + 1, "unchanged"));
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reload_fresh_layout_puts_the_idle_be_on_ddio),
 		cmocka_unit_test(test_reload_places_by_the_cpus_online_now),
 		cmocka_unit_test(test_reload_unchanged_with_a_cpu_offline),
+		cmocka_unit_test(test_two_reloads_unchanged_with_a_cpu_offline),
 	};
 
 	return cmocka_run_group_tests_name("loop_reload", tests, NULL, NULL);
