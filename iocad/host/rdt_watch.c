@@ -72,8 +72,14 @@ static bool root_quiet(struct rdt *r)
 		for (ssize_t off = 0; off < n;) {
 			const struct inotify_event *ev = (const void *)(buf + off);
 
-			/* the watch went (an unmount, the root removed): made again below */
-			if (ev->mask & IN_IGNORED && ev->wd == r->watch_wd)
+			/*
+			 * The watch went (an unmount, the root removed): made
+			 * again below. After an overflow the IN_IGNORED that
+			 * said so may be among the events dropped: made again
+			 * too (the same wd while it is still there).
+			 */
+			if ((ev->mask & IN_IGNORED && ev->wd == r->watch_wd) ||
+			    ev->mask & IN_Q_OVERFLOW)
 				r->watch_wd = -1;
 			off += (ssize_t)(sizeof(*ev) + ev->len);
 		}

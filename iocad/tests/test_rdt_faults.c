@@ -242,6 +242,59 @@ static void test_rdt_verify_quiet_root_stats_no_group(void **state)
 	rdt_close(r);
 }
 
+/* More events at @root than the inotify queue holds: it overflows. */
+static void overflow_inotify(const char *root)
+{
+	unsigned int max = 16384;
+	char a[128], b[128];
+	FILE *f = fopen("/proc/sys/fs/inotify/max_queued_events", "r");
+
+	if (f) {
+		if (fscanf(f, "%u", &max) != 1)
+			max = 16384;
+		fclose(f);
+	}
+	/* a rename is two events (from, to) in one cheap call */
+	snprintf(a, sizeof(a), "%s/churn-a", root);
+	snprintf(b, sizeof(b), "%s/churn-b", root);
+	fake_tree_put(root, "churn-a", "");
+	for (unsigned int i = 0; i <= max / 2; i++)
+		assert_int_equal(rename(i % 2 ? b : a, i % 2 ? a : b), 0);
+}
+
+/*
+ * The root's watch overflowed (IN_Q_OVERFLOW) while the root went and came
+ * back on the same device (resctrl's umount and mount take the same
+ * anonymous one): the IN_IGNORED that said the watch ended was among the
+ * events dropped. The watch is made again after an overflow, so a group
+ * removed later is still found; before, the dead watch read quiet for good.
+ */
+static void test_rdt_verify_watch_made_again_after_an_overflow(void **state)
+{
+	struct tree *t = *state;
+	struct rdt *r = open_tree(t);
+	struct rdt_group g[2] = {grp("web", "0-1", 0x3), grp("batch", "2", 0x1c)};
+	char err[512] = "", path[128];
+
+	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
+	assert_int_equal(rdt_verify(r), 0);
+	assert_int_equal(rdt_verify(r), 0);
+	overflow_inotify(t->root);
+	/* umount, mount: a new root with none of iocad's groups */
+	fake_tree_remove(t->root);
+	assert_int_equal(mkdir(t->root, 0755), 0);
+	fake_tree_resctrl_info(t->root);
+	assert_int_equal(rdt_verify(r), RDT_LOST);
+	assert_int_equal(rdt_reset(r, err, sizeof(err)), 0);
+	assert_int_equal(rdt_apply(r, g, 2, err, sizeof(err)), 0);
+	assert_int_equal(rdt_verify(r), 0);
+	assert_int_equal(rdt_verify(r), 0);
+	snprintf(path, sizeof(path), "%s/iocad-s0-batch", t->root);
+	assert_int_equal(fake_tree_rmdir_group(NULL, path), 0);
+	assert_int_equal(rdt_verify(r), RDT_LOST);
+	rdt_close(r);
+}
+
 /* A vanished class: only its tenant waits; back, it is managed again. */
 static void test_rdt_class_vanished_only_its_tenant_waits(void **state)
 {
@@ -405,6 +458,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_rdt_remount_found_and_groups_made_again),
 		T(test_rdt_verify_quiet_root_stats_no_group),
+		T(test_rdt_verify_watch_made_again_after_an_overflow),
 		T(test_rdt_class_vanished_only_its_tenant_waits),
 		T(test_rdt_closids_counted_at_the_peak),
 		T(test_rdt_cpu_of_others_never_taken),
