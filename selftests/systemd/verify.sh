@@ -74,6 +74,14 @@ prevent=$(sed -n 's/^RestartPreventExitStatus=//p' "$unit")
 grep -qw 2 <<<"$prevent" && grep -qw 3 <<<"$prevent" && ! grep -qw 75 <<<"$prevent"
 verdict $? "RestartPreventExitStatus= holds 2 and 3, not 75 (a transient refusal is retried)" \
 	"RestartPreventExitStatus=$prevent"
+# A tenant CPU offline (hotplug, maintenance) is no config error: iocad judges
+# it (a start waits, a reload of the running config is unchanged). Every
+# --check-config the unit runs first passes it, or `systemctl reload` fails
+# with exit 75 and never sends the SIGHUP.
+checks=$(grep -E '^Exec(StartPre|Reload)=.*--check-config' "$unit")
+[ -n "$checks" ] && ! grep -v -- '--retry-start' <<<"$checks" | grep -q .
+verdict $? "every ExecStartPre=/ExecReload= --check-config has --retry-start (an offline CPU is iocad's to judge)" \
+	"$checks"
 grep -qx 'RuntimeDirectoryPreserve=yes' "$unit"
 verdict $? "RuntimeDirectoryPreserve=yes (io_alloc's recovery record and the lock the DaemonSet shares survive a stop)"
 finish
