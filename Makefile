@@ -61,7 +61,7 @@ vmtest: ## boot the Debian kernel in QEMU (TCG) and run the module's selftests
 # pass. 200 s is 80 steps: every fault at least 5 times.
 SOAK_SECONDS ?= 200
 SOAK_SEED ?=
-SOAK_HOSTLOOP ?= 0
+SOAK_HOSTLOOP ?= 1
 soak: ## iocad on two sockets in a VM under seeded random faults (SOAK_SECONDS=200, SOAK_SEED=N)
 	@SOAK_SECONDS=$(SOAK_SECONDS) SOAK_SEED=$(SOAK_SEED) SOAK_HOSTLOOP=$(SOAK_HOSTLOOP) \
 		selftests/soak/vmrun.sh

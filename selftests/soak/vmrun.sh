@@ -15,7 +15,8 @@
 #                 seed is printed, and the same SOAK_SEED and SOAK_SECONDS
 #                 replay the same faults in the same order
 #   SOAK_HOSTLOOP 1 adds the faults whose handling is the loop's (rmmod
-#                 and insmod of ioca.ko under iocad); default 0
+#                 and insmod of ioca.ko under iocad, the rate check across a
+#                 reload that changes sampling); default 1, 0 leaves them out
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -26,7 +27,7 @@ vm_runner soak
 seconds=${SOAK_SECONDS:-60}
 seed=${SOAK_SEED:-$(($(od -An -N4 -tu4 /dev/urandom) & 0x7fffffff))}
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || fail_all "SOAK_SECONDS '$seconds' is not a positive integer"
-hostloop=${SOAK_HOSTLOOP:-0}
+hostloop=${SOAK_HOSTLOOP:-1}
 [[ $seed =~ ^[0-9]+$ ]] || fail_all "SOAK_SEED '$seed' is not a number"
 [[ $hostloop =~ ^[01]$ ]] || fail_all "SOAK_HOSTLOOP '$hostloop' is not 0 or 1"
 steps=$((seconds * 2 / 5))
