@@ -253,6 +253,26 @@ static void test_event_dispatch_thread_runs_async_and_delayed(void **state)
 	evfix_close(&f);
 }
 
+/* "No timeout" spelled UINT64_MAX: now + timeout must not wrap into the
+ * past (an immediate -ETIMEDOUT with the raise still queued).
+ */
+static void test_event_drain_with_the_longest_timeout_waits(void **state)
+{
+	LIBSPEC_OPTS(spec_events_opts, o, .dispatch_thread = true);
+	struct fix f;
+	struct spec_event *b;
+	int64_t one = 1;
+
+	(void)state;
+	evfix_open_bare(&f, &o);
+	b = spec_events__declare(f.evs, "B");
+	evfix_bind(b, "ev_rec", 0, 2, 0);
+	assert_true(spec_event__raise_delayed(b, 50000000, &one, 1) > 0);
+	assert_int_equal(spec_events__drain(f.evs, UINT64_MAX), 0);
+	assert_string_equal(tags(f.t), "2");
+	evfix_close(&f);
+}
+
 static void test_event_rebinding_during_a_raise_applies_to_the_next(void **state)
 {
 	struct fix f;
@@ -485,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_event_delayed_raises_run_by_deadline_and_cancel),
 		cmocka_unit_test(test_event_delayed_raise_of_a_huge_delay_is_refused_not_wrapped),
 		cmocka_unit_test(test_event_dispatch_thread_runs_async_and_delayed),
+		cmocka_unit_test(test_event_drain_with_the_longest_timeout_waits),
 		cmocka_unit_test(test_event_rebinding_during_a_raise_applies_to_the_next),
 		cmocka_unit_test(test_event_raise_of_unknown_name_is_an_error),
 		cmocka_unit_test(test_event_bad_input_is_refused_and_named),

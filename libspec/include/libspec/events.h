@@ -331,7 +331,8 @@ LIBSPEC_API int spec_events__cancel(struct spec_events *evs, int64_t timer);
 LIBSPEC_API int spec_events__poll(struct spec_events *evs, size_t max);
 
 /** @brief Wait until no raise is queued nor being dispatched and no timer is
- * due within @p timeout_ns (with dispatch_thread). @return 0, -ETIMEDOUT
+ * due within @p timeout_ns (with dispatch_thread; UINT64_MAX: no timeout).
+ * @return 0, -ETIMEDOUT
  */
 LIBSPEC_API int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns);
 

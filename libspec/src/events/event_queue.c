@@ -254,13 +254,15 @@ static void *dispatcher(void *arg)
 
 int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
 {
-	uint64_t end = clock_mono_ns() + timeout_ns;
+	uint64_t end = clock_mono_ns();
 	struct ev_queue *q;
 	struct timespec ts;
 	int ret = 0;
 
 	if (!evs)
 		return libspec_err(-EINVAL);
+	/* saturate: UINT64_MAX ("no timeout") must not wrap into the past */
+	end = end > UINT64_MAX - timeout_ns ? UINT64_MAX : end + timeout_ns;
 	q = evs->queue;
 	if (!q->has_thread) {
 		while (clock_mono_ns() < end) {
