@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -273,6 +274,44 @@ static void test_event_drain_with_the_longest_timeout_waits(void **state)
 	evfix_close(&f);
 }
 
+static uint64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A timer due after the timeout is not waited for (the longest delay is
+ * allowed now): drain returns 0 at once, in both dispatch modes.
+ */
+static void test_event_drain_does_not_wait_for_a_timer_due_later(void **state)
+{
+	LIBSPEC_OPTS(spec_events_opts, o, .dispatch_thread = true);
+	struct spec_events_opts *modes[] = {NULL, &o};
+	uint64_t t0;
+	struct fix f;
+	struct spec_event *b;
+	int64_t t, one = 1;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		evfix_open_bare(&f, modes[i]);
+		b = spec_events__declare(f.evs, "B");
+		evfix_bind(b, "ev_rec", 0, 2, 0);
+		t = spec_event__raise_delayed(b, SPEC_EV_MAX_DELAY_NS, &one, 1);
+		assert_true(t > 0);
+		assert_true(spec_event__raise_delayed(b, 1000000, &one, 1) > 0);
+		t0 = clock_ns();
+		assert_int_equal(spec_events__drain(f.evs, 5000000000ull), 0);
+		assert_true(clock_ns() - t0 < 2000000000ull);
+		assert_string_equal(tags(f.t), "2");
+		assert_int_equal(spec_events__cancel(f.evs, t), 0);
+		evfix_close(&f);
+	}
+}
+
 static void test_event_rebinding_during_a_raise_applies_to_the_next(void **state)
 {
 	struct fix f;
@@ -506,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_event_delayed_raise_of_a_huge_delay_is_refused_not_wrapped),
 		cmocka_unit_test(test_event_dispatch_thread_runs_async_and_delayed),
 		cmocka_unit_test(test_event_drain_with_the_longest_timeout_waits),
+		cmocka_unit_test(test_event_drain_does_not_wait_for_a_timer_due_later),
 		cmocka_unit_test(test_event_rebinding_during_a_raise_applies_to_the_next),
 		cmocka_unit_test(test_event_raise_of_unknown_name_is_an_error),
 		cmocka_unit_test(test_event_bad_input_is_refused_and_named),

@@ -252,6 +252,12 @@ static void *dispatcher(void *arg)
 	return NULL;
 }
 
+/* Work left before @end (lock held): a timer due later is not waited for. */
+static bool busy_until(const struct ev_queue *q, uint64_t end)
+{
+	return q->head || q->running || (q->nr_heap && q->heap[0]->deadline <= end);
+}
+
 int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
 {
 	uint64_t end = clock_mono_ns();
@@ -269,7 +275,7 @@ int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
 			if (spec_events__poll(evs, 0) > 0)
 				continue;
 			pthread_mutex_lock(&q->lock);
-			ret = q->head || q->nr_heap;
+			ret = busy_until(q, end);
 			pthread_mutex_unlock(&q->lock);
 			if (!ret)
 				return 0;
@@ -279,7 +285,7 @@ int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
 	}
 	deadline_ts(&ts, end);
 	pthread_mutex_lock(&q->lock);
-	while (q->head || q->nr_heap || q->running) {
+	while (busy_until(q, end)) {
 		if (pthread_cond_timedwait(&q->idle, &q->lock, &ts)) {
 			ret = -ETIMEDOUT;
 			break;
