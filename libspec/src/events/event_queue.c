@@ -252,10 +252,12 @@ static void *dispatcher(void *arg)
 	return NULL;
 }
 
-/* Work left before @end (lock held): a timer due later is not waited for. */
-static bool busy_until(const struct ev_queue *q, uint64_t end)
+/* Queued work or a timer due by @end (lock held): one due later is not
+ * waited for.
+ */
+static bool due_by(const struct ev_queue *q, uint64_t end)
 {
-	return q->head || q->running || (q->nr_heap && q->heap[0]->deadline <= end);
+	return q->head || (q->nr_heap && q->heap[0]->deadline <= end);
 }
 
 int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
@@ -275,7 +277,7 @@ int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
 			if (spec_events__poll(evs, 0) > 0)
 				continue;
 			pthread_mutex_lock(&q->lock);
-			ret = busy_until(q, end);
+			ret = due_by(q, end);
 			pthread_mutex_unlock(&q->lock);
 			if (!ret)
 				return 0;
@@ -285,7 +287,7 @@ int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
 	}
 	deadline_ts(&ts, end);
 	pthread_mutex_lock(&q->lock);
-	while (busy_until(q, end)) {
+	while (due_by(q, end) || q->running) {
 		if (pthread_cond_timedwait(&q->idle, &q->lock, &ts)) {
 			ret = -ETIMEDOUT;
 			break;
