@@ -22,12 +22,18 @@
 /* What ev_rebind's hook does (set by the test that uses it). */
 static struct spec_event *hook_ev;
 static int64_t hook_unbind, hook_bound;
+static struct spec_events *hook_drain; /* drain these, result in hook_drained */
+static int hook_drained;
 
 void ev_test_hook(int64_t what);
 void ev_test_hook(int64_t what)
 {
 	LIBSPEC_OPTS(spec_bind_opts, o, .args = {what});
 
+	if (hook_drain) {
+		hook_drained = spec_events__drain(hook_drain, 3000000000ull);
+		hook_drain = NULL;
+	}
 	if (!hook_ev)
 		return;
 	if (hook_unbind)
@@ -312,6 +318,31 @@ static void test_event_drain_does_not_wait_for_a_timer_due_later(void **state)
 	}
 }
 
+/* A handler on the dispatch thread that drains would wait for itself
+ * (with UINT64_MAX, forever): refused at once, -EDEADLK.
+ */
+static void test_event_drain_from_the_dispatch_thread_is_refused(void **state)
+{
+	LIBSPEC_OPTS(spec_events_opts, o, .dispatch_thread = true);
+	struct fix f;
+	struct spec_event *a;
+	int64_t one = 1;
+	uint64_t t0;
+
+	(void)state;
+	evfix_open_bare(&f, &o);
+	a = spec_events__declare(f.evs, "A");
+	evfix_bind(a, "ev_rebind", 0, 1, 3);
+	hook_drained = 1;
+	hook_drain = f.evs;
+	t0 = clock_ns();
+	assert_int_equal(spec_event__raise_async(a, &one, 1), 0);
+	assert_int_equal(spec_events__drain(f.evs, 10000000000ull), 0);
+	assert_int_equal(hook_drained, -EDEADLK);
+	assert_true(clock_ns() - t0 < 2000000000ull);
+	evfix_close(&f);
+}
+
 static void test_event_rebinding_during_a_raise_applies_to_the_next(void **state)
 {
 	struct fix f;
@@ -546,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_event_dispatch_thread_runs_async_and_delayed),
 		cmocka_unit_test(test_event_drain_with_the_longest_timeout_waits),
 		cmocka_unit_test(test_event_drain_does_not_wait_for_a_timer_due_later),
+		cmocka_unit_test(test_event_drain_from_the_dispatch_thread_is_refused),
 		cmocka_unit_test(test_event_rebinding_during_a_raise_applies_to_the_next),
 		cmocka_unit_test(test_event_raise_of_unknown_name_is_an_error),
 		cmocka_unit_test(test_event_bad_input_is_refused_and_named),

@@ -332,7 +332,8 @@ LIBSPEC_API int spec_events__poll(struct spec_events *evs, size_t max);
 
 /** @brief Wait until no raise is queued nor being dispatched and no timer is
  * due within @p timeout_ns (with dispatch_thread; UINT64_MAX: no timeout).
- * @return 0, -ETIMEDOUT
+ * @return 0, -ETIMEDOUT, -EDEADLK (called by a handler the dispatch thread
+ *         runs, which it would wait for)
  */
 LIBSPEC_API int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns);
 

@@ -285,6 +285,9 @@ int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
 		}
 		return libspec_err(-ETIMEDOUT);
 	}
+	/* a handler the thread runs would wait for itself (UINT64_MAX: forever) */
+	if (pthread_equal(pthread_self(), q->thread))
+		return libspec_err(-EDEADLK);
 	deadline_ts(&ts, end);
 	pthread_mutex_lock(&q->lock);
 	while (due_by(q, end) || q->running) {
