@@ -10,7 +10,9 @@
 #     broken copies (scripts/abi/selftest.sh);
 #   the include graph: no circle crosses a folder or ties more than three
 #     units, iocad's folders include only the layers below them
-#     (scripts/include_graph.py).
+#     (scripts/include_graph.py);
+#   every object or file built with the version in depends on ../VERSION
+#     (scripts/version_deps.py).
 # Prints the findings of each failing file and "lint: N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -74,6 +76,11 @@ fi
 # layers (scripts/include_graph.py, iocad/README.md).
 out=$(/usr/bin/python3 scripts/include_graph.py 2>&1)
 verdict "include graph: circles and iocad's layers" $? "$out"
+
+# Everything built with the version in follows ../VERSION (an incremental
+# build after a bump; scripts/version_deps.py, with its self-test).
+out=$(/usr/bin/python3 scripts/version_deps.py --self-test 2>&1)
+verdict "version dependencies: what has the version in depends on ../VERSION" $? "$out"
 
 # The ABI check prints each disagreement as FILE:LINE.
 out=$(/usr/bin/python3 scripts/abi/abi_check.py 2>&1)

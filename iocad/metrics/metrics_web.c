@@ -173,6 +173,7 @@ int metrics_web_load(struct metrics_web *w, const char *path, char *err, size_t 
 {
 	struct reader rd = {.path = path, .err = err, .len = len};
 	enum section sec = SEC_NONE;
+	struct stat st;
 	char buf[1024];
 	FILE *f;
 	int r = 0;
@@ -184,13 +185,34 @@ int metrics_web_load(struct metrics_web *w, const char *path, char *err, size_t 
 		snprintf(err, len, "metrics: web_config %s: %s", path, strerror(-r));
 		return r;
 	}
+	/* a directory opens, and reads as nothing: no TLS, no password */
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		snprintf(err, len, "metrics: web_config %s: not a regular file", path);
+		return -EINVAL;
+	}
 	while (!r && fgets(buf, sizeof(buf), f)) {
 		rd.line++;
 		r = parse_line(&rd, w, buf, &sec);
 	}
+	if (!r && ferror(f))
+		r = fail(&rd, EIO, "read error after this line%s", "");
 	fclose(f);
 	if (!r && !w->cert_pem != !w->key_pem)
 		r = fail(&rd, EINVAL, "tls_server_config needs both cert_file and key_file%s", "");
+	/*
+	 * A web config that sets up neither part (an empty Secret key, a
+	 * file of comments) would serve plain HTTP to anyone, where its
+	 * author asked for protection: refused, not served in the clear.
+	 */
+	if (!r && !w->cert_pem && !w->nusers) {
+		snprintf(err, len,
+			 "metrics: web_config %s: neither tls_server_config nor "
+			 "basic_auth_users: it would serve plain HTTP without a password "
+			 "(leave web_config out for that)",
+			 path);
+		r = -EINVAL;
+	}
 	if (r)
 		metrics_web_free(w);
 	return r;

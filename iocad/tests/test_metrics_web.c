@@ -133,6 +133,10 @@ static const struct bad bad[] = {
 	{"list", "basic_auth_users:\n  - prom\n", ":2: expected 'key: value'"},
 	{"no section", "  cert_file: c.pem\n", ":1: 'cert_file' indented under no section"},
 	{"value on a section", "tls_server_config: yes\n", "expected a mapping below it"},
+	{"empty (a Secret's empty key)", "", "neither tls_server_config nor basic_auth_users"},
+	{"comments only", "# TLS later\n\n", "neither tls_server_config nor basic_auth_users"},
+	{"empty sections", "tls_server_config:\nbasic_auth_users:\n",
+	 "neither tls_server_config nor basic_auth_users"},
 };
 
 static void test_metrics_web_refuses_what_it_cannot_serve(void **state)
@@ -155,6 +159,9 @@ static void test_metrics_web_refuses_what_it_cannot_serve(void **state)
 	}
 	assert_int_equal(metrics_web_load(&w, "/nonexistent/web.yml", err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "/nonexistent/web.yml: No such file"));
+	/* a directory opens and reads as an empty file */
+	assert_int_equal(metrics_web_load(&w, d->path, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a regular file"));
 }
 
 int main(void)

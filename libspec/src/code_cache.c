@@ -167,28 +167,39 @@ static int check_file(const uint8_t *buf, size_t size, const void *key, size_t k
  * only if it is @bad's inode (which cannot be reused while open); a fresh
  * one goes back by link, which never replaces an entry stored meanwhile
  * (then the newer one stays and the moved copy is dropped). Between the
- * two, a reader misses and compiles, as for any missing entry. Returns
- * whether @bad was removed; false also when another reader removed it.
+ * two, a reader misses and compiles, as for any missing entry. The private
+ * name never replaces a file of that name either: a process of the same
+ * pid in another pid namespace may be using it for an entry it moved
+ * aside. Returns 1 when @bad was removed, 0 when another process removed
+ * or replaced it, -errno when it could not be moved (e.g. -EROFS).
  */
-static bool remove_corrupt(struct code_cache *cc, const char *name, const struct stat *bad)
+static int remove_corrupt(struct code_cache *cc, const char *name, const struct stat *bad)
 {
 	static _Atomic unsigned int seq;
 	char aside[64];
 	struct stat st;
+	int i, r = -EEXIST;
 
-	snprintf(aside, sizeof(aside), ".tmp-bad-%d-%u", (int)getpid(), atomic_fetch_add(&seq, 1));
-	if (renameat(cc->dirfd, name, cc->dirfd, aside))
-		return false;
+	for (i = 0; i < CC_TMP_TRIES && r == -EEXIST; i++) {
+		snprintf(aside, sizeof(aside), ".tmp-bad-%d-%u", (int)getpid(),
+			 atomic_fetch_add(&seq, 1));
+		r = renameat2(cc->dirfd, name, cc->dirfd, aside, RENAME_NOREPLACE) ? -errno : 0;
+		/* a file system without RENAME_NOREPLACE: the pid's name alone */
+		if (r == -EINVAL)
+			r = renameat(cc->dirfd, name, cc->dirfd, aside) ? -errno : 0;
+	}
+	if (r)
+		return r == -ENOENT ? 0 : r;
 	if (!fstatat(cc->dirfd, aside, &st, AT_SYMLINK_NOFOLLOW) && st.st_dev == bad->st_dev &&
 	    st.st_ino == bad->st_ino) {
 		unlinkat(cc->dirfd, aside, 0);
-		return true;
+		return 1;
 	}
 	if (linkat(cc->dirfd, aside, cc->dirfd, name, 0) && errno != EEXIST)
 		pr_warn(cc->log, "code cache %s/%s: a fresh entry could not be put back: %s",
 			cc->dir, name, strerror(errno));
 	unlinkat(cc->dirfd, aside, 0);
-	return false;
+	return 0;
 }
 
 int code_cache_load(struct code_cache *cc, const void *key, size_t key_len, void **payload,
@@ -200,7 +211,7 @@ int code_cache_load(struct code_cache *cc, const void *key, size_t key_len, void
 	const struct cc_header *h;
 	struct stat st;
 	uint8_t *buf;
-	int fd, ret;
+	int fd, ret, rm;
 
 	*payload = NULL;
 	*len = 0;
@@ -238,9 +249,12 @@ int code_cache_load(struct code_cache *cc, const void *key, size_t key_len, void
 	close(fd);
 	return 0;
 out_bad:
-	pr_warn(cc->log, "code cache %s/%s: truncated or corrupt, %s", cc->dir, name,
-		remove_corrupt(cc, name, &st) ? "removed"
-					      : "already removed or replaced by another process");
+	rm = remove_corrupt(cc, name, &st);
+	pr_warn(cc->log, "code cache %s/%s: truncated or corrupt, %s%s", cc->dir, name,
+		rm > 0 ? "removed"
+		: !rm  ? "already removed or replaced by another process"
+		       : "not removed: ",
+		rm < 0 ? strerror(-rm) : "");
 out_fd:
 	close(fd);
 	return ret;

@@ -4,10 +4,10 @@
  * and removes it while the other has already compiled the variant and
  * renamed a fresh entry over it. The fresh entry must survive the removal;
  * the corrupt one must not. The interleaving is made exact, not hoped for:
- * this test defines renameat() and unlinkat() (the executable's definitions
- * win over libc's for the statically linked code cache), and the first
- * time the cache acts to remove an entry's name, the other user's step runs
- * first.
+ * this test defines renameat(), renameat2() and unlinkat() (the
+ * executable's definitions win over libc's for the statically linked code
+ * cache), and the first time the cache acts to remove an entry's name, the
+ * other user's step runs first.
  */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -38,7 +38,7 @@ static struct libspec_log log_ = {.fn = tu_print};
 static struct code_cache *mine, *other;
 
 /* What the other user does at the moment this one starts removing. */
-enum step { NONE, STORE_FRESH, LOAD_CORRUPT };
+enum step { NONE, STORE_FRESH, LOAD_CORRUPT, READ_ONLY /* the move fails: EROFS */ };
 static enum step armed;
 static int other_ret;
 
@@ -73,6 +73,24 @@ int renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpat
 	if (armed != NONE && entry_name(oldpath))
 		other_step();
 	return real(olddirfd, oldpath, newdirfd, newpath);
+}
+
+/* The cache moves an entry aside with renameat2 (RENAME_NOREPLACE). */
+int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+	      unsigned int flags)
+{
+	int (*real)(int, const char *, int, const char *, unsigned int) =
+		(int (*)(int, const char *, int, const char *, unsigned int))dlsym(RTLD_NEXT,
+										   "renameat2");
+
+	if (armed == READ_ONLY && entry_name(oldpath)) {
+		armed = NONE;
+		errno = EROFS;
+		return -1;
+	}
+	if (armed != NONE && entry_name(oldpath))
+		other_step();
+	return real(olddirfd, oldpath, newdirfd, newpath, flags);
 }
 
 int unlinkat(int dirfd, const char *path, int flags)
@@ -221,9 +239,68 @@ static void test_two_readers_of_a_corrupt_entry_remove_it_once(void **state)
 	assert_int_equal(code_cache_load(mine, key, sizeof(key), &p, &len), -ENOENT);
 }
 
+/* Another pid namespace's process of this pid has moved entries aside
+ * under the names this one would pick first: they are not replaced (the
+ * first test run, so this process's sequence starts at 0).
+ */
+static void test_removal_never_replaces_a_private_name_in_use(void **state)
+{
+	char path[sizeof(dir) + 64], got[8];
+	void *p = NULL;
+	size_t len;
+	int i, fd, entries, tmps;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path), "%s/.tmp-bad-%d-%d", dir, (int)getpid(), i);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, "theirs", 6), 6);
+		close(fd);
+	}
+	corrupt_entry();
+	assert_int_equal(code_cache_load(mine, key, sizeof(key), &p, &len), -EBADMSG);
+	assert_non_null(strstr(tu_last_msg(), "truncated or corrupt, removed"));
+	for (i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path), "%s/.tmp-bad-%d-%d", dir, (int)getpid(), i);
+		fd = open(path, O_RDONLY);
+		assert_true(fd >= 0);
+		assert_int_equal(read(fd, got, sizeof(got)), 6);
+		assert_memory_equal(got, "theirs", 6);
+		close(fd);
+	}
+	count_files(&entries, &tmps);
+	assert_int_equal(entries, 0);
+	assert_int_equal(tmps, 8);
+}
+
+/* A cache on a read-only file system: the corrupt entry stays, and the
+ * line says why rather than "removed" or "already removed".
+ */
+static void test_a_removal_that_fails_says_why(void **state)
+{
+	void *p = NULL;
+	size_t len;
+	int entries, tmps;
+
+	(void)state;
+	corrupt_entry();
+	armed = READ_ONLY;
+	assert_int_equal(code_cache_load(mine, key, sizeof(key), &p, &len), -EBADMSG);
+	assert_int_equal(armed, NONE);
+	assert_non_null(strstr(tu_last_msg(), "not removed: Read-only file system"));
+	count_files(&entries, &tmps);
+	assert_int_equal(entries, 1);
+	assert_int_equal(tmps, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_removal_never_replaces_a_private_name_in_use,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_removal_that_fails_says_why, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_entry_is_removed, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_fresh_entry_stored_meanwhile_survives_the_removal, setup, teardown),

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -21,12 +22,18 @@
 /* What ev_rebind's hook does (set by the test that uses it). */
 static struct spec_event *hook_ev;
 static int64_t hook_unbind, hook_bound;
+static struct spec_events *hook_drain; /* drain these, result in hook_drained */
+static int hook_drained;
 
 void ev_test_hook(int64_t what);
 void ev_test_hook(int64_t what)
 {
 	LIBSPEC_OPTS(spec_bind_opts, o, .args = {what});
 
+	if (hook_drain) {
+		hook_drained = spec_events__drain(hook_drain, 3000000000ull);
+		hook_drain = NULL;
+	}
 	if (!hook_ev)
 		return;
 	if (hook_unbind)
@@ -250,6 +257,89 @@ static void test_event_dispatch_thread_runs_async_and_delayed(void **state)
 	assert_int_equal(spec_events__drain(f.evs, 2000000000ull), 0);
 	assert_string_equal(tags(f.t), "1,2");
 	assert_int_equal(f.t->rec[1].a0, 5);
+	evfix_close(&f);
+}
+
+/* "No timeout" spelled UINT64_MAX: now + timeout must not wrap into the
+ * past (an immediate -ETIMEDOUT with the raise still queued).
+ */
+static void test_event_drain_with_the_longest_timeout_waits(void **state)
+{
+	LIBSPEC_OPTS(spec_events_opts, o, .dispatch_thread = true);
+	struct fix f;
+	struct spec_event *b;
+	int64_t one = 1;
+
+	(void)state;
+	evfix_open_bare(&f, &o);
+	b = spec_events__declare(f.evs, "B");
+	evfix_bind(b, "ev_rec", 0, 2, 0);
+	assert_true(spec_event__raise_delayed(b, 50000000, &one, 1) > 0);
+	assert_int_equal(spec_events__drain(f.evs, UINT64_MAX), 0);
+	assert_string_equal(tags(f.t), "2");
+	evfix_close(&f);
+}
+
+static uint64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A timer due after the timeout is not waited for (the longest delay is
+ * allowed now): drain returns 0 at once, in both dispatch modes.
+ */
+static void test_event_drain_does_not_wait_for_a_timer_due_later(void **state)
+{
+	LIBSPEC_OPTS(spec_events_opts, o, .dispatch_thread = true);
+	struct spec_events_opts *modes[] = {NULL, &o};
+	uint64_t t0;
+	struct fix f;
+	struct spec_event *b;
+	int64_t t, one = 1;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		evfix_open_bare(&f, modes[i]);
+		b = spec_events__declare(f.evs, "B");
+		evfix_bind(b, "ev_rec", 0, 2, 0);
+		t = spec_event__raise_delayed(b, SPEC_EV_MAX_DELAY_NS, &one, 1);
+		assert_true(t > 0);
+		assert_true(spec_event__raise_delayed(b, 1000000, &one, 1) > 0);
+		t0 = clock_ns();
+		assert_int_equal(spec_events__drain(f.evs, 5000000000ull), 0);
+		assert_true(clock_ns() - t0 < 2000000000ull);
+		assert_string_equal(tags(f.t), "2");
+		assert_int_equal(spec_events__cancel(f.evs, t), 0);
+		evfix_close(&f);
+	}
+}
+
+/* A handler on the dispatch thread that drains would wait for itself
+ * (with UINT64_MAX, forever): refused at once, -EDEADLK.
+ */
+static void test_event_drain_from_the_dispatch_thread_is_refused(void **state)
+{
+	LIBSPEC_OPTS(spec_events_opts, o, .dispatch_thread = true);
+	struct fix f;
+	struct spec_event *a;
+	int64_t one = 1;
+	uint64_t t0;
+
+	(void)state;
+	evfix_open_bare(&f, &o);
+	a = spec_events__declare(f.evs, "A");
+	evfix_bind(a, "ev_rebind", 0, 1, 3);
+	hook_drained = 1;
+	hook_drain = f.evs;
+	t0 = clock_ns();
+	assert_int_equal(spec_event__raise_async(a, &one, 1), 0);
+	assert_int_equal(spec_events__drain(f.evs, 10000000000ull), 0);
+	assert_int_equal(hook_drained, -EDEADLK);
+	assert_true(clock_ns() - t0 < 2000000000ull);
 	evfix_close(&f);
 }
 
@@ -485,6 +575,9 @@ int main(void)
 		cmocka_unit_test(test_event_delayed_raises_run_by_deadline_and_cancel),
 		cmocka_unit_test(test_event_delayed_raise_of_a_huge_delay_is_refused_not_wrapped),
 		cmocka_unit_test(test_event_dispatch_thread_runs_async_and_delayed),
+		cmocka_unit_test(test_event_drain_with_the_longest_timeout_waits),
+		cmocka_unit_test(test_event_drain_does_not_wait_for_a_timer_due_later),
+		cmocka_unit_test(test_event_drain_from_the_dispatch_thread_is_refused),
 		cmocka_unit_test(test_event_rebinding_during_a_raise_applies_to_the_next),
 		cmocka_unit_test(test_event_raise_of_unknown_name_is_an_error),
 		cmocka_unit_test(test_event_bad_input_is_refused_and_named),

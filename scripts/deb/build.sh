@@ -35,12 +35,24 @@ for t in dpkg-buildpackage dh dh_dkms; do
 		{ echo "deb: $t missing (scripts/deps.sh installs debhelper, dh-dkms)" >&2; exit 1; }
 done
 
-rm -rf "$out"
-src=$out/src
 from=${DEB_FROM:-}
 if [ -n "$from" ]; then
+	# Checked before DEB_OUT is emptied: a tree inside it would go first.
 	[ -f "$from/debian/debhelper-build-stamp" ] ||
 		{ echo "deb: DEB_FROM=$from is not a tree build.sh has built" >&2; exit 1; }
+	from=$(cd "$from" && pwd -P)
+	mkdir -p "$out"
+	case $from/ in
+	"$(cd "$out" && pwd -P)"/*)
+		echo "deb: DEB_FROM=$from is inside DEB_OUT=$out, which the build empties" \
+			"(copy it elsewhere, or set DEB_OUT)" >&2
+		exit 1
+		;;
+	esac
+fi
+rm -rf "$out"
+src=$out/src
+if [ -n "$from" ]; then
 	mkdir -p "$out"
 	# mtimes kept: make sees the objects as up to date, VERSION below as new
 	cp -a "$from" "$src"
@@ -61,9 +73,19 @@ else
 	commit=unknown
 	date=$(date -R)
 fi
-# Newer than every object of a DEB_FROM copy (a coarse file system's
-# timestamps could make them equal, and make would rebuild nothing).
-[ -z "$from" ] || sleep 1
+if [ -n "$from" ]; then
+	# The copy's sources are the earlier build's, not the tree's now: its
+	# changelog names their commit and date (HEAD may have moved since).
+	commit=$(sed -n 's/^  \* Built from commit \(.*\)\.$/\1/p' "$src/debian/changelog")
+	date=$(sed -n 's/^ -- .*>  //p' "$src/debian/changelog")
+	if [ -z "$commit" ] || [ -z "$date" ]; then
+		echo "deb: DEB_FROM=$from has no changelog build.sh wrote" >&2
+		exit 1
+	fi
+	# Newer than every object of the copy (a coarse file system's
+	# timestamps could make them equal, and make would rebuild nothing).
+	sleep 1
+fi
 echo "$version" >"$src/VERSION"
 
 # Maintainer and distribution are the control file's and a local build's.

@@ -78,6 +78,14 @@ if [ -n "$present" ]; then
 fi
 
 # --- build ---------------------------------------------------------------
+# build.sh's DEB_FROM checks, with a stub dpkg-buildpackage (seconds).
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) ok "${line#ok - }" ;;
+	"not ok - "*) notok "${line#not ok - }" ;;
+	*) echo "    | $line" ;;
+	esac
+done < <("$here/build_from_test.sh" 2>&1)
 t0=$(date +%s)
 if DEB_JOBS=2 "$root/scripts/deb/build.sh" >"$work/build" 2>&1; then
 	ok "make deb builds the packages, lintian clean, in $(($(date +%s) - t0)) s"

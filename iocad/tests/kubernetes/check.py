@@ -188,6 +188,13 @@ def exposure_problems(ini, tmpl):
         got = c.get(name, {}).get("httpGet", {}).get("scheme", "HTTP")
         if listen and got != want:
             bad.append(f"{name} scheme {got}, the endpoint serves {want}")
+        # The probe's address must be one the socket accepts: iocad binds
+        # [::] IPv6-only (no dual stack), and a node address (one for every
+        # node in one ConfigMap) is no loopback.
+        probe_host = c.get(name, {}).get("httpGet", {}).get("host")
+        reach = {"127.0.0.1": ("0.0.0.0", "127.0.0.1"), "::1": ("[::]", "[::1]")}
+        if listen and probe_host in reach and host not in reach[probe_host]:
+            bad.append(f"{name} at {probe_host} cannot reach listen = {listen}")
     if listen and ann.get("prometheus.io/scheme", "http") != want.lower():
         bad.append(f"annotation prometheus.io/scheme {ann.get('prometheus.io/scheme')}, "
                    f"the endpoint serves {want.lower()}")
@@ -211,12 +218,16 @@ optional = copy.deepcopy(tmpl)
 for v in optional.get("spec", {}).get("volumes", []):
     if "secret" in v:
         v["secret"]["optional"] = True
+v6_ini = ini.replace("listen = 0.0.0.0:", "listen = [::]:")
 check("... and refuses listen = 0.0.0.0 without web_config, HTTP probes on TLS, an "
-      "optional Secret",
+      "optional Secret, a listen the probes at 127.0.0.1 cannot reach ([::], IPv6 only)",
       any("without web_config" in b for b in exposure_problems(old_ini, tmpl)) and
       any("livenessProbe scheme HTTP" in b for b in exposure_problems(ini, http_probes)) and
-      any("not optional" in b for b in exposure_problems(ini, optional)),
-      (exposure_problems(old_ini, tmpl), exposure_problems(ini, http_probes)))
+      any("not optional" in b for b in exposure_problems(ini, optional)) and
+      v6_ini != ini and
+      any("127.0.0.1 cannot reach listen = [::]" in b for b in exposure_problems(v6_ini, tmpl)),
+      (exposure_problems(old_ini, tmpl), exposure_problems(ini, http_probes),
+       exposure_problems(v6_ini, tmpl)))
 
 
 # The lock in /run/iocad is shared with a systemd iocad on the same node

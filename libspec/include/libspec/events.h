@@ -80,7 +80,7 @@ LIBSPEC_API void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *ev
  *
  * ISO C11 (-std=c11 -pedantic-errors): no ", ##__VA_ARGS__" and no empty
  * "..." (spec_raise(ctx, "A") passes its event as the variadic part), no
- * empty initializer (the arguments are padded with zeros to four).
+ * empty initializer (the arguments are followed by a 0).
  */
 #ifndef __cplusplus
 #define __SPEC_EV_PICK(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, \
@@ -89,9 +89,9 @@ LIBSPEC_API void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *ev
 /* Number of arguments after the first (0..16); at least the first is given. */
 #define __SPEC_EV_COUNT(...) \
 	__SPEC_EV_PICK(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0)
-/* The first argument; the four after it, missing ones 0. */
+/* The first argument; the ones after it (called with a trailing empty one). */
 #define __SPEC_EV_FIRST(first, ...) first
-#define __SPEC_EV_NEXT4(first, a1, a2, a3, a4, ...) (a1), (a2), (a3), (a4)
+#define __SPEC_EV_REST(first, ...) __VA_ARGS__
 /*
  * gcc gives a bit-field a type of its own ("unsigned int:3") that no
  * association names: the default asks the type's class, which is integer
@@ -134,8 +134,13 @@ LIBSPEC_API void __spec_ev_raise_delayed(struct spec_ev_ctx *ctx, const char *ev
 		__SPEC_EV_CHECK_TYPES(what, __VA_ARGS__, 0, 0, 0, 0, 0);                         \
 		char __spec_ev_check;                                                            \
 	}))
-#define __SPEC_EV_ARGS(...) \
-	((const int64_t[SPEC_EV_MAX_ARGS]){__SPEC_EV_NEXT4(__VA_ARGS__, 0, 0, 0, 0, 0)})
+/*
+ * Every argument after the first, then a 0 (no empty initializer when there
+ * is none): an argument past the array's end is diagnosed ("excess
+ * elements"), also beyond the 16 that __SPEC_EV_COUNT counts, where its
+ * pick is an argument, not a count.
+ */
+#define __SPEC_EV_ARGS(...) ((const int64_t[SPEC_EV_MAX_ARGS + 1]){__SPEC_EV_REST(__VA_ARGS__, ) 0})
 
 /* Raise @event (a string literal) with up to SPEC_EV_MAX_ARGS arguments:
  *   spec_raise(ctx, event, ...)
@@ -326,7 +331,9 @@ LIBSPEC_API int spec_events__cancel(struct spec_events *evs, int64_t timer);
 LIBSPEC_API int spec_events__poll(struct spec_events *evs, size_t max);
 
 /** @brief Wait until no raise is queued nor being dispatched and no timer is
- * due within @p timeout_ns (with dispatch_thread). @return 0, -ETIMEDOUT
+ * due within @p timeout_ns (with dispatch_thread; UINT64_MAX: no timeout).
+ * @return 0, -ETIMEDOUT, -EDEADLK (called by a handler the dispatch thread
+ *         runs, which it would wait for)
  */
 LIBSPEC_API int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns);
 

@@ -252,22 +252,32 @@ static void *dispatcher(void *arg)
 	return NULL;
 }
 
+/* Queued work or a timer due by @end (lock held): one due later is not
+ * waited for.
+ */
+static bool due_by(const struct ev_queue *q, uint64_t end)
+{
+	return q->head || (q->nr_heap && q->heap[0]->deadline <= end);
+}
+
 int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
 {
-	uint64_t end = clock_mono_ns() + timeout_ns;
+	uint64_t end = clock_mono_ns();
 	struct ev_queue *q;
 	struct timespec ts;
 	int ret = 0;
 
 	if (!evs)
 		return libspec_err(-EINVAL);
+	/* saturate: UINT64_MAX ("no timeout") must not wrap into the past */
+	end = end > UINT64_MAX - timeout_ns ? UINT64_MAX : end + timeout_ns;
 	q = evs->queue;
 	if (!q->has_thread) {
 		while (clock_mono_ns() < end) {
 			if (spec_events__poll(evs, 0) > 0)
 				continue;
 			pthread_mutex_lock(&q->lock);
-			ret = q->head || q->nr_heap;
+			ret = due_by(q, end);
 			pthread_mutex_unlock(&q->lock);
 			if (!ret)
 				return 0;
@@ -275,9 +285,12 @@ int spec_events__drain(struct spec_events *evs, uint64_t timeout_ns)
 		}
 		return libspec_err(-ETIMEDOUT);
 	}
+	/* a handler the thread runs would wait for itself (UINT64_MAX: forever) */
+	if (pthread_equal(pthread_self(), q->thread))
+		return libspec_err(-EDEADLK);
 	deadline_ts(&ts, end);
 	pthread_mutex_lock(&q->lock);
-	while (q->head || q->nr_heap || q->running) {
+	while (due_by(q, end) || q->running) {
 		if (pthread_cond_timedwait(&q->idle, &q->lock, &ts)) {
 			ret = -ETIMEDOUT;
 			break;
