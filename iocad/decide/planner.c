@@ -309,6 +309,74 @@ static void place_sharers(struct planner_alloc *a, const unsigned int *cand, uns
 	}
 }
 
+/*
+ * The ways the non-sharers (@share false) leave for the inclusive ways:
+ * those of the keepers that may sit there (BE or I/O-heavy,
+ * planner_inclusive_shy) and the free ways beside DDIO. Fewer than the
+ * inclusive ways beside DDIO, and a PS tenant ends up on them.
+ */
+static unsigned int incl_cover(const struct config *cfg, const struct planner_alloc *a,
+			       const bool *share)
+{
+	unsigned int keep = 0, cover = 0, shw = 0, side, room = a->llc_ways - a->ddio_ways;
+
+	for (unsigned int i = 0; i < a->ntenants; i++) {
+		if (planner_leader(a, i) != i)
+			continue;
+		if (share[i]) {
+			shw += a->ways[i];
+			continue;
+		}
+		keep += a->ways[i];
+		if (!planner_inclusive_shy(cfg, a, i))
+			cover += a->ways[i];
+	}
+	/* the sharers' ways beyond DDIO's are taken from the sides too */
+	side = shw > a->ddio_ways ? shw - a->ddio_ways : 0;
+	return cover + (room > keep + side ? room - keep - side : 0);
+}
+
+/*
+ * The sharers by @cand's order leave only PS tenants to cover the
+ * inclusive ways: a BE sharer kept off DDIO's ways (the worst sharer
+ * first), the others by @cand's order still giving the @need ways, covers
+ * them instead (FSM.md row 29). @share is changed only when one does.
+ */
+static void keep_be_for_inclusive(const struct config *cfg, const struct planner_alloc *a,
+				  const unsigned int *cand, unsigned int n, unsigned int need,
+				  bool *share)
+{
+	uint32_t side = cfg->inclusive_mask & ~a->ddio_mask & ways_mask(0, a->llc_ways);
+	unsigned int inc = (unsigned int)__builtin_popcount(side), below, above;
+
+	/*
+	 * with ways on both sides of DDIO the keepers are two bins: other
+	 * sharers may leave one out and share more (not counted here)
+	 */
+	ddio_sides(a, &below, &above);
+	if (!inc || a->incl_deferred || (below && above) || incl_cover(cfg, a, share) >= inc)
+		return;
+	for (unsigned int j = n; j-- > 0;) {
+		bool alt[PLATFORM_MAX_TENANTS] = {false};
+		unsigned int got = 0;
+
+		if (!share[cand[j]] || protected_tenant(cfg, a, cand[j]))
+			continue;
+		for (unsigned int k = 0; k < n && got < need; k++) {
+			if (k == j)
+				continue;
+			if (protected_tenant(cfg, a, cand[k]))
+				break; /* a PS tenant on DDIO's ways is worse */
+			alt[cand[k]] = true;
+			got += a->ways[cand[k]];
+		}
+		if (got >= need && incl_cover(cfg, a, alt) >= inc) {
+			memcpy(share, alt, sizeof(alt));
+			return;
+		}
+	}
+}
+
 /* The I/O-aware layout of @n leaders (config order in @order) around DDIO's mask. */
 static void aware_place(const struct config *cfg, struct planner_alloc *a, const double *refs,
 			double hyst, const unsigned int *order, unsigned int n)
@@ -327,6 +395,7 @@ static void aware_place(const struct config *cfg, struct planner_alloc *a, const
 		share[cand[k]] = true;
 		got += a->ways[cand[k]];
 	}
+	keep_be_for_inclusive(cfg, a, cand, n, need, share);
 	for (unsigned int k = 0; k < n; k++)
 		if (!share[order[k]])
 			keep[nk++] = order[k];

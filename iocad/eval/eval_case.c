@@ -105,8 +105,11 @@ void eval_case_run_given(const struct eval_case *cp, const char *dir, bool prope
 	for (unsigned int m = 0; m < (property_only ? 2u : 3u); m++) {
 		r->err = eval_run_case(&c, dir, modes[m], m == 0, &run[m]);
 		if (r->err) {
-			snprintf(r->msg, sizeof(r->msg), "%s: %s",
-				 eval_mode_name((enum eval_mode)m), run[m].err);
+			/* a refusal is the config's, whatever the mode: iocad's words alone */
+			r->refused = run[m].refused;
+			snprintf(r->msg, sizeof(r->msg), "%s%s%s",
+				 r->refused ? "" : eval_mode_name((enum eval_mode)m),
+				 r->refused ? "" : ": ", run[m].err);
 			return;
 		}
 		take_run(r, &run[m], (enum eval_mode)m);

@@ -20,7 +20,12 @@ struct eval_tenant_phase {
 };
 
 struct eval_result {
-	int err; /* 0, or -errno: err_msg says what */
+	int err; /* 0, or -errno: msg says what */
+	/*
+	 * err is iocad refusing the case's config at start (eval_run.refused):
+	 * no run to judge, msg is iocad's reason ("" if it gave none).
+	 */
+	bool refused;
 	char msg[256];
 	uint64_t seed;
 	unsigned int index;

@@ -208,13 +208,14 @@ static void csv_out(FILE *csv, const struct eval_result *r, unsigned int n)
 
 void eval_report(const struct eval_result *r, unsigned int n, uint64_t seed, FILE *out, FILE *csv)
 {
-	unsigned int bad = 0, phases = 0, solves = 0, kinds[EVAL_KIND_COUNT] = {0};
+	unsigned int bad = 0, refused = 0, phases = 0, solves = 0, kinds[EVAL_KIND_COUNT] = {0};
 
 	for (unsigned int c = 0; c < n; c++) {
 		if (r[c].err) {
-			fprintf(out, "case %u (seed %llu): %s\n", r[c].index,
-				(unsigned long long)r[c].seed, r[c].msg);
-			bad++;
+			fprintf(out, "case %u (seed %llu): %s%s\n", r[c].index,
+				(unsigned long long)r[c].seed, r[c].refused ? "refused: " : "",
+				r[c].msg);
+			*(r[c].refused ? &refused : &bad) += 1;
 			continue;
 		}
 		phases += r[c].nphases;
@@ -222,9 +223,9 @@ void eval_report(const struct eval_result *r, unsigned int n, uint64_t seed, FIL
 		kinds[r[c].kind]++;
 	}
 	fprintf(out,
-		"eval: %u cases (seed %llu), %u phases, %u failed to run; oracle: %u model "
-		"solves\n  kinds:",
-		n, (unsigned long long)seed, phases, bad, solves);
+		"eval: %u cases (seed %llu), %u phases, %u configs refused, %u failed to run; "
+		"oracle: %u model solves\n  kinds:",
+		n, (unsigned long long)seed, phases, refused, bad, solves);
 	for (int k = 0; k < EVAL_KIND_COUNT; k++)
 		fprintf(out, " %s %u", eval_kind_name((enum eval_kind)k), kinds[k]);
 	fputc('\n', out);
@@ -238,15 +239,34 @@ void eval_report(const struct eval_result *r, unsigned int n, uint64_t seed, FIL
 		csv_out(csv, r, n);
 }
 
-unsigned int eval_property(const struct eval_result *r, unsigned int n, uint64_t seed, FILE *out)
+unsigned int eval_property(const struct eval_result *r, unsigned int n, uint64_t seed, FILE *out,
+			   unsigned int *refused)
 {
 	unsigned int broken = 0;
 
+	*refused = 0;
 	for (unsigned int c = 0; c < n; c++) {
 		bool hit = false;
 
-		/* counted as broken: say why, also where no report lists it (--property-only) */
-		if (r[c].err)
+		/*
+		 * A config iocad refuses at start hurts nobody (the operator is told
+		 * why and runs static) if it is told why: a refusal without a reason
+		 * breaks the property like a case that could not run.
+		 */
+		if (r[c].refused && r[c].msg[0]) {
+			fprintf(out,
+				"refused: case %u: %s (iocad/build/iocad-eval --seed %llu --case "
+				"%u)\n",
+				r[c].index, r[c].msg, (unsigned long long)seed, r[c].index);
+			++*refused;
+			continue;
+		}
+		if (r[c].refused)
+			fprintf(out,
+				"property: case %u: its config was refused without a reason "
+				"(iocad/build/iocad-eval --seed %llu --case %u)\n",
+				r[c].index, (unsigned long long)seed, r[c].index);
+		else if (r[c].err)
 			fprintf(out,
 				"property: case %u could not run: %s (iocad/build/iocad-eval "
 				"--seed %llu "
@@ -279,7 +299,8 @@ void eval_report_case(const struct eval_result *r, const struct eval_case *c, FI
 	fprintf(out, "case %u (case seed %llu): %s\n--- config\n%s--- scenario\n%s---\n", r->index,
 		(unsigned long long)r->seed, r->desc, c->ini, c->scn);
 	if (r->err) {
-		fprintf(out, "error: %s\n", r->msg);
+		fprintf(out, "%s: %s\n", r->refused ? "refused" : "error",
+			r->msg[0] ? r->msg : "(no reason given)");
 		return;
 	}
 	for (unsigned int p = 0; p < r->nphases; p++) {

@@ -21,6 +21,7 @@ struct collect {
 	bool keep_views;
 	uint64_t last_index;
 	bool any;
+	char why[256]; /* the loop's first error */
 	uint32_t last_layout[EVAL_MAX_TENANTS + EVAL_MAX_SOCKETS];
 	double mem_sum[EVAL_MAX_PHASES];
 };
@@ -149,6 +150,25 @@ static int write_file(const char *path, const char *text, char *err, size_t len)
 	return 0;
 }
 
+/* The loop's first error: why a run ended, in the words it logs. */
+static void on_log(void *arg, enum loop_log_level lvl, const char *msg)
+{
+	struct collect *k = arg;
+
+	if (lvl == LOOP_LOG_ERROR && !k->why[0])
+		snprintf(k->why, sizeof(k->why), "%s", msg);
+}
+
+/* @msg's file names without @dir/ (a case's temporary directory). */
+static void drop_dir(char *msg, const char *dir)
+{
+	size_t n = strlen(dir);
+	char *p;
+
+	while ((p = strstr(msg, dir)) && p[n] == '/')
+		memmove(p, p + n + 1, strlen(p + n + 1) + 1);
+}
+
 static void finish(struct eval_run *r, const struct eval_case *c, struct platform *pf)
 {
 	struct sim_platform_view v;
@@ -195,6 +215,8 @@ int eval_run_case(const struct eval_case *c, const char *dir, enum iocad_mode mo
 	if (err) {
 		unlink(ini);
 		unlink(scn);
+		out->refused = true;
+		drop_dir(out->err, dir);
 		return err;
 	}
 	if (cfg.ntenants > EVAL_MAX_TENANTS) {
@@ -226,18 +248,27 @@ int eval_run_case(const struct eval_case *c, const char *dir, enum iocad_mode mo
 	unlink(scn);
 	if (err)
 		return err;
+	bool started = false;
 	struct loop_opts lo = {.sz = sizeof(lo),
 			       .cfg = &cfg,
 			       .mode = mode,
+			       .log = on_log,
+			       .log_arg = &k,
 			       .quiet = true,
+			       .started = &started,
 			       .record_fn = on_record,
 			       .record_arg = &k};
 
 	err = loop_run(&lo, &pf, NULL, 0, &nrec);
-	if (err)
-		snprintf(out->err, sizeof(out->err), "loop_run: %s (%s)", strerror(-err),
-			 pf.ops->last_error ? pf.ops->last_error(pf.ctx) : "");
-	else
+	/* refused at start (loop.h, started): the config against the platform */
+	out->refused = err && !started;
+	if (err && out->refused)
+		snprintf(out->err, sizeof(out->err), "%s", k.why);
+	else if (err)
+		snprintf(out->err, sizeof(out->err), "loop_run: %s: %.200s", strerror(-err),
+			 k.why[0] ? k.why : "(no reason logged)");
+	drop_dir(out->err, dir);
+	if (!err)
 		finish(out, c, &pf);
 	pf.ops->destroy(pf.ctx);
 	return err;

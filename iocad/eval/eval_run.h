@@ -51,12 +51,20 @@ struct eval_run {
 	unsigned int socket[EVAL_MAX_TENANTS];
 	unsigned int changes; /* intervals whose applied layout differs from the one before */
 	struct eval_phase ph[EVAL_MAX_PHASES];
+	/*
+	 * The config was refused before anything ran (it does not parse, or
+	 * does not fit the platform): what iocad does at start, exit 2, the
+	 * operator told why and running static. err then holds iocad's own
+	 * words, "" when it gave none.
+	 */
+	bool refused;
 	char err[256];
 };
 
 /*
  * Run @c in @mode (files written under @dir) into @out; @keep_views: keep
- * each phase's model inputs. 0 or -errno with out->err saying why.
+ * each phase's model inputs. 0 or -errno with out->err saying why (file
+ * names without @dir: the same words in every run).
  */
 int eval_run_case(const struct eval_case *c, const char *dir, enum iocad_mode mode, bool keep_views,
 		  struct eval_run *out);
