@@ -104,6 +104,7 @@ void guard_undo(struct guard_state *g, struct planner_alloc *a, enum fsm_state_i
 	hold_off(g, a);
 	*a = g->base;
 	*state = g->base_state;
+	g->restored_measured = false;
 	g->watching = false;
 	g->since = 0;
 }
@@ -147,6 +148,14 @@ enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config 
 		*a = g->probe_saved;
 		*state = g->probe_state;
 		g->since = 0;
+		/*
+		 * a change in the next interval could not be judged (its base not
+		 * settled): the measurement taken before the probe stands for it
+		 */
+		memcpy(g->ipc, g->probe_ipc, sizeof(g->ipc));
+		memcpy(g->rpi, g->probe_rpi, sizeof(g->rpi));
+		g->ddio_traffic = g->probe_ddio_traffic;
+		g->restored_measured = true;
 		return GUARD_PROBE_KEPT;
 	}
 	if (g->probe_gap)
@@ -172,8 +181,12 @@ enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config 
 	g->probing = true;
 	g->probe_saved = *a;
 	g->probe_state = *state;
-	for (unsigned int i = 0; i < cfg->ntenants; i++)
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		g->probe_ipc[i] = d->cur.tenant[i].ipc;
+		g->probe_rpi[i] = rpi(&d->cur.tenant[i]);
+	}
+	g->probe_ddio_traffic = d->cur.ddio_hits + d->cur.ddio_misses;
+	g->restored_measured = false;
 	*a = g->ref;
 	g->since = 0;
 	return GUARD_PROBE_START;
@@ -206,6 +219,9 @@ void guard_changed(struct guard_state *g, const struct config *cfg,
 		g->base_measured = g->since >= GUARD_SETTLE && d->have_prev;
 		if (g->base_measured)
 			measure(g, cfg, d);
+		else if (g->restored_measured && guard_same_layout(before, &g->probe_saved))
+			g->base_measured = true;
+		g->restored_measured = false;
 		g->watching = true;
 		g->series = 0;
 	}

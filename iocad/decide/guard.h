@@ -61,6 +61,14 @@ struct guard_state {
 	struct planner_alloc probe_saved;
 	enum fsm_state_id probe_state;
 	double probe_ipc[PLATFORM_MAX_TENANTS];
+	double probe_rpi[PLATFORM_MAX_TENANTS];
+	double probe_ddio_traffic;
+	/*
+	 * ipc/rpi/ddio_traffic hold the settled measurement of the layout a
+	 * kept probe restored: a change in the intervals that refill its cache
+	 * is judged against it (it was measured before the probe)
+	 */
+	bool restored_measured;
 };
 
 enum guard_probe_verdict {
