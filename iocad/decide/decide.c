@@ -288,12 +288,15 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenan
 	b.ddio_mask = b.ddio_origin = mask;
 	/* whoever set it decided the load needs it: Reclaim measures from here */
 	b.ddio_grant_ways = b.ddio_ways;
+	/* and a way iocad grew before is no longer there to be judged (no_gain) */
+	b.ddio_probe = false;
 	b.ddio_grant_traffic = d ? d->cur.ddio_hits + d->cur.ddio_misses : 0;
 	if (b.ddio_ways)
 		give_back_grown(cfg, &b);
 	if (!b.ddio_ways || planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &b)) {
 		/* tenants cannot all fit beside it: keep their masks, take the mask */
 		a->ddio_ways = n;
+		a->ddio_probe = false;
 		a->ddio_mask = a->ddio_origin = mask;
 		return true;
 	}
