@@ -69,6 +69,16 @@ struct guard_state {
 	 * is judged against it (it was measured before the probe)
 	 */
 	bool restored_measured;
+	/*
+	 * each tenant's IPC and references per instruction, and DDIO's
+	 * traffic, measured under static's own layout (ref): changes in a
+	 * row that each cost a PS tenant less than GUARD_LOSS are judged
+	 * against it too, while no tenant's workload nor the I/O moved
+	 */
+	bool anchor_set;
+	double anchor_ipc[PLATFORM_MAX_TENANTS];
+	double anchor_rpi[PLATFORM_MAX_TENANTS];
+	double anchor_ddio;
 };
 
 enum guard_probe_verdict {
