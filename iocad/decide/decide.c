@@ -288,12 +288,15 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenan
 	b.ddio_mask = b.ddio_origin = mask;
 	/* whoever set it decided the load needs it: Reclaim measures from here */
 	b.ddio_grant_ways = b.ddio_ways;
+	/* and a way iocad grew before is no longer there to be judged (no_gain) */
+	b.ddio_probe = false;
 	b.ddio_grant_traffic = d ? d->cur.ddio_hits + d->cur.ddio_misses : 0;
 	if (b.ddio_ways)
 		give_back_grown(cfg, &b);
 	if (!b.ddio_ways || planner_plan(cfg, policy(ctx->mode), refs, cfg->threshold_stable, &b)) {
 		/* tenants cannot all fit beside it: keep their masks, take the mask */
 		a->ddio_ways = n;
+		a->ddio_probe = false;
 		a->ddio_mask = a->ddio_origin = mask;
 		return true;
 	}
@@ -301,7 +304,17 @@ bool decide_adopt_ddio(struct decide_ctx *ctx, uint32_t mask, const struct tenan
 	ctx->adopted = true;
 	/* someone else moved DDIO: what the guard measured before says nothing now */
 	ctx->guard.watching = false;
-	ctx->guard.ref_valid = ctx->guard.probing = false;
+	ctx->guard.probing = false;
+	/*
+	 * static's layout stays what a PS tenant is judged against: static
+	 * moves no tenant, so its masks beside the new DDIO mask, unless that
+	 * puts a PS tenant on DDIO's ways (never a reference, start_static)
+	 */
+	ctx->guard.ref.ddio_mask = ctx->guard.ref.ddio_origin = mask;
+	ctx->guard.ref.ddio_ways = b.ddio_ways;
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		if (cfg->tenant[i].prio == CONFIG_PRIO_PS && (ctx->guard.ref.mask[i] & mask))
+			ctx->guard.ref_valid = false;
 	ctx->guard.since = 0;
 	return false;
 }

@@ -23,6 +23,43 @@ bool guard_same_layout(const struct planner_alloc *x, const struct planner_alloc
 	       !memcmp(x->mask, y->mask, x->ntenants * sizeof(x->mask[0]));
 }
 
+static void set_anchor(struct guard_state *g, const struct config *cfg,
+		       const struct tenant_delta *d)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		g->anchor_ipc[i] = d->cur.tenant[i].ipc;
+		g->anchor_rpi[i] = rpi(&d->cur.tenant[i]);
+	}
+	g->anchor_ddio = d->cur.ddio_hits + d->cur.ddio_misses;
+	g->anchor_set = true;
+}
+
+/*
+ * A PS tenant below static's own measurement by more than GUARD_LOSS, under
+ * the workload and I/O it was taken under (else the anchor is dropped: what
+ * static would give now is not known). Returns the tenant, or -1.
+ */
+static int below_anchor(struct guard_state *g, const struct config *cfg,
+			const struct tenant_delta *d, double rel)
+{
+	if (!g->anchor_set)
+		return -1;
+	if (!same(g->anchor_ddio, d->cur.ddio_hits + d->cur.ddio_misses, rel)) {
+		g->anchor_set = false;
+		return -1;
+	}
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		if (!same(g->anchor_rpi[i], rpi(&d->cur.tenant[i]), rel)) {
+			g->anchor_set = false;
+			return -1;
+		}
+	for (unsigned int i = 0; i < cfg->ntenants; i++)
+		if (cfg->tenant[i].prio == CONFIG_PRIO_PS && g->anchor_ipc[i] > 0 &&
+		    d->cur.tenant[i].ipc < g->anchor_ipc[i] * (1.0 - GUARD_LOSS))
+			return (int)i;
+	return -1;
+}
+
 static void measure(struct guard_state *g, const struct config *cfg, const struct tenant_delta *d)
 {
 	for (unsigned int i = 0; i < cfg->ntenants; i++) {
@@ -77,6 +114,9 @@ enum guard_verdict guard_judge(struct guard_state *g, const struct config *cfg,
 			return GUARD_UNDO;
 		}
 	}
+	*victim = below_anchor(g, cfg, d, rel);
+	if (*victim >= 0)
+		return GUARD_UNDO;
 	/* it held: what a later change must not undercut starts here */
 	g->backoff = 0;
 	return GUARD_OK;
@@ -104,6 +144,7 @@ void guard_undo(struct guard_state *g, struct planner_alloc *a, enum fsm_state_i
 	hold_off(g, a);
 	*a = g->base;
 	*state = g->base_state;
+	g->restored_measured = false;
 	g->watching = false;
 	g->since = 0;
 }
@@ -134,6 +175,8 @@ enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config 
 			return GUARD_PROBE_WAIT;
 		g->probing = false;
 		g->probe_gap = GUARD_PROBE_GAP;
+		/* measured under static's layout, settled */
+		set_anchor(g, cfg, d);
 		for (unsigned int i = 0; i < cfg->ntenants; i++)
 			if (cfg->tenant[i].prio == CONFIG_PRIO_PS &&
 			    g->probe_ipc[i] < d->cur.tenant[i].ipc * (1.0 - GUARD_PROBE_LOSS))
@@ -147,6 +190,14 @@ enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config 
 		*a = g->probe_saved;
 		*state = g->probe_state;
 		g->since = 0;
+		/*
+		 * a change in the next interval could not be judged (its base not
+		 * settled): the measurement taken before the probe stands for it
+		 */
+		memcpy(g->ipc, g->probe_ipc, sizeof(g->ipc));
+		memcpy(g->rpi, g->probe_rpi, sizeof(g->rpi));
+		g->ddio_traffic = g->probe_ddio_traffic;
+		g->restored_measured = true;
 		return GUARD_PROBE_KEPT;
 	}
 	if (g->probe_gap)
@@ -172,8 +223,12 @@ enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config 
 	g->probing = true;
 	g->probe_saved = *a;
 	g->probe_state = *state;
-	for (unsigned int i = 0; i < cfg->ntenants; i++)
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
 		g->probe_ipc[i] = d->cur.tenant[i].ipc;
+		g->probe_rpi[i] = rpi(&d->cur.tenant[i]);
+	}
+	g->probe_ddio_traffic = d->cur.ddio_hits + d->cur.ddio_misses;
+	g->restored_measured = false;
 	*a = g->ref;
 	g->since = 0;
 	return GUARD_PROBE_START;
@@ -204,8 +259,13 @@ void guard_changed(struct guard_state *g, const struct config *cfg,
 		g->base_state = state;
 		/* a layout is measured only once the cache has refilled under it */
 		g->base_measured = g->since >= GUARD_SETTLE && d->have_prev;
-		if (g->base_measured)
+		if (g->base_measured) {
 			measure(g, cfg, d);
+			if (g->ref_valid && guard_same_layout(before, &g->ref))
+				set_anchor(g, cfg, d);
+		} else if (g->restored_measured && guard_same_layout(before, &g->probe_saved))
+			g->base_measured = true;
+		g->restored_measured = false;
 		g->watching = true;
 		g->series = 0;
 	}

@@ -61,6 +61,24 @@ struct guard_state {
 	struct planner_alloc probe_saved;
 	enum fsm_state_id probe_state;
 	double probe_ipc[PLATFORM_MAX_TENANTS];
+	double probe_rpi[PLATFORM_MAX_TENANTS];
+	double probe_ddio_traffic;
+	/*
+	 * ipc/rpi/ddio_traffic hold the settled measurement of the layout a
+	 * kept probe restored: a change in the intervals that refill its cache
+	 * is judged against it (it was measured before the probe)
+	 */
+	bool restored_measured;
+	/*
+	 * each tenant's IPC and references per instruction, and DDIO's
+	 * traffic, measured under static's own layout (ref): changes in a
+	 * row that each cost a PS tenant less than GUARD_LOSS are judged
+	 * against it too, while no tenant's workload nor the I/O moved
+	 */
+	bool anchor_set;
+	double anchor_ipc[PLATFORM_MAX_TENANTS];
+	double anchor_rpi[PLATFORM_MAX_TENANTS];
+	double anchor_ddio;
 };
 
 enum guard_probe_verdict {

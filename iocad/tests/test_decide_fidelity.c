@@ -169,6 +169,62 @@ static void test_no_reclaim_in_the_refill_after_an_outside_ddio_change(void **u)
 	free(f);
 }
 
+/*
+ * An outside DDIO change lands in the interval after iocad grew DDIO by a
+ * way: the mask adopted is someone else's decision, not the way whose pay
+ * the next interval judges. Judged anyway, "no_gain" took a way off the
+ * adopted mask, below ddio_ways_min (2 -> 1 way; a PS tenant then lost
+ * 0.63 of static's IPC in a hand-written scenario).
+ */
+static void test_no_ddio_way_taken_off_an_adopted_mask(void **u)
+{
+	struct decide_fx *f = load(slicing, "");
+
+	(void)u;
+	decide_fx_step(f);
+	decide_fx_step(f);
+	ddio(f, 1e6, 5e4);
+	assert_string_equal(decide_fx_step(f), "io_demand");
+	assert_int_equal(f->ctx.alloc.ddio_ways, 3);
+	assert_false(decide_adopt_ddio(&f->ctx, 0x30, &f->d));
+	assert_int_equal(f->ctx.alloc.ddio_ways, 2);
+	/* the misses did not fall: they were never the grown way's to cut */
+	ddio(f, 1e6, 4.9e4);
+	decide_fx_step(f);
+	assert_string_not_equal(decide_reason_name(&f->out), "no_gain");
+	assert_true(f->ctx.alloc.ddio_ways >= f->cfg.ddio_ways_min);
+	assert_int_equal(f->ctx.alloc.ddio_mask & 0x30, 0x30);
+	free(f);
+}
+
+/*
+ * After an outside DDIO change static's layout is still what a PS tenant is
+ * judged against: the same masks beside the new DDIO mask (static moves no
+ * tenant), as long as no PS tenant is on its ways. Dropped, no static probe
+ * ran again for the rest of the run, and a loss that came with more I/O,
+ * which only a probe may judge, stood.
+ */
+static void test_static_reference_kept_across_an_outside_ddio_change(void **u)
+{
+	struct decide_fx *f = load(slicing, "");
+	struct planner_alloc ref;
+
+	(void)u;
+	decide_fx_step(f);
+	assert_true(f->ctx.guard.ref_valid);
+	ref = f->ctx.guard.ref;
+	assert_int_equal(ref.mask[0] & 0x30, 0); /* the PS tenant is off the new mask */
+	assert_false(decide_adopt_ddio(&f->ctx, 0x30, &f->d));
+	assert_true(f->ctx.guard.ref_valid);
+	assert_int_equal(f->ctx.guard.ref.ddio_mask, 0x30);
+	for (unsigned int i = 0; i < f->cfg.ntenants; i++)
+		assert_int_equal(f->ctx.guard.ref.mask[i], ref.mask[i]);
+	/* a mask over the PS tenant's ways: static's layout is no reference then */
+	assert_false(decide_adopt_ddio(&f->ctx, ref.mask[0], &f->d));
+	assert_false(f->ctx.guard.ref_valid);
+	free(f);
+}
+
 /* ddio_growth = paper: grow to DDIO_WAYS_MAX while misses stay high. */
 static void test_ddio_growth_paper_rule_grows_to_max(void **u)
 {
@@ -428,6 +484,8 @@ int main(void)
 		cmocka_unit_test(test_sharer_demand_without_ddio_change_is_shuffled_not_granted),
 		cmocka_unit_test(test_ddio_grow_never_covers_a_ps_tenant_whole),
 		cmocka_unit_test(test_ddio_growth_stops_when_a_way_does_not_pay),
+		cmocka_unit_test(test_no_ddio_way_taken_off_an_adopted_mask),
+		cmocka_unit_test(test_static_reference_kept_across_an_outside_ddio_change),
 		cmocka_unit_test(test_ddio_cap_holds_through_the_refill_after_a_way_goes_back),
 		cmocka_unit_test(test_no_reclaim_in_the_refill_after_an_outside_ddio_change),
 		cmocka_unit_test(test_ddio_growth_paper_rule_grows_to_max),

@@ -358,6 +358,64 @@ static void test_guard_lets_the_inclusive_pass_in_once_settled(void **state)
 	assert_false(f->a.incl_deferred);
 }
 
+static void test_guard_judges_a_change_made_while_a_kept_probe_refills(void **state)
+{
+	struct fx *f = *state;
+	struct planner_alloc now, worse;
+	enum fsm_state_id st;
+	enum guard_verdict v = GUARD_OK;
+	int victim;
+
+	/* iocad's layout b is as good as static's: back to it, its cache refilling */
+	on_b_beside_static(f);
+	assert_int_equal(probe_after_move(f, &now, &st, 1.0, 1.0), GUARD_PROBE_KEPT);
+	assert_true(guard_same_layout(&now, &f->b));
+	/* the next interval, measured during the refill, asks for another layout */
+	rates(f, 0.97, 0.01, 1e7);
+	assert_int_equal(guard_judge(&f->g, &f->cfg, &f->d, &victim), GUARD_OK);
+	worse = f->b;
+	worse.mask[1] = 0x3f0;
+	guard_changed(&f->g, &f->cfg, &f->b, FSM_LOW_KEEP, &f->d, true);
+	/* it costs the PS tenant 15 %: judged against b's measurement before the probe */
+	for (int k = 0; k < GUARD_SETTLE && v == GUARD_OK; k++) {
+		rates(f, 0.85, 0.01, 1e7);
+		v = guard_judge(&f->g, &f->cfg, &f->d, &victim);
+	}
+	assert_int_equal(v, GUARD_UNDO);
+	assert_int_equal(victim, 0);
+	now = worse;
+	guard_undo(&f->g, &now, &st);
+	assert_true(guard_same_layout(&now, &f->b));
+}
+
+/*
+ * Losses in steps under the bound: each change costs the PS tenant 4 %
+ * against the layout before it, every one "holds", and under one workload
+ * no probe ever runs. Against static's own measurement the second is 8 %.
+ */
+static void test_guard_losses_in_small_steps_add_up_against_static(void **state)
+{
+	struct fx *f = *state;
+	enum guard_verdict v = GUARD_OK;
+	int victim;
+
+	f->g.ref = f->a; /* iocad started on static's layout */
+	f->g.ref_valid = true;
+	assert_int_equal(change_then(f, 0.96, 0.01, 1e7, &victim), GUARD_OK);
+	/* settled at 0.96 under b; the next change from b costs another 4 % */
+	for (int k = 0; k < GUARD_SETTLE; k++) {
+		rates(f, 0.96, 0.01, 1e7);
+		guard_judge(&f->g, &f->cfg, &f->d, &victim);
+	}
+	guard_changed(&f->g, &f->cfg, &f->b, FSM_LOW_KEEP, &f->d, true);
+	for (int k = 0; k < GUARD_SETTLE && v == GUARD_OK; k++) {
+		rates(f, 0.96 * 0.96, 0.01, 1e7);
+		v = guard_judge(&f->g, &f->cfg, &f->d, &victim);
+	}
+	assert_int_equal(v, GUARD_UNDO);
+	assert_int_equal(victim, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +453,11 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_guard_lets_the_inclusive_pass_in_once_settled,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_guard_judges_a_change_made_while_a_kept_probe_refills, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_guard_losses_in_small_steps_add_up_against_static, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
