@@ -155,13 +155,33 @@ void guard_undo(struct guard_state *g, struct planner_alloc *a, enum fsm_state_i
  * PS tenant's IPC is not worth a probe (it costs the BE tenants iocad's gains
  * for two intervals).
  */
-static bool ps_ipc_moved(const struct config *cfg, const struct tenant_delta *d)
+/* The probe's margin for tenant @i: GUARD_PROBE_LOSS, or twice its IPC's jitter. */
+static double probe_margin(const struct guard_state *g, unsigned int i)
+{
+	return fmax(GUARD_PROBE_LOSS, 2.0 * g->jitter[i]);
+}
+
+static bool ps_ipc_moved(const struct guard_state *g, const struct config *cfg,
+			 const struct tenant_delta *d)
 {
 	for (unsigned int i = 0; i < cfg->ntenants; i++)
 		if (cfg->tenant[i].prio == CONFIG_PRIO_PS &&
-		    !same(d->prev.tenant[i].ipc, d->cur.tenant[i].ipc, GUARD_PROBE_LOSS))
+		    !same(d->prev.tenant[i].ipc, d->cur.tenant[i].ipc, probe_margin(g, i)))
 			return true;
 	return false;
+}
+
+/* Two settled intervals of a steady workload: what their PS tenants' IPC differs by is noise. */
+static void note_jitter(struct guard_state *g, const struct config *cfg,
+			const struct tenant_delta *d)
+{
+	for (unsigned int i = 0; i < cfg->ntenants; i++) {
+		double was = d->prev.tenant[i].ipc, now = d->cur.tenant[i].ipc;
+
+		if (cfg->tenant[i].prio != CONFIG_PRIO_PS || !(was > 0) || !(now > 0))
+			continue;
+		g->jitter[i] = fmax(fabs(now / was - 1.0), g->jitter[i] * GUARD_JITTER_DECAY);
+	}
 }
 
 enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config *cfg,
@@ -179,7 +199,7 @@ enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config 
 		set_anchor(g, cfg, d);
 		for (unsigned int i = 0; i < cfg->ntenants; i++)
 			if (cfg->tenant[i].prio == CONFIG_PRIO_PS &&
-			    g->probe_ipc[i] < d->cur.tenant[i].ipc * (1.0 - GUARD_PROBE_LOSS))
+			    g->probe_ipc[i] < d->cur.tenant[i].ipc * (1.0 - probe_margin(g, i)))
 				worse = true;
 		if (worse) {
 			/* static's layout stays, as after an undo; it has been in force a while */
@@ -205,6 +225,8 @@ enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config 
 	/* both intervals compared were under the settled layout: the workload moved */
 	if (moved && g->since > GUARD_SETTLE)
 		g->hold_moved = true;
+	if (!moved && g->since > GUARD_SETTLE && d->have_prev)
+		note_jitter(g, cfg, d);
 	if (!g->ref_valid || guard_same_layout(a, &g->ref)) {
 		g->probe_pending = false;
 		return GUARD_PROBE_NONE;
@@ -213,7 +235,7 @@ enum guard_probe_verdict guard_probe(struct guard_state *g, const struct config 
 	if (g->watching)
 		return GUARD_PROBE_NONE;
 	if (moved) {
-		if (g->since > GUARD_SETTLE && ps_ipc_moved(cfg, d))
+		if (g->since > GUARD_SETTLE && ps_ipc_moved(g, cfg, d))
 			g->probe_pending = true;
 		return GUARD_PROBE_NONE;
 	}

@@ -34,6 +34,8 @@
 /* changes in a row before the guard must judge them (the next waits for its verdict) */
 #define GUARD_SERIES_MAX 3
 #define GUARD_PROBE_GAP 8
+/* per settled interval, a PS tenant's IPC jitter decays by this (half in about 7) */
+#define GUARD_JITTER_DECAY 0.9
 
 struct guard_state {
 	bool static_start;	   /* iocad started from static's layout */
@@ -79,6 +81,13 @@ struct guard_state {
 	double anchor_ipc[PLATFORM_MAX_TENANTS];
 	double anchor_rpi[PLATFORM_MAX_TENANTS];
 	double anchor_ddio;
+	/*
+	 * each PS tenant's IPC jitter between settled intervals of a steady
+	 * workload (a decaying maximum of the relative change): a probe's
+	 * margin is at least twice it, so counters' noise alone neither asks
+	 * for a probe nor keeps static's layout
+	 */
+	double jitter[PLATFORM_MAX_TENANTS];
 };
 
 enum guard_probe_verdict {

@@ -320,6 +320,49 @@ static void test_guard_no_probe_when_no_ps_tenant_ipc_moved(void **state)
 	assert_true(f->g.probe_pending);
 }
 
+/* A steady workload whose PS IPC reads 4 % apart from one interval to the next (counters' noise).
+ */
+static void test_guard_noise_neither_asks_for_a_probe_nor_keeps_static(void **state)
+{
+	struct fx *f = *state;
+	struct planner_alloc now = f->b;
+	enum fsm_state_id st = FSM_HIGH_KEEP;
+	enum guard_probe_verdict v;
+	int victim;
+
+	on_b_beside_static(f);
+	for (int k = 0; k < 8; k++) {
+		f->d.prev = f->d.cur;
+		rates(f, k % 2 ? 0.96 : 1.0, 0.01, 1e7);
+		guard_judge(&f->g, &f->cfg, &f->d, &victim);
+		assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, false, &now, &st),
+				 GUARD_PROBE_NONE);
+	}
+	/* a BE counter moved and the PS tenant's IPC reads 4 % off again: noise */
+	f->d.prev = f->d.cur;
+	rates(f, 1.0, 0.01, 1e7);
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, true, &now, &st), GUARD_PROBE_NONE);
+	assert_false(f->g.probe_pending);
+	/* a move of 20 % is worth a probe */
+	f->d.prev = f->d.cur;
+	rates(f, 0.8, 0.01, 1e7);
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, true, &now, &st), GUARD_PROBE_NONE);
+	assert_true(f->g.probe_pending);
+	f->d.prev = f->d.cur;
+	guard_judge(&f->g, &f->cfg, &f->d, &victim);
+	assert_int_equal(guard_probe(&f->g, &f->cfg, &f->d, false, &now, &st), GUARD_PROBE_START);
+	/* static's layout reads 5 % better: within twice the noise, iocad's layout is kept */
+	v = GUARD_PROBE_NONE;
+	for (int k = 0; k < GUARD_SETTLE; k++) {
+		f->d.prev = f->d.cur;
+		rates(f, 0.84, 0.01, 1e7);
+		guard_judge(&f->g, &f->cfg, &f->d, &victim);
+		v = guard_probe(&f->g, &f->cfg, &f->d, false, &now, &st);
+	}
+	assert_int_equal(v, GUARD_PROBE_KEPT);
+	assert_true(guard_same_layout(&now, &f->b));
+}
+
 static void test_guard_more_io_excuses_no_loss_against_statics_layout(void **state)
 {
 	struct fx *f = *state;
@@ -445,6 +488,9 @@ int main(void)
 			test_guard_no_probe_without_a_move_or_on_statics_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_guard_series_waits_to_be_judged_after_a_few_changes, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_guard_noise_neither_asks_for_a_probe_nor_keeps_static, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(test_guard_no_probe_when_no_ps_tenant_ipc_moved,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
