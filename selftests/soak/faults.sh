@@ -57,7 +57,10 @@ f_closids() {
 	n_closids=$((n_closids + 1))
 	# every CPU online first: a rename naming an offline CPU is refused for
 	# that (placed by the CPUs as they are now) before the CLOSIDs are counted
-	for x in 1 2 3; do online $x || echo 1 >/sys/devices/system/cpu/cpu$x/online; done
+	# (and iocad's hotplug fix-up done, so the snapshot below is what stays)
+	_on=$(log_mark) _any=''
+	for x in 1 2 3; do online $x || { echo 1 >/sys/devices/system/cpu/cpu$x/online && _any=1; }; done
+	[ -z "$_any" ] || wait_for 20 'since $_on | grep -q "every group holds its online CPUs again"'
 	k=0
 	while [ $(($(groups_now | wc -w) + 1)) -lt 8 ]; do
 		k=$((k + 1))
