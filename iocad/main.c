@@ -4,12 +4,14 @@
  * The only place that installs signal handlers and calls exit().
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "watch/cgroup_watch.h"
 #include "config/config.h"
@@ -568,6 +570,23 @@ static void status_cb(void *arg, const struct loop_status *st)
 }
 
 /*
+ * The trace as the operator named it, but never through a symlink planted
+ * at that name (iocad runs as root; --trace may point into a shared /tmp).
+ */
+static FILE *open_trace(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/*
  * One start of iocad on @cfg: the platform, the watches, [metrics], the
  * loop, then everything closed again. The loop's status, 0 or -errno;
  * *@started once the loop applied a first plan; *@fatal when what failed
@@ -586,7 +605,7 @@ static int run_once(struct args *a, struct config *cfg, bool *started, bool *fat
 	if (r)
 		return r;
 	if (a->trace) {
-		trace = fopen(a->trace, "w");
+		trace = open_trace(a->trace);
 		if (!trace) {
 			fprintf(stderr, "iocad: --trace %s: %s\n", a->trace, strerror(errno));
 			*fatal = true;

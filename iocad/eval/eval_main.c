@@ -13,6 +13,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, mkdtemp */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,12 +127,19 @@ static int one_case(const struct args *a, const char *dir)
 /* A file's text into @buf of @len, or an error naming it. */
 static int slurp(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	size_t n = 0;
 	ssize_t k = 1;
+	struct stat st;
 
 	if (fd < 0) {
 		fprintf(stderr, "eval: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	/* a FIFO or a device named by mistake: refused, not waited on */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "eval: %s: not a regular file\n", path);
+		close(fd);
 		return -1;
 	}
 	while (n + 1 < len && (k = read(fd, buf + n, len - 1 - n)) > 0)

@@ -382,6 +382,34 @@ static void test_retry_start_config_error_exits_2(void **state)
 	assert_int_equal(count(err, "ioca.ko is not loaded"), 1);
 }
 
+/* --trace at a name someone planted a symlink on: refused, the link's target untouched. */
+static void test_trace_never_through_a_symlink(void **state)
+{
+	struct fx *f = *state;
+	char trace[128], victim[128], buf[64] = "";
+	char *argv[] = {IOCAD,	   "--sim",   f->scn, "--intervals", "3",
+			"--quiet", "--trace", trace,  f->ini,	     NULL};
+	FILE *v;
+
+	snprintf(trace, sizeof(trace), "%s/t.csv", f->dir);
+	snprintf(victim, sizeof(victim), "%s/victim", f->dir);
+	write_file(f->ini, "[platform]\nllc_ways = 11\n[tenant a]\ncpus = 0\nways = 2\n");
+	write_file(victim, "keep\n");
+	assert_int_equal(symlink(victim, trace), 0);
+	assert_int_not_equal(exit_status(spawn(argv, NULL)), 0);
+	v = fopen(victim, "r");
+	assert_non_null(v);
+	assert_non_null(fgets(buf, sizeof(buf), v));
+	fclose(v);
+	assert_string_equal(buf, "keep\n");
+	/* a plain file at that name is written */
+	unlink(trace);
+	assert_int_equal(exit_status(spawn(argv, NULL)), 0);
+	assert_int_equal(access(trace, R_OK), 0);
+	unlink(trace);
+	unlink(victim);
+}
+
 int main(void)
 {
 #define T(x) cmocka_unit_test_setup_teardown(x, setup, teardown)
@@ -391,6 +419,7 @@ int main(void)
 		T(test_sd_notify_ready_status_stopping),
 		T(test_retry_start_waits_and_stops),
 		T(test_retry_start_config_error_exits_2),
+		T(test_trace_never_through_a_symlink),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
