@@ -99,103 +99,24 @@ static void test_reload_fresh_layout_puts_the_idle_be_on_ddio(void **state)
 	free(f);
 }
 
-static void cpu2_offline(struct fake_platform *fp, void *arg)
+/* A CPU goes offline after start (poll 3); SIGHUPs at polls 4 and, if set, @second. */
+struct offline_run {
+	struct fx f;
+	unsigned int cpu, second;
+	char said[1024]; /* every reload line, in order */
+};
+
+static void cpu_offline(struct fake_platform *fp, void *arg)
 {
-	struct fx *f = arg;
+	struct offline_run *o = arg;
 
 	if (fp->polls == 3)
-		fp->info.cpu_socket[2] = PLATFORM_CPU_OFFLINE; /* after start, before the reload */
-	if (fp->polls == 4)
-		f->reload = 1;
+		fp->info.cpu_socket[o->cpu] = PLATFORM_CPU_OFFLINE;
+	if (fp->polls == 4 || (o->second && fp->polls == o->second))
+		o->f.reload = 1;
 }
 
-static void place_log(void *arg, enum loop_log_level lvl, const char *msg)
-{
-	(void)lvl;
-	if (strstr(msg, "reload rejected"))
-		snprintf(arg, 256, "%s", msg);
-}
-
-/* The reload names be2's CPU 2, online at start, offline now: refused, naming it. */
-static void test_reload_places_by_the_cpus_online_now(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-	char err[256], said[256] = "";
-
-	(void)state;
-	assert_non_null(f);
-	assert_int_equal(config_parse_string(cfg_text, "l.ini", &f->cfg, err, sizeof(err)), 0);
-	fake_platform_init(&f->fp, 11, 4, 0x600);
-	f->fp.on_poll = cpu2_offline;
-	f->fp.arg = f;
-	fake_platform_bind(&f->fp, &f->pf);
-	struct loop_opts o = {.sz = sizeof(o),
-			      .cfg = &f->cfg,
-			      .mode = IOCAD_MODE_IOCA,
-			      .max_intervals = 8,
-			      .reload = &f->reload,
-			      .reload_fn = reload_cb,
-			      .log = place_log,
-			      .log_arg = said};
-
-	assert_int_equal(loop_run(&o, &f->pf, f->rec, 16, &f->n), 0);
-	assert_non_null(strstr(said, "CPU 2 is offline"));
-	/* the running two tenants stay */
-	assert_int_equal(f->fp.plan.socket[0].ngroups, 2);
-	free(f);
-}
-
-static int same_cb(void *arg, struct config *out, char *err, size_t len)
-{
-	(void)arg;
-	return config_parse_string(cfg_text, "l.ini", out, err, len);
-}
-
-static void said_log(void *arg, enum loop_log_level lvl, const char *msg)
-{
-	(void)lvl;
-	if (strstr(msg, "reload"))
-		snprintf(arg, 256, "%s", msg);
-}
-
-static void cpu1_offline(struct fake_platform *fp, void *arg)
-{
-	struct fx *f = arg;
-
-	if (fp->polls == 3)
-		fp->info.cpu_socket[1] = PLATFORM_CPU_OFFLINE; /* be1's, running */
-	if (fp->polls == 4)
-		f->reload = 1;
-}
-
-/* The running config again while one of its CPUs is offline: unchanged, not refused. */
-static void test_reload_unchanged_with_a_cpu_offline(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-	char err[256], said[256] = "";
-
-	(void)state;
-	assert_non_null(f);
-	assert_int_equal(config_parse_string(cfg_text, "l.ini", &f->cfg, err, sizeof(err)), 0);
-	fake_platform_init(&f->fp, 11, 4, 0x600);
-	f->fp.on_poll = cpu1_offline;
-	f->fp.arg = f;
-	fake_platform_bind(&f->fp, &f->pf);
-	struct loop_opts o = {.sz = sizeof(o),
-			      .cfg = &f->cfg,
-			      .mode = IOCAD_MODE_IOCA,
-			      .max_intervals = 8,
-			      .reload = &f->reload,
-			      .reload_fn = same_cb,
-			      .log = said_log,
-			      .log_arg = said};
-
-	assert_int_equal(loop_run(&o, &f->pf, f->rec, 16, &f->n), 0);
-	assert_non_null(strstr(said, "unchanged"));
-	free(f);
-}
-
-static void twice_log(void *arg, enum loop_log_level lvl, const char *msg)
+static void reload_lines(void *arg, enum loop_log_level lvl, const char *msg)
 {
 	char *said = arg;
 
@@ -204,14 +125,60 @@ static void twice_log(void *arg, enum loop_log_level lvl, const char *msg)
 		snprintf(said + strlen(said), 1024 - strlen(said), "%s\n", msg);
 }
 
-static void cpu1_offline_two_reloads(struct fake_platform *fp, void *arg)
+static int same_cb(void *arg, struct config *out, char *err, size_t len)
 {
-	struct fx *f = arg;
+	(void)arg;
+	return config_parse_string(cfg_text, "l.ini", out, err, len);
+}
 
-	if (fp->polls == 3)
-		fp->info.cpu_socket[1] = PLATFORM_CPU_OFFLINE;
-	if (fp->polls == 4 || fp->polls == 6)
-		f->reload = 1;
+/* cfg_text's two tenants run; CPU @cpu goes offline; @reload_fn's config is reloaded. */
+static struct offline_run *run_offline(unsigned int cpu, unsigned int second,
+				       loop_reload_fn reload_fn)
+{
+	struct offline_run *o = calloc(1, sizeof(*o));
+	char err[256];
+
+	assert_non_null(o);
+	o->cpu = cpu;
+	o->second = second;
+	assert_int_equal(config_parse_string(cfg_text, "l.ini", &o->f.cfg, err, sizeof(err)), 0);
+	fake_platform_init(&o->f.fp, 11, 4, 0x600);
+	o->f.fp.on_poll = cpu_offline;
+	o->f.fp.arg = o;
+	fake_platform_bind(&o->f.fp, &o->f.pf);
+	struct loop_opts lo = {.sz = sizeof(lo),
+			       .cfg = &o->f.cfg,
+			       .mode = IOCAD_MODE_IOCA,
+			       .max_intervals = 10,
+			       .reload = &o->f.reload,
+			       .reload_fn = reload_fn,
+			       .log = reload_lines,
+			       .log_arg = o->said};
+
+	assert_int_equal(loop_run(&lo, &o->f.pf, o->f.rec, 16, &o->f.n), 0);
+	return o;
+}
+
+/* The reload names be2's CPU 2, online at start, offline now: refused, naming it. */
+static void test_reload_places_by_the_cpus_online_now(void **state)
+{
+	struct offline_run *o = run_offline(2, 0, reload_cb);
+
+	(void)state;
+	assert_non_null(strstr(o->said, "CPU 2 is offline"));
+	/* the running two tenants stay */
+	assert_int_equal(o->f.fp.plan.socket[0].ngroups, 2);
+	free(o);
+}
+
+/* The running config again while one of its CPUs (be1's) is offline: unchanged, not refused. */
+static void test_reload_unchanged_with_a_cpu_offline(void **state)
+{
+	struct offline_run *o = run_offline(1, 0, same_cb);
+
+	(void)state;
+	assert_non_null(strstr(o->said, "unchanged"));
+	free(o);
 }
 
 /*
@@ -221,29 +188,12 @@ static void cpu1_offline_two_reloads(struct fake_platform *fp, void *arg)
  */
 static void test_two_reloads_unchanged_with_a_cpu_offline(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-	char err[256], said[1024] = "";
+	struct offline_run *o = run_offline(1, 6, same_cb);
 
 	(void)state;
-	assert_non_null(f);
-	assert_int_equal(config_parse_string(cfg_text, "l.ini", &f->cfg, err, sizeof(err)), 0);
-	fake_platform_init(&f->fp, 11, 4, 0x600);
-	f->fp.on_poll = cpu1_offline_two_reloads;
-	f->fp.arg = f;
-	fake_platform_bind(&f->fp, &f->pf);
-	struct loop_opts o = {.sz = sizeof(o),
-			      .cfg = &f->cfg,
-			      .mode = IOCAD_MODE_IOCA,
-			      .max_intervals = 10,
-			      .reload = &f->reload,
-			      .reload_fn = same_cb,
-			      .log = twice_log,
-			      .log_arg = said};
-
-	assert_int_equal(loop_run(&o, &f->pf, f->rec, 16, &f->n), 0);
-	assert_null(strstr(said, "rejected"));
-	assert_non_null(strstr(strstr(said, "unchanged") + 1, "unchanged"));
-	free(f);
+	assert_null(strstr(o->said, "rejected"));
+	assert_non_null(strstr(strstr(o->said, "unchanged") + 1, "unchanged"));
+	free(o);
 }
 
 int main(void)
