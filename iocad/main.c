@@ -693,9 +693,10 @@ static int start_wait(struct args *a, struct config *cfg, int r, unsigned int *d
 	if (*delay_ms > START_RETRY_MAX_MS)
 		*delay_ms = START_RETRY_MAX_MS;
 	if (!*since_ns) {
-		clock_gettime(CLOCK_MONOTONIC, &slice);
-		*since_ns = (uint64_t)slice.tv_sec * 1000000000ull + (uint64_t)slice.tv_nsec;
-		slice = (struct timespec){.tv_nsec = START_SLICE_MS * 1000000l};
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		*since_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	}
 	st.waiting_since_ns = *since_ns;
 	fprintf(stderr,
